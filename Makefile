@@ -1,0 +1,50 @@
+# apples: two commands from a fresh clone (Python 3.11+ and make only).
+#   make book   create .venv, execute every notebook, write build/html/index.html
+#   make test   create .venv if needed, run unit, property and notebook (nbval) tests
+#   make lab    open JupyterLab on the collection
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
+
+.PHONY: book test lab venv execute student clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "apples needs Python 3.11 or newer")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev]"
+	touch $(STAMP)
+
+# Execute copies of the notebooks under build/ (the committed ones are left
+# as they are) and render them, with an index page in reading order.
+book: $(STAMP)
+	rm -rf build/notebooks build/html
+	mkdir -p build/notebooks build/html
+	cp $(NOTEBOOKS) build/notebooks/
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	    --ExecutePreprocessor.timeout=1800 build/notebooks/*.ipynb
+	$(BIN)/jupyter nbconvert --to html --output-dir build/html build/notebooks/*.ipynb
+	$(BIN)/python tools/build_index.py build/notebooks build/html/index.html
+	@echo "Open build/html/index.html"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+# Maintainers: re-execute the committed notebooks in place (stored outputs).
+execute: $(STAMP)
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	    --ExecutePreprocessor.timeout=1800 $(NOTEBOOKS)
+
+# Teachers: a copy of the notebooks without the worked solutions.
+student: $(STAMP)
+	$(BIN)/python tools/strip_solutions.py build/student $(NOTEBOOKS)
+
+clean:
+	rm -rf build .pytest_cache .hypothesis

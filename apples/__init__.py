@@ -1,0 +1,56 @@
+"""apples: measuring classifiers under cross-validation, apples to apples.
+
+A small library behind a notebook collection. Each function cites the paper,
+section and equation it implements; see README.md for the notation map.
+"""
+
+from ._validation import UndefinedMetricError
+from .counts import Counts, fold_counts
+from .cross_validation import (
+    CV_F_METHODS,
+    cv_accuracy,
+    cv_f_measure,
+    cv_table,
+    fold_validity,
+    format_cv_table,
+    percent,
+)
+from .f_measure import accuracy, f_from_precision_recall, f_measure, precision, recall
+from .style import decorate, set_style
+
+# Modules added by later issues; each lists its public names in __all__.
+from .roc import *  # noqa: F401,F403  (issue 3: AUC under CV)
+from .auc_calibration import *  # noqa: F401,F403  (issue 3)
+from .simulation import *  # noqa: F401,F403  (issue 4: bias simulation)
+from .exact import *  # noqa: F401,F403  (issue 4)
+from .sim_explorer import *  # noqa: F401,F403  (issue 4)
+from .fold_size import *  # noqa: F401,F403  (issue 4: Van Asch §7)
+from .multilabel import *  # noqa: F401,F403  (issue 5: counting)
+from .averaging import *  # noqa: F401,F403  (issue 5: macro/micro/lfb)
+from .prediction_cost import *  # noqa: F401,F403  (issue 5: Van Asch §6)
+from .threshold_free import *  # noqa: F401,F403  (issue 6)
+from .hmeasure import *  # noqa: F401,F403  (issue 6)
+from .incoherence import *  # noqa: F401,F403  (issue 6)
+from .binormal import *  # noqa: F401,F403  (issue 6)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CV_F_METHODS",
+    "Counts",
+    "UndefinedMetricError",
+    "accuracy",
+    "cv_accuracy",
+    "cv_f_measure",
+    "cv_table",
+    "decorate",
+    "f_from_precision_recall",
+    "f_measure",
+    "fold_counts",
+    "fold_validity",
+    "format_cv_table",
+    "percent",
+    "precision",
+    "recall",
+    "set_style",
+]

@@ -1,0 +1,181 @@
+"""The confusion count of one fold: :class:`Counts`.
+
+Introduced in notebook 01. Forman & Scholz (2010) §2.1 name the four cells
+TP, FP, FN, TN; a cross-validation study has one :class:`Counts` per fold
+(their superscript ``(i)``), and pooling folds is addition (§2.3, method 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_binary_labels, check_count, check_labels_1d, check_same_length
+
+__all__ = ["Counts", "fold_counts"]
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Immutable binary confusion count for one test fold.
+
+    Parameters
+    ----------
+    tp, fp, fn : int
+        True positives, false positives and false negatives.
+    tn : int, default 0
+        True negatives. F-measure, precision and recall never use it, so it
+        may be left at 0 when only those are wanted; accuracy needs it.
+
+    Raises
+    ------
+    TypeError
+        If a count is not an integer (``bool`` and ``float`` are rejected,
+        even ``3.0``).
+    ValueError
+        If a count is negative.
+
+    Notes
+    -----
+    Counts add: ``sum(folds, Counts(0, 0, 0, 0))`` (or just ``sum(folds)``)
+    pools the folds of a cross-validation, which is how F_tp,fp of Forman &
+    Scholz (2010) §2.3 is computed.
+
+    Examples
+    --------
+    >>> a = Counts(tp=3, fp=0, fn=0, tn=373)
+    >>> b = Counts(tp=4, fp=1, fn=0, tn=371)
+    >>> a + b
+    Counts(tp=7, fp=1, fn=0, tn=744)
+    >>> (a + b).positives, (a + b).negatives
+    (7, 745)
+    """
+
+    tp: int
+    fp: int
+    fn: int
+    tn: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("tp", "fp", "fn", "tn"):
+            object.__setattr__(self, name, check_count(name, getattr(self, name)))
+
+    # -- arithmetic: pooling folds -------------------------------------------------
+    def __add__(self, other: object) -> "Counts":
+        if isinstance(other, Counts):
+            return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn, self.tn + other.tn)
+        return NotImplemented
+
+    def __radd__(self, other: object) -> "Counts":
+        # lets the builtin sum() start from 0
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self
+        return NotImplemented
+
+    # -- margins ------------------------------------------------------------------
+    @property
+    def positives(self) -> int:
+        """Actual positives, TP + FN."""
+        return self.tp + self.fn
+
+    @property
+    def negatives(self) -> int:
+        """Actual negatives, FP + TN."""
+        return self.fp + self.tn
+
+    @property
+    def predicted_positives(self) -> int:
+        """Predicted positives, TP + FP."""
+        return self.tp + self.fp
+
+    @property
+    def n(self) -> int:
+        """All cases, TP + FP + FN + TN."""
+        return self.tp + self.fp + self.fn + self.tn
+
+    # -- constructors -------------------------------------------------------------
+    @classmethod
+    def from_fold(cls, *, positives: int, negatives: int, tp: int, fp: int) -> "Counts":
+        """Counts from a fold described as in Forman & Scholz Tables 1 and 2.
+
+        Parameters
+        ----------
+        positives, negatives : int
+            Actual positives and negatives in the fold.
+        tp, fp : int
+            True and false positives; ``tp <= positives``, ``fp <= negatives``.
+
+        Examples
+        --------
+        >>> Counts.from_fold(positives=4, negatives=372, tp=3, fp=5)
+        Counts(tp=3, fp=5, fn=1, tn=367)
+        """
+        positives = check_count("positives", positives)
+        negatives = check_count("negatives", negatives)
+        tp = check_count("tp", tp)
+        fp = check_count("fp", fp)
+        if tp > positives:
+            raise ValueError(f"tp={tp} is larger than the number of positives ({positives})")
+        if fp > negatives:
+            raise ValueError(f"fp={fp} is larger than the number of negatives ({negatives})")
+        return cls(tp=tp, fp=fp, fn=positives - tp, tn=negatives - fp)
+
+    @classmethod
+    def from_labels(cls, y_true, y_pred, *, positive=1) -> "Counts":
+        """Count a binary prediction.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n,)
+            True and predicted labels; each holds at most two distinct values.
+        positive : label, default 1
+            The label of the positive class.
+
+        Examples
+        --------
+        >>> Counts.from_labels([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])
+        Counts(tp=1, fp=1, fn=1, tn=2)
+        """
+        t = check_labels_1d("y_true", y_true)
+        p = check_labels_1d("y_pred", y_pred)
+        check_same_length(y_true=t, y_pred=p)
+        both = np.unique(np.concatenate([t, p])) if t.size else t
+        if both.size > 2:
+            raise ValueError(
+                f"y_true and y_pred together hold {both.size} distinct labels {both[:5].tolist()}; "
+                "binary counts need at most two"
+            )
+        t = check_binary_labels("y_true", t, positive=positive)
+        p = check_binary_labels("y_pred", p, positive=positive)
+        return cls(
+            tp=int(np.sum(t & p)),
+            fp=int(np.sum(~t & p)),
+            fn=int(np.sum(t & ~p)),
+            tn=int(np.sum(~t & ~p)),
+        )
+
+
+def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:
+    """One :class:`Counts` per fold, from labels and a fold assignment.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        True and predicted labels of every case (e.g. from
+        ``sklearn.model_selection.cross_val_predict``).
+    folds : array-like of shape (n,)
+        The fold each case was tested in; the result is ordered by sorted fold id.
+    positive : label, default 1
+        The positive class.
+
+    Examples
+    --------
+    >>> fold_counts([1, 0, 1, 0], [1, 0, 0, 1], [0, 0, 1, 1])
+    [Counts(tp=1, fp=0, fn=0, tn=1), Counts(tp=0, fp=1, fn=1, tn=0)]
+    """
+    t = check_labels_1d("y_true", y_true)
+    p = check_labels_1d("y_pred", y_pred)
+    f = check_labels_1d("folds", folds)
+    check_same_length(y_true=t, y_pred=p, folds=f)
+    return [Counts.from_labels(t[f == k], p[f == k], positive=positive) for k in np.unique(f)]

@@ -1,0 +1,191 @@
+"""Precision, recall, F-measure and accuracy of one confusion count.
+
+Introduced in notebook 01. References: Forman & Scholz (2010) §2.2,
+Definitions 1–2 and equations (1)–(2); Van Asch (2013) eqs. (1)–(4).
+
+Where each is undefined (0/0)
+-----------------------------
+=====================  =====================================================
+quantity               undefined when
+=====================  =====================================================
+precision              TP + FP = 0 (no positive predictions)
+recall                 TP + FN = 0 (no actual positives)
+F, eq. (1) harmonic    precision or recall undefined, or Pr = Re = 0
+F, eq. (2) counts      TP = FP = FN = 0 only
+accuracy               no cases at all
+=====================  =====================================================
+
+Equation (2) agrees with equation (1) wherever (1) is defined, and at every
+point where only (1) is undefined but (2) is not, (2) gives 0, which is the
+limit of (1) there: F is bounded by 2·min(Pr, Re), and along any sequence of
+counts approaching such a point one of Pr or Re goes to 0. So (2) is the
+continuous extension of (1); see notebook 01 for the numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ._validation import Undefined, check_choice, check_policy, divide
+from .counts import Counts
+
+__all__ = ["precision", "recall", "f_measure", "f_from_precision_recall", "accuracy"]
+
+
+def _check_counts(counts: object) -> Counts:
+    if not isinstance(counts, Counts):
+        raise TypeError(f"counts must be an apples.Counts, got {type(counts).__name__}")
+    return counts
+
+
+def _check_beta(beta: object) -> float:
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
+        raise TypeError(f"beta must be a positive real number, got {beta!r}")
+    if not beta > 0 or beta == float("inf"):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
+    return float(beta)
+
+
+def precision(counts: Counts, *, undefined: Undefined = "zero") -> float:
+    """Precision TP / (TP + FP) (Forman & Scholz Definition 1; Van Asch eq. 1).
+
+    Parameters
+    ----------
+    counts : Counts
+        The confusion count.
+    undefined : {"zero", "nan", "raise"}, default "zero"
+        What to return when there are no positive predictions (TP + FP = 0):
+        ``0.0`` (the substitution of Forman & Scholz §2.3 and their Table 2 †),
+        ``nan`` for the caller to skip, or raise :class:`UndefinedMetricError`.
+
+    Examples
+    --------
+    >>> precision(Counts(tp=4, fp=13, fn=0))
+    0.23529411764705882
+    >>> precision(Counts(tp=0, fp=0, fn=4), undefined="nan")
+    nan
+    """
+    c = _check_counts(counts)
+    return divide(c.tp, c.tp + c.fp, undefined=check_policy(undefined), what="precision (TP + FP = 0)")
+
+
+def recall(counts: Counts, *, undefined: Undefined = "zero") -> float:
+    """Recall TP / (TP + FN), the true positive rate (Definition 1; Van Asch eq. 2).
+
+    Parameters
+    ----------
+    counts : Counts
+        The confusion count.
+    undefined : {"zero", "nan", "raise"}, default "zero"
+        What to return when the fold has no actual positives (TP + FN = 0).
+
+    Examples
+    --------
+    >>> recall(Counts(tp=3, fp=5, fn=1))
+    0.75
+    """
+    c = _check_counts(counts)
+    return divide(c.tp, c.tp + c.fn, undefined=check_policy(undefined), what="recall (TP + FN = 0)")
+
+
+def f_from_precision_recall(precision: float, recall: float, *, beta: float = 1.0,
+                            undefined: Undefined = "zero") -> float:
+    """Weighted harmonic mean of precision and recall, equation (1).
+
+    ``F_beta = (1 + beta²) · Pr · Re / (beta² · Pr + Re)``; ``beta = 1`` is
+    Forman & Scholz eq. (1), the balanced F1.
+
+    Parameters
+    ----------
+    precision, recall : float
+        Values in [0, 1]; ``nan`` stands for "undefined".
+    beta : float, default 1.0
+        Relative weight of recall.
+    undefined : {"zero", "nan", "raise"}, default "zero"
+        Applied when either input is ``nan`` or both are 0 (the harmonic mean
+        is then 0/0; its limit is 0).
+
+    Examples
+    --------
+    >>> round(f_from_precision_recall(0.60, 0.94), 4)   # Forman & Scholz §3.1
+    0.7325
+    """
+    beta = _check_beta(beta)
+    check_policy(undefined)
+    for name, v in (("precision", precision), ("recall", recall)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise TypeError(f"{name} must be a real number, got {v!r}")
+        if v == v and not 0.0 <= v <= 1.0:  # v == v: not NaN
+            raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
+    if precision != precision or recall != recall:
+        return divide(0.0, 0.0, undefined=undefined, what="F (precision or recall undefined)")
+    b2 = beta * beta
+    return divide((1 + b2) * precision * recall, b2 * precision + recall,
+                  undefined=undefined, what="F (precision = recall = 0)")
+
+
+def f_measure(counts: Counts, *, beta: float = 1.0, undefined: Undefined = "zero",
+              formula: Literal["counts", "harmonic"] = "counts") -> float:
+    """F-measure of one confusion count.
+
+    With ``formula="counts"`` (default) this is Forman & Scholz eq. (2) /
+    Van Asch eq. (4), generalised to F_beta::
+
+        F = (1 + β²)·TP / ((1 + β²)·TP + β²·FN + FP)
+
+    which is undefined only when TP = FP = FN = 0. With
+    ``formula="harmonic"`` it is eq. (1), the harmonic mean of precision and
+    recall, which is also undefined when precision or recall is, or when
+    both are 0.
+
+    Parameters
+    ----------
+    counts : Counts
+        The confusion count.
+    beta : float, default 1.0
+        Weight of recall relative to precision.
+    undefined : {"zero", "nan", "raise"}, default "zero"
+        Policy where the chosen formula is 0/0. The default is the zero
+        substitution that Forman & Scholz use "throughout the paper" (§2.3).
+    formula : {"counts", "harmonic"}, default "counts"
+        Equation (2) or equation (1).
+
+    Examples
+    --------
+    >>> f_measure(Counts(tp=14, fp=19, fn=1))          # Table 1 totals: F_tp,fp
+    0.5833333333333334
+    >>> f_measure(Counts(tp=0, fp=0, fn=4))             # eq. (2) is 0 here ...
+    0.0
+    >>> f_measure(Counts(tp=0, fp=0, fn=4), formula="harmonic", undefined="nan")
+    nan
+    """
+    c = _check_counts(counts)
+    beta = _check_beta(beta)
+    check_policy(undefined)
+    check_choice("formula", formula, ("counts", "harmonic"))
+    if formula == "harmonic":
+        return f_from_precision_recall(
+            precision(c, undefined="nan"), recall(c, undefined="nan"), beta=beta, undefined=undefined
+        )
+    b2 = beta * beta
+    return divide((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp,
+                  undefined=undefined, what="F (TP = FP = FN = 0)")
+
+
+def accuracy(counts: Counts, *, undefined: Undefined = "raise") -> float:
+    """Accuracy (TP + TN) / (TP + FP + FN + TN) (Forman & Scholz §2.1).
+
+    Parameters
+    ----------
+    counts : Counts
+        The confusion count, with ``tn`` filled in.
+    undefined : {"zero", "nan", "raise"}, default "raise"
+        Policy for an empty count (no cases).
+
+    Examples
+    --------
+    >>> accuracy(Counts(tp=20, fp=5, fn=5, tn=20))
+    0.8
+    """
+    c = _check_counts(counts)
+    return divide(c.tp + c.tn, c.n, undefined=check_policy(undefined), what="accuracy (no cases)")
