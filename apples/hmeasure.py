@@ -1,3 +1,368 @@
-"""Work in progress: owned by an open issue; this module exports nothing yet."""
+"""Hand's H-measure, computed exactly: ROC convex hull, Beta cost prior, minimum loss.
 
-__all__: list[str] = []
+Introduced in notebook 07. Hand (2009) §§4–6 and Parker (2011) §II-G define
+H from the loss of a classifier that uses, for each relative cost c, the
+threshold T(c) that minimises the loss (Parker eqs. 3–4, b = 1):
+
+    Q(t; c) = c · π0 · FPR(t) + (1 − c) · π1 · FNR(t),
+
+where class 1 is the positive class (higher scores), π1 = P/n and π0 = N/n
+are the class proportions in the test data, and c = c0/(c0 + c1) is the
+relative cost of a false positive (misclassifying a class-0 case). With
+empirical scores the minimum over thresholds is taken over the ROC convex
+hull (Hand 2009 §5: a mix of two thresholds reaches any point on a hull
+edge). Averaging over a Beta(α, β) prior u(c) gives
+
+    L = ∫ min_t Q(t; c) u(c) dc,         L_max = ∫ min(c π0, (1 − c) π1) u(c) dc,
+    H = 1 − L / L_max,
+
+L_max being the loss of the better of the two trivial classifiers at each c.
+
+Exact integration
+-----------------
+The hull vertex j (FP_j false positives, FN_j false negatives) is optimal
+for c in an interval [c_lo, c_hi] whose ends are the costs at which it ties
+with its neighbours: across the hull edge from j to j + 1,
+c = ΔTP / (ΔTP + ΔFP), the share of positives among the cases the edge adds.
+On that interval Q is linear in c, and
+
+    ∫ c u(c) dc       = α/(α+β) · [I_x(α+1, β)]_{c_lo}^{c_hi},
+    ∫ (1 − c) u(c) dc = β/(α+β) · [I_x(α, β+1)]_{c_lo}^{c_hi},
+
+with I the regularised incomplete beta function (``scipy.special.betainc``).
+No quadrature: the tests check the result against quadrature instead.
+
+The prior
+---------
+==========================  ==============================  =========================================
+call                        prior on c                      source
+==========================  ==============================  =========================================
+default                     Beta(2, 1 + π0/π1)              R package ``hmeasure`` (severity ratio
+                                                            π1/π0), also the PyPI ``hmeasure``
+``severity_ratio=r``        Beta(2, 1 + 1/r)                the mode of c is r/(1 + r); r is the
+                                                            cost of a false positive over that of
+                                                            a false negative
+``severity_ratio=1``        Beta(2, 2)                      Hand (2009) §6
+``prior="hand2014"``        Beta(π1 + 1, π0 + 1)            Hand & Anagnostopoulos (2014); the R
+                                                            package's negative severity ratio
+==========================  ==============================  =========================================
+
+Worse than random
+-----------------
+The ROC convex hull always contains the diagonal from (0, 0) to (1, 1), so
+L ≤ L_max and H ≥ 0 by definition: a classifier whose ROC curve lies under
+the diagonal gets H = 0 (``worse_than_random="literal"``, the default, and
+what the PyPI ``hmeasure`` package does). Hand's R package instead reverses
+the scores when AUC < 1/2 and warns ("ROC curve mostly lying under the
+diagonal. Switching scores."), so it measures the reversed classifier:
+``worse_than_random="flip"`` does the same, with a :class:`UserWarning`.
+The default is the literal one because a measure should not silently score
+a different classifier than the one it was given; "flip" is there to
+reproduce the R package.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Literal, NamedTuple
+
+import numpy as np
+from scipy.special import betainc
+
+from ._ranking import check_binary_scores, cumulative_counts
+from ._validation import check_choice
+from .roc import auc
+
+__all__ = [
+    "ROCHull",
+    "HMeasureResult",
+    "roc_convex_hull",
+    "h_measure_prior",
+    "minimum_loss",
+    "h_measure",
+    "h_measure_details",
+    "H_MEASURE_PRIORS",
+]
+
+H_MEASURE_PRIORS: tuple[str, ...] = ("severity", "hand2014")
+_WORSE_THAN_RANDOM = ("literal", "flip")
+
+
+class ROCHull(NamedTuple):
+    """Vertices of the upper convex hull of an empirical ROC curve, left to right.
+
+    Vertex ``j`` minimises the loss Q(t; c) for c in ``[cost_low[j], cost_high[j]]``
+    (so ``thresholds[j]`` is T(c) there, Parker eq. 3).
+    """
+
+    fpr: np.ndarray  #: FP/N at each vertex, increasing from 0 to 1
+    tpr: np.ndarray  #: TP/P at each vertex, from 0 to 1
+    thresholds: np.ndarray  #: the score threshold of each vertex (``inf`` for (0, 0))
+    fp: np.ndarray  #: false positives at each vertex (integers)
+    tp: np.ndarray  #: true positives at each vertex (integers)
+    cost_low: np.ndarray  #: lower end of the costs c at which the vertex is optimal
+    cost_high: np.ndarray  #: upper end; cost_high[0] = 1, cost_low[-1] = 0
+    n_pos: int
+    n_neg: int
+
+
+class HMeasureResult(NamedTuple):
+    """H and the quantities it is made of (Hand 2009 §6)."""
+
+    h: float  #: H = 1 − loss / max_loss
+    loss: float  #: L, expected minimum loss of the ROC convex hull under the prior
+    max_loss: float  #: L_max, the same for the better trivial classifier
+    alpha: float  #: first shape parameter of the Beta prior on c
+    beta: float  #: second shape parameter
+    flipped: bool  #: scores were reversed (only with ``worse_than_random="flip"``)
+
+
+def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the upper convex hull of points sorted by x (then y), collinear points dropped.
+
+    Andrew's monotone chain on integer coordinates, so every orientation test is
+    exact (scipy.spatial.ConvexHull works in floating point and rejects the
+    degenerate, all-collinear ROC curves that are common here).
+    """
+    hull: list[int] = []
+    xs, ys = x.tolist(), y.tolist()  # Python ints: exact products
+    for k in range(len(xs)):
+        while len(hull) >= 2:
+            o, a = hull[-2], hull[-1]
+            cross = (xs[a] - xs[o]) * (ys[k] - ys[o]) - (ys[a] - ys[o]) * (xs[k] - xs[o])
+            if cross >= 0:  # a lies on or below the chord o -> k: not a vertex of the upper hull
+                hull.pop()
+            else:
+                break
+        hull.append(k)
+    return np.array(hull, dtype=np.intp)
+
+
+def roc_convex_hull(y_true, y_score, *, positive=1) -> ROCHull:
+    """Upper convex hull of the empirical ROC curve (Hand 2009 §5).
+
+    Tied scores are one threshold (a diagonal ROC step). Points on a hull edge
+    are dropped, so consecutive edges have strictly decreasing slopes and the
+    cost intervals of the vertices do not overlap.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    positive : label, default 1
+        The positive class.
+
+    Returns
+    -------
+    ROCHull
+        Vertices from (0, 0) to (1, 1) with their thresholds, counts and the
+        interval of costs c at which each vertex is the loss-minimising one.
+
+    Examples
+    --------
+    >>> h = roc_convex_hull([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
+    >>> h.fpr.tolist(), h.tpr.tolist(), h.thresholds.tolist()
+    ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.3, 0.1])
+    >>> h.cost_low.tolist(), h.cost_high.tolist()
+    ([1.0, 0.5, 0.0, 0.0], [1.0, 1.0, 0.5, 0.0])
+    """
+    is_pos, scores = check_binary_scores(y_true, y_score, positive=positive)
+    cc = cumulative_counts(is_pos, scores)
+    fp = np.r_[0, cc.fp].astype(np.int64)
+    tp = np.r_[0, cc.tp].astype(np.int64)
+    idx = _upper_hull(fp, tp)
+    fp, tp = fp[idx], tp[idx]
+    thresholds = np.r_[np.inf, cc.thresholds][idx]
+    d_tp, d_fp = np.diff(tp), np.diff(fp)
+    edge_cost = d_tp / (d_tp + d_fp)  # each edge adds at least one case: no 0/0
+    return ROCHull(fp / cc.n_neg, tp / cc.n_pos, thresholds, fp, tp,
+                   np.r_[edge_cost, 0.0], np.r_[1.0, edge_cost], cc.n_pos, cc.n_neg)
+
+
+def _check_severity_ratio(severity_ratio) -> float | None:
+    if severity_ratio is None:
+        return None
+    if isinstance(severity_ratio, (bool, np.bool_)) or not isinstance(severity_ratio, numbers.Real):
+        raise TypeError(f"severity_ratio must be a positive number or None, got {severity_ratio!r}")
+    r = float(severity_ratio)
+    if not (np.isfinite(r) and r > 0):
+        raise ValueError(
+            f"severity_ratio must be a positive finite number, got {severity_ratio!r} (the R package's "
+            "negative severity ratio, which selects Beta(pi1 + 1, pi0 + 1), is prior='hand2014' here)"
+        )
+    return r
+
+
+def h_measure_prior(pi1: float, *, severity_ratio: float | None = None,
+                    prior: Literal["severity", "hand2014"] = "severity") -> tuple[float, float]:
+    """Shape parameters (α, β) of the Beta prior on the relative cost c.
+
+    Parameters
+    ----------
+    pi1 : float
+        Proportion of positives (class 1) in the test data, in (0, 1).
+    severity_ratio : float or None, default None
+        With ``prior="severity"``: r = (cost of a false positive)/(cost of a
+        false negative), the mode of the prior being c = r/(1 + r); the prior
+        is Beta(2, 1 + 1/r). None means r = π1/π0, the default of Hand's R
+        package (Beta(2, 1 + π0/π1), mode at c = π1 where the two trivial
+        classifiers tie). r = 1 gives Hand's (2009) Beta(2, 2).
+    prior : {"severity", "hand2014"}, default "severity"
+        ``"hand2014"``: Beta(π1 + 1, π0 + 1) of Hand & Anagnostopoulos (2014);
+        ``severity_ratio`` must then be None.
+
+    Returns
+    -------
+    (alpha, beta) : tuple of float
+
+    Examples
+    --------
+    >>> h_measure_prior(0.25)                       # Beta(2, 1 + 3)
+    (2.0, 4.0)
+    >>> h_measure_prior(0.25, severity_ratio=1)     # Hand 2009
+    (2.0, 2.0)
+    >>> h_measure_prior(0.25, prior="hand2014")
+    (1.25, 1.75)
+    """
+    check_choice("prior", prior, H_MEASURE_PRIORS)
+    if isinstance(pi1, (bool, np.bool_)) or not isinstance(pi1, numbers.Real) or not 0 < pi1 < 1:
+        raise ValueError(f"pi1 must be a proportion strictly between 0 and 1, got {pi1!r}")
+    pi1 = float(pi1)
+    r = _check_severity_ratio(severity_ratio)
+    if prior == "hand2014":
+        if r is not None:
+            raise ValueError("severity_ratio must be None with prior='hand2014' (that prior is fixed by the class proportions)")
+        return pi1 + 1.0, (1.0 - pi1) + 1.0
+    if r is None:
+        r = pi1 / (1.0 - pi1)
+    return 2.0, 1.0 + 1.0 / r
+
+
+def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
+    """min over thresholds of Q(t; c) = c·π0·FPR + (1 − c)·π1·FNR at each cost c.
+
+    The lower envelope of the vertices' loss lines (Parker eqs. 3–4 with b = 1);
+    used for plots and to check :func:`h_measure` by quadrature.
+
+    Parameters
+    ----------
+    hull : ROCHull
+        From :func:`roc_convex_hull`.
+    cost : float or array-like
+        Relative costs c in [0, 1].
+
+    Returns
+    -------
+    ndarray of the shape of ``cost``
+
+    Examples
+    --------
+    >>> h = roc_convex_hull([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
+    >>> minimum_loss(h, [0.0, 0.5, 1.0]).tolist()   # at c = 1/2: half the minimum error rate
+    [0.0, 0.125, 0.0]
+    """
+    if not isinstance(hull, ROCHull):
+        raise TypeError(f"hull must be an apples.ROCHull (from roc_convex_hull), got {type(hull).__name__}")
+    c = np.asarray(cost, dtype=float)
+    if np.isnan(c).any() or (c < 0).any() or (c > 1).any():
+        raise ValueError("cost must lie in [0, 1]")
+    n = hull.n_pos + hull.n_neg
+    fp, fn = hull.fp / n, (hull.n_pos - hull.tp) / n
+    q = c[..., None] * fp + (1.0 - c[..., None]) * fn
+    return q.min(axis=-1)
+
+
+def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
+                      prior: Literal["severity", "hand2014"] = "severity",
+                      worse_than_random: Literal["literal", "flip"] = "literal",
+                      positive=1) -> HMeasureResult:
+    """H-measure with its loss, maximal loss and prior; see :func:`h_measure`.
+
+    Examples
+    --------
+    Hull vertices (FPR, TPR) = (0, 1/2) for c in [1/2, 1] and (1/2, 1) for c in
+    [0, 1/2], so with u(c) = 6c(1 − c): L = 2 · ∫_0^{1/2} (c/4) u(c) dc = 5/64 and
+    L_max = 2 · ∫_0^{1/2} (c/2) u(c) dc = 5/32.
+
+    >>> r = h_measure_details([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], severity_ratio=1)
+    >>> (r.alpha, r.beta), round(r.loss, 12), round(r.max_loss, 12), round(r.h, 12)
+    ((2.0, 2.0), 0.078125, 0.15625, 0.5)
+    """
+    check_choice("worse_than_random", worse_than_random, _WORSE_THAN_RANDOM)
+    is_pos, scores = check_binary_scores(y_true, y_score, positive=positive)
+    n_pos, n = int(is_pos.sum()), is_pos.size
+    pi1 = n_pos / n
+    pi0 = 1.0 - pi1
+    a, b = h_measure_prior(pi1, severity_ratio=severity_ratio, prior=prior)
+    flipped = False
+    if worse_than_random == "flip" and auc(is_pos, scores, positive=True) < 0.5:
+        warnings.warn("ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
+                      "as Hand's R package does (worse_than_random='flip')", UserWarning, stacklevel=2)
+        scores, flipped = -scores, True
+    hull = roc_convex_hull(is_pos, scores, positive=True)
+    # ∫_lo^hi c u(c) dc and ∫_lo^hi (1 - c) u(c) dc for each vertex's cost interval
+    w_fp = a / (a + b) * (betainc(a + 1, b, hull.cost_high) - betainc(a + 1, b, hull.cost_low))
+    w_fn = b / (a + b) * (betainc(a, b + 1, hull.cost_high) - betainc(a, b + 1, hull.cost_low))
+    loss = float(np.sum(hull.fp / n * w_fp + (n_pos - hull.tp) / n * w_fn))
+    max_loss = float(pi0 * a / (a + b) * betainc(a + 1, b, pi1)
+                     + pi1 * b / (a + b) * (1.0 - betainc(a, b + 1, pi1)))
+    # 0 <= L <= L_max holds exactly (the hull contains the diagonal); clip rounding only
+    h = min(1.0, max(0.0, 1.0 - loss / max_loss))
+    return HMeasureResult(h, loss, max_loss, a, b, flipped)
+
+
+def h_measure(y_true, y_score, *, severity_ratio: float | None = None,
+              prior: Literal["severity", "hand2014"] = "severity",
+              worse_than_random: Literal["literal", "flip"] = "literal",
+              positive=1) -> float:
+    """Hand's H-measure: 1 − expected minimum loss / that of the best trivial classifier.
+
+    See the module docstring for the definition, the exact integration and
+    the choice of prior.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    severity_ratio : float or None, default None
+        Cost of a false positive over that of a false negative at the mode
+        of the prior; None means π1/π0 (Hand's R package default, prior
+        Beta(2, 1 + π0/π1)); 1 gives Hand (2009)'s Beta(2, 2). Must be > 0.
+    prior : {"severity", "hand2014"}, default "severity"
+        ``"hand2014"``: Beta(π1 + 1, π0 + 1) (Hand & Anagnostopoulos 2014).
+    worse_than_random : {"literal", "flip"}, default "literal"
+        ``"literal"``: H of the scores as given, 0 when the ROC curve lies
+        under the diagonal. ``"flip"``: reverse the scores when AUC < 1/2
+        and warn, as Hand's R package does.
+    positive : label, default 1
+        The positive class (class 1 of Hand; π1 is its proportion).
+
+    Returns
+    -------
+    float in [0, 1]; 1 for a perfect ranking, 0 for a ranking no better than
+    a constant prediction.
+
+    References
+    ----------
+    Hand, D. J. (2009), "Measuring classifier performance: a coherent
+    alternative to the area under the ROC curve", Machine Learning 77,
+    103–123, §§4–6. Hand, D. J. & Anagnostopoulos, C. (2014), "A better Beta
+    for the H measure of classification performance", Pattern Recognition
+    Letters 40, 41–46. Parker (2011) §II-G. R package ``hmeasure``.
+
+    Examples
+    --------
+    >>> h_measure([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.1])    # perfect ranking
+    1.0
+    >>> h_measure([1, 0, 1, 0], [0.5, 0.5, 0.5, 0.5])    # constant scores
+    0.0
+    >>> h_measure([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], severity_ratio=1)   # 1 - 0.078125/0.15625
+    0.5
+    """
+    return h_measure_details(y_true, y_score, severity_ratio=severity_ratio, prior=prior,
+                             worse_than_random=worse_than_random, positive=positive).h

@@ -1,3 +1,435 @@
-"""Work in progress: owned by an open issue; this module exports nothing yet."""
+"""Measures computed from scores rather than from one confusion count.
 
-__all__: list[str] = []
+Introduced in notebook 07. Parker (2011) §II defines the measures this module
+implements: the point measures chosen at their best threshold (max-F1 §II-A,
+the phi coefficient / MCC §II-B), r-precision (§II-C), and the area under the
+Cohen's kappa curve, AUK (§II-F; Kaymak, Ben-David & Potharst 2010). Gini,
+the Kolmogorov–Smirnov statistic and the minimum error rate complete the set
+that Hand's R package ``hmeasure`` reports beside H. AUC, the ROC curve,
+average precision and precision at k live in :mod:`apples.roc`; the H-measure
+in :mod:`apples.hmeasure`.
+
+Conventions (the same in every function here)
+----------------------------------------------
+- ``y_true`` holds two classes; ``positive`` (default 1) is the positive class.
+  Parker's paper uses the opposite labelling (0 positive, low score = positive);
+  only the names differ.
+- ``y_score``: real, finite, higher = more positive. A threshold ``t`` predicts
+  positive for ``y_score >= t``.
+- The candidate thresholds are the distinct scores. A group of tied scores is
+  never split: all of it is predicted positive or none of it (one ROC step, a
+  diagonal segment). Functions that optimise over thresholds return a
+  :class:`ThresholdResult` ``(value, threshold)``; where several thresholds
+  reach the optimum, the *highest* one is returned (fewest positive
+  predictions). :func:`min_error_rate` also considers predicting nothing
+  positive, reported as ``threshold = inf``.
+- Counts at a threshold: TP, FP (scores ``>= t``), FN = P − TP, TN = N − FP,
+  with P positives and N negatives; FPR = FP/N, TPR = TP/P.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+import numpy as np
+
+from ._ranking import check_binary_scores, cumulative_counts
+from ._validation import Undefined, UndefinedMetricError, check_choice, check_policy, divide
+from .f_measure import _check_beta
+from .roc import auc, precision_at_k
+
+__all__ = [
+    "ThresholdResult",
+    "KappaCurve",
+    "kappa_curve",
+    "auk",
+    "max_f1",
+    "max_mcc",
+    "r_precision",
+    "gini",
+    "ks_statistic",
+    "min_error_rate",
+]
+
+
+class ThresholdResult(NamedTuple):
+    """The optimum of a measure over thresholds, and the threshold that reaches it.
+
+    ``threshold`` is a score: predict positive for ``y_score >= threshold``
+    (``inf``: predict nothing positive).
+    """
+
+    value: float
+    threshold: float
+
+
+class KappaCurve(NamedTuple):
+    """Cohen's kappa against the false positive rate (Parker Fig. 1b)."""
+
+    fpr: np.ndarray  #: false positive rate, starting at 0 (nothing predicted positive)
+    kappa: np.ndarray  #: Cohen's kappa at each point; 0 at both ends
+    thresholds: np.ndarray  #: score threshold of each point; ``inf`` for the first
+
+
+def _counts(y_true, y_score, positive):
+    """Validated cumulative counts at every distinct threshold (decreasing)."""
+    is_pos, scores = check_binary_scores(y_true, y_score, positive=positive)
+    return cumulative_counts(is_pos, scores)
+
+
+def kappa_curve(y_true, y_score, *, positive=1) -> KappaCurve:
+    """Cohen's kappa at every threshold, against the false positive rate.
+
+    Kappa compares the accuracy ``a`` with the accuracy ``p_c`` of a random
+    classifier that predicts the same proportion of positives (Parker §II-F):
+    ``kappa = (a - p_c) / (1 - p_c)``. In counts this is
+
+        kappa = 2 (TP·TN − FN·FP) / ((TP + FP)(FP + TN) + (TP + FN)(FN + TN)),
+
+    which is defined at every threshold once both classes are present (the
+    denominator is at least P·N > 0 at the ends and larger inside).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    positive : label, default 1
+        The positive class.
+
+    Returns
+    -------
+    KappaCurve
+        ``fpr``, ``kappa`` and ``thresholds``, starting with the point
+        (FPR, kappa) = (0, 0) of the threshold ``inf`` and ending at (1, 0).
+
+    References
+    ----------
+    Parker (2011) §II-F and Fig. 1b; Cohen (1960); Kaymak, Ben-David &
+    Potharst (2010).
+
+    Examples
+    --------
+    >>> c = kappa_curve([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.1])
+    >>> c.fpr.tolist(), c.kappa.tolist()
+    ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 0.5, 0.0])
+    """
+    cc = _counts(y_true, y_score, positive)
+    P, N = cc.n_pos, cc.n_neg
+    tp = np.r_[0, cc.tp].astype(float)
+    fp = np.r_[0, cc.fp].astype(float)
+    fn, tn = P - tp, N - fp
+    num = 2.0 * (tp * tn - fn * fp)
+    den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
+    kappa = divide(num, den, undefined="raise", what="Cohen's kappa")  # den > 0 with both classes
+    return KappaCurve(fp / N, np.asarray(kappa, dtype=float), np.r_[np.inf, cc.thresholds])
+
+
+def auk(y_true, y_score, *, positive=1) -> float:
+    """Area under the Cohen's kappa curve, AUK (Kaymak, Ben-David & Potharst 2010).
+
+    ``AUK = ∫ kappa d(FPR)`` (Parker §II-F), by the trapezoid rule over the
+    points of :func:`kappa_curve` (one point per distinct score, plus the
+    start (0, 0)). Kappa is 0 at both ends.
+
+    For balanced classes (P = N) kappa equals TPR − FPR at every threshold,
+    so AUK = AUC − 1/2 exactly (tested); otherwise kappa is a ratio of
+    functions linear in the counts and the trapezoid rule across a tie group
+    is the convention, not the exact area under kappa along the ROC diagonal.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    positive : label, default 1
+        The positive class.
+
+    Returns
+    -------
+    float
+        Larger is better; 0 for scores that carry no information (kappa = 0
+        along the diagonal). With balanced classes it lies in [-1/2, 1/2].
+
+    References
+    ----------
+    Parker (2011) §II-F; Kaymak, U., Ben-David, A. & Potharst, R. (2010),
+    "AUK: a simple alternative to the AUC", ERIM report ERS-2010-024-LIS.
+
+    Examples
+    --------
+    >>> auk([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.1])     # perfect ranking, balanced: AUC - 1/2
+    0.5
+    >>> auk([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])     # AUC = 0.75
+    0.25
+    """
+    c = kappa_curve(y_true, y_score, positive=positive)
+    return float(np.trapezoid(c.kappa, c.fpr))
+
+
+def _argmax_result(values: np.ndarray, thresholds: np.ndarray) -> ThresholdResult:
+    """Highest threshold reaching the maximum (thresholds are decreasing)."""
+    i = int(np.argmax(values))
+    return ThresholdResult(float(values[i]), float(thresholds[i]))
+
+
+def max_f1(y_true, y_score, *, beta: float = 1.0, positive=1) -> ThresholdResult:
+    """The largest F-measure over thresholds, and its threshold (Parker §II-A).
+
+    ``F_beta(t) = (1 + beta²) TP / ((1 + beta²) TP + beta² FN + FP)`` (Forman
+    & Scholz eq. 2, Van Asch eq. 3) at every distinct score ``t``; the result is
+    ``M_F1(t_F1)`` with ``t_F1 = argmax_t M_F1(t)`` (Parker §II-A). F is always
+    defined here: the data hold at least one positive, so the denominator is
+    positive.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    beta : float, default 1.0
+        Weight of recall (1 gives F1).
+    positive : label, default 1
+        The positive class.
+
+    Returns
+    -------
+    ThresholdResult
+        ``value`` (the maximal F) and ``threshold`` (the highest score at which
+        it is reached; predict positive for ``y_score >= threshold``).
+
+    References
+    ----------
+    Parker (2011) §II-A; Forman & Scholz (2010) eq. (2).
+
+    Examples
+    --------
+    >>> max_f1([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])   # best: top 3, F = 2·2/(2·2 + 1)
+    ThresholdResult(value=0.8, threshold=0.3)
+    """
+    b2 = _check_beta(beta) ** 2
+    cc = _counts(y_true, y_score, positive)
+    fn = cc.n_pos - cc.tp
+    f = divide((1 + b2) * cc.tp, (1 + b2) * cc.tp + b2 * fn + cc.fp, undefined="raise", what="F-measure")
+    return _argmax_result(np.atleast_1d(f), cc.thresholds)
+
+
+def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", positive=1) -> ThresholdResult:
+    """The largest Matthews correlation (phi) over thresholds, and its threshold (Parker §II-B).
+
+    ``MCC(t) = (TP·TN − FP·FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``
+    at every distinct score; ``phi(t_phi)`` with ``t_phi = argmax_t phi(t)``.
+
+    MCC is 0/0 exactly where the prediction is constant. Among the candidate
+    thresholds that happens only at the lowest score (everything predicted
+    positive), and at every threshold when all scores are tied.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    undefined : {"zero", "nan", "raise"}, default "zero"
+        ``"zero"``: a constant prediction has MCC 0 (scikit-learn's
+        ``matthews_corrcoef`` convention) and competes in the maximisation.
+        ``"nan"`` and ``"raise"``: constant predictions are left out; if
+        nothing is left (all scores tied), ``"nan"`` returns
+        ``ThresholdResult(nan, nan)`` and ``"raise"`` raises
+        :class:`~apples.UndefinedMetricError`.
+    positive : label, default 1
+        The positive class.
+
+    Returns
+    -------
+    ThresholdResult
+        ``value`` in [-1, 1] and its ``threshold``.
+
+    References
+    ----------
+    Parker (2011) §II-B, eq. (1) (printed garbled; the counts form above is
+    Matthews' and scikit-learn's); Cramér (1946).
+
+    Examples
+    --------
+    >>> max_mcc([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])    # 2/sqrt(12) at 0.9 and at 0.3: highest wins
+    ThresholdResult(value=0.5773502691896258, threshold=0.9)
+    >>> max_mcc([1, 0], [0.5, 0.5])                       # one threshold, constant prediction
+    ThresholdResult(value=0.0, threshold=0.5)
+    >>> max_mcc([1, 0], [0.5, 0.5], undefined="nan")
+    ThresholdResult(value=nan, threshold=nan)
+    """
+    check_policy(undefined)
+    cc = _counts(y_true, y_score, positive)
+    tp, fp = cc.tp.astype(float), cc.fp.astype(float)
+    fn, tn = cc.n_pos - tp, cc.n_neg - fp
+    den = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    num = tp * tn - fp * fn
+    if undefined == "zero":
+        return _argmax_result(np.atleast_1d(divide(num, den, undefined="zero", what="MCC")), cc.thresholds)
+    defined = den > 0
+    if not defined.any():
+        if undefined == "raise":
+            raise UndefinedMetricError(
+                "MCC is undefined (0/0) at every threshold: all scores are tied, so the prediction "
+                "is constant; pass undefined='zero' or undefined='nan'"
+            )
+        return ThresholdResult(float("nan"), float("nan"))
+    mcc = np.atleast_1d(divide(num[defined], den[defined], undefined="raise", what="MCC"))
+    return _argmax_result(mcc, cc.thresholds[defined])
+
+
+def ks_statistic(y_true, y_score, *, alternative: Literal["two-sided", "greater"] = "two-sided",
+                 positive=1) -> ThresholdResult:
+    """Kolmogorov–Smirnov statistic between the score distributions of the two classes.
+
+    The largest vertical distance between the ROC curve and the diagonal, i.e.
+    between the empirical CDFs of the positive and negative scores:
+    ``max_t |TPR(t) − FPR(t)|`` (``"two-sided"``, as reported by Hand's R
+    package ``hmeasure`` and ``scipy.stats.ks_2samp``) or
+    ``max_t (TPR(t) − FPR(t))`` (``"greater"``: the direction in which a
+    higher score means positive; the maximal Youden index).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    alternative : {"two-sided", "greater"}, default "two-sided"
+        Absolute or signed distance.
+    positive : label, default 1
+        The positive class.
+
+    Returns
+    -------
+    ThresholdResult
+        ``value`` in [0, 1] and the threshold reaching it.
+
+    Examples
+    --------
+    >>> ks_statistic([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
+    ThresholdResult(value=0.5, threshold=0.9)
+    >>> ks_statistic([0, 0, 1, 1], [0.9, 0.8, 0.3, 0.1]).value                   # reversed
+    1.0
+    >>> ks_statistic([0, 0, 1, 1], [0.9, 0.8, 0.3, 0.1], alternative="greater").value
+    0.0
+    """
+    check_choice("alternative", alternative, ("two-sided", "greater"))
+    cc = _counts(y_true, y_score, positive)
+    d = cc.tp / cc.n_pos - cc.fp / cc.n_neg
+    if alternative == "two-sided":
+        d = np.abs(d)
+    return _argmax_result(d, cc.thresholds)
+
+
+def min_error_rate(y_true, y_score, *, positive=1) -> ThresholdResult:
+    """The smallest error rate (FP + FN)/n over thresholds, and its threshold.
+
+    The candidates are every distinct score *and* predicting nothing positive
+    (``threshold = inf``), so the result never exceeds the error of the better
+    constant classifier, ``min(P, N)/n``. This is ``MER`` of Hand's R package
+    ``hmeasure``; it equals twice the minimum loss at cost c = 1/2 of Parker
+    eq. (4) (with b = 1).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    positive : label, default 1
+        The positive class.
+
+    Returns
+    -------
+    ThresholdResult
+        ``value`` in [0, 1/2] and the threshold reaching it (the highest one if
+        several do; ``inf`` when predicting nothing positive is optimal).
+
+    Examples
+    --------
+    >>> min_error_rate([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
+    ThresholdResult(value=0.25, threshold=0.9)
+    >>> min_error_rate([1, 0, 0, 0], [0.1, 0.8, 0.3, 0.9])      # best: predict all negative
+    ThresholdResult(value=0.25, threshold=inf)
+    """
+    cc = _counts(y_true, y_score, positive)
+    n = cc.n_pos + cc.n_neg
+    errors = np.r_[cc.n_pos, cc.fp + (cc.n_pos - cc.tp)]
+    i = int(np.argmin(errors))
+    return ThresholdResult(float(errors[i] / n), float(np.r_[np.inf, cc.thresholds][i]))
+
+
+def r_precision(y_true, y_score, *, positive=1,
+                ties: Literal["expected", "pessimistic", "optimistic"] = "expected") -> float:
+    """Precision at r, where r = P is the number of positives (Parker §II-C).
+
+    ``precision_at_k(y_true, y_score, k=P)``: the precision among the P
+    highest-scored cases, which equals the recall there (both are TP/P).
+    Parker §III-D notes that r is set by the test data rather than by the
+    domain, so the loss it implies is chosen by the evaluator.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    positive : label, default 1
+        The positive class.
+    ties : {"expected", "pessimistic", "optimistic"}, default "expected"
+        A tie group that straddles position r is not split: by default it
+        contributes its expected number of positives over all orderings; see
+        :func:`apples.precision_at_k`.
+
+    Returns
+    -------
+    float in [0, 1]
+
+    References
+    ----------
+    Parker (2011) §II-C and §III-D; Aslam & Yilmaz (2005).
+
+    Examples
+    --------
+    >>> r_precision([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])    # top 2 hold 1 of the 2 positives
+    0.5
+    >>> r_precision([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # 1 + (1 of 2 tied places) x 1/2
+    0.75
+    """
+    is_pos, _ = check_binary_scores(y_true, y_score, positive=positive)
+    return precision_at_k(y_true, y_score, k=int(is_pos.sum()), positive=positive, ties=ties)
+
+
+def gini(y_true, y_score, *, positive=1) -> float:
+    """Gini coefficient, 2·AUC − 1 (Parker §II-D; Hand & Till 2001).
+
+    The linear transformation of :func:`apples.auc` that puts a random
+    ranking at 0 and a perfect one at 1 (the "Gini" of Hand's R package
+    ``hmeasure``). It inherits AUC's treatment of ties (a positive–negative
+    tie counts 1/2).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Two classes.
+    y_score : array-like of shape (n,)
+        Finite scores, higher = more positive.
+    positive : label, default 1
+        The positive class.
+
+    Returns
+    -------
+    float in [-1, 1]
+
+    Examples
+    --------
+    >>> gini([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # AUC = 0.875
+    0.75
+    """
+    check_binary_scores(y_true, y_score, positive=positive)
+    return 2.0 * auc(y_true, y_score, positive=positive) - 1.0
