@@ -15,6 +15,7 @@ from .cross_validation import (
     format_cv_table,
     percent,
 )
+from .f_figures import f_from_rates, f_of_tp, plot_f_of_tp, plot_f_precision_recall, plot_f_rates
 from .f_measure import accuracy, f_from_precision_recall, f_measure, precision, recall
 from .style import decorate, set_style
 
@@ -45,12 +46,27 @@ __all__ = [
     "cv_table",
     "decorate",
     "f_from_precision_recall",
+    "f_from_rates",
+    "f_of_tp",
     "f_measure",
     "fold_counts",
     "fold_validity",
     "format_cv_table",
     "percent",
+    "plot_f_of_tp",
+    "plot_f_precision_recall",
+    "plot_f_rates",
     "precision",
     "recall",
     "set_style",
 ]
+
+from . import (  # noqa: E402
+    auc_calibration, averaging, binormal, exact, fold_size, hmeasure, incoherence, multilabel,
+    prediction_cost, roc, sim_explorer, simulation, threshold_free,
+)
+
+for _module in (roc, auc_calibration, simulation, exact, sim_explorer, fold_size, multilabel, averaging,
+                prediction_cost, threshold_free, hmeasure, incoherence, binormal):
+    __all__ += list(_module.__all__)
+del _module

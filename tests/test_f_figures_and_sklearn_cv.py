@@ -1,0 +1,70 @@
+"""Figure-1 helpers against eq. (2), and the scikit-learn cross-validation identities notebook 01 states."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import f1_score
+from sklearn.model_selection import StratifiedKFold, cross_val_predict, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import apples
+from apples import Counts
+
+
+@given(st.integers(1, 50), st.integers(0, 50), st.integers(0, 500), st.integers(1, 500))
+def test_f_from_rates_equals_eq2_on_integer_counts(tp, fn, fp, tn):
+    pos, neg = tp + fn, fp + tn
+    f = apples.f_from_rates(tp / pos, fp / neg, prior=pos / (pos + neg))
+    assert f == pytest.approx(apples.f_measure(Counts(tp, fp, fn, tn)), rel=1e-12)
+
+
+def test_f_of_tp_equals_eq2():
+    for tp in range(5):
+        assert apples.f_of_tp(tp, positives=4, fp=3) == pytest.approx(apples.f_measure(Counts(tp, 3, 4 - tp)))
+
+
+def test_f_of_tp_is_concave():
+    t = np.linspace(0, 10, 101)
+    f = apples.f_of_tp(t, positives=10, fp=2)
+    assert np.all(np.diff(f, 2) < 0)
+
+
+@pytest.mark.parametrize("prior", [0, 1, -0.1, 1.5, "0.1"])
+def test_f_from_rates_bad_prior(prior):
+    with pytest.raises(ValueError, match="prior must be a number strictly between 0 and 1"):
+        apples.f_from_rates(0.5, 0.5, prior=prior)
+
+
+def test_f_from_rates_bad_rates_and_f_of_tp_bad_input():
+    with pytest.raises(ValueError, match=r"fpr must lie in \[0, 1\]"):
+        apples.f_from_rates(0.5, 1.5, prior=0.1)
+    with pytest.raises(ValueError, match=r"tp must lie in \[0, positives=4\]"):
+        apples.f_of_tp(5, positives=4, fp=0)
+
+
+@pytest.fixture(scope="module")
+def cv_run():
+    X, y = load_breast_cancer(return_X_y=True)
+    y = 1 - y  # malignant = positive (37 %)
+    cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.05, max_iter=1000))
+    y_pred = cross_val_predict(model, X, y, cv=cv)
+    fold = np.empty(len(y), int)
+    for i, (_, test) in enumerate(cv.split(X, y)):
+        fold[test] = i
+    return model, X, y, cv, y_pred, apples.fold_counts(y, y_pred, fold)
+
+
+def test_cross_val_score_f1_mean_is_f_avg(cv_run):
+    model, X, y, cv, _, folds = cv_run
+    assert cross_val_score(model, X, y, cv=cv, scoring="f1").mean() == pytest.approx(
+        apples.cv_f_measure(folds, method="avg"), rel=1e-12)
+
+
+def test_f1_of_cross_val_predict_is_f_tp_fp(cv_run):
+    _, _, y, _, y_pred, folds = cv_run
+    assert f1_score(y, y_pred) == pytest.approx(apples.cv_f_measure(folds, method="tp_fp"), rel=1e-12)
