@@ -77,7 +77,7 @@ from ._validation import UndefinedMetricError, check_choice, divide
 from .counts import Counts
 from .f_measure import f_from_precision_recall, f_measure, precision, recall
 
-__all__ = ["AVERAGES", "AveragedScores", "average_scores", "frequencies_from_counts"]
+__all__ = ["AVERAGES", "AveragedScores", "average_scores", "averaging_table", "frequencies_from_counts"]
 
 #: The averaging methods of Van Asch §3: eq. (8), eq. (9), eq. (10).
 AVERAGES: tuple[str, ...] = ("macro", "micro", "lfb")
@@ -319,3 +319,74 @@ def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Liter
     else:
         f_avg = f_from_precision_recall(p, r, undefined=scalar_policy)
     return AveragedScores(p, r, f_avg, mean_f)
+
+
+def averaging_table(counts_by_label: Mapping[Hashable, Counts], *,
+                    frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
+                    undefined: Literal["zero", "skip", "nan", "raise"] = "zero"):
+    """A table laid out like Van Asch Tables 2–5: per-label rows, a total, and the averages.
+
+    Parameters
+    ----------
+    counts_by_label : mapping label -> Counts
+        As in :func:`average_scores`.
+    frequencies : mapping, "test" or None
+        If given, an ``f_train`` column (a mapping) and an
+        ``lfb-micro-averaged`` row (eq. 10) are added.
+    undefined : {"zero", "skip", "nan", "raise"}, default "zero"
+        Policy for per-label 0/0 (``"skip"`` shows them as NaN) and for the averages.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``tp, fp, fn, precision, recall, F, f_test`` (+ ``f_train``) and
+        ``F(P,R)``; rows: the labels, ``total``, ``macro-averaged``,
+        ``micro-averaged`` (+ ``lfb-micro-averaged``). ``F`` of an average row
+        is the average of the per-label F (``mean_f``), ``F(P,R)`` the F of its
+        averaged precision and recall (``f_of_averages``). Empty cells are NaN.
+
+    Examples
+    --------
+    >>> t = averaging_table({"c1": Counts(10, 10, 10), "c2": Counts(90, 10, 10)})   # Table 2
+    >>> print(t[["precision", "recall"]].round(2).to_string())
+                    precision  recall
+    c1                   0.50    0.50
+    c2                   0.90    0.90
+    total                 NaN     NaN
+    macro-averaged       0.70    0.70
+    micro-averaged       0.83    0.83
+    """
+    import pandas as pd
+
+    labels, counts = _check_counts_by_label(counts_by_label)
+    check_choice("undefined", undefined, AVERAGE_POLICIES)
+    per_label = "nan" if undefined == "skip" else undefined
+    rows = {}
+    support = sum(c.tp + c.fn for c in counts)
+    for label, c in zip(labels, counts):
+        rows[label] = {
+            "tp": c.tp, "fp": c.fp, "fn": c.fn,
+            "precision": precision(c, undefined=per_label),
+            "recall": recall(c, undefined=per_label),
+            "F": f_measure(c, undefined=per_label),
+            "f_test": (c.tp + c.fn) / support if support else math.nan,
+        }
+    rows["total"] = {"tp": sum(c.tp for c in counts), "fp": sum(c.fp for c in counts),
+                     "fn": sum(c.fn for c in counts), "f_test": 1.0 if support else math.nan}
+    if isinstance(frequencies, Mapping):
+        for label in labels:
+            rows[label]["f_train"] = float(frequencies.get(label, math.nan))
+        rows["total"]["f_train"] = math.fsum(float(v) for v in frequencies.values())
+    averages = [("macro-averaged", "macro", None), ("micro-averaged", "micro", None)]
+    if frequencies is not None:
+        averages.append(("lfb-micro-averaged", "lfb", frequencies))
+    for name, how, freq in averages:
+        s = average_scores(counts_by_label, average=how, frequencies=freq, undefined=undefined)
+        rows[name] = {"precision": s.precision, "recall": s.recall, "F": s.mean_f, "F(P,R)": s.f_of_averages}
+    columns = ["tp", "fp", "fn", "precision", "recall", "F", "F(P,R)", "f_test"]
+    if isinstance(frequencies, Mapping):
+        columns.append("f_train")
+    table = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=columns)
+    for col in ("tp", "fp", "fn"):  # integers where counted, NaN (empty) in the average rows
+        table[col] = pd.Series([math.nan if v != v else int(v) for v in table[col]], index=table.index, dtype=object)
+    return table

@@ -360,3 +360,24 @@ def test_rejects_bad_arguments():
         average_scores({}, average="macro")
     with pytest.raises(TypeError, match=r"counts_by_label\['a'\] must be an apples.Counts"):
         average_scores({"a": (1, 2, 3)}, average="macro")
+
+
+def test_averaging_table_layout_table3():
+    from apples.averaging import averaging_table
+
+    t = averaging_table(TABLE3, frequencies=TABLE3_TRAIN)
+    assert list(t.index) == ["c1", "c2", "c3", "c4", "total", "macro-averaged", "micro-averaged",
+                             "lfb-micro-averaged"]
+    assert list(t.loc["total", ["tp", "fp", "fn"]]) == [16, 24, 24]  # Table 3 totals
+    assert [paper_round(v, 3) for v in t.loc[["c1", "c2", "c3", "c4"], "recall"]] == [0.3, 0.1, 0.429, 1.0]
+    assert [paper_round(v, 3) for v in t.loc[["macro-averaged", "micro-averaged", "lfb-micro-averaged"],
+                                             "precision"]] == [0.406, 0.4, 0.395]
+    assert [paper_round(v, 3) for v in t.loc[["macro-averaged", "micro-averaged", "lfb-micro-averaged"],
+                                             "recall"]] == [0.457, 0.4, 0.579]
+    assert list(t["f_test"].iloc[:4]) == pytest.approx([0.25, 0.25, 0.35, 0.15])
+    assert list(t["f_train"].iloc[:4]) == [0.1, 0.2, 0.3, 0.4]
+    assert "lfb-micro-averaged" not in averaging_table(TABLE2).index
+    # per-label 0/0 under "skip" is shown as NaN, under "zero" as 0 (Table 6 prints 0)
+    table6 = {"A": Counts(1, 0, 1), "B": Counts(0, 1, 0), "C": Counts(0, 1, 0)}
+    assert averaging_table(table6).loc["B", "recall"] == 0.0
+    assert math.isnan(averaging_table(table6, undefined="skip").loc["B", "recall"])
