@@ -1,0 +1,258 @@
+"""Tests for apples.auc_calibration: the controlled §3.2 demonstration and its helpers.
+
+Expected values come from Forman & Scholz (2010) §3.2 (per-fold AUCs
+96/91/94/87%, AUC_avg 92%, AUC_merge 80%, 38 positives of 1504 cases), from
+the construction's own guarantee stated as a formula (Mann–Whitney count =
+round(target · P · N)), and from scikit-learn.
+"""
+
+import re
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from sklearn.metrics import roc_auc_score  # noqa: E402
+from sklearn.model_selection import StratifiedKFold, cross_val_predict, cross_val_score  # noqa: E402
+from sklearn.svm import LinearSVC  # noqa: E402
+
+import apples  # noqa: E402
+from apples import auc, cv_auc, percent  # noqa: E402
+from apples.auc_calibration import (  # noqa: E402
+    CalibrationStudy,
+    auc_table,
+    calibration_explorer,
+    digits_one_vs_rest,
+    fold_scores,
+    plot_figure3,
+    plot_fold_rocs,
+    plot_rate_vs_score,
+    scores_with_auc,
+    section32_study,
+    stratified_fold_sizes,
+)
+
+PAPER_FOLDS = ["96%", "91%", "94%", "87%"]  # Forman & Scholz §3.2
+
+
+@pytest.fixture(scope="module")
+def study():
+    return section32_study()
+
+
+# -- the construction reproduces §3.2 -----------------------------------------------------------------------
+def test_fold_sizes_match_the_paper():
+    # §3.2: 38 positives (2.5%) in the 1504-row dataset of §3.1, 4 stratified folds of 376
+    sizes = stratified_fold_sizes(38, 1504, 4)
+    assert sizes == [(10, 366), (10, 366), (9, 367), (9, 367)]
+    assert percent(38 / 1504, decimals=1) == "2.5%"
+    # scikit-learn's StratifiedKFold gives the same multiset of fold counts
+    y = np.r_[np.ones(38, dtype=int), np.zeros(1466, dtype=int)]
+    skf = StratifiedKFold(4, shuffle=True, random_state=0)
+    sk = sorted((int(y[te].sum()), int((y[te] == 0).sum())) for _, te in skf.split(np.zeros(1504), y))
+    assert sk == sorted(sizes)
+
+
+def test_per_fold_aucs_hit_the_paper(study):
+    for y, s, target, printed in zip(study.y_true_folds, study.scores(), (0.96, 0.91, 0.94, 0.87), PAPER_FOLDS):
+        p, n = int(y.sum()), int((y == 0).sum())
+        assert round(auc(y, s) * p * n) == round(target * p * n)  # the closest achievable AUC
+        assert abs(auc(y, s) - target) <= 0.5 / (p * n)
+        assert percent(auc(y, s)) == printed
+        assert auc(y, s) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+
+
+def test_auc_avg_and_merge_hit_the_paper(study):
+    y, s = study.y_true_folds, study.scores()
+    assert percent(cv_auc(y, s, method="avg")) == "92%"
+    merged = cv_auc(y, s, method="merge")
+    assert round(merged * 38 * 1466) == round(0.80 * 38 * 1466)  # = 44566, closest to 80%
+    assert abs(merged - 0.80) <= 0.5 / (38 * 1466)
+    assert percent(merged) == "80%"
+    assert merged == pytest.approx(roc_auc_score(np.concatenate(y), np.concatenate(s)), abs=1e-12)
+    assert sum(int(t.sum()) for t in y) == 38 and sum(t.size for t in y) == 1504
+
+
+def test_two_folds_aligned_two_shifted(study):
+    # Figure 3: "only two of the folds happen to align; two other curves are greatly shifted"
+    assert study.shifts[:2] == (0.0, 0.0)
+    assert study.shifts[2] == -study.shifts[3] > 0.3  # at least a factor 2 in score
+    assert study.scales == (1.0,) * 4
+    assert all(np.all(s > 0) for s in study.scores())  # positive, for the log axis
+    # aligning the folds raises the merged AUC towards the average
+    aligned = study.scores(shifts=(0, 0, 0, 0))
+    assert cv_auc(study.y_true_folds, aligned, method="merge") > 0.85
+
+
+@settings(max_examples=40)
+@given(st.lists(st.floats(-3, 3), min_size=4, max_size=4), st.lists(st.floats(0.25, 4), min_size=4, max_size=4))
+def test_auc_avg_does_not_move_with_shifts_and_scales(shifts, scales):
+    st_ = section32_study_cached()
+    y = st_.y_true_folds
+    base = cv_auc(y, st_.log_scores(), method="avg")
+    assert cv_auc(y, st_.log_scores(shifts, scales), method="avg") == pytest.approx(base, abs=1e-12)
+
+
+_CACHE = {}
+
+
+def section32_study_cached():
+    if "s" not in _CACHE:
+        _CACHE["s"] = section32_study()
+    return _CACHE["s"]
+
+
+def test_merge_moves_with_shifts():
+    s = section32_study_cached()
+    values = {round(cv_auc(s.y_true_folds, s.log_scores((0, 0, d, -d)), method="merge"), 6) for d in (0, 0.5, 1, 2)}
+    assert len(values) == 4
+
+
+@given(st.integers(1, 15), st.integers(1, 40), st.floats(0, 1), st.integers(0, 2**32 - 1))
+def test_scores_with_auc_count_is_exact(p, n, target, seed):
+    y, z = scores_with_auc(p, n, target, rng=np.random.default_rng(seed))
+    assert y.sum() == p and y.size == p + n
+    assert round(auc(y, z) * p * n * 2) == 2 * round(target * p * n)
+    assert not np.isin(z[y == 1], z[y == 0]).any()  # no positive–negative ties
+
+
+def test_other_seed_and_targets():
+    s = section32_study(seed=7, fold_aucs=(0.9, 0.8), merged_auc=0.7, n_positives=20, n_cases=400, moved=(0, 1))
+    y = s.y_true_folds
+    assert [round(auc(t, v) * t.sum() * (t.size - t.sum())) for t, v in zip(y, s.scores())] == [1710, 1520]  # 0.9 and 0.8 of 10 x 190 pairs
+    assert round(cv_auc(y, s.scores(), method="merge") * 20 * 380) == round(0.7 * 20 * 380)
+
+
+# -- bad input ---------------------------------------------------------------------------------------------
+def test_bad_input():
+    with pytest.raises(ValueError, match="n_positives=5 is larger"):
+        stratified_fold_sizes(5, 4, 2)
+    with pytest.raises(ValueError, match="n_cases=3 is smaller than n_folds=4"):
+        stratified_fold_sizes(1, 3, 4)
+    with pytest.raises(ValueError, match="n_folds must be at least 1"):
+        stratified_fold_sizes(1, 3, 0)
+    with pytest.raises(TypeError, match="n_positives"):
+        stratified_fold_sizes(1.5, 3, 1)
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        scores_with_auc(2, 2, 0.5, rng=0)
+    with pytest.raises(ValueError, match="target_auc"):
+        scores_with_auc(2, 2, 1.5, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="at least 1"):
+        scores_with_auc(0, 2, 0.5, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="out of reach"):
+        section32_study(merged_auc=0.99)
+    with pytest.raises(ValueError, match="moved must name two different folds"):
+        section32_study(moved=(1, 1))
+    s = section32_study_cached()
+    with pytest.raises(ValueError, match="scales must be positive"):
+        s.scores(scales=(1, 1, 0, 1))
+    with pytest.raises(ValueError, match="shifts has 3 values but the study has 4 folds"):
+        s.scores(shifts=(0, 0, 0))
+    with pytest.raises(ValueError, match="finite"):
+        s.scores(shifts=(0, 0, np.nan, 0))
+
+
+# -- table ---------------------------------------------------------------------------------------------------
+def test_auc_table_policies():
+    y, s = [[1, 0, 0], [0, 0, 0]], [[3, 2, 1], [0.3, 0.2, 0.1]]
+    with pytest.raises(apples.UndefinedMetricError, match="fold 1"):
+        auc_table(y, s)
+    t = auc_table(y, s, undefined="skip")
+    assert np.isnan(t.loc[2, "auc"])
+    assert t.loc["AUC_avg", "auc"] == 1.0
+    # merged: the positive (3) beats all five negatives
+    assert t.loc["AUC_merge", "auc"] == 1.0
+    assert t.loc["AUC_merge", "positives"] == 1 and t.loc["AUC_merge", "negatives"] == 5
+
+
+# -- real classifier: the tools' two conventions -------------------------------------------------------------
+def test_digits_task():
+    X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
+    assert X.shape == (1797 - 174 + 38, 64)  # load_digits has 174 eights
+    assert y.sum() == 38
+    X2, y2 = digits_one_vs_rest(8, n_positives=38, seed=0)
+    np.testing.assert_array_equal(X, X2)
+    assert digits_one_vs_rest(8, n_positives=None)[1].sum() == 174
+    with pytest.raises(ValueError, match="digit must be"):
+        digits_one_vs_rest(10)
+    with pytest.raises(ValueError, match="n_positives must lie in"):
+        digits_one_vs_rest(8, n_positives=500)
+
+
+def test_fold_scores_match_sklearn_conventions():
+    X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
+    cv = StratifiedKFold(4, shuffle=True, random_state=0)
+    est = LinearSVC(C=1.0, dual=False)
+    yt, ys = fold_scores(est, X, y, cv=cv)
+    # cross_val_score averages per-fold AUCs: AUC_avg
+    assert cv_auc(yt, ys, method="avg") == pytest.approx(
+        cross_val_score(est, X, y, cv=cv, scoring="roc_auc").mean(), abs=1e-12)
+    # scoring the pooled out-of-fold decision values merges them: AUC_merge
+    pooled = cross_val_predict(est, X, y, cv=cv, method="decision_function")
+    assert cv_auc(yt, ys, method="merge") == pytest.approx(roc_auc_score(y, pooled), abs=1e-12)
+    with pytest.raises(ValueError, match="response='predict'"):
+        fold_scores(est, X, y, cv=cv, response="predict")
+
+
+def test_sklearn_one_class_fold_is_nan():
+    # what the notebook says about scikit-learn >= 1.6: a one-class fold scores NaN (with a warning)
+    y = np.r_[np.ones(2, dtype=int), np.zeros(6, dtype=int)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isnan(roc_auc_score(y[2:], np.arange(6.0)))
+    assert np.isnan(cv_auc([y[:4], y[4:]], [np.arange(4.0), np.arange(4.0)], method="avg", undefined="nan"))
+
+
+# -- plots and explorer ------------------------------------------------------------------------------------------
+def test_plots_return_axes(study):
+    fig, axes = plt.subplots(1, 2)
+    assert list(plot_figure3(study.y_true_folds, study.scores(), axes=axes)) == list(axes)
+    assert axes[0].get_xscale() == "log" and axes[0].get_ylabel() == "False positive rate (%)"
+    # the plotted FPR of fold 1 starts at 100% and ends at 0% (share of negatives >= threshold)
+    ydata = axes[0].lines[0].get_ydata()
+    assert ydata[0] == 100.0 and ydata[-1] == 0.0
+    fig2, ax = plt.subplots()
+    assert plot_fold_rocs(study.y_true_folds, study.scores(), ax=ax) is ax
+    assert "AUC_merge 80.0%" in ax.get_legend_handles_labels()[1][-1]
+    with pytest.raises(ValueError, match="positive scores"):
+        plot_rate_vs_score([[1, 0]], [[0.5, -1.0]], ax=ax)
+    with pytest.raises(ValueError, match="rate='ppv'"):
+        plot_rate_vs_score([[1, 0]], [[0.5, 1.0]], rate="ppv", ax=ax)
+    plt.close("all")
+
+
+def _parse(html):
+    return dict(re.findall(r"<td>([^<]+)</td><td>([^<]+)</td>", html))
+
+
+def test_explorer_updates_merge_not_avg(study):
+    ex = calibration_explorer(study, plot=False)
+    start = _parse(ex.result.value)
+    assert [start[str(i)] for i in range(1, 5)] == ["96.0%", "91.0%", "94.0%", "87.0%"]
+    assert start["AUC_avg"] == "92.0%" and start["AUC_merge"] == "80.0%"
+    ex.shifts[2].value = 0.0
+    ex.shifts[3].value = 0.0
+    ex.scales[0].value = 2.0
+    after = _parse(ex.result.value)
+    assert after["AUC_avg"] == "92.0%"
+    expected = cv_auc(study.y_true_folds, study.scores((0, 0, 0, 0), (2, 1, 1, 1)), method="merge")
+    assert after["AUC_merge"] == percent(expected, decimals=1) != "80.0%"
+
+
+def test_explorer_with_plot(study):
+    ex = calibration_explorer(study, plot=True)
+    assert ex.plot is not None and ex.widget.children[-1] is ex.plot
+    ex.shifts[0].value = 0.5
+    assert _parse(ex.result.value)["AUC_avg"] == "92.0%"
+    plt.close("all")
+
+
+def test_study_is_frozen(study):
+    assert isinstance(study, CalibrationStudy)
+    with pytest.raises(AttributeError):
+        study.shifts = (0, 0, 0, 0)
