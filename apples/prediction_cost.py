@@ -113,7 +113,10 @@ __all__ = [
     "shift_true_positives",
     "score_change",
     "accuracy_by_uncertainty",
+    "expected_accuracy",
     "uncertainty_threshold",
+    "plot_accuracy_by_uncertainty",
+    "zipf_subsample",
     "relabel_uncertain",
     "relabel_errors",
     "boosting_table",
@@ -670,17 +673,48 @@ def accuracy_by_uncertainty(y_true, y_pred, uncertainty, *, bins: int = 10) -> p
     return pd.DataFrame(rows)
 
 
+def expected_accuracy(y_true, y_pred, uncertainty) -> pd.DataFrame:
+    """Accuracy as a non-increasing function of uncertainty, by isotonic regression.
+
+    A smooth-free estimate of the curve behind Van Asch Figure 1: the
+    least-squares fit of correctness (1/0) on uncertainty under the constraint
+    that accuracy never rises with uncertainty (pool adjacent violators,
+    :func:`scipy.optimize.isotonic_regression`). Tied uncertainties are one
+    point weighted by their count.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per distinct uncertainty (ascending): ``uncertainty``, ``n``,
+        ``accuracy`` (observed) and ``expected`` (the isotonic fit).
+
+    Examples
+    --------
+    >>> expected_accuracy([0] * 4, [0, 1, 0, 1], [1, 2, 3, 4]).expected.tolist()
+    [1.0, 0.5, 0.5, 0.0]
+    """
+    t = check_labels_1d("y_true", y_true)
+    p = check_labels_1d("y_pred", y_pred)
+    u = check_scores("uncertainty", uncertainty)
+    check_same_length(y_true=t, y_pred=p, uncertainty=u)
+    if u.size == 0:
+        raise ValueError("y_true is empty")
+    uniq, inv = np.unique(u, return_inverse=True)
+    n = np.bincount(inv).astype(float)
+    acc = np.bincount(inv, weights=(t == p).astype(float)) / n
+    fit = isotonic_regression(acc, weights=n, increasing=False).x
+    return pd.DataFrame({"uncertainty": uniq, "n": n.astype(int), "accuracy": acc, "expected": fit})
+
+
 def uncertainty_threshold(y_true, y_pred, uncertainty, *, max_accuracy: float = 0.35) -> float:
     """The uncertainty from which the expected accuracy is below ``max_accuracy`` (§6.2.1).
 
     Van Asch changes "all predictions ... at such a distance that the
-    expected accuracy drops below 35 %". The expected accuracy as a function
-    of uncertainty is estimated here by isotonic (non-increasing) regression of
-    correctness on uncertainty (scipy.optimize.isotonic_regression); the
-    threshold is the smallest observed uncertainty where that estimate is
-    below ``max_accuracy``, or ``inf`` if it never is. Estimate it on data
-    other than the test set (e.g. leave-one-out on the training set) so the
-    test labels are not used.
+    expected accuracy drops below 35 %". The expected accuracy is the
+    isotonic fit of :func:`expected_accuracy`; the threshold is the smallest
+    observed uncertainty where it is below ``max_accuracy``, or ``inf`` if it
+    never is. Estimate it on data other than the test set (e.g.
+    leave-one-out on the training set) so the test labels are not used.
 
     Parameters
     ----------
@@ -692,20 +726,60 @@ def uncertainty_threshold(y_true, y_pred, uncertainty, *, max_accuracy: float = 
     >>> uncertainty_threshold([0, 0, 1, 1, 1], [0, 0, 1, 0, 0], [1, 2, 3, 4, 5], max_accuracy=0.35)
     4.0
     """
-    t = check_labels_1d("y_true", y_true)
-    p = check_labels_1d("y_pred", y_pred)
-    u = check_scores("uncertainty", uncertainty)
-    check_same_length(y_true=t, y_pred=p, uncertainty=u)
     if isinstance(max_accuracy, bool) or not isinstance(max_accuracy, numbers.Real) or not 0 < max_accuracy <= 1:
         raise ValueError(f"max_accuracy must be a number in (0, 1], got {max_accuracy!r}")
-    if u.size == 0:
-        raise ValueError("y_true is empty")
-    uniq, inv = np.unique(u, return_inverse=True)  # ties: one point, weighted by its count
-    n = np.bincount(inv).astype(float)
-    acc = np.bincount(inv, weights=(t == p).astype(float)) / n
-    fit = isotonic_regression(acc, weights=n, increasing=False).x
-    below = np.flatnonzero(fit < max_accuracy)
-    return float(uniq[below[0]]) if below.size else math.inf
+    curve = expected_accuracy(y_true, y_pred, uncertainty)
+    below = np.flatnonzero(curve["expected"].to_numpy() < max_accuracy)
+    return float(curve["uncertainty"].iloc[below[0]]) if below.size else math.inf
+
+
+def plot_accuracy_by_uncertainty(table: pd.DataFrame, *, ax=None, label: str | None = None, **style):
+    """Plot :func:`accuracy_by_uncertainty` output: accuracy (%) per uncertainty bin (Figure 1).
+
+    Each bin is drawn at the mean of its uncertainty range; returns ``ax``.
+    """
+    import matplotlib.pyplot as plt
+
+    ax = plt.gca() if ax is None else ax
+    x = (table["low"] + table["high"]) / 2
+    ax.plot(x, 100 * table["accuracy"], marker="o", label=label, **style)
+    return ax
+
+
+def zipf_subsample(y, *, exponent: float = 1.0, minimum: int = 1, seed: int) -> np.ndarray:
+    """Indices of a subsample whose class sizes follow Zipf's law, like part-of-speech tags.
+
+    The label of rank r (1-based, in sorted label order) keeps
+    ``max(minimum, round(n_r / r**exponent))`` of its ``n_r`` instances (at
+    most all of them), drawn without replacement with
+    ``numpy.random.default_rng(seed)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted indices into ``y``.
+
+    Examples
+    --------
+    >>> y = [0] * 12 + [1] * 12 + [2] * 12
+    >>> import numpy as np
+    >>> np.bincount(np.asarray(y)[zipf_subsample(y, exponent=1.0, seed=0)]).tolist()
+    [12, 6, 4]
+    """
+    t = check_labels_1d("y", y)
+    if isinstance(exponent, bool) or not isinstance(exponent, numbers.Real) or not exponent >= 0:
+        raise ValueError(f"exponent must be a number >= 0, got {exponent!r}")
+    minimum = _check_int("minimum", minimum)
+    if minimum < 0:
+        raise ValueError(f"minimum must be >= 0, got {minimum}")
+    seed = _check_int("seed", seed)
+    rng = np.random.default_rng(seed)
+    keep = []
+    for rank, label in enumerate(np.unique(t), start=1):
+        idx = np.flatnonzero(t == label)
+        k = min(idx.size, max(minimum, int(round(idx.size / rank ** float(exponent)))))
+        keep.append(rng.choice(idx, size=k, replace=False))
+    return np.sort(np.concatenate(keep)) if keep else np.array([], dtype=int)
 
 
 def relabel_uncertain(y_pred, uncertainty, *, threshold: float, target) -> np.ndarray:

@@ -19,6 +19,7 @@ from apples import (
     Counts,
     UndefinedMetricError,
     accuracy_by_uncertainty,
+    expected_accuracy,
     average_scores,
     boosting_table,
     label_weights,
@@ -32,6 +33,7 @@ from apples import (
     score_change,
     shift_true_positives,
     uncertainty_threshold,
+    zipf_subsample,
 )
 
 TABLE3 = {"c1": Counts(3, 2, 7), "c2": Counts(1, 7, 9), "c3": Counts(6, 6, 8), "c4": Counts(6, 9, 0)}
@@ -473,3 +475,27 @@ def test_uncertainty_threshold_by_hand():
     assert uncertainty_threshold([0, 0], [0, 0], [1, 2]) == math.inf
     with pytest.raises(ValueError, match="max_accuracy"):
         uncertainty_threshold(y, p, [1, 2, 3, 4, 5, 6], max_accuracy=1.5)
+
+
+def test_expected_accuracy_is_non_increasing_and_pools_ties():
+    y = [0] * 7
+    p = [0, 1, 0, 0, 1, 0, 1]
+    u = [1, 2, 2, 3, 4, 5, 6]
+    curve = expected_accuracy(y, p, u)
+    assert curve.uncertainty.tolist() == [1, 2, 3, 4, 5, 6]
+    assert curve.n.tolist() == [1, 2, 1, 1, 1, 1]
+    # by hand (pool adjacent violators): 1 | (0.5, 1) -> 2/3 at u = 2, 3 | (0, 1) -> 0.5 | 0
+    assert curve.expected.tolist() == pytest.approx([1, 2 / 3, 2 / 3, 0.5, 0.5, 0])
+
+
+def test_zipf_subsample():
+    y = np.repeat([3, 1, 2, 0], 20)  # ranks by sorted label: 0, 1, 2, 3
+    idx = zipf_subsample(y, exponent=1.0, minimum=6, seed=1)
+    assert np.all(np.diff(idx) > 0)
+    assert np.bincount(y[idx]).tolist() == [20, 10, 7, 6]  # 20/1, 20/2, round(20/3), max(6, 5)
+    assert zipf_subsample(y, exponent=0.0, seed=1).tolist() == list(range(80))
+    assert zipf_subsample(y, exponent=1.0, minimum=6, seed=1).tolist() == idx.tolist()  # reproducible
+    with pytest.raises(ValueError, match="exponent"):
+        zipf_subsample(y, exponent=-1, seed=1)
+    with pytest.raises(TypeError, match="seed"):
+        zipf_subsample(y, seed=None)
