@@ -1,3 +1,221 @@
-"""Work in progress: owned by an open issue; this module exports nothing yet."""
+"""Exact expectations behind the F-measure bias simulation (Forman & Scholz §4).
 
-__all__: list[str] = []
+Introduced in notebook 03. Forman & Scholz (§4.1) call the bias "a hard
+problem" to quantify analytically and simulate instead. For two of the five
+methods no simulation is needed: their expectation (and standard deviation)
+is a finite sum over binomial and hypergeometric probabilities.
+
+* ``tp_fp``: F_tp,fp = 2·TP / (TP + FP + n_pos) depends only on the pooled
+  TP and FP. Given the fold allocation, fold ``i`` has
+  ``TP_i ~ Binomial(p_i, re)`` and ``FP_i ~ Binomial(m − p_i, fpr)``, all
+  independent; a sum of independent binomials with the *same* success
+  probability is binomial in the summed number of trials (a Binomial(n, q)
+  is a sum of n independent Bernoulli(q), so the sum of such sums is a sum of
+  Σn Bernoulli(q)). So pooled ``TP ~ Binomial(n_pos, re)`` and
+  ``FP ~ Binomial(n_neg, fpr)``, independent, whatever the allocation: the
+  distribution of F_tp,fp is the *same* stratified and unstratified (for
+  unstratified, because the conditional law does not depend on the random
+  allocation).
+* ``avg``: F_avg is a mean of per-fold F (with F := 0 on invalid folds, which
+  eq. 2 gives anyway), so its expectation is the mean of per-fold
+  expectations. Stratified: folds are independent with ``⌊n_pos/k⌋`` or
+  ``⌈n_pos/k⌉`` positives. Unstratified: every fold's positives are
+  Hypergeometric(n_cases, n_pos, m) (the partition is exchangeable), and two
+  folds' positives are jointly (bivariate) hypergeometric, which gives the
+  covariance between folds and hence the exact variance.
+
+The other three methods are non-linear in the fold counts (ratios of sums, or
+conditional on the number of valid folds) and are left to
+:func:`apples.simulate_cv_f`.
+
+References
+----------
+Forman, G. & Scholz, M. (2010), §2.3, §4.1–4.3 and Figure 9.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Literal
+
+import numpy as np
+from scipy import special, stats
+
+from ._validation import check_choice, check_count
+from .cross_validation import CV_F_METHODS
+from .simulation import _check_folds_cases, _check_stratified, _log_comb, _tables, simulation_design
+
+__all__ = ["EXACT_METHODS", "exact_cv_f", "p_fold_without_positives"]
+
+#: Methods whose expectation :func:`exact_cv_f` sums exactly.
+EXACT_METHODS: tuple[str, ...] = ("tp_fp", "avg")
+
+
+def _tp_fp_moments(design) -> tuple[float, float]:
+    tp = np.arange(design.n_pos + 1)
+    fp = np.arange(design.n_neg + 1)
+    p_tp = stats.binom.pmf(tp, design.n_pos, design.recall)
+    p_fp = stats.binom.pmf(fp, design.n_neg, design.fpr)
+    # terms whose probability underflows to 0 contribute nothing; dropping them bounds the work
+    tp, p_tp = tp[p_tp > 0], p_tp[p_tp > 0]
+    fp, p_fp = fp[p_fp > 0], p_fp[p_fp > 0]
+    f = 2.0 * tp[:, None] / (tp[:, None] + fp[None, :] + design.n_pos)  # n_pos >= 1: never 0/0
+    mean = float(p_tp @ f @ p_fp)
+    second = float(p_tp @ (f * f) @ p_fp)
+    return mean, second
+
+
+def _fold_moments(design, stratified: bool) -> tuple[np.ndarray, np.ndarray]:
+    """E[F | p] and E[F² | p] of one fold with p positives, indexed by p."""
+    t = _tables(design, stratified)
+    span = int(t.ps.max()) + 1
+    w = t.pmf * t.f
+    mu = np.bincount(t.p, weights=w, minlength=span)
+    mu2 = np.bincount(t.p, weights=w * t.f, minlength=span)
+    return mu, mu2
+
+
+def _avg_moments(design, stratified: bool) -> tuple[float, float]:
+    k, m = design.n_folds, design.fold_size
+    mu, mu2 = _fold_moments(design, stratified)
+    if stratified:
+        q, r = divmod(design.n_pos, k)
+        counts = {q + 1: r, q: k - r}
+        mean = sum(c * mu[p] for p, c in counts.items() if c) / k
+        var = sum(c * (mu2[p] - mu[p] ** 2) for p, c in counts.items() if c) / k**2
+        return float(mean), float(var + mean**2)
+    n, n_pos = design.n_cases, design.n_pos
+    p = np.arange(len(mu))
+    h = stats.hypergeom.pmf(p, n, n_pos, m)
+    mean = float(h @ mu)
+    var1 = float(h @ mu2) - mean**2
+    # two folds: P(p1, p2) = C(m, p1) C(m, p2) C(n - 2m, n_pos - p1 - p2) / C(n, n_pos)
+    p1, p2 = p[:, None], p[None, :]
+    log_h2 = (_log_comb(m, p1) + _log_comb(m, p2) + _log_comb(n - 2 * m, n_pos - p1 - p2)
+              - _log_comb(n, n_pos))
+    h2 = np.exp(log_h2)
+    cov = float(mu @ h2 @ mu) - mean**2
+    var = (k * var1 + k * (k - 1) * cov) / k**2
+    return mean, var + mean**2
+
+
+def exact_cv_f(prior: float, f_true: float, *, stratified: bool, method: str, n_cases: int = 1000,
+               n_folds: int = 10, statistic: Literal["mean", "std"] = "mean") -> float:
+    """Exact expectation (or standard deviation) of a cross-validated F in the §4.2 simulation.
+
+    Same model as :func:`apples.simulate_cv_f`: ``round(prior · n_cases)``
+    positives in ``n_folds`` equal folds, a classifier with ground-truth
+    precision = recall = ``f_true``. The result is a finite sum over binomial
+    (and, unstratified, hypergeometric) probabilities; no sampling.
+
+    Parameters
+    ----------
+    prior, f_true : float
+        Class prior in (0, 1) and ground-truth F in (0, 1].
+    stratified : bool
+        Stratified or unstratified folds (irrelevant for ``"tp_fp"``, whose
+        distribution is the same either way; see the module docstring).
+    method : {"tp_fp", "avg"}
+        F_tp,fp or F_avg (zero substitution). The other methods of
+        ``CV_F_METHODS`` are non-linear in the folds and are rejected.
+    n_cases : int, default 1000
+    n_folds : int, default 10
+        Must divide ``n_cases``.
+    statistic : {"mean", "std"}, default "mean"
+        The expectation, or the standard deviation over repetitions.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        For a bad design (see :func:`apples.simulation_design`), an unknown
+        method or one without an exact sum here, or an unknown statistic.
+
+    References
+    ----------
+    Forman & Scholz (2010), §2.3 (F_avg, F_tp,fp), §4.2 (the simulation).
+
+    Examples
+    --------
+    At 1% positives and F = 80%, F_tp,fp is almost unbiased and F_avg is not:
+
+    >>> round(exact_cv_f(0.01, 0.8, stratified=True, method="tp_fp"), 4)
+    0.7988
+    >>> round(exact_cv_f(0.01, 0.8, stratified=True, method="avg"), 4)
+    0.7492
+    """
+    design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
+    stratified = _check_stratified(stratified)
+    if isinstance(method, str) and method in CV_F_METHODS and method not in EXACT_METHODS:
+        raise ValueError(
+            f"method={method!r} has no exact sum here (it is non-linear in the fold counts); "
+            f"exact_cv_f supports {EXACT_METHODS}; use apples.simulate_cv_f for {method!r}"
+        )
+    check_choice("method", method, EXACT_METHODS)
+    check_choice("statistic", statistic, ("mean", "std"))
+    if method == "tp_fp":
+        mean, second = _tp_fp_moments(design)
+    else:
+        mean, second = _avg_moments(design, stratified)
+    if statistic == "mean":
+        return mean
+    return math.sqrt(max(second - mean * mean, 0.0))
+
+
+def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, n_trials: int = 1) -> float:
+    """Probability that some fold of an unstratified CV has no positives (Forman & Scholz Fig. 9).
+
+    For one uniformly random partition of ``n_cases`` cases into ``n_folds``
+    equal folds of ``m`` cases, by inclusion–exclusion over the set ``J`` of
+    folds that are empty of positives (all positives then lie among the other
+    ``n_cases − |J|·m`` cases)::
+
+        P₁ = Σ_{j=1..k} (−1)^(j+1) · C(k, j) · C(n_cases − j·m, n_pos) / C(n_cases, n_pos)
+
+    summed in exact integer arithmetic (no cancellation error). Over
+    ``n_trials`` independent trials (classes, data sets, or re-splits), the
+    probability of it happening at least once is ``1 − (1 − P₁)^n_trials``.
+
+    Parameters
+    ----------
+    n_pos : int
+        Positives, ``0 <= n_pos <= n_cases``.
+    n_cases : int, default 1000
+    n_folds : int, default 10
+        Must divide ``n_cases``.
+    n_trials : int, default 1
+        Independent trials (the paper's second curve: 1000).
+
+    Returns
+    -------
+    float
+        1 when ``n_pos < n_folds`` (a fold must be empty) and when
+        ``n_pos == 0``; 0 when ``n_pos > n_cases − m`` (every fold has one).
+
+    Examples
+    --------
+    >>> p_fold_without_positives(5), p_fold_without_positives(0)
+    (1.0, 1.0)
+    >>> round(p_fold_without_positives(10), 4)      # 10 positives in 10 folds of 100
+    0.9996
+    >>> round(p_fold_without_positives(100, n_trials=1000), 3)
+    0.137
+    """
+    n_cases, n_folds = _check_folds_cases(n_cases, n_folds)
+    n_pos = check_count("n_pos", n_pos)
+    if n_pos > n_cases:
+        raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
+    n_trials = check_count("n_trials", n_trials)
+    if n_trials < 1:
+        raise ValueError(f"n_trials must be at least 1, got {n_trials}")
+    m = n_cases // n_folds
+    total = sum((-1) ** (j + 1) * special.comb(n_folds, j, exact=True)
+                * special.comb(n_cases - j * m, n_pos, exact=True) for j in range(1, n_folds + 1))
+    p_one = Fraction(total, special.comb(n_cases, n_pos, exact=True))
+    if p_one == 1:
+        return 1.0
+    return float(-math.expm1(n_trials * math.log1p(-float(p_one))))

@@ -1,3 +1,647 @@
-"""Work in progress: owned by an open issue; this module exports nothing yet."""
+"""The bias and variance simulation of Forman & Scholz (2010) §4.2, vectorised.
 
-__all__: list[str] = []
+Introduced in notebook 03. A data set of ``n_cases`` cases, ``n_pos`` of them
+positive, is split into ``n_folds`` equal folds; a classifier whose
+ground-truth precision and recall both equal ``f_true`` is "tested" on each
+fold by drawing ``TP ~ Binomial(positives in fold, recall)`` and
+``FP ~ Binomial(negatives in fold, fpr)``; the five cross-validated F-measures
+of :func:`apples.cv_f_measure` are computed from the fold counts, and this is
+repeated ``n_reps`` times (the paper: a million).
+
+The classifier
+--------------
+Recall is ``f_true``. The false positive rate is chosen so that the
+*ground-truth contingency table* has precision ``f_true``: with
+``π = n_pos / n_cases``, precision ``= re·π / (re·π + fpr·(1 − π)) = f_true``
+gives ``fpr = π·(1 − f_true) / (1 − π) = n_pos·(1 − f_true) / n_neg``, i.e. the
+expected number of false positives over the whole data set, ``fpr·n_neg``,
+equals the expected number of false negatives, ``n_pos·(1 − f_true)``. (This
+is the precision of the expected counts, not the expectation of the sampled
+precision TP/(TP + FP), which is not even defined when TP + FP = 0.)
+
+How it is fast
+--------------
+A fold with ``p`` positives and ``m − p`` negatives has only
+``(p + 1)·(m − p + 1)`` possible outcomes (TP, FP), and TP and FP are
+independent. For every ``p`` that can occur we tabulate once the joint
+probability of each outcome and the statistics the five methods need (F by
+eq. 2, precision, recall, validity V, TP, FP, with zero substituted where
+undefined), and build a Walker/Vose alias table for it. A repetition then
+costs one uniform draw per fold (the alias method turns it into an outcome
+index in O(1)), a few table look-ups and a row sum. Stratified folds come in
+at most two types (``⌊n_pos/k⌋`` and ``⌈n_pos/k⌉`` positives); unstratified
+folds first get their positives from a multivariate hypergeometric draw (the
+fold counts of a uniformly random equal-size partition, which numpy samples by
+sequential conditional hypergeometric draws). Repetitions are processed in
+chunks of a fixed size (bounded memory), chunk ``i`` with its own generator
+spawned from ``SeedSequence(seed)``, so results are bit-for-bit reproducible
+whatever ``n_jobs`` is.
+
+An invalid fold (V = 0: no positive predictions, or no positives) has
+TP = 0, so its F (eq. 2), its zero-substituted precision and its recall are
+all 0. Hence the sum of a statistic over all folds equals its sum over the
+valid folds, and each method needs only per-repetition sums: with
+``S_F, S_Pr, S_Re`` the sums of per-fold F, precision and recall, ``V`` the
+number of valid folds and ``k`` the number of folds,
+
+* ``avg = S_F / k``, ``avg_skip = S_F / V``,
+* ``pr_re = H(S_Pr / k, S_Re / k)``, ``pr_re_skip = H(S_Pr / V, S_Re / V)``
+  (``H`` the harmonic mean, eq. 1, 0 where both are 0),
+* ``tp_fp = 2·TP / (TP + FP + n_pos)`` (eq. 2 on the pooled counts;
+  ``2TP + FP + FN = TP + FP + n_pos``).
+
+Skip methods are undefined (NaN) in a repetition without any valid fold;
+:func:`simulate_cv_f` reports how often that happened and averages the rest.
+
+References
+----------
+Forman, G. & Scholz, M. (2010). Apples-to-apples in cross-validation studies:
+pitfalls in classifier performance measurement. SIGKDD Explorations 12(1),
+§2.3, §4.2, §4.3, Figures 4–8.
+
+Walker, A. J. (1977). An efficient method for generating discrete random
+variables with general distributions. ACM TOMS 3(3); Vose, M. D. (1991). A
+linear algorithm for generating random numbers with a given distribution.
+IEEE TSE 17(9).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats
+
+from ._validation import check_count, divide
+from .cross_validation import CV_F_METHODS
+
+__all__ = ["SimulationDesign", "simulation_design", "fold_positives", "sample_cv_f", "simulate_cv_f"]
+
+#: Number of fold cells (repetitions × folds) per chunk; fixes memory and the random streams.
+_CHUNK_CELLS = 1 << 18
+#: Skip methods in CV_F_METHODS (undefined when no fold is valid).
+_SKIP = ("avg_skip", "pr_re_skip")
+
+
+# ----------------------------------------------------------------------------- design
+@dataclass(frozen=True)
+class SimulationDesign:
+    """The data set and classifier of one simulation point (Forman & Scholz §4.2).
+
+    Attributes
+    ----------
+    n_cases, n_folds, fold_size : int
+        Cases, folds (``k``) and cases per fold (``m = n_cases / k``).
+    n_pos, n_neg : int
+        Positives ``round(prior · n_cases)`` (halves rounded up) and negatives.
+    f_true : float
+        Ground-truth F-measure = precision = recall of the classifier.
+    recall, fpr : float
+        True positive rate (``= f_true``) and false positive rate
+        ``n_pos · (1 − f_true) / n_neg`` (ground-truth precision = f_true).
+    """
+
+    n_cases: int
+    n_folds: int
+    fold_size: int
+    n_pos: int
+    n_neg: int
+    f_true: float
+    recall: float
+    fpr: float
+
+    @property
+    def prior(self) -> float:
+        """Realised class prior ``n_pos / n_cases``."""
+        return self.n_pos / self.n_cases
+
+
+def _check_real(name: str, value: object) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} is NaN")
+    return value
+
+
+def _check_folds_cases(n_cases: object, n_folds: object) -> tuple[int, int]:
+    n_cases = check_count("n_cases", n_cases)
+    n_folds = check_count("n_folds", n_folds)
+    if n_folds < 2:
+        raise ValueError(f"n_folds must be at least 2, got {n_folds}")
+    if n_cases < n_folds:
+        raise ValueError(f"n_cases={n_cases} is smaller than n_folds={n_folds}")
+    if n_cases % n_folds:
+        raise ValueError(
+            f"n_folds={n_folds} does not divide n_cases={n_cases}; the simulation needs equal-size folds"
+        )
+    return n_cases, n_folds
+
+
+def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_folds: int = 10) -> SimulationDesign:
+    """Validate one simulation point and derive its counts and rates.
+
+    Parameters
+    ----------
+    prior : float
+        Fraction of positives, strictly between 0 and 1.
+    f_true : float
+        Ground-truth F-measure (= precision = recall), in (0, 1].
+    n_cases : int, default 1000
+        Cases in the data set (the paper: 1000).
+    n_folds : int, default 10
+        Folds; must divide ``n_cases`` (the paper: 10).
+
+    Returns
+    -------
+    SimulationDesign
+
+    Raises
+    ------
+    TypeError
+        If a number has the wrong type.
+    ValueError
+        If ``prior`` is outside (0, 1), ``f_true`` outside (0, 1], ``n_folds``
+        does not divide ``n_cases``, the prior rounds to no positives or no
+        negatives, or no classifier with precision = recall = ``f_true``
+        exists (it would need a false positive rate above 1).
+
+    Examples
+    --------
+    >>> d = simulation_design(0.01, 0.8)
+    >>> d.n_pos, d.n_neg, d.fold_size, round(d.fpr, 6)
+    (10, 990, 100, 0.00202)
+    """
+    prior = _check_real("prior", prior)
+    f_true = _check_real("f_true", f_true)
+    if not 0.0 < prior < 1.0:
+        raise ValueError(f"prior must lie strictly between 0 and 1, got {prior!r}")
+    if not 0.0 < f_true <= 1.0:
+        raise ValueError(f"f_true must lie in (0, 1], got {f_true!r}")
+    n_cases, n_folds = _check_folds_cases(n_cases, n_folds)
+    n_pos = math.floor(prior * n_cases + 0.5)
+    n_neg = n_cases - n_pos
+    if n_pos == 0 or n_neg == 0:
+        raise ValueError(
+            f"prior={prior!r} × n_cases={n_cases} rounds to {n_pos} positives; "
+            "the simulation needs at least one positive and one negative"
+        )
+    fpr = n_pos * (1.0 - f_true) / n_neg
+    if fpr > 1.0:
+        raise ValueError(
+            f"no classifier has precision = recall = f_true={f_true!r} at prior={prior!r}: "
+            f"it would need a false positive rate of {fpr:.3g} > 1"
+        )
+    return SimulationDesign(n_cases=n_cases, n_folds=n_folds, fold_size=n_cases // n_folds,
+                            n_pos=n_pos, n_neg=n_neg, f_true=f_true, recall=f_true, fpr=fpr)
+
+
+def _check_stratified(stratified: object) -> bool:
+    if not isinstance(stratified, (bool, np.bool_)):
+        raise TypeError(f"stratified must be True or False, got {stratified!r}")
+    return bool(stratified)
+
+
+def _check_seed(seed: object) -> int:
+    return check_count("seed", seed)
+
+
+def _check_reps(n_reps: object) -> int:
+    if isinstance(n_reps, (bool, np.bool_)) or not isinstance(n_reps, numbers.Integral):
+        raise TypeError(f"n_reps must be a positive integer, got {n_reps!r} ({type(n_reps).__name__})")
+    if n_reps < 1:
+        raise ValueError(f"n_reps must be at least 1, got {n_reps}")
+    return int(n_reps)
+
+
+def _check_jobs(n_jobs: object) -> int:
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs!r}")
+    return int(n_jobs)
+
+
+# ------------------------------------------------------------------- alias tables
+def _alias(pmf: np.ndarray) -> tuple[list, list]:
+    """Vose's alias table for one distribution: (probability of keeping a column, alias column)."""
+    k = len(pmf)
+    scaled = (pmf * (k / pmf.sum())).tolist()
+    prob = [1.0] * k
+    alias = list(range(k))
+    small = [i for i, v in enumerate(scaled) if v < 1.0]
+    large = [i for i, v in enumerate(scaled) if v >= 1.0]
+    while small and large:
+        s = small.pop()
+        g = large[-1]
+        prob[s] = scaled[s]
+        alias[s] = g
+        scaled[g] = (scaled[g] + scaled[s]) - 1.0
+        if scaled[g] < 1.0:
+            small.append(large.pop())
+    # columns left over (rounding) keep themselves with probability 1
+    return prob, alias
+
+
+class _AliasSet:
+    """Many alias tables in flat arrays, sampled per element (table ``t`` starts at ``offset[t]``)."""
+
+    def __init__(self, pmfs: list) -> None:
+        self.offset = np.zeros(len(pmfs), dtype=np.int64)
+        self.size = np.zeros(len(pmfs))
+        prob, alias = [], []
+        start = 0
+        for t, pmf in enumerate(pmfs):
+            self.offset[t] = start
+            self.size[t] = len(pmf)
+            if len(pmf):
+                q, a = _alias(np.asarray(pmf, dtype=float))
+                prob += q
+                alias += [start + j for j in a]
+            start += len(pmf)
+        self.prob = np.array(prob)
+        self.alias = np.array(alias, dtype=np.int64)
+
+    def draw(self, table, u: np.ndarray) -> np.ndarray:
+        """Flat index of one outcome per element of ``u`` (uniform on [0, 1)) from table ``table``.
+
+        ``u < 1`` is a multiple of 2**-53, so ``fl(u · size) < size`` for every integer
+        size and the column ``⌊u · size⌋`` is in range; the fractional part decides
+        between the column and its alias (Walker's method).
+        """
+        x = u * self.size[table]
+        col = x.astype(np.int64)
+        frac = x - col
+        col += self.offset[table]
+        return np.where(frac < self.prob.take(col), col, self.alias.take(col))
+
+
+# ------------------------------------------------------------------ fold allocation
+def _stratified_positives(n_pos: int, n_folds: int) -> np.ndarray:
+    q, r = divmod(n_pos, n_folds)
+    return np.array([q + 1] * r + [q] * (n_folds - r), dtype=np.int64)
+
+
+def _log_comb(n, k):
+    """log C(n, k) by scipy.special.gammaln; -inf outside 0 <= k <= n (no warnings)."""
+    n, k = np.broadcast_arrays(np.asarray(n, dtype=float), np.asarray(k, dtype=float))
+    ok = (k >= 0) & (k <= n)
+    n_ok, k_ok = np.where(ok, n, 0.0), np.where(ok, k, 0.0)
+    out = special.gammaln(n_ok + 1) - special.gammaln(k_ok + 1) - special.gammaln(n_ok - k_ok + 1)
+    return np.where(ok, out, -np.inf)
+
+
+@lru_cache(maxsize=16)
+def _allocation_tables(n_cases: int, n_folds: int, n_small: int) -> _AliasSet:
+    """Alias tables of fold ``j``'s count given ``r`` still to place (``j < k − 1``).
+
+    Table ``j·(n_small + 1) + r`` is Hypergeometric(n_cases − j·m, r, m): the
+    cases of fold ``j`` are a uniform sample of the ``n_cases − j·m`` cases not
+    yet assigned, ``r`` of which belong to the class being placed.
+    """
+    m = n_cases // n_folds
+    pmfs = []
+    r = np.arange(n_small + 1)[:, None]
+    x = np.arange(min(m, n_small) + 1)[None, :]
+    for j in range(n_folds - 1):
+        remaining = n_cases - j * m
+        # one scipy call per fold: rows r (still to place), columns x (placed in fold j)
+        ok = (x <= r) & (m - x <= remaining - r) & (r <= remaining)
+        table = np.where(ok, np.exp(_log_comb(r, x) + _log_comb(remaining - r, m - x) - _log_comb(remaining, m)), 0.0)
+        for row in range(n_small + 1):
+            # r > remaining cannot happen; give it a harmless one-point table
+            pmfs.append(table[row, :min(m, row) + 1] if row <= remaining else np.ones(1))
+    return _AliasSet(pmfs)
+
+
+def _draw_positives(rng: np.random.Generator, design: SimulationDesign, size: int) -> np.ndarray:
+    """Positives per fold of ``size`` uniformly random equal-size partitions, shape (size, k).
+
+    The fold counts of a uniformly random partition into folds of ``m`` cases
+    are multivariate hypergeometric. They are drawn by sequential conditional
+    hypergeometric draws (fold ``j`` takes a uniform sample of ``m`` of the
+    cases left, so its count given the ``r`` left of the class is
+    Hypergeometric(cases left, r, m)); the last fold takes the rest. Each draw
+    is one alias-table look-up. The smaller class is placed and the other
+    derived, which keeps the tables small.
+    """
+    k, m = design.n_folds, design.fold_size
+    small, flip = (design.n_pos, False) if design.n_pos <= design.n_neg else (design.n_neg, True)
+    tables = _allocation_tables(design.n_cases, k, small)
+    u = rng.random((k - 1, size))
+    out = np.empty((size, k), dtype=np.int64)
+    left = np.full(size, small, dtype=np.int64)
+    for j in range(k - 1):
+        table = j * (small + 1) + left
+        x = tables.draw(table, u[j]) - tables.offset[table]
+        out[:, j] = x
+        left -= x
+    out[:, k - 1] = left
+    return (m - out) if flip else out
+
+
+def fold_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, stratified: bool,
+                   n_reps: int = 1, seed: int = 0) -> np.ndarray:
+    """Positives in each fold, as the simulation allocates them (§2.1, §4.2).
+
+    Parameters
+    ----------
+    n_pos : int
+        Positives in the data set, ``0 <= n_pos <= n_cases``.
+    n_cases, n_folds : int
+        Cases and (equal-size) folds.
+    stratified : bool
+        ``True``: as evenly as possible, the first ``n_pos mod k`` folds get
+        one more (the same for every repetition). ``False``: the fold counts of
+        a uniformly random partition into equal folds (multivariate
+        hypergeometric: each fold's count is Hypergeometric(n_cases, n_pos, m)
+        and the folds are negatively correlated).
+    n_reps : int, default 1
+        Number of allocations (rows).
+    seed : int, default 0
+        Seed of the generator (unstratified only).
+
+    Returns
+    -------
+    ndarray of int, shape (n_reps, n_folds)
+
+    Examples
+    --------
+    >>> fold_positives(25, n_cases=1000, n_folds=10, stratified=True)
+    array([[3, 3, 3, 3, 3, 2, 2, 2, 2, 2]])
+    >>> fold_positives(25, n_folds=10, stratified=False, n_reps=4, seed=1).sum(axis=1)
+    array([25, 25, 25, 25])
+    """
+    n_cases, n_folds = _check_folds_cases(n_cases, n_folds)
+    n_pos = check_count("n_pos", n_pos)
+    if n_pos > n_cases:
+        raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
+    stratified = _check_stratified(stratified)
+    n_reps = _check_reps(n_reps)
+    seed = _check_seed(seed)
+    if stratified:
+        return np.tile(_stratified_positives(n_pos, n_folds), (n_reps, 1))
+    design = SimulationDesign(n_cases, n_folds, n_cases // n_folds, n_pos, n_cases - n_pos, 1.0, 1.0, 0.0)
+    return _draw_positives(np.random.default_rng(seed), design, n_reps)
+
+
+# ------------------------------------------------------------------- outcome tables
+class _OutcomeTables:
+    """All (TP, FP) outcomes of folds with ``p`` positives, for each ``p`` in ``ps``.
+
+    Outcome ``j`` of fold type ``p`` lives at flat index ``offset[p] + j`` with
+    ``j = tp · (m − p + 1) + fp``. Arrays: ``pmf``, ``f`` (eq. 2, 0 if TP = FP =
+    FN = 0), ``pr`` and ``re`` (0 where undefined), ``valid`` (V), ``tp``,
+    ``fp``, and ``code`` (V, TP, FP packed in one integer so that one look-up
+    and one row sum give all three). The alias tables are built on demand.
+    """
+
+    def __init__(self, design: SimulationDesign, ps) -> None:
+        m = design.fold_size
+        self.ps = np.unique(np.asarray(ps, dtype=np.int64))
+        self.n_folds = design.n_folds
+        span = int(self.ps.max()) + 1
+        self.pmfs = [np.zeros(0)] * span
+        pieces = {name: [] for name in ("tp", "fp", "p")}
+        ps_col = self.ps[:, None]
+        tp_pmfs = stats.binom.pmf(np.arange(m + 1)[None, :], ps_col, design.recall)
+        fp_pmfs = stats.binom.pmf(np.arange(m + 1)[None, :], m - ps_col, design.fpr)
+        for i, p in enumerate(self.ps.tolist()):
+            n = m - p
+            tp_pmf, fp_pmf = tp_pmfs[i, :p + 1], fp_pmfs[i, :n + 1]
+            tp, fp = np.meshgrid(np.arange(p + 1), np.arange(n + 1), indexing="ij")
+            self.pmfs[p] = np.outer(tp_pmf, fp_pmf).ravel()
+            pieces["tp"].append(tp.ravel())
+            pieces["fp"].append(fp.ravel())
+            pieces["p"].append(np.full(tp.size, p, dtype=np.int64))
+        self.pmf = np.concatenate([self.pmfs[p] for p in self.ps.tolist()])
+        self.tp = np.concatenate(pieces["tp"])
+        self.fp = np.concatenate(pieces["fp"])
+        self.p = np.concatenate(pieces["p"])
+        self.f = divide(2 * self.tp, self.tp + self.fp + self.p, undefined="zero", what="fold F")
+        self.pr = divide(self.tp, self.tp + self.fp, undefined="zero", what="fold precision")
+        self.re = divide(self.tp, self.p, undefined="zero", what="fold recall")
+        self.valid = (self.tp + self.fp > 0) & (self.p > 0)
+        self._base_v = design.n_folds + 1
+        self._base_tp = design.n_pos + 1
+        self.code = self.valid + self._base_v * (self.tp + self._base_tp * self.fp)
+        self._alias = None
+
+    @property
+    def alias(self) -> _AliasSet:
+        if self._alias is None:
+            self._alias = _AliasSet(self.pmfs)
+        return self._alias
+
+    def sample(self, p: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """Flat outcome indices for folds with ``p`` positives, from uniforms ``u`` in [0, 1)."""
+        return self.alias.draw(p, u)
+
+    def decode(self, code_sum: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        v = code_sum % self._base_v
+        rest = code_sum // self._base_v
+        return v, rest % self._base_tp, rest // self._base_tp
+
+
+@lru_cache(maxsize=8)
+def _tables(design: SimulationDesign, stratified: bool) -> _OutcomeTables:
+    return _OutcomeTables(design, _support(design, stratified))
+
+
+def _support(design: SimulationDesign, stratified: bool) -> np.ndarray:
+    if stratified:
+        return _stratified_positives(design.n_pos, design.n_folds)
+    m = design.fold_size
+    return np.arange(max(0, m - design.n_neg), min(m, design.n_pos) + 1)
+
+
+def _estimates(s_f, s_pr, s_re, v, tp, fp, *, n_folds: int, n_pos: int) -> np.ndarray:
+    """The five methods from per-repetition sums; columns in CV_F_METHODS order."""
+    k = float(n_folds)
+    out = np.empty((len(s_f), len(CV_F_METHODS)))
+    pr, re = s_pr / k, s_re / k
+    harmonic = {"undefined": "zero", "what": "F of mean precision and recall"}
+    out[:, 0] = s_f / k
+    out[:, 1] = divide(2.0 * pr * re, pr + re, **harmonic)
+    out[:, 2] = 2.0 * tp / (tp + fp + n_pos)
+    out[:, 3] = divide(s_f, v, undefined="nan", what="F~_avg")
+    pr_s = divide(s_pr, v, undefined="nan", what="F~_pr,re precision")
+    re_s = divide(s_re, v, undefined="nan", what="F~_pr,re recall")
+    has = v > 0
+    pr_s, re_s = np.where(has, pr_s, 0.0), np.where(has, re_s, 0.0)
+    out[:, 4] = np.where(has, divide(2.0 * pr_s * re_s, pr_s + re_s, **harmonic), np.nan)
+    return out
+
+
+def _chunk(design, tables, stratified, seed_seq, n, *, return_folds=False):
+    rng = np.random.default_rng(seed_seq)
+    k = design.n_folds
+    if stratified:
+        p = _stratified_positives(design.n_pos, k)[None, :]
+    else:
+        p = _draw_positives(rng, design, n)
+    u = rng.random((n, k))
+    idx = tables.sample(p, u)
+    s_f = tables.f.take(idx).sum(axis=1)
+    s_pr = tables.pr.take(idx).sum(axis=1)
+    s_re = tables.re.take(idx).sum(axis=1)
+    v, tp, fp = tables.decode(tables.code.take(idx).sum(axis=1))
+    est = _estimates(s_f, s_pr, s_re, v, tp, fp, n_folds=k, n_pos=design.n_pos)
+    if return_folds:
+        pos = np.broadcast_to(p, idx.shape)
+        return est, (pos, tables.tp.take(idx), tables.fp.take(idx))
+    return est
+
+
+def _run(design, stratified, n_reps, seed, n_jobs, reduce):
+    tables = _tables(design, stratified)
+    per_chunk = max(1, _CHUNK_CELLS // design.n_folds)
+    sizes = [per_chunk] * (n_reps // per_chunk)
+    if n_reps % per_chunk:
+        sizes.append(n_reps % per_chunk)
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+
+    def work(i):
+        return reduce(_chunk(design, tables, stratified, seeds[i], sizes[i]))
+
+    if n_jobs == 1 or len(sizes) == 1:
+        return [work(i) for i in range(len(sizes))]
+    with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+        return list(pool.map(work, range(len(sizes))))
+
+
+def sample_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int, n_cases: int = 1000,
+                n_folds: int = 10, seed: int = 0, n_jobs: int = 1) -> pd.DataFrame:
+    """Every repetition's five cross-validated F-measures (Forman & Scholz §4.2).
+
+    Parameters
+    ----------
+    prior, f_true, n_cases, n_folds
+        The simulation point; see :func:`simulation_design`.
+    stratified : bool
+        Stratified or unstratified folds.
+    n_reps : int
+        Repetitions (rows). Memory is ``40 · n_reps`` bytes for the result.
+    seed : int, default 0
+        Seed; results are identical for every ``n_jobs``.
+    n_jobs : int, default 1
+        Threads.
+
+    Returns
+    -------
+    DataFrame of shape (n_reps, 5)
+        Columns ``CV_F_METHODS``; skip methods are NaN in repetitions without a
+        valid fold.
+
+    Examples
+    --------
+    >>> est = sample_cv_f(0.05, 0.8, stratified=True, n_reps=1000, seed=1)
+    >>> list(est.columns), est.shape
+    (['avg', 'pr_re', 'tp_fp', 'avg_skip', 'pr_re_skip'], (1000, 5))
+    """
+    design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
+    chunks = _run(design, _check_stratified(stratified), _check_reps(n_reps), _check_seed(seed),
+                  _check_jobs(n_jobs), reduce=lambda est: est)
+    return pd.DataFrame(np.concatenate(chunks), columns=list(CV_F_METHODS))
+
+
+def _moments(est: np.ndarray):
+    ok = ~np.isnan(est)
+    n = ok.sum(axis=0)
+    x = np.where(ok, est, 0.0)
+    mean = divide(x.sum(axis=0), n, undefined="nan", what="chunk mean")
+    dev = np.where(ok, est - mean, 0.0)
+    return n, mean, (dev * dev).sum(axis=0)
+
+
+def _combine(parts):
+    """Chan et al.'s pairwise update of (count, mean, sum of squared deviations), in chunk order."""
+    n, mean, m2 = parts[0]
+    n, mean, m2 = n.astype(float), np.nan_to_num(mean), m2
+    for nb, mb, m2b in parts[1:]:
+        tot = n + nb
+        delta = np.nan_to_num(mb) - mean
+        w = divide(nb, tot, undefined="zero", what="chunk weight")
+        mean = mean + delta * w
+        m2 = m2 + m2b + delta * delta * n * w
+        n = tot
+    return n, mean, m2
+
+
+def simulate_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int, n_cases: int = 1000,
+                  n_folds: int = 10, seed: int = 0, n_jobs: int = 1) -> pd.DataFrame:
+    """Bias and variance of the five cross-validated F-measures (Forman & Scholz §4.2–4.3).
+
+    Repeats a simulated ``n_folds``-fold cross-validation ``n_reps`` times
+    (see the module docstring for the model and the algorithm) and summarises
+    each method over the repetitions, streaming chunk by chunk so memory does
+    not grow with ``n_reps``.
+
+    Parameters
+    ----------
+    prior : float
+        Fraction of positives in (0, 1); the data set has ``round(prior · n_cases)``.
+    f_true : float
+        Ground-truth F = precision = recall of the classifier, in (0, 1].
+    stratified : bool
+        Stratified folds (positives spread ±1) or a uniformly random equal-size partition.
+    n_reps : int
+        Repetitions (the paper: 10**6).
+    n_cases : int, default 1000
+    n_folds : int, default 10
+        Must divide ``n_cases``.
+    seed : int, default 0
+        Seed; the result is bit-for-bit the same for every ``n_jobs``.
+    n_jobs : int, default 1
+        Threads (numpy releases the GIL in the heavy steps).
+
+    Returns
+    -------
+    DataFrame
+        Index ``CV_F_METHODS`` (name ``method``); columns ``mean``, ``std``
+        (sample standard deviation over repetitions), ``bias`` (mean −
+        f_true), ``relative_bias`` (bias / f_true), ``relative_std`` (std /
+        f_true), ``sem`` (standard error of the mean, std / √n) and
+        ``n_undefined`` (repetitions without any valid fold, where a skip
+        method is undefined and left out of the mean; 0 for the others).
+        ``attrs`` holds the :class:`SimulationDesign` and the arguments.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a bad design (see :func:`simulation_design`), ``n_reps < 1`` or a
+        bad ``seed``/``n_jobs``/``stratified``.
+
+    References
+    ----------
+    Forman & Scholz (2010), §4.2 (the simulation), §4.3 and Figures 4–8.
+
+    Examples
+    --------
+    >>> t = simulate_cv_f(0.05, 0.8, stratified=True, n_reps=20000, seed=0)
+    >>> bool(abs(t.loc["tp_fp", "relative_bias"]) < abs(t.loc["avg", "relative_bias"]))
+    True
+    """
+    design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
+    stratified = _check_stratified(stratified)
+    n_reps = _check_reps(n_reps)
+    parts = _run(design, stratified, n_reps, _check_seed(seed), _check_jobs(n_jobs), reduce=_moments)
+    n, mean, m2 = _combine(parts)
+    defined = n > 0
+    mean = np.where(defined, mean, np.nan)
+    std = np.where(n > 1, np.sqrt(m2 / np.maximum(n - 1, 1)), np.nan)
+    table = pd.DataFrame({
+        "mean": mean,
+        "std": std,
+        "bias": mean - design.f_true,
+        "relative_bias": (mean - design.f_true) / design.f_true,
+        "relative_std": std / design.f_true,
+        "sem": std / np.sqrt(np.where(defined, n, np.nan)),
+        "n_undefined": (n_reps - n).astype(np.int64),
+    }, index=pd.Index(list(CV_F_METHODS), name="method"))
+    table.attrs.update(design=design, stratified=stratified, n_reps=n_reps, seed=seed)
+    return table

@@ -1,0 +1,267 @@
+"""Tests of apples.simulation: the Forman & Scholz §4.2 simulation, vectorised."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import apples
+from apples import CV_F_METHODS, Counts, cv_f_measure, fold_positives, sample_cv_f, simulate_cv_f, simulation_design
+from apples.simulation import _OutcomeTables, _chunk, _estimates, _support
+
+
+def _reference(pos, neg, tp, fp):
+    """cv_f_measure of every method on one fold table; NaN where a skip method raises."""
+    folds = [Counts.from_fold(positives=int(p), negatives=int(n), tp=int(a), fp=int(b))
+             for p, n, a, b in zip(pos, neg, tp, fp)]
+    out = []
+    for method in CV_F_METHODS:
+        try:
+            out.append(cv_f_measure(folds, method=method))
+        except ValueError:
+            out.append(np.nan)
+    return np.array(out)
+
+
+# --------------------------------------------------------------------------- semantics
+@settings(max_examples=40)
+@given(
+    n_folds=st.integers(2, 5), fold_size=st.integers(2, 8), n_pos_frac=st.floats(0.05, 0.6),
+    f_true=st.floats(0.3, 1.0), stratified=st.booleans(), seed=st.integers(0, 2**32 - 1),
+)
+def test_sampled_estimates_equal_cv_f_measure(n_folds, fold_size, n_pos_frac, f_true, stratified, seed):
+    """Vectorised per-repetition estimates = apples.cv_f_measure on the same sampled Counts."""
+    n_cases = n_folds * fold_size
+    n_pos = min(max(1, round(n_pos_frac * n_cases)), n_cases - 1)
+    prior = n_pos / n_cases
+    try:
+        design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
+    except ValueError:  # no classifier with precision = recall = f_true (fpr > 1)
+        return
+    tables = _OutcomeTables(design, _support(design, stratified))
+    est, (pos, tp, fp) = _chunk(design, tables, stratified, np.random.SeedSequence(seed), 30, return_folds=True)
+    assert (pos.sum(axis=1) == design.n_pos).all()
+    for r in range(est.shape[0]):
+        ref = _reference(pos[r], fold_size - pos[r], tp[r], fp[r])
+        np.testing.assert_allclose(est[r], ref, rtol=1e-12, atol=1e-15, equal_nan=True)
+
+
+@settings(max_examples=150)
+@given(data=st.data(), n_folds=st.integers(1, 6), fold_size=st.integers(1, 6))
+def test_lookup_tables_and_estimates_on_arbitrary_fold_tables(data, n_folds, fold_size):
+    """Any fold table, including all-invalid ones: table look-up + sums + _estimates = cv_f_measure."""
+    n_cases = n_folds * fold_size
+    pos = np.array(data.draw(st.lists(st.integers(0, fold_size), min_size=n_folds, max_size=n_folds)))
+    if pos.sum() == 0:
+        pos[0] = 1
+    tp = np.array([data.draw(st.integers(0, p)) for p in pos])
+    fp = np.array([data.draw(st.integers(0, fold_size - p)) for p in pos])
+    n_pos = int(pos.sum())
+    design = apples.SimulationDesign(n_cases, max(n_folds, 2), fold_size, n_pos, n_cases - n_pos, 0.5, 0.5, 0.1)
+    tables = _OutcomeTables(design, np.arange(fold_size + 1))
+    offset = np.concatenate([[0], np.cumsum([(p + 1) * (fold_size - p + 1) for p in range(fold_size + 1)])])
+    idx = offset[pos] + tp * (fold_size - pos + 1) + fp
+    assert (tables.tp[idx] == tp).all() and (tables.fp[idx] == fp).all() and (tables.p[idx] == pos).all()
+    v, tp_sum, fp_sum = tables.decode(np.array([tables.code[idx].sum()]))
+    assert (v[0], tp_sum[0], fp_sum[0]) == (sum((a + b > 0) and p > 0 for a, b, p in zip(tp, fp, pos)),
+                                            tp.sum(), fp.sum())
+    est = _estimates(np.array([tables.f[idx].sum()]), np.array([tables.pr[idx].sum()]),
+                     np.array([tables.re[idx].sum()]), v, tp_sum, fp_sum, n_folds=n_folds, n_pos=n_pos)
+    np.testing.assert_allclose(est[0], _reference(pos, fold_size - pos, tp, fp), rtol=1e-12, atol=1e-15,
+                               equal_nan=True)
+
+
+def test_outcome_table_probabilities_are_binomial_products():
+    d = simulation_design(0.05, 0.7, n_cases=200, n_folds=10)
+    t = _OutcomeTables(d, [0, 1, 3])
+    for p in (0, 1, 3):
+        sel = t.p == p
+        expected = [math.comb(p, a) * d.recall**a * (1 - d.recall) ** (p - a)
+                    * math.comb(20 - p, b) * d.fpr**b * (1 - d.fpr) ** (20 - p - b)
+                    for a, b in zip(t.tp[sel], t.fp[sel])]
+        np.testing.assert_allclose(t.pmf[sel], expected, rtol=1e-12, atol=1e-300)
+        assert math.isclose(t.pmf[sel].sum(), 1.0, rel_tol=1e-12)
+
+
+# --------------------------------------------------------------------------- the design
+def test_fpr_gives_ground_truth_precision_equal_to_f():
+    for prior, f in [(0.01, 0.8), (0.05, 0.6), (0.25, 0.95), (0.5, 0.5)]:
+        d = simulation_design(prior, f)
+        expected_tp, expected_fp = d.recall * d.n_pos, d.fpr * d.n_neg
+        assert math.isclose(expected_tp / (expected_tp + expected_fp), f, rel_tol=1e-12)
+        assert d.recall == f
+        assert math.isclose(d.fpr, prior * (1 - f) / (1 - prior), rel_tol=1e-12)
+
+
+def test_prior_rounds_half_up():
+    assert simulation_design(0.0125, 0.8).n_pos == 13
+    assert simulation_design(0.0124, 0.8).n_pos == 12
+
+
+# --------------------------------------------------------------------------- fold allocation
+@pytest.mark.parametrize("n_pos,n_folds,n_cases", [(10, 10, 1000), (25, 10, 1000), (3, 10, 1000), (0, 5, 50),
+                                                   (47, 4, 100), (1000, 10, 1000)])
+def test_stratified_allocation_counts(n_pos, n_folds, n_cases):
+    alloc = fold_positives(n_pos, n_cases=n_cases, n_folds=n_folds, stratified=True, n_reps=3)
+    assert alloc.shape == (3, n_folds)
+    row = alloc[0]
+    q, r = divmod(n_pos, n_folds)
+    assert row.sum() == n_pos
+    assert row.max() - row.min() <= 1
+    assert sorted(row.tolist()) == [q] * (n_folds - r) + [q + 1] * r
+    assert (row <= n_cases // n_folds).all()
+    assert (alloc == row).all()
+
+
+@pytest.mark.parametrize("n_pos,n_cases,n_folds", [(10, 1000, 10), (50, 1000, 10), (250, 1000, 10),
+                                                   (700, 1000, 10), (7, 60, 3)])
+def test_unstratified_fold_positives_are_hypergeometric(n_pos, n_cases, n_folds):
+    n = 100_000
+    alloc = fold_positives(n_pos, n_cases=n_cases, n_folds=n_folds, stratified=False, n_reps=n, seed=7)
+    m = n_cases // n_folds
+    assert (alloc.sum(axis=1) == n_pos).all() and (alloc >= 0).all() and (alloc <= m).all()
+    mean, var = stats.hypergeom(n_cases, n_pos, m).stats(moments="mv")
+    for j in range(n_folds):
+        x = alloc[:, j]
+        assert abs(x.mean() - mean) < 4 * math.sqrt(var / n)
+        # variance of the sample variance ≈ (μ4 − σ⁴)/n; bound it by 4 SE with the sample's own 4th moment
+        mu4 = ((x - x.mean()) ** 4).mean()
+        assert abs(x.var(ddof=1) - var) < 4 * math.sqrt((mu4 - var**2) / n)
+    # folds are negatively correlated: the counts sum to n_pos, so Cov = −Var/(k − 1)
+    c = np.cov(alloc[:, 0], alloc[:, 1])[0, 1]
+    assert abs(c + var / (n_folds - 1)) < 0.05 * var
+    # and the whole distribution of one fold's count matches (chi-square on bins with enough mass)
+    support = np.arange(m + 1)
+    expected = stats.hypergeom.pmf(support, n_cases, n_pos, m) * n
+    observed = np.bincount(alloc[:, 0], minlength=m + 1)
+    big = expected >= 20
+    obs = np.append(observed[big], observed[~big].sum())
+    exp = np.append(expected[big], expected[~big].sum())
+    if exp[-1] < 5:
+        obs, exp = obs[:-1], exp[:-1] * obs[:-1].sum() / exp[:-1].sum()
+    assert stats.chisquare(obs, exp).pvalue > 1e-4
+
+
+# --------------------------------------------------------------------------- results
+def test_deterministic_for_a_seed_and_independent_of_n_jobs():
+    a = simulate_cv_f(0.03, 0.7, stratified=False, n_reps=60_000, seed=5)
+    b = simulate_cv_f(0.03, 0.7, stratified=False, n_reps=60_000, seed=5, n_jobs=2)
+    c = simulate_cv_f(0.03, 0.7, stratified=False, n_reps=60_000, seed=6)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert not a["mean"].equals(c["mean"])
+    s1 = sample_cv_f(0.03, 0.7, stratified=True, n_reps=1000, seed=5)
+    s2 = sample_cv_f(0.03, 0.7, stratified=True, n_reps=1000, seed=5)
+    pd.testing.assert_frame_equal(s1, s2, check_exact=True)
+
+
+def test_summary_agrees_with_the_samples():
+    """simulate_cv_f's streamed moments equal those of sample_cv_f's rows (same seed, same draws)."""
+    kw = dict(stratified=False, n_reps=70_000, seed=11, n_cases=200, n_folds=10)
+    table = simulate_cv_f(0.02, 0.6, **kw)
+    est = sample_cv_f(0.02, 0.6, **kw)
+    assert table["n_undefined"].tolist() == est.isna().sum().tolist()
+    assert table.loc[["avg", "pr_re", "tp_fp"], "n_undefined"].eq(0).all()
+    assert table.loc["avg_skip", "n_undefined"] > 0
+    np.testing.assert_allclose(table["mean"], est.mean(), rtol=1e-12)
+    np.testing.assert_allclose(table["std"], est.std(ddof=1), rtol=1e-9)
+    np.testing.assert_allclose(table["bias"], est.mean() - 0.6, rtol=1e-9)
+    np.testing.assert_allclose(table["relative_bias"], (est.mean() - 0.6) / 0.6, rtol=1e-9)
+    np.testing.assert_allclose(table["relative_std"], est.std(ddof=1) / 0.6, rtol=1e-9)
+    np.testing.assert_allclose(table["sem"], est.std(ddof=1) / np.sqrt(est.notna().sum()), rtol=1e-9)
+
+
+def test_skip_methods_undefined_at_the_hand_computed_rate():
+    """20 cases, 10 folds of 2, 2 positives, F = 0.5: stratified, two folds hold one positive each.
+
+    Hand calculation: fpr = 2·0.5/18 = 1/18. A fold with 1 positive and 1
+    negative is invalid iff TP = FP = 0: probability 0.5 · 17/18. Folds without
+    positives are always invalid, so no fold is valid with probability (0.5·17/18)².
+    """
+    n = 100_000
+    t = simulate_cv_f(0.1, 0.5, stratified=True, n_reps=n, n_cases=20, n_folds=10, seed=3)
+    q = (0.5 * 17 / 18) ** 2
+    for method in ("avg_skip", "pr_re_skip"):
+        assert abs(t.loc[method, "n_undefined"] / n - q) < 4 * math.sqrt(q * (1 - q) / n)
+
+
+def test_perfect_classifier():
+    """f_true = 1: TP = positives and FP = 0 in every fold (hand calculation)."""
+    t = simulate_cv_f(0.02, 1.0, stratified=True, n_reps=2000)
+    assert (t["mean"] == 1.0).all() and (t["std"] == 0.0).all()
+    # unstratified: a fold without positives is invalid (F, Pr, Re := 0), every other fold scores 1,
+    # so F_avg = F_pr,re = fraction of folds with positives, and it is < 1 exactly when a fold is empty
+    n = 20_000
+    est = sample_cv_f(0.02, 1.0, stratified=False, n_reps=n, seed=1)
+    assert (est[["tp_fp", "avg_skip", "pr_re_skip"]] == 1.0).all().all()
+    np.testing.assert_allclose(est["avg"], est["pr_re"], rtol=1e-15)
+    tenths = est["avg"] * 10
+    assert np.allclose(tenths, np.round(tenths)) and tenths.min() >= 2
+    q = apples.p_fold_without_positives(20)
+    assert abs((est["avg"] < 1).mean() - q) < 4 * math.sqrt(q * (1 - q) / n)
+
+
+def test_columns_and_attrs():
+    t = simulate_cv_f(0.05, 0.8, stratified=True, n_reps=100)
+    assert list(t.index) == list(CV_F_METHODS)
+    assert list(t.columns) == ["mean", "std", "bias", "relative_bias", "relative_std", "sem", "n_undefined"]
+    assert t.attrs["design"].n_pos == 50 and t.attrs["n_reps"] == 100
+
+
+def test_single_repetition_has_undefined_std():
+    t = simulate_cv_f(0.05, 0.8, stratified=True, n_reps=1)
+    assert t["std"].isna().all() and t["mean"].notna().all()
+
+
+# --------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kwargs,exc,match", [
+    (dict(prior=0.0), ValueError, "prior"),
+    (dict(prior=1.0), ValueError, "prior"),
+    (dict(prior=-0.1), ValueError, "prior"),
+    (dict(prior=1.5), ValueError, "prior"),
+    (dict(prior=float("nan")), ValueError, "prior"),
+    (dict(prior="0.1"), TypeError, "prior"),
+    (dict(prior=True), TypeError, "prior"),
+    (dict(f_true=0.0), ValueError, "f_true"),
+    (dict(f_true=-0.5), ValueError, "f_true"),
+    (dict(f_true=1.01), ValueError, "f_true"),
+    (dict(f_true=None), TypeError, "f_true"),
+    (dict(n_folds=7), ValueError, "does not divide"),
+    (dict(n_folds=1), ValueError, "n_folds"),
+    (dict(n_folds=2.0), TypeError, "n_folds"),
+    (dict(n_cases=-10), ValueError, "n_cases"),
+    (dict(n_cases=5, n_folds=10), ValueError, "n_cases"),
+    (dict(n_reps=0), ValueError, "n_reps"),
+    (dict(n_reps=-3), ValueError, "n_reps"),
+    (dict(n_reps=10.0), TypeError, "n_reps"),
+    (dict(stratified="yes"), TypeError, "stratified"),
+    (dict(seed=-1), ValueError, "seed"),
+    (dict(n_jobs=0), ValueError, "n_jobs"),
+    (dict(prior=0.0001), ValueError, "rounds to 0 positives"),
+    (dict(prior=0.9, f_true=0.5), ValueError, "false positive rate"),
+])
+@pytest.mark.parametrize("func", [simulate_cv_f, sample_cv_f])
+def test_bad_input(func, kwargs, exc, match):
+    args = dict(prior=0.05, f_true=0.8, stratified=True, n_reps=10)
+    args.update(kwargs)
+    prior, f_true = args.pop("prior"), args.pop("f_true")
+    with pytest.raises(exc, match=match):
+        func(prior, f_true, **args)
+
+
+@pytest.mark.parametrize("kwargs,exc,match", [
+    (dict(n_pos=-1), ValueError, "n_pos"),
+    (dict(n_pos=2000), ValueError, "n_pos"),
+    (dict(n_pos=1.5), TypeError, "n_pos"),
+    (dict(n_folds=3), ValueError, "does not divide"),
+    (dict(n_reps=0), ValueError, "n_reps"),
+    (dict(stratified=None), TypeError, "stratified"),
+])
+def test_fold_positives_bad_input(kwargs, exc, match):
+    args = dict(n_pos=10, stratified=False)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        fold_positives(args.pop("n_pos"), **args)
