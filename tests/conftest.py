@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "apples", derandomize=True, deadline=None, max_examples=200,
+    "apples", derandomize=True, deadline=None, max_examples=100,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("apples")

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
@@ -107,6 +107,7 @@ def test_matches_reference_definition(folds, method):
     assert cv_f_measure(folds, method=method) == pytest.approx(reference(folds, method), rel=1e-12, abs=1e-15)
 
 
+@settings(max_examples=100)
 @given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 9)), min_size=2, max_size=80))
 def test_tp_fp_equals_f_of_concatenated_labels(rows):
     """Pooling counts over any fold split is the same as scoring the concatenated predictions."""

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, f1_score, fbeta_score, precision_score, recall_score
 
@@ -127,6 +127,7 @@ def _labels(c: Counts):
     return y_true, y_pred
 
 
+@settings(max_examples=60)
 @given(counts_st, st.sampled_from([0.5, 1.0, 2.0]))
 def test_agrees_with_sklearn_including_undefined_folds(c, beta):
     assume(c.n > 0)
