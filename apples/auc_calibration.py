@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._validation import check_count
+from ._validation import Undefined, check_count, check_policy, divide
 from .cross_validation import percent
 from .roc import auc, cv_auc, roc_curve
 
@@ -52,6 +52,8 @@ __all__ = [
     "scores_with_auc",
     "section32_study",
     "auc_table",
+    "MergeDecomposition",
+    "merge_decomposition",
     "fold_scores",
     "digits_one_vs_rest",
     "plot_rate_vs_score",
@@ -305,6 +307,65 @@ def auc_table(y_true_folds, y_score_folds, *, undefined: str = "raise") -> pd.Da
     for col in ("positives", "negatives"):
         table[col] = table[col].astype("Int64")
     return table
+
+
+class MergeDecomposition(NamedTuple):
+    """AUC_merge split into its within-fold and between-fold pairs (see :func:`merge_decomposition`)."""
+
+    merged: float  #: AUC_merge
+    within: float  #: AUC over positive–negative pairs from the same fold
+    between: float  #: AUC over pairs whose positive and negative come from different folds
+    within_share: float  #: fraction of all pairs that are within-fold, Σ P_k N_k / (P N)
+
+
+def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Undefined = "raise") -> MergeDecomposition:
+    """Write AUC_merge as a weighted mean of a within-fold and a between-fold AUC.
+
+    AUC_merge counts every positive–negative pair of the pooled folds. A pair
+    from one fold compares two scores of the same model; a pair from two
+    folds compares scores of two different models, which only makes sense if
+    they are calibrated with each other (Forman & Scholz §3.2). With
+    ``w = Σ_k P_k N_k / (P N)``::
+
+        AUC_merge = w · AUC_within + (1 − w) · AUC_between
+        AUC_within = Σ_k P_k N_k AUC_k / Σ_k P_k N_k
+
+    so AUC_within is the pair-weighted AUC_avg (equal to AUC_avg when all
+    folds have the same P_k N_k), and the between-fold pairs, usually the
+    large majority, carry the calibration penalty.
+
+    Parameters
+    ----------
+    y_true_folds, y_score_folds : sequence of array-like
+        Labels (1 = positive) and scores per fold.
+    undefined : {"zero", "nan", "raise"}, default "raise"
+        Policy for a part with no pairs (e.g. ``between`` with one fold) or
+        pooled scores with one class.
+
+    Examples
+    --------
+    >>> d = merge_decomposition([[1, 0, 0], [1, 0, 0]], [[3, 2, 1], [0.3, 0.2, 0.1]])
+    >>> d.within, d.between, d.within_share, d.merged   # 4 of 8 pairs are within-fold
+    (1.0, 0.5, 0.5, 0.75)
+    """
+    check_policy(undefined)
+    t_folds = [np.asarray(t) == 1 for t in y_true_folds]
+    s_folds = list(y_score_folds)
+    merged = cv_auc([t.astype(int) for t in t_folds], s_folds, method="merge", undefined="nan")
+    p = np.array([t.sum() for t in t_folds], dtype=float)
+    n = np.array([t.size for t in t_folds], dtype=float) - p
+    pairs_all = p.sum() * n.sum()
+    if merged != merged:
+        merged = divide(0.0, 0.0, undefined=undefined, what="AUC_merge (the pooled folds hold one class)")
+    pairs_within = float(np.sum(p * n))
+    u_within = sum(auc(t.astype(int), s) * pk * nk
+                   for t, s, pk, nk in zip(t_folds, s_folds, p, n) if pk * nk > 0)
+    u_merged = merged * pairs_all if merged == merged else float("nan")
+    within = divide(u_within, pairs_within, undefined=undefined, what="AUC_within (no fold has both classes)")
+    between = divide(u_merged - u_within, pairs_all - pairs_within, undefined=undefined,
+                     what="AUC_between (no positive–negative pair spans two folds)")
+    share = divide(pairs_within, pairs_all, undefined=undefined, what="within_share (no pairs)")
+    return MergeDecomposition(float(merged), float(within), float(between), float(share))
 
 
 # -- real classifiers -----------------------------------------------------------------------------

@@ -256,3 +256,54 @@ def test_study_is_frozen(study):
     assert isinstance(study, CalibrationStudy)
     with pytest.raises(AttributeError):
         study.shifts = (0, 0, 0, 0)
+
+
+# -- merge decomposition ----------------------------------------------------------------------------------
+def _pairs(pos, neg):
+    """Brute-force Mann–Whitney count over all pairs (ties 1/2)."""
+    d = np.subtract.outer(np.asarray(pos, float), np.asarray(neg, float))
+    return float((d > 0).sum() + 0.5 * (d == 0).sum())
+
+
+@st.composite
+def fold_lists(draw):
+    k = draw(st.integers(2, 4))
+    ys, ss = [], []
+    for _ in range(k):
+        n = draw(st.integers(2, 12))
+        y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+        y[0], y[1] = 1, 0
+        ys.append(y)
+        ss.append(np.array(draw(st.lists(st.integers(0, 6), min_size=n, max_size=n)), dtype=float))
+    return ys, ss
+
+
+@given(fold_lists())
+def test_merge_decomposition_against_brute_force(data):
+    ys, ss = data
+    d = apples.merge_decomposition(ys, ss)
+    within_u = sum(_pairs(s[y == 1], s[y == 0]) for y, s in zip(ys, ss))
+    within_n = sum((y == 1).sum() * (y == 0).sum() for y in ys)
+    between_u = sum(_pairs(ss[i][ys[i] == 1], ss[j][ys[j] == 0])
+                    for i in range(len(ys)) for j in range(len(ys)) if i != j)
+    between_n = sum((ys[i] == 1).sum() * (ys[j] == 0).sum() for i in range(len(ys)) for j in range(len(ys)) if i != j)
+    assert d.within == pytest.approx(within_u / within_n, abs=1e-12)
+    assert d.between == pytest.approx(between_u / between_n, abs=1e-12)
+    assert d.within_share == pytest.approx(within_n / (within_n + between_n), abs=1e-12)
+    assert d.merged == pytest.approx(d.within_share * d.within + (1 - d.within_share) * d.between, abs=1e-12)
+
+
+def test_merge_decomposition_of_the_study(study):
+    d = apples.merge_decomposition(study.y_true_folds, study.scores())
+    # hand: within pairs 2 x 10 x 366 + 2 x 9 x 367 = 13926 of 38 x 1466 = 55708
+    assert d.within_share == pytest.approx(13926 / 55708, abs=1e-15)
+    assert d.merged == pytest.approx(cv_auc(study.y_true_folds, study.scores(), method="merge"), abs=1e-15)
+
+
+def test_merge_decomposition_undefined():
+    with pytest.raises(apples.UndefinedMetricError, match="AUC_between"):
+        apples.merge_decomposition([[1, 0]], [[0.9, 0.1]])
+    d = apples.merge_decomposition([[1, 0]], [[0.9, 0.1]], undefined="nan")
+    assert d.within == 1.0 and np.isnan(d.between)
+    with pytest.raises(ValueError, match="undefined='skip'"):
+        apples.merge_decomposition([[1, 0]], [[0.9, 0.1]], undefined="skip")
