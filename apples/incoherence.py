@@ -1,3 +1,660 @@
-"""Work in progress: owned by an open issue; this module exports nothing yet."""
+"""Cost, threshold and the incoherence of integrated measures (Parker 2011 §III; Hand 2009).
 
-__all__: list[str] = []
+Introduced in notebook 07. Every identity of Parker (2011) §III is a function
+here, for the continuous binormal model (:class:`apples.Binormal`, integrals
+by ``scipy.integrate.quad``) and, where the issue asks for it, for empirical
+scores with ties (exact sums).
+
+Orientation: label 1 positive, higher score more positive, predict positive
+for ``score > t`` (apples' convention; see :mod:`apples.binormal` for the
+mirror map to Parker's symbols). The normalised cost ``c = c_0/(c_0 + c_1)``
+is the share of the cost that falls on a *missed positive*; ``1 - c`` falls on
+a false positive; ``b = c_0 + c_1`` is the scale (Parker §III).
+
+Where Parker (2011) needs a correction (each checked numerically in
+``tests/test_incoherence.py`` and notebook 07):
+
+* eq. (5): a minimum needs d²Q/dt² > 0, not "= 0" as printed.
+* Theorem 1 / eq. (10) with m itself gives L_m = π_0π_1·M, a loss that
+  *grows* with the measure, and W_m < 0 wherever m < 0 (κ can be negative).
+  Applying eq. (10) to the loss 1 - m (Parker's own footnote 2) gives a
+  non-negative weighting with L = π_0π_1(1 - M). ``form="printed"`` and
+  ``form="loss"`` (default) offer both.
+* §II-E defines AP as ∫ p(t) f_1(t) dt (precision averaged over the *false
+  positive rate*) while calling it precision averaged over recall; the
+  usual AP (scikit-learn's) is ∫ p(t) f_0(t) dt. Theorem 1 generalises to
+  any M = ∫ m(t) g(t) dt by putting g in place of f_1 in eq. (10):
+  ``over="recall"`` (g = f_0) or ``over="fpr"`` (g = f_1).
+* Hand's identity for empirical scores: the "deft calculus" step
+  ∫ f_0 F_1 = ∫ f_1 (1 - F_0) is integration by parts, which fails at atoms
+  shared by both classes unless each CDF is taken at the midpoint of its
+  jump; see :func:`empirical_hand_loss`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Callable, Literal, NamedTuple
+
+import numpy as np
+from scipy import integrate, special
+
+from ._ranking import check_binary_scores, cumulative_counts
+from ._validation import check_choice
+from .binormal import Binormal
+from .hmeasure import roc_convex_hull
+
+__all__ = [
+    "misclassification_loss",
+    "implied_cost",
+    "optimal_threshold",
+    "weight_g",
+    "weight_i",
+    "loss_at_implied_cost",
+    "THRESHOLD_MEASURES",
+    "threshold_measure",
+    "integrated_measure",
+    "weight_m",
+    "expected_loss",
+    "implied_cost_density",
+    "uniform_threshold_loss",
+    "HandLoss",
+    "empirical_hand_loss",
+    "EmpiricalCosts",
+    "empirical_cost_intervals",
+    "empirical_loss",
+    "empirical_optimal_threshold",
+    "empirical_uniform_threshold_loss",
+]
+
+#: The m(t) that :func:`threshold_measure` knows, with the integrated measure each gives.
+THRESHOLD_MEASURES = ("tpr", "precision", "kappa", "f1", "mcc")
+
+
+# -- input checks ---------------------------------------------------------------------
+
+def _check_model(model: object) -> Binormal:
+    if not isinstance(model, Binormal):
+        raise TypeError(f"model must be an apples.Binormal, got {type(model).__name__}")
+    return model
+
+
+def _check_cost(c, name: str = "c") -> np.ndarray:
+    arr = np.asarray(c)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a real number or array of them, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if np.isnan(arr).any() or np.any((arr < 0) | (arr > 1)):
+        raise ValueError(f"{name} must lie in [0, 1] (the normalised cost c_0/(c_0 + c_1))")
+    return arr
+
+
+def _check_t(t) -> np.ndarray:
+    arr = np.asarray(t)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"t must be a real number or array of them, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if np.isnan(arr).any():
+        raise ValueError("t contains NaN")
+    return arr
+
+
+def _check_scale(scale: object) -> float:
+    if isinstance(scale, bool) or not isinstance(scale, numbers.Real):
+        raise TypeError(f"scale must be a positive real number, got {scale!r}")
+    if not 0 < float(scale) < np.inf:
+        raise ValueError(f"scale must be positive and finite, got {scale!r}")
+    return float(scale)
+
+
+def _out(x):
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+# -- cost and threshold (Parker §III-A, eqs. 2-6) -------------------------------------
+
+def misclassification_loss(t, c, model: Binormal, *, scale: float = 1.0):
+    """Loss at threshold t for normalised cost c, Q(t; b, c) (Parker eq. 4).
+
+    Q = b·[c·π_0·(1 - F_0(t)) + (1 - c)·π_1·F_1(t)]: the missed positives
+    cost c each, the false positives 1 - c each, all times the scale b.
+
+    Parameters
+    ----------
+    t : float or array
+        Threshold(s); ±inf allowed (predict nothing / everything positive).
+    c : float or array in [0, 1]
+        Normalised cost of a missed positive, c_0/(c_0 + c_1); broadcast with t.
+    model : Binormal
+        The score model.
+    scale : float, default 1.0
+        b = c_0 + c_1.
+
+    Examples
+    --------
+    >>> m = Binormal(pi_pos=0.25)
+    >>> misclassification_loss(np.inf, 0.3, m), misclassification_loss(-np.inf, 0.3, m)
+    (0.075, 0.5249999999999999)
+    """
+    m = _check_model(model)
+    t = _check_t(t)
+    c = _check_cost(c)
+    b = _check_scale(scale)
+    return _out(b * (c * m.pi_pos * m.cdf_pos(t) + (1 - c) * m.pi_neg * m.fpr(t)))
+
+
+def _lambda(t, m: Binormal):
+    """log(π_0 f_0(t)) - log(π_1 f_1(t)): log posterior odds of a positive at score t."""
+    return np.log(m.pi_pos) - np.log(m.pi_neg) + m.log_likelihood_ratio(t)
+
+
+def implied_cost(t, model: Binormal):
+    """The cost c(t) for which threshold t is a stationary point of the loss (Parker eq. 6).
+
+    c(t) = π_1 f_1(t) / (π_0 f_0(t) + π_1 f_1(t)), computed as
+    expit(-λ(t)) with λ = log(π_0 f_0/(π_1 f_1)), so it stays finite in the
+    tails where both densities underflow. It is the posterior probability of
+    a *negative* at score t: the threshold is the point where the expected
+    cost of either decision is equal, c·P(pos | t) = (1 - c)·P(neg | t).
+
+    Examples
+    --------
+    >>> m = Binormal(mu_pos=1.0, mu_neg=0.0, pi_pos=0.5)
+    >>> implied_cost(0.5, m)  # midway between equal-variance means: c = 1/2
+    0.5
+    """
+    m = _check_model(model)
+    return _out(special.expit(-_lambda(_check_t(t), m)))
+
+
+def _lambda_coefficients(m: Binormal):
+    """λ(t) = A t² + B t + C for the binormal model."""
+    vp, vn = m.sd_pos**2, m.sd_neg**2
+    A = 1 / (2 * vn) - 1 / (2 * vp)
+    B = m.mu_pos / vp - m.mu_neg / vn
+    C = (np.log(m.pi_pos / m.pi_neg) + np.log(m.sd_neg / m.sd_pos)
+         - m.mu_pos**2 / (2 * vp) + m.mu_neg**2 / (2 * vn))
+    return A, B, C
+
+
+def _stationary_points(c: np.ndarray, m: Binormal) -> np.ndarray:
+    """Real roots t of c·π_0 f_0(t) = (1 - c)·π_1 f_1(t) (eq. 5), shape c.shape + (2,), NaN if none."""
+    A, B, C = _lambda_coefficients(m)
+    with np.errstate(divide="ignore"):
+        k = np.log1p(-c) - np.log(c)  # log((1 - c)/c), ±inf at c = 0, 1
+    roots = np.full(c.shape + (2,), np.nan)
+    finite = np.isfinite(k)
+    if A == 0:
+        if B != 0:
+            roots[..., 0] = np.where(finite, (k - C) / B, np.nan)
+        return roots
+    disc = B**2 - 4 * A * (C - k)
+    ok = finite & (disc >= 0)
+    sq = np.sqrt(np.where(ok, disc, 0.0))
+    roots[..., 0] = np.where(ok, (-B - sq) / (2 * A), np.nan)
+    roots[..., 1] = np.where(ok, (-B + sq) / (2 * A), np.nan)
+    return roots
+
+
+def optimal_threshold(c, model: Binormal):
+    """The loss-minimising threshold T(c) (Parker eq. 3), ±inf allowed.
+
+    The candidates are the stationary points of eq. (5) (at most two for a
+    binormal model: λ(t) is quadratic) and the two ends t = ±inf (predict
+    everything / nothing positive); T(c) is the one of least loss. With
+    ``sd_pos == sd_neg`` and ``mu_pos > mu_neg`` the stationary point is unique,
+    is the minimum (d²Q/dt² > 0 there), and T is the inverse of
+    :func:`implied_cost`.
+
+    Examples
+    --------
+    >>> m = Binormal(mu_pos=2.0, mu_neg=0.0)
+    >>> optimal_threshold(0.5, m)
+    1.0
+    >>> round(implied_cost(optimal_threshold(0.2, m), m), 12)
+    0.2
+    """
+    m = _check_model(model)
+    c = _check_cost(c)
+    roots = _stationary_points(c, m)
+    ends = np.broadcast_to(np.array([-np.inf, np.inf]), c.shape + (2,))
+    cand = np.concatenate([roots, ends], axis=-1)
+    cc = c[..., None]
+    with np.errstate(invalid="ignore"):
+        q = cc * m.pi_pos * m.cdf_pos(cand) + (1 - cc) * m.pi_neg * m.fpr(cand)
+    q = np.where(np.isnan(cand), np.inf, q)
+    best = np.take_along_axis(cand, np.argmin(q, axis=-1)[..., None], axis=-1)[..., 0]
+    return _out(best)
+
+
+# -- weightings over thresholds (Parker §III-B, III-C, eqs. 7-10) ---------------------
+
+def weight_g(t, model: Binormal):
+    """Hand's threshold weighting W_G(t) = π_0 f_0(t) + π_1 f_1(t) (Parker eq. 8).
+
+    It is the density of the scores themselves: the weighting that the
+    classifier, not the problem, chooses.
+    """
+    m = _check_model(model)
+    return _out(m.pdf(_check_t(t)))
+
+
+def weight_i(t, model: Binormal):
+    """W_I(t) = f_1 - f_1 F_0 + f_0 F_1 (Parker eq. 9), here f_1·cdf_pos + f_0·fpr."""
+    m = _check_model(model)
+    t = _check_t(t)
+    return _out(m.pdf_neg(t) * m.cdf_pos(t) + m.pdf_pos(t) * m.fpr(t))
+
+
+def loss_at_implied_cost(t, model: Binormal):
+    """Q(t; 1, c(t)), the braces of Parker eq. (7): the loss at t under its own implied cost.
+
+    Equals π_0 π_1 W_I(t)/W_G(t) (Parker, proof of Theorem 1).
+    """
+    m = _check_model(model)
+    t = _check_t(t)
+    lam = _lambda(t, m)
+    c, one_minus_c = special.expit(-lam), special.expit(lam)  # no cancellation in 1 - c
+    return _out(c * m.pi_pos * m.cdf_pos(t) + one_minus_c * m.pi_neg * m.fpr(t))
+
+
+def threshold_measure(t, model: Binormal, measure: str):
+    """A measure at one threshold, m(t), as a function of F_0, F_1, π (Parker §II).
+
+    Parameters
+    ----------
+    t : float or array
+    model : Binormal
+    measure : {"tpr", "precision", "kappa", "f1", "mcc"}
+        ``"tpr"``: recall F_0(t) (integrates over FPR to the AUC, §II-D);
+        ``"precision"``: p = π_0 F_0/F (§II-E); ``"kappa"``: Cohen's κ
+        = 2π_0π_1(F_0 - F_1)/(π_0(1 - F) + π_1 F), the closed form of
+        (a - p_c)/(1 - p_c) (§II-F); ``"f1"``: 2π_0F_0/(F + π_0) (§II-A);
+        ``"mcc"``: π_0π_1(F_0 - F_1)/√(π_0π_1 F(1 - F)), the corrected
+        form of Parker eq. (1) (see notebook 07).
+
+    Examples
+    --------
+    >>> m = Binormal(pi_pos=0.5)
+    >>> t = 0.3
+    >>> bool(np.isclose(threshold_measure(t, m, "kappa"), m.tpr(t) - m.fpr(t)))  # balanced: κ = TPR - FPR
+    True
+    """
+    m = _check_model(model)
+    check_choice("measure", measure, THRESHOLD_MEASURES)
+    t = _check_t(t)
+    p0, p1 = m.pi_pos, m.pi_neg
+    f0, f1 = m.tpr(t), m.fpr(t)
+    F = p0 * f0 + p1 * f1
+    if measure == "tpr":
+        return _out(f0)
+    if measure == "precision":
+        return _out(p0 * f0 / F)
+    if measure == "kappa":
+        return _out(2 * p0 * p1 * (f0 - f1) / (p0 * (1 - F) + p1 * F))
+    if measure == "f1":
+        return _out(2 * p0 * f0 / (F + p0))
+    return _out(p0 * p1 * (f0 - f1) / np.sqrt(p0 * p1 * F * (1 - F)))
+
+
+def _limits(m: Binormal) -> tuple[float, float, list[float]]:
+    lo = min(m.mu_pos - 12 * m.sd_pos, m.mu_neg - 12 * m.sd_neg)
+    hi = max(m.mu_pos + 12 * m.sd_pos, m.mu_neg + 12 * m.sd_neg)
+    return lo, hi, sorted({m.mu_pos, m.mu_neg})
+
+
+def _quad(f: Callable[[float], float], m: Binormal) -> float:
+    lo, hi, pts = _limits(m)
+    val, _ = integrate.quad(f, lo, hi, points=pts, epsabs=1e-14, epsrel=1e-12, limit=500)
+    return float(val)
+
+
+def _g(m: Binormal, over: str):
+    check_choice("over", over, ("fpr", "recall"))
+    return m.pdf_neg if over == "fpr" else m.pdf_pos
+
+
+def integrated_measure(model: Binormal, measure: str, *, over: str = "fpr") -> float:
+    """M = ∫ m(t) g(t) dt by quadrature: m averaged over FPR (g = f_1) or recall (g = f_0).
+
+    ``("tpr", over="fpr")`` is the AUC (§II-D), ``("kappa", over="fpr")`` the
+    AUK (§II-F), ``("precision", over="recall")`` the usual average precision
+    and ``("precision", over="fpr")`` the AP as Parker §II-E literally writes it.
+
+    Examples
+    --------
+    >>> m = Binormal(mu_pos=1.2, sd_pos=0.8)
+    >>> abs(integrated_measure(m, "tpr") - m.auc) < 1e-12
+    True
+    """
+    m = _check_model(model)
+    check_choice("measure", measure, THRESHOLD_MEASURES)
+    g = _g(m, over)
+    return _quad(lambda t: threshold_measure(t, m, measure) * g(t), m)
+
+
+def weight_m(t, model: Binormal, measure: str, *, over: str = "fpr",
+             form: Literal["loss", "printed"] = "loss"):
+    """The threshold weighting of Theorem 1, W_m = m·g·W_G/W_I (Parker eq. 10).
+
+    Parameters
+    ----------
+    t : float or array
+    model : Binormal
+    measure : str
+        One of :data:`THRESHOLD_MEASURES`.
+    over : {"fpr", "recall"}, default "fpr"
+        g = f_1 (Parker's theorem, M = ∫ m dF_1) or g = f_0 (M = ∫ m dF_0,
+        needed for the usual average precision).
+    form : {"loss", "printed"}, default "loss"
+        ``"printed"``: eq. (10) as printed, m·g·W_G/W_I, so that the expected
+        loss (eq. 7) is L_m = π_0π_1·M. ``"loss"``: the same construction
+        applied to the loss 1 - m, (1 - m)·g·W_G/W_I, so that
+        L = π_0π_1(1 - M): non-negative wherever m <= 1, and the loss falls
+        as the measure rises, as a loss should.
+
+    Notes
+    -----
+    W_I > 0 everywhere for a binormal model, so W_m is always defined here.
+    Neither form integrates to 1 in general, and the total ∫W_m differs
+    between classifiers; :func:`implied_cost_density` normalises it.
+    """
+    m = _check_model(model)
+    check_choice("form", form, ("loss", "printed"))
+    g = _g(m, over)
+    t = _check_t(t)
+    mt = threshold_measure(t, m, measure)
+    num = (mt if form == "printed" else 1 - mt) * g(t) * m.pdf(t)
+    return _out(num / (m.pdf_neg(t) * m.cdf_pos(t) + m.pdf_pos(t) * m.fpr(t)))
+
+
+def expected_loss(model: Binormal, weight: Callable) -> float:
+    """Expected loss under a threshold weighting, L = ∫ Q(t; 1, c(t))·W(t) dt (Parker eq. 7).
+
+    Parameters
+    ----------
+    model : Binormal
+    weight : callable t -> W(t)
+        E.g. ``lambda t: weight_g(t, model)`` (Hand's identity) or
+        ``lambda t: weight_m(t, model, "kappa")`` (Theorem 1).
+
+    Examples
+    --------
+    Hand's identity, L_G = 2π_0π_1(1 - AUC):
+
+    >>> m = Binormal(mu_pos=1.0, sd_pos=1.5, pi_pos=0.3)
+    >>> L = expected_loss(m, lambda t: weight_g(t, m))
+    >>> abs(L - 2 * 0.3 * 0.7 * (1 - m.auc)) < 1e-12
+    True
+    """
+    m = _check_model(model)
+    if not callable(weight):
+        raise TypeError(f"weight must be a callable t -> W(t), got {type(weight).__name__}")
+    return _quad(lambda t: loss_at_implied_cost(t, m) * weight(t), m)
+
+
+def implied_cost_density(c, model: Binormal, weight: Callable | None = None):
+    """Density of the implied cost c(t) when the threshold t is drawn from W.
+
+    This is the "distribution over costs" that a threshold weighting implies
+    (Parker §III-B: "this is equivalent to integrating over a distribution
+    over thresholds"): w(c) = Σ W(t_r)/|c'(t_r)| over the thresholds t_r with
+    c(t_r) = c, divided by ∫W so it integrates to 1. For equal spreads there
+    is one t_r = T(c) and w(c) = W(T(c))·|T'(c)|; for unequal spreads c(t) is
+    not monotone and two thresholds share each cost.
+
+    Parameters
+    ----------
+    c : float or array in [0, 1]
+    model : Binormal
+    weight : callable t -> W(t), optional
+        Default W_G (the AUC's weighting). Must be non-negative.
+
+    Examples
+    --------
+    >>> m = Binormal(mu_pos=1.0)
+    >>> from scipy.integrate import quad
+    >>> round(quad(lambda c: implied_cost_density(c, m), 0, 1)[0], 8)
+    1.0
+    """
+    m = _check_model(model)
+    c = _check_cost(c)
+    W = (lambda t: m.pdf(t)) if weight is None else weight
+    if not callable(W):
+        raise TypeError(f"weight must be a callable t -> W(t), got {type(W).__name__}")
+    total = 1.0 if weight is None else _quad(W, m)
+    if not total > 0:
+        raise ValueError(f"the weighting integrates to {total:.3g}; it must have positive mass")
+    A, B, _ = _lambda_coefficients(m)
+    inner = (c > 0) & (c < 1)
+    cs = np.where(inner, c, 0.5)
+    roots = _stationary_points(cs, m)
+    out = np.zeros(c.shape)
+    for r in (roots[..., 0], roots[..., 1]):
+        ok = inner & ~np.isnan(r)
+        rr = np.where(ok, r, 0.0)
+        slope = np.abs(cs * (1 - cs) * (2 * A * rr + B))  # |c'(t)| = c(1 - c)|λ'(t)|
+        with np.errstate(divide="ignore", invalid="ignore"):
+            term = np.where(ok & (slope > 0), np.asarray(W(rr), dtype=float) / np.where(slope > 0, slope, 1.0), 0.0)
+        out = out + term
+    return _out(out / total)
+
+
+def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
+    """Expected loss with c ~ U(0, 1) and t ~ W_G drawn independently (Flach et al. 2011; Parker §VI-B).
+
+    L_c^t = ∫_0^1 ∫ Q(t; b, c) W(t) dt dc, with W the density of the scores
+    (a threshold set at the score of a uniformly chosen test case), computed
+    by ``scipy.integrate.dblquad``. It equals
+    b·[(π_0² + π_1²)/4 + π_0π_1(1 - AUC)], i.e. π_0π_1(1 - 2·AUC) + 1/2 for
+    Flach et al.'s scale b = 2: linear in AUC with a weighting that is the
+    same for every classifier (uniform in c and in the predicted-positive rate).
+
+    Examples
+    --------
+    >>> m = Binormal(mu_pos=1.0, pi_pos=0.4)
+    >>> abs(uniform_threshold_loss(m) - (0.4 * 0.6 * (1 - 2 * m.auc) + 0.5)) < 1e-9
+    True
+    """
+    m = _check_model(model)
+    b = _check_scale(scale)
+    lo, hi, _ = _limits(m)
+
+    def f(t, c):
+        return b * (c * m.pi_pos * m.cdf_pos(t) + (1 - c) * m.pi_neg * m.fpr(t)) * m.pdf(t)
+
+    val, _ = integrate.dblquad(f, 0.0, 1.0, lo, hi, epsabs=1e-13, epsrel=1e-11)
+    return float(val)
+
+
+# -- empirical scores with ties -------------------------------------------------------
+
+class _Atoms(NamedTuple):
+    thresholds: np.ndarray  # distinct scores, decreasing
+    dp: np.ndarray  # positives at each score
+    dn: np.ndarray  # negatives at each score
+    above_p: np.ndarray  # positives strictly above
+    above_n: np.ndarray  # negatives strictly above
+    n_pos: int
+    n_neg: int
+
+
+def _atoms(y_true, y_score, positive) -> _Atoms:
+    is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
+    cc = cumulative_counts(is_pos, s)
+    dp = np.diff(cc.tp, prepend=0)
+    dn = np.diff(cc.fp, prepend=0)
+    return _Atoms(cc.thresholds, dp, dn, cc.tp - dp, cc.fp - dn, cc.n_pos, cc.n_neg)
+
+
+class HandLoss(NamedTuple):
+    """L_G for empirical scores, term by term (Parker §III-B)."""
+
+    loss: float  #: L_G = π_0π_1·(missed + false_alarm)
+    missed: float  #: ∫ f_1 (1 - F_0): mass of (negative, positive) pairs where the positive is missed
+    false_alarm: float  #: ∫ f_0 F_1
+    pi_pos: float
+    pi_neg: float
+
+
+def empirical_hand_loss(y_true, y_score, *, ties: Literal["half", "positive", "negative"] = "half",
+                        positive=1) -> HandLoss:
+    """Hand's weighted loss L_G for empirical scores, summed exactly (Parker §III-B).
+
+    For empirical scores W_G (eq. 8) puts mass (n_pos,t + n_neg,t)/n on each
+    distinct score t, eq. (6) becomes c(t) = n_neg,t/(n_pos,t + n_neg,t), and
+    eq. (7) is a finite sum over the distinct scores,
+    L_G = π_0π_1 [Σ_t P_1(t)(1 - F_0(t)) + Σ_t P_0(t) F_1(t)],
+    with P_k(t) the share of class k at score t.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like
+        Labels and scores (both classes needed).
+    ties : {"half", "positive", "negative"}, default "half"
+        How the cases tied *at* the threshold t are predicted when the rates
+        F_0(t), F_1(t) are evaluated at an atom: half each way (each CDF at
+        the midpoint of its jump), all positive, or all negative.
+    positive : label, default 1
+
+    Returns
+    -------
+    HandLoss
+        ``loss`` = 2π_0π_1(1 - AUC) exactly for every ``ties`` rule, AUC with
+        ties counted ½ (the trapezoidal AUC). Only ``ties="half"`` makes
+        ``missed == false_alarm == 1 - AUC`` individually, which is Parker's
+        (and Hand's) step L_G = 2π_0π_1∫f_1(1 - F_0): integration by parts,
+        ∫F_1 dF_0 + ∫F_0 dF_1 = 1, holds for step functions only with
+        midpoint values at common jumps. The other rules move ½·P(tie)
+        from one term to the other.
+
+    Examples
+    --------
+    >>> h = empirical_hand_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])  # AUC = 0.875
+    >>> h.missed, h.false_alarm, h.loss
+    (0.125, 0.125, 0.0625)
+    >>> h = empirical_hand_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2], ties="positive")
+    >>> h.missed, h.false_alarm, h.loss
+    (0.0, 0.25, 0.0625)
+    """
+    check_choice("ties", ties, ("half", "positive", "negative"))
+    a = _atoms(y_true, y_score, positive)
+    share = {"half": 0.5, "positive": 0.0, "negative": 1.0}[ties]  # share of tied cases predicted negative
+    # missed positives at t: those below t plus the tied ones predicted negative
+    below_p = a.n_pos - a.above_p - a.dp
+    fnr = (below_p + share * a.dp) / a.n_pos
+    fpr = (a.above_n + (1 - share) * a.dn) / a.n_neg
+    missed = float(np.sum(a.dn * fnr) / a.n_neg)
+    false_alarm = float(np.sum(a.dp * fpr) / a.n_pos)
+    n = a.n_pos + a.n_neg
+    p0, p1 = a.n_pos / n, a.n_neg / n
+    return HandLoss(p0 * p1 * (missed + false_alarm), missed, false_alarm, p0, p1)
+
+
+class EmpiricalCosts(NamedTuple):
+    """For each empirical threshold, the costs for which it minimises the loss."""
+
+    thresholds: np.ndarray  #: +inf (predict nothing positive), then the distinct scores decreasing
+    tpr: np.ndarray
+    fpr: np.ndarray
+    c_low: np.ndarray  #: least cost at which the threshold is optimal (NaN off the hull)
+    c_high: np.ndarray  #: greatest such cost (NaN off the hull)
+    on_hull: np.ndarray  #: True for the vertices of the ROC convex hull
+
+
+def _roc_points(y_true, y_score, positive):
+    is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
+    cc = cumulative_counts(is_pos, s)
+    thr = np.r_[np.inf, cc.thresholds]
+    tp = np.r_[0, cc.tp]
+    fp = np.r_[0, cc.fp]
+    return thr, tp, fp, cc.n_pos, cc.n_neg
+
+
+def empirical_cost_intervals(y_true, y_score, *, positive=1) -> EmpiricalCosts:
+    """The empirical inverse of T(c): the interval of costs for which each threshold is optimal.
+
+    Thresholds predict positive for ``score >= t`` (a tie group is never
+    split), plus ``t = +inf``. The loss Q(t; 1, c) = c·π_0(1 - TPR) +
+    (1 - c)·π_1·FPR is linear in c for each t, so T(c) is the lower envelope
+    of these lines: only the vertices of the ROC convex hull are ever
+    optimal, vertex j for c between the costs where the iso-loss slope
+    π_1(1 - c)/(π_0 c) equals the slopes of its two hull edges. An edge with
+    ΔTP positives and ΔFP negatives has slope (ΔTP/n_pos)/(ΔFP/n_neg) and
+    breakpoint c = ΔFP/(ΔFP + ΔTP): eq. (6) with the densities replaced by
+    the masses of the edge, the discrete counterpart of c(t).
+
+    The hull is :func:`apples.roc_convex_hull`; its costs are in Hand's R
+    package convention (c = cost share of a *false positive*), so here
+    c = 1 - c_hmeasure.
+
+    Examples
+    --------
+    >>> r = empirical_cost_intervals([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1])
+    >>> r.on_hull.tolist()
+    [True, False, True, False, True, False, True]
+    >>> [(float(a), float(b)) for a, b, h in zip(r.c_low, r.c_high, r.on_hull) if h]
+    [(0.0, 0.0), (0.0, 0.5), (0.5, 1.0), (1.0, 1.0)]
+    """
+    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, positive)
+    hull = roc_convex_hull(y_true, y_score, positive=positive)
+    on = np.isin(thr, hull.thresholds)  # distinct thresholds, same order (decreasing)
+    c_low = np.full(thr.size, np.nan)
+    c_high = np.full(thr.size, np.nan)
+    # apples.hmeasure follows Hand's R package: its c is the cost share of a false positive
+    c_low[on] = 1.0 - hull.cost_high
+    c_high[on] = 1.0 - hull.cost_low
+    return EmpiricalCosts(thr, tp / n_pos, fp / n_neg, c_low, c_high, on)
+
+
+def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, positive=1):
+    """Q(t; b, c) (Parker eq. 4) at every empirical threshold: shape (n_thresholds,) + c.shape.
+
+    Thresholds as in :func:`empirical_cost_intervals` (+inf first).
+    """
+    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, positive)
+    c = _check_cost(c)
+    b = _check_scale(scale)
+    n = n_pos + n_neg
+    fnr = ((n_pos - tp) / n).reshape((-1,) + (1,) * c.ndim)  # π_0 (1 - TPR)
+    fpr = (fp / n).reshape((-1,) + (1,) * c.ndim)  # π_1 FPR
+    return b * (c * fnr + (1 - c) * fpr)
+
+
+def empirical_optimal_threshold(y_true, y_score, c, *, positive=1):
+    """T(c) for empirical scores: the threshold of least loss (the highest one if several tie).
+
+    Examples
+    --------
+    >>> empirical_optimal_threshold([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1], [0.1, 0.6]).tolist()
+    [5.0, 3.0]
+    """
+    thr = _roc_points(y_true, y_score, positive)[0]
+    q = empirical_loss(y_true, y_score, c, positive=positive)
+    return _out(thr[np.argmin(q, axis=0)])
+
+
+def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, positive=1) -> float:
+    """Flach et al.'s L_c^t for empirical scores, exactly (Parker §VI-B).
+
+    The threshold is the score of a test case drawn uniformly (W_G), the cases
+    tied with it are predicted positive or negative with probability ½ each
+    (the midpoint rule of :func:`empirical_hand_loss`), and c ~ U(0, 1)
+    independently. Since Q is linear in c, E_c Q = Q(t; b, ½), and the sum
+    equals b·[(π_0² + π_1²)/4 + π_0π_1(1 - AUC)] exactly.
+
+    Examples
+    --------
+    >>> empirical_uniform_threshold_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])  # AUC = 0.875
+    0.3125
+    """
+    b = _check_scale(scale)
+    a = _atoms(y_true, y_score, positive)
+    n = a.n_pos + a.n_neg
+    p0, p1 = a.n_pos / n, a.n_neg / n
+    below_p = a.n_pos - a.above_p - a.dp
+    fnr = (below_p + 0.5 * a.dp) / a.n_pos
+    fpr = (a.above_n + 0.5 * a.dn) / a.n_neg
+    w = (a.dp + a.dn) / n
+    return float(b * 0.5 * np.sum(w * (p0 * fnr + p1 * fpr)))

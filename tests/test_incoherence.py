@@ -1,0 +1,432 @@
+"""Tests for apples.incoherence: Parker (2011) §III and Hand (2009), each identity checked.
+
+Independent sources: the closed-form binormal AUC, integrals taken along a
+different path (ROC space instead of score space), brute-force pair counts in
+exact rational arithmetic, scikit-learn, scipy.optimize, and Monte Carlo.
+"""
+
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate, optimize
+from sklearn.metrics import average_precision_score, matthews_corrcoef, roc_auc_score
+
+import apples
+from apples import Binormal
+from apples.incoherence import (
+    empirical_cost_intervals,
+    empirical_hand_loss,
+    empirical_loss,
+    empirical_optimal_threshold,
+    empirical_uniform_threshold_loss,
+    expected_loss,
+    implied_cost,
+    implied_cost_density,
+    integrated_measure,
+    loss_at_implied_cost,
+    misclassification_loss,
+    optimal_threshold,
+    threshold_measure,
+    uniform_threshold_loss,
+    weight_g,
+    weight_i,
+    weight_m,
+)
+
+EQUAL = [
+    Binormal(mu_pos=1.0, mu_neg=0.0, pi_pos=0.5),
+    Binormal(mu_pos=2.5, sd_pos=1.3, mu_neg=0.5, sd_neg=1.3, pi_pos=0.1),
+    Binormal(mu_pos=0.4, sd_pos=0.7, mu_neg=0.0, sd_neg=0.7, pi_pos=0.8),
+]
+UNEQUAL = [
+    Binormal(mu_pos=1.0, sd_pos=2.0, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3),
+    Binormal(mu_pos=1.5, sd_pos=0.6, mu_neg=0.0, sd_neg=1.4, pi_pos=0.2),
+]
+ALL = EQUAL + UNEQUAL
+QUAD = 1e-10  # tolerance for identities checked by quadrature
+
+
+def pairs_auc(y, s):
+    """Mann-Whitney AUC in exact rationals, by counting all pairs."""
+    pos = [v for v, t in zip(s, y) if t == 1]
+    neg = [v for v, t in zip(s, y) if t == 0]
+    wins = sum(Fraction(1) if p > n else Fraction(1, 2) if p == n else 0 for p, n in product(pos, neg))
+    ties = sum(1 for p, n in product(pos, neg) if p == n)
+    return wins / (len(pos) * len(neg)), Fraction(ties, len(pos) * len(neg))
+
+
+# -- eqs. 2-6: cost and threshold --------------------------------------------------
+
+@pytest.mark.parametrize("m", ALL)
+def test_loss_eq4_matches_its_definition_and_ends(m):
+    t, c = np.linspace(-3, 3, 13), 0.3
+    expected = 2.0 * (c * m.pi_pos * m.pos.cdf(t) + (1 - c) * m.pi_neg * m.neg.sf(t))
+    np.testing.assert_allclose(misclassification_loss(t, c, m, scale=2.0), expected, rtol=1e-13)
+    assert misclassification_loss(np.inf, c, m) == pytest.approx(c * m.pi_pos, abs=1e-15)
+    assert misclassification_loss(-np.inf, c, m) == pytest.approx((1 - c) * m.pi_neg, abs=1e-15)
+
+
+@pytest.mark.parametrize("m", ALL)
+def test_implied_cost_eq6_is_the_posterior_share_of_negatives(m):
+    t = np.linspace(-4, 4, 17)
+    direct = m.pi_neg * m.pdf_neg(t) / (m.pi_pos * m.pdf_pos(t) + m.pi_neg * m.pdf_neg(t))
+    np.testing.assert_allclose(implied_cost(t, m), direct, rtol=1e-12)
+    # and it is where dQ/dt = 0 (eq. 5): Q'(t) = c π0 f0 - (1 - c) π1 f1
+    t = np.linspace(-2, 2, 9)  # away from the tails, where 1 - c loses digits to cancellation
+    c = implied_cost(t, m)
+    np.testing.assert_allclose(c * m.pi_pos * m.pdf_pos(t), (1 - c) * m.pi_neg * m.pdf_neg(t), rtol=1e-8)
+    # stays finite far in the tails where the densities underflow
+    assert np.all(np.isfinite(implied_cost(np.array([-60.0, 60.0]), m)))
+
+
+@pytest.mark.parametrize("m", EQUAL)
+def test_threshold_and_cost_invert_each_other_for_equal_spreads(m):
+    t = np.linspace(m.mu_neg - 3, m.mu_pos + 3, 41)
+    np.testing.assert_allclose(optimal_threshold(implied_cost(t, m), m), t, rtol=1e-9, atol=1e-9)
+    c = np.linspace(0.01, 0.99, 99)
+    np.testing.assert_allclose(implied_cost(optimal_threshold(c, m), m), c, rtol=1e-10, atol=1e-12)
+    # c(t) decreases: a dearer missed positive lowers the threshold
+    assert np.all(np.diff(implied_cost(t, m)) < 0)
+    assert optimal_threshold(0.0, m) == np.inf and optimal_threshold(1.0, m) == -np.inf
+
+
+@pytest.mark.parametrize("m", ALL)
+def test_optimal_threshold_eq3_is_the_global_minimiser(m):
+    grid = np.linspace(-15, 15, 30001)
+    for c in (0.05, 0.2, 0.5, 0.7, 0.95):
+        t_star = optimal_threshold(c, m)
+        q_star = misclassification_loss(t_star, c, m)
+        assert q_star <= misclassification_loss(grid, c, m).min() + 1e-15
+        if np.isfinite(t_star):
+            res = optimize.minimize_scalar(lambda t: misclassification_loss(t, c, m),
+                                           bracket=(t_star - 1, t_star, t_star + 1))
+            assert q_star <= misclassification_loss(res.x, c, m) + 1e-15
+
+
+@pytest.mark.parametrize("m", UNEQUAL)
+def test_eq5_second_order_condition_is_positive_not_zero(m):
+    """Parker prints d²Q/dt² = 0 after eq. 5; a minimum needs d²Q/dt² > 0.
+
+    For unequal spreads eq. 5 has two roots: the minimum (Q'' > 0) and a
+    maximum (Q'' < 0); neither has Q'' = 0.
+    """
+    from apples.incoherence import _stationary_points
+    c = implied_cost(0.5 * (m.mu_pos + m.mu_neg), m)  # a cost with a stationary point
+    roots = _stationary_points(np.array(c), m)
+    assert np.all(np.isfinite(roots))
+    h = 1e-4
+    second = [(misclassification_loss(r + h, c, m) - 2 * misclassification_loss(r, c, m)
+               + misclassification_loss(r - h, c, m)) / h**2 for r in roots]
+    assert min(second) < -1e-3 and max(second) > 1e-3
+    t_star = optimal_threshold(c, m)
+    if np.isfinite(t_star):
+        assert t_star == pytest.approx(roots[int(np.argmax(second))], abs=1e-12)
+
+
+# -- eqs. 7-8: Hand's identity -------------------------------------------------------
+
+@pytest.mark.parametrize("m", ALL)
+def test_hand_identity_by_quadrature(m):
+    L_G = expected_loss(m, lambda t: weight_g(t, m))
+    assert abs(L_G - 2 * m.pi_pos * m.pi_neg * (1 - m.auc)) < QUAD
+    # the intermediate line of Parker §III-B: π0π1 ∫ f1(1 - F0) + f0 F1 dt, both terms equal to 1 - AUC
+    t1 = integrate.quad(lambda t: m.pdf_neg(t) * m.cdf_pos(t), -40, 40, points=[m.mu_neg, m.mu_pos], limit=200)[0]
+    t2 = integrate.quad(lambda t: m.pdf_pos(t) * m.fpr(t), -40, 40, points=[m.mu_neg, m.mu_pos], limit=200)[0]
+    assert abs(t1 - (1 - m.auc)) < QUAD and abs(t2 - (1 - m.auc)) < QUAD
+
+
+@pytest.mark.parametrize("m", ALL)
+def test_loss_at_implied_cost_is_pi0_pi1_wi_over_wg(m):
+    t = np.linspace(-5, 5, 41)
+    np.testing.assert_allclose(loss_at_implied_cost(t, m),
+                               m.pi_pos * m.pi_neg * weight_i(t, m) / weight_g(t, m), rtol=1e-10)
+    np.testing.assert_allclose(weight_g(t, m), m.pdf(t), rtol=1e-15)
+
+
+def test_hand_weight_is_a_density_and_its_implied_cost_density_integrates_to_one():
+    for m in ALL:
+        assert integrate.quad(lambda t: weight_g(t, m), -40, 40, limit=200)[0] == pytest.approx(1, abs=1e-12)
+    # (unequal spreads: the density has an integrable 1/sqrt singularity where c(t) turns back;
+    # checked by Monte Carlo below instead)
+    for m in EQUAL:
+        mass = integrate.quad(lambda c: implied_cost_density(c, m), 0, 1, limit=400, epsabs=1e-11)[0]
+        assert mass == pytest.approx(1, abs=1e-7)
+
+
+def test_implied_cost_density_matches_monte_carlo():
+    m = Binormal(mu_pos=1.0, sd_pos=1.5, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3)  # two thresholds per cost
+    rng = np.random.default_rng(7)
+    n = 200_000
+    is_pos = rng.random(n) < m.pi_pos
+    t = np.where(is_pos, rng.normal(m.mu_pos, m.sd_pos, n), rng.normal(m.mu_neg, m.sd_neg, n))
+    c = implied_cost(t, m)
+    from apples.incoherence import _lambda_coefficients
+    A, B, _ = _lambda_coefficients(m)
+    c_turn = implied_cost(-B / (2 * A), m)  # c(t) turns back here: the density has a 1/sqrt singularity
+    assert c.max() <= c_turn + 1e-12
+    for x in (0.3, 0.6, 0.8, 0.95):
+        upper = min(x, c_turn)
+        cdf = integrate.quad(lambda u: implied_cost_density(u, m), 0, upper, limit=400)[0]
+        se = max(np.sqrt(max(cdf * (1 - cdf), 0.0) / n), 1e-4)
+        assert abs(np.mean(c <= x) - cdf) < 5 * se
+
+
+# -- threshold measures and integrated measures (§II) --------------------------------
+
+@pytest.mark.parametrize("m", ALL)
+def test_threshold_measures_match_their_definitions(m):
+    t = np.linspace(-3, 3, 25)
+    p0, p1 = m.pi_pos, m.pi_neg
+    tpr, fpr = m.pos.sf(t), m.neg.sf(t)
+    F = p0 * tpr + p1 * fpr
+    a = p0 * tpr + p1 * (1 - fpr)  # accuracy
+    pc = p0 * F + p1 * (1 - F)  # chance agreement (Parker §II-F)
+    prec = p0 * tpr / F
+    np.testing.assert_allclose(threshold_measure(t, m, "kappa"), (a - pc) / (1 - pc), rtol=1e-10, atol=1e-15)
+    np.testing.assert_allclose(threshold_measure(t, m, "precision"), prec, rtol=1e-12)
+    np.testing.assert_allclose(threshold_measure(t, m, "f1"), 2 * prec * tpr / (prec + tpr), rtol=1e-12)
+    np.testing.assert_allclose(threshold_measure(t, m, "tpr"), tpr, rtol=1e-13)
+    # MCC from the four expected cell proportions (the textbook count formula)
+    tp, fn, fp, tn = p0 * tpr, p0 * (1 - tpr), p1 * fpr, p1 * (1 - fpr)
+    mcc = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    np.testing.assert_allclose(threshold_measure(t, m, "mcc"), mcc, rtol=1e-10, atol=1e-15)
+
+
+def test_mcc_agrees_with_sklearn_and_parker_eq1_as_printed_does_not():
+    y = np.r_[np.ones(30, int), np.zeros(70, int)]
+    rng = np.random.default_rng(3)
+    s = np.r_[rng.normal(1, 1, 30), rng.normal(0, 1, 70)]
+    pred = (s > 0.4).astype(int)
+    n, p0, p1 = 100, 0.3, 0.7
+    F0, F1 = pred[y == 1].mean(), pred[y == 0].mean()
+    F = p0 * F0 + p1 * F1
+    a = p0 * F0 + p1 * (1 - F1)
+    corrected = p0 * p1 * (F0 - F1) / np.sqrt(p0 * p1 * F * (1 - F))
+    printed = a * (1 - a) / np.sqrt(p0 * p1 * n**2 * F * (1 - F))  # Parker eq. (1) as printed
+    assert corrected == pytest.approx(matthews_corrcoef(y, pred), abs=1e-12)
+    assert abs(printed - matthews_corrcoef(y, pred)) > 0.1
+
+
+@pytest.mark.parametrize("m", ALL)
+def test_integrated_measures_agree_with_the_roc_space_integrals(m):
+    assert abs(integrated_measure(m, "tpr") - m.auc) < 1e-12
+
+    def kappa_at_fpr(v):  # Parker: AUK = ∫_0^1 κ(F_1^{-1}(v)) dv
+        return threshold_measure(m.threshold_at_fpr(v), m, "kappa")
+
+    auk_roc = integrate.quad(kappa_at_fpr, 0, 1, epsabs=1e-12, limit=400)[0]
+    assert abs(integrated_measure(m, "kappa") - auk_roc) < 1e-8
+
+    def precision_at_recall(r):  # AP = ∫_0^1 p(F_0^{-1}(r)) dr, precision averaged over recall
+        return threshold_measure(m.pos.isf(r), m, "precision")
+
+    ap_recall = integrate.quad(precision_at_recall, 0, 1, epsabs=1e-12, limit=400)[0]
+    assert abs(integrated_measure(m, "precision", over="recall") - ap_recall) < 1e-8
+
+
+def test_balanced_auk_is_auc_minus_half():
+    for m in (Binormal(mu_pos=1.3), Binormal(mu_pos=0.5, sd_pos=2.0, sd_neg=0.5)):
+        assert abs(integrated_measure(m, "kappa") - (m.auc - 0.5)) < 1e-12
+
+
+def test_integrated_measures_match_sample_values():
+    m = Binormal(mu_pos=1.5, sd_pos=1.2, mu_neg=0.0, sd_neg=1.0, pi_pos=0.25)
+    y, s = m.sample(25_000, 75_000, seed=11)
+    assert abs(average_precision_score(y, s) - integrated_measure(m, "precision", over="recall")) < 0.01
+    # Parker's literal AP (precision averaged over FPR) is another number
+    assert abs(integrated_measure(m, "precision", over="fpr") - average_precision_score(y, s)) > 0.05
+    assert abs(apples.auk(y, s) - integrated_measure(m, "kappa")) < 0.01
+
+
+# -- Theorem 1, eq. 10 -----------------------------------------------------------------
+
+CASES = [("kappa", "fpr"), ("precision", "recall"), ("precision", "fpr"), ("tpr", "fpr")]
+
+
+@pytest.mark.parametrize("m", ALL)
+@pytest.mark.parametrize("measure, over", CASES)
+def test_theorem_1_both_forms(m, measure, over):
+    M = integrated_measure(m, measure, over=over)
+    k = m.pi_pos * m.pi_neg
+    printed = expected_loss(m, lambda t: weight_m(t, m, measure, over=over, form="printed"))
+    loss = expected_loss(m, lambda t: weight_m(t, m, measure, over=over, form="loss"))
+    assert abs(printed - k * M) < QUAD
+    assert abs(loss - k * (1 - M)) < QUAD
+
+
+def test_printed_weighting_goes_negative_where_kappa_does_and_the_loss_form_never():
+    m = Binormal(mu_pos=1.0, sd_pos=2.5, mu_neg=0.0, sd_neg=0.5, pi_pos=0.3)  # ROC dips under the diagonal
+    t = np.linspace(-6, 8, 561)
+    kappa = threshold_measure(t, m, "kappa")
+    assert kappa.min() < 0
+    assert weight_m(t, m, "kappa", form="printed").min() < 0
+    assert weight_m(t, m, "kappa", form="loss").min() >= 0
+    assert weight_m(t, m, "precision", over="recall", form="loss").min() >= 0
+
+
+def test_implied_cost_distributions_differ_between_classifiers_but_the_h_prior_does_not():
+    a = Binormal(mu_pos=1.0, sd_pos=1.0, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3)
+    b = Binormal(mu_pos=2.5, sd_pos=1.0, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3)
+    c = np.linspace(0.05, 0.95, 19)
+    for weight in (None, "kappa"):
+        wa = implied_cost_density(c, a, None if weight is None else (lambda t: weight_m(t, a, weight)))
+        wb = implied_cost_density(c, b, None if weight is None else (lambda t: weight_m(t, b, weight)))
+        assert np.max(np.abs(wa - wb)) > 0.2
+    # H's prior depends on the class proportion only: the same for both
+    assert apples.h_measure_prior(a.pi_pos) == apples.h_measure_prior(b.pi_pos)
+
+
+# -- Flach, Hernández-Orallo & Ferri (Parker §VI-B) -------------------------------------
+
+@pytest.mark.parametrize("m", [EQUAL[0], EQUAL[1], UNEQUAL[0]])
+def test_uniform_thresholds_make_auc_linear_in_expected_loss(m):
+    p0, p1 = m.pi_pos, m.pi_neg
+    assert abs(uniform_threshold_loss(m) - (p0 * p1 * (1 - 2 * m.auc) + 0.5)) < 1e-9
+    b = 0.7
+    assert abs(uniform_threshold_loss(m, scale=b) - b * ((p0**2 + p1**2) / 4 + p0 * p1 * (1 - m.auc))) < 1e-9
+
+
+# -- empirical scores with ties ----------------------------------------------------------
+
+labels_scores = st.integers(2, 30).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 1), min_size=n, max_size=n).filter(lambda y: 0 < sum(y) < n),
+    st.lists(st.integers(0, 4), min_size=n, max_size=n),  # few distinct values: many ties
+))
+
+
+@settings(max_examples=150)
+@given(labels_scores)
+def test_hand_identity_exact_for_empirical_scores_with_ties(data):
+    y, s = (np.array(v) for v in data)
+    auc_exact, tie = pairs_auc(y.tolist(), s.tolist())
+    p0 = y.mean()
+    h = empirical_hand_loss(y, s)
+    assert abs(h.loss - 2 * p0 * (1 - p0) * float(1 - auc_exact)) < 1e-12
+    assert abs(h.missed - float(1 - auc_exact)) < 1e-12  # midpoint rule: each term is 1 - AUC
+    assert abs(h.false_alarm - float(1 - auc_exact)) < 1e-12
+    assert abs(h.loss - 2 * p0 * (1 - p0) * (1 - roc_auc_score(y, s))) < 1e-12
+    for ties, sign in (("positive", -1), ("negative", 1)):
+        g = empirical_hand_loss(y, s, ties=ties)
+        assert abs(g.loss - h.loss) < 1e-12  # the sum survives ...
+        assert abs(g.missed - float(1 - auc_exact + sign * tie / 2)) < 1e-12  # ... each term does not
+        assert abs(g.false_alarm - float(1 - auc_exact - sign * tie / 2)) < 1e-12
+
+
+@settings(max_examples=100)
+@given(labels_scores)
+def test_uniform_threshold_loss_exact_for_empirical_scores(data):
+    y, s = (np.array(v) for v in data)
+    auc_exact, _ = pairs_auc(y.tolist(), s.tolist())
+    p0 = Fraction(int(y.sum()), y.size)
+    expected = p0 * (1 - p0) * (1 - 2 * auc_exact) + Fraction(1, 2)
+    assert abs(empirical_uniform_threshold_loss(y, s) - float(expected)) < 1e-12
+
+
+def test_uniform_threshold_loss_monte_carlo():
+    y = np.array([1, 1, 0, 1, 0, 0, 1, 0])
+    s = np.array([5, 4, 4, 3, 3, 3, 1, 0])
+    rng = np.random.default_rng(0)
+    n = 200_000
+    k = rng.integers(0, y.size, n)  # a test case chosen uniformly: its score is the threshold
+    c = rng.random(n)
+    u = rng.random((n, y.size)) < 0.5  # tied cases predicted positive with probability 1/2
+    pred = (s[None, :] > s[k][:, None]) | ((s[None, :] == s[k][:, None]) & u)
+    fn = ((y == 1)[None, :] & ~pred).sum(1) / y.size
+    fp = ((y == 0)[None, :] & pred).sum(1) / y.size
+    loss = 2 * (c * fn + (1 - c) * fp)
+    exact = empirical_uniform_threshold_loss(y, s)
+    assert abs(loss.mean() - exact) < 5 * loss.std() / np.sqrt(n)
+
+
+@settings(max_examples=100)
+@given(labels_scores)
+def test_empirical_cost_intervals_invert_the_optimal_threshold(data):
+    y, s = (np.array(v) for v in data)
+    r = empirical_cost_intervals(y, s)
+    lo, hi = r.c_low[r.on_hull], r.c_high[r.on_hull]
+    assert lo[0] == 0 and hi[-1] == 1
+    np.testing.assert_array_equal(lo[1:], hi[:-1])  # the intervals tile [0, 1]
+    assert np.all(np.diff(lo) >= 0)
+    q = empirical_loss(y, s, np.linspace(0, 1, 201))
+    for j in np.flatnonzero(r.on_hull & (r.c_high > r.c_low)):
+        c = 0.5 * (r.c_low[j] + r.c_high[j])  # inside the interval: vertex j is the unique minimiser
+        assert empirical_optimal_threshold(y, s, c) == r.thresholds[j]
+        qc = empirical_loss(y, s, c)
+        assert qc[j] == pytest.approx(qc.min(), abs=1e-15)
+        assert np.sum(qc <= qc.min() + 1e-12) == 1
+    # no threshold off the hull is ever strictly better than every hull vertex
+    assert np.all(q[r.on_hull].min(0) <= q.min(0) + 1e-15)
+
+
+def test_concave_roc_breakpoints_are_eq6_with_masses():
+    # atoms (positives, negatives) with decreasing positive share: every ROC vertex is on the hull
+    atoms = [(5, 1), (3, 2), (2, 4), (1, 6)]
+    y = np.concatenate([np.r_[np.ones(p, int), np.zeros(n, int)] for p, n in atoms])
+    s = np.concatenate([np.full(p + n, 10.0 - i) for i, (p, n) in enumerate(atoms)])
+    r = empirical_cost_intervals(y, s)
+    assert r.on_hull.all()
+    np.testing.assert_allclose(r.c_high[:-1], [n / (p + n) for p, n in atoms], rtol=1e-15)
+
+
+def test_empirical_loss_matches_counts():
+    y = np.array([1, 0, 1, 1, 0, 0, 0])
+    s = np.array([0.9, 0.8, 0.8, 0.3, 0.2, 0.2, 0.1])
+    c = 0.3
+    q = empirical_loss(y, s, c)
+    thr = empirical_cost_intervals(y, s).thresholds
+    for qi, t in zip(q, thr):
+        pred = s >= t
+        expected = (c * np.sum((y == 1) & ~pred) + (1 - c) * np.sum((y == 0) & pred)) / y.size
+        assert qi == pytest.approx(expected, abs=1e-15)
+
+
+def test_empirical_agrees_with_the_model_on_a_large_sample():
+    m = Binormal(mu_pos=1.2, sd_pos=1.0, mu_neg=0.0, sd_neg=1.0, pi_pos=0.4)
+    y, s = m.sample(20_000, 30_000, seed=2)
+    assert abs(empirical_hand_loss(y, s).loss - expected_loss(m, lambda t: weight_g(t, m))) < 0.005
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+def test_bad_input_is_rejected():
+    m = Binormal()
+    with pytest.raises(TypeError, match="model must be an apples.Binormal"):
+        implied_cost(0.0, "model")
+    with pytest.raises(ValueError, match="c must lie in"):
+        optimal_threshold(1.2, m)
+    with pytest.raises(ValueError, match="c must lie in"):
+        misclassification_loss(0.0, float("nan"), m)
+    with pytest.raises(ValueError, match="t contains NaN"):
+        weight_g([0.0, float("nan")], m)
+    with pytest.raises(TypeError, match="t must be a real number"):
+        weight_i("x", m)
+    with pytest.raises(ValueError, match="measure='auc' is not recognised"):
+        threshold_measure(0.0, m, "auc")
+    with pytest.raises(ValueError, match="over='precision' is not recognised"):
+        integrated_measure(m, "precision", over="precision")
+    with pytest.raises(ValueError, match="form='parker' is not recognised"):
+        weight_m(0.0, m, "kappa", form="parker")
+    with pytest.raises(ValueError, match="scale must be positive"):
+        misclassification_loss(0.0, 0.5, m, scale=0.0)
+    with pytest.raises(ValueError, match="scale must be positive"):
+        uniform_threshold_loss(m, scale=-1.0)
+    with pytest.raises(TypeError, match="weight must be a callable"):
+        expected_loss(m, 3.0)
+    with pytest.raises(ValueError, match="must have positive mass"):
+        implied_cost_density(0.5, m, lambda t: 0.0 * t)
+    with pytest.raises(ValueError, match="ties='all' is not recognised"):
+        empirical_hand_loss([1, 0], [0.5, 0.2], ties="all")
+    with pytest.raises(ValueError, match="only one class"):
+        empirical_hand_loss([1, 1], [0.5, 0.2])
+    with pytest.raises(ValueError, match="contains NaN"):
+        empirical_cost_intervals([1, 0], [np.nan, 0.2])
+    with pytest.raises(ValueError, match="infinite"):
+        empirical_uniform_threshold_loss([1, 0], [np.inf, 0.2])
+    with pytest.raises(ValueError, match="two classes"):
+        empirical_loss([1, 0, 2], [0.1, 0.2, 0.3], 0.5)
+    with pytest.raises(ValueError, match="inconsistent lengths"):
+        empirical_optimal_threshold([1, 0, 1], [0.1, 0.2], 0.5)
