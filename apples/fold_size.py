@@ -1,3 +1,800 @@
-"""Work in progress: owned by an open issue; this module exports nothing yet."""
+"""F1 under k-fold cross-validation as folds get small: Van Asch (2013) §7.
 
-__all__: list[str] = []
+Introduced in notebook 04. Van Asch (2013) §7.1 compares the two ways of
+turning k folds into one F1 that Forman & Scholz (2010) §2.3 call F_tp,fp
+(pool the counts, then compute F1; Van Asch eq. 27) and F_avg (compute F1 per
+fold, then average; eq. 29), for a two-class problem (class A, the rare
+"positive" one, and class B) in which the classifier has a fixed accuracy
+(= recall) on each class: 80 % on A and 97.7 % on B. Figure 2 plots both as
+the proportion of class A goes from 0 % to 10 %, for 5, 10 and 50 folds and
+1000 and 10,000 instances, together with the closed form eq. (31).
+
+With two classes every count of class A is a count of class B: the false
+positives of A are the misclassified B instances and vice versa. One fold k
+is therefore fully described by four numbers, which is the representation
+used throughout this module (the paper's symbols):
+
+==========  =============  ==================================================
+apples      Van Asch       meaning
+==========  =============  ==================================================
+fold_size   n^k            instances in test fold k
+n_a         n_A^k          class-A instances in fold k (n_B^k = n^k - n_A^k)
+tp_a        tp_A^k         class-A instances predicted A (fn_A^k = n_A^k - tp_A^k)
+tp_b        tp_B^k         class-B instances predicted B (fp_A^k = n_B^k - tp_B^k)
+==========  =============  ==================================================
+
+so that F1 of class A is eq. (26) ``2 tp_A / (n + tp_A - tp_B)`` and F1 of
+class B is the same with A and B swapped.
+
+Two readings the paper leaves open are options here (notebook 04 shows both):
+
+``errors``
+    ``"fixed"`` (default): the corpus has exactly round(0.8 n_A) correctly
+    classified A instances and round(0.977 n_B) correctly classified B
+    instances ("the accuracy for class A is fixed at 80 %", Figure 2), which
+    are then distributed over the folds. F_tp,fp is then the same for every
+    K, as §7.1 observes. ``"binomial"``: every prediction is right
+    independently with probability r_A or r_B (Forman & Scholz's model).
+``allocation``
+    ``"random"`` (default): a uniformly random partition into folds of
+    (nearly) equal size, "instances randomly distributed over the folds";
+    ``"stratified"``: class A dealt over the folds as evenly as possible
+    (sizes differ by at most 1); ``"even"``: each of the four cells (A right,
+    A wrong, B right, B wrong) dealt as evenly as possible, Van Asch's ideal
+    case where every δ is (nearly) 1. ``"even"`` needs ``errors="fixed"``.
+
+References
+----------
+Van Asch, V. (2013). Macro- and micro-averaged evaluation measures [basic
+draft], §7, §7.1, eqs. (26)-(31), Figure 2.
+Forman, G. & Scholz, M. (2010). Apples-to-apples in cross-validation studies,
+§2.3.
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._validation import Undefined, check_choice, check_policy, divide
+from .counts import Counts
+
+__all__ = [
+    "VAN_ASCH_RECALL_A",
+    "VAN_ASCH_RECALL_B",
+    "FoldCounts",
+    "theoretical_f1",
+    "fold_sizes",
+    "corpus_counts",
+    "fold_f1",
+    "delta_factors",
+    "delta_table",
+    "simulate_fold_counts",
+    "simulate_fold_f1",
+    "exact_fold_f1",
+    "fold_f1_curve",
+    "plot_fold_f1",
+]
+
+#: Accuracy (= recall) of class A and of class B in Van Asch (2013) §7.1 and Figure 2.
+VAN_ASCH_RECALL_A = 0.8
+VAN_ASCH_RECALL_B = 0.977
+
+_METHODS = ("tp_fp", "avg")
+_AVERAGES = ("binary", "macro")
+_ALLOCATIONS = ("random", "stratified", "even")
+_ERRORS = ("fixed", "binomial")
+#: Tail mass left out on each side of every distribution summed by exact_fold_f1.
+_TAIL = 1e-17
+#: Repetitions x folds simulated at a time (bounds memory; fixed so results do not depend on it).
+_CHUNK_CELLS = 1 << 20
+
+
+# ----------------------------------------------------------------------------- validation
+def _check_int(name: str, value: object, *, low: int, high: int | None = None) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"between {low} and {high}"
+        raise ValueError(f"{name} must be {bound}, got {value}")
+    return value
+
+
+def _check_unit(name: str, value: object) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number in [0, 1], got {value!r}")
+    value = float(value)
+    if not 0.0 <= value <= 1.0:  # also rejects NaN
+        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+    return value
+
+
+def _check_unit_array(name: str, value: object) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} contains NaN")
+    if ((arr < 0) | (arr > 1)).any():
+        raise ValueError(f"{name} must be in [0, 1], got values from {arr.min()!r} to {arr.max()!r}")
+    return arr
+
+
+def _check_count_array(name: str, value: object, *, scalar_ok: bool = False) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
+    if arr.ndim == 0 and not scalar_ok:
+        raise ValueError(f"{name} must have a fold axis (last axis), got a scalar")
+    if (arr < 0).any():
+        raise ValueError(f"{name} must be non-negative counts, got a minimum of {arr.min()}")
+    return arr.astype(np.int64)
+
+
+def _check_fold_counts(n_a, tp_a, tp_b, fold_size):
+    n_a = _check_count_array("n_a", n_a)
+    tp_a = _check_count_array("tp_a", tp_a)
+    tp_b = _check_count_array("tp_b", tp_b)
+    n = _check_count_array("fold_size", fold_size, scalar_ok=True)
+    if not (n_a.shape == tp_a.shape == tp_b.shape):
+        raise ValueError(
+            f"n_a, tp_a and tp_b must have the same shape, got {n_a.shape}, {tp_a.shape} and {tp_b.shape}"
+        )
+    try:
+        n = np.broadcast_to(n, n_a.shape)
+    except ValueError:
+        raise ValueError(f"fold_size of shape {n.shape} does not broadcast to the counts' shape {n_a.shape}") from None
+    if (n == 0).any():
+        raise ValueError("fold_size must be positive: a fold has no instances")
+    if (n_a > n).any():
+        raise ValueError("n_a is larger than fold_size in some fold")
+    if (tp_a > n_a).any():
+        raise ValueError("tp_a is larger than n_a (the class-A instances) in some fold")
+    if (tp_b > n - n_a).any():
+        raise ValueError("tp_b is larger than fold_size - n_a (the class-B instances) in some fold")
+    return n_a, tp_a, tp_b, n
+
+
+def _round_half_up(x: float) -> int:
+    """Nearest integer, halves up, after removing float noise (0.035 * 1000 is 35.000000000000004)."""
+    return int(np.floor(round(x, 9) + 0.5))
+
+
+# ----------------------------------------------------------------------------- eq. 31
+def theoretical_f1(prop_a, *, recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B,
+                   average: str = "macro", undefined: Undefined = "zero"):
+    """F1 of the expected counts as a function of the class-A proportion: Van Asch eq. (31).
+
+    With n_c instances of class c and recall (= accuracy) r_c, the expected
+    counts are tp_A = r_A n_A, fn_A = fp_B = (1 - r_A) n_A, tp_B = r_B n_B and
+    fn_B = fp_A = (1 - r_B) n_B. Substituting them in tp/(2tp + fp + fn) and
+    dividing by n_A (Van Asch writes p = n_B / n_A) gives eq. (31)::
+
+        macroF1 = r_A / (1 + r_A + (1 - r_B) p) + r_B p / (1 - r_A + (1 + r_B) p)
+
+    Here both terms are multiplied through by prop_A = n_A / (n_A + n_B) =
+    1 / (1 + p) (footnote 12), which keeps prop_A = 0 and 1 finite::
+
+        term_A = r_A π / ((1 + r_A) π + (1 - r_B)(1 - π))
+        term_B = r_B (1 - π) / ((1 - r_A) π + (1 + r_B)(1 - π))
+
+    The F1 of class A is ``2 term_A`` and the macro-F1 ``term_A + term_B``.
+
+    Parameters
+    ----------
+    prop_a : float or array-like
+        Proportion of class A, π = n_A / (n_A + n_B), in [0, 1].
+    recall_a, recall_b : float, defaults 0.8 and 0.977
+        Accuracy (= recall) on class A and on class B (Van Asch §7.1).
+    average : {"macro", "binary"}, default "macro"
+        ``"macro"``: eq. (31), the mean of the two classes' F1 (what Figure 2
+        plots, by its caption); ``"binary"``: the F1 of class A (what §7.1's
+        text and eqs. 26-29 discuss).
+    undefined : {"zero", "nan", "raise"}, default "zero"
+        Policy where a class's F1 is 0/0 (class A at π = 0 with r_B = 1, or
+        class B at π = 1 with r_A = 1). At π = 0 with r_B < 1, F1 of class A
+        is 0 (it has only false positives), which is also the limit.
+
+    Returns
+    -------
+    float or ndarray
+
+    References
+    ----------
+    Van Asch (2013) §7.1, eq. (31) and footnote 12.
+
+    Examples
+    --------
+    >>> round(theoretical_f1(0.10), 6)                    # Figure 2's right edge
+    0.887295
+    >>> round(theoretical_f1(0.10, average="binary"), 6)  # 2 * 0.8 / (1.8 + 0.023 * 9)
+    0.79721
+    >>> abs(theoretical_f1(0.0) - 0.977 / 1.977) < 1e-15  # left edge: F1 of class B, halved
+    True
+    """
+    prop = _check_unit_array("prop_a", prop_a)
+    r_a = _check_unit("recall_a", recall_a)
+    r_b = _check_unit("recall_b", recall_b)
+    check_choice("average", average, _AVERAGES)
+    check_policy(undefined)
+    term_a = divide(r_a * prop, (1 + r_a) * prop + (1 - r_b) * (1 - prop),
+                    undefined=undefined, what="F1 of class A (no class A and no false positives)")
+    if average == "binary":
+        out = 2 * np.asarray(term_a)
+    else:
+        term_b = divide(r_b * (1 - prop), (1 - r_a) * prop + (1 + r_b) * (1 - prop),
+                        undefined=undefined, what="F1 of class B (no class B and no false positives)")
+        out = np.asarray(term_a) + np.asarray(term_b)
+    return float(out) if out.ndim == 0 else out
+
+
+# ----------------------------------------------------------------------------- corpus and folds
+def fold_sizes(n_instances: int, n_folds: int) -> np.ndarray:
+    """Sizes of the test folds: as equal as possible, the first ``n_instances % n_folds`` one larger.
+
+    Van Asch §7.1, first bullet: when N is not a multiple of K "the remaining
+    instances are also distributed over the folds" and n^k differs.
+
+    Examples
+    --------
+    >>> fold_sizes(1000, 10).tolist() == [100] * 10
+    True
+    >>> fold_sizes(1003, 5).tolist()
+    [201, 201, 201, 200, 200]
+    """
+    n_instances = _check_int("n_instances", n_instances, low=2)
+    n_folds = _check_int("n_folds", n_folds, low=2, high=n_instances)
+    q, r = divmod(n_instances, n_folds)
+    return q + (np.arange(n_folds) < r).astype(np.int64)
+
+
+def corpus_counts(prop_a: float, *, n_instances: int, recall_a: float = VAN_ASCH_RECALL_A,
+                  recall_b: float = VAN_ASCH_RECALL_B) -> dict[str, int]:
+    """The whole corpus of the fixed-accuracy model: n_A, n_B and their correct predictions.
+
+    n_A = round(π N) and t_c = round(r_c n_c), rounding halves up.
+
+    Examples
+    --------
+    >>> corpus_counts(0.10, n_instances=10_000)
+    {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
+    """
+    n_instances = _check_int("n_instances", n_instances, low=2)
+    prop = _check_unit("prop_a", prop_a)
+    r_a = _check_unit("recall_a", recall_a)
+    r_b = _check_unit("recall_b", recall_b)
+    n_a = _round_half_up(prop * n_instances)
+    n_b = n_instances - n_a
+    return {"n_a": n_a, "n_b": n_b, "tp_a": _round_half_up(r_a * n_a), "tp_b": _round_half_up(r_b * n_b)}
+
+
+def _deal(cells: list[int], n_folds: int) -> np.ndarray:
+    """Deal the items of consecutive cells round-robin over the folds: counts of shape (cells, folds).
+
+    Item i (cells laid end to end) goes to fold i % K, so every cell is split
+    as evenly as possible (±1) and the fold sizes are those of fold_sizes().
+    """
+    edges = np.concatenate([[0], np.cumsum(cells)])
+    k = np.arange(n_folds)
+    below = (edges[:, None] - k[None, :] + n_folds - 1) // n_folds  # items i < edge with i % K == k
+    return np.diff(below, axis=0).astype(np.int64)
+
+
+def _split_fixed(rng: np.random.Generator, good: int, bad: int, draws: np.ndarray) -> np.ndarray:
+    """How many of a fold's ``draws`` items are "good", the good ones being a random subset of the class.
+
+    Sequential hypergeometric draws over the folds (axis 1), vectorised over
+    repetitions (axis 0); the totals over folds are exactly ``good``.
+    """
+    out = np.empty_like(draws)
+    g = np.full(draws.shape[0], good, dtype=np.int64)
+    b = np.full(draws.shape[0], bad, dtype=np.int64)
+    for k in range(draws.shape[1]):
+        x = rng.hypergeometric(g, b, draws[:, k])
+        out[:, k] = x
+        g -= x
+        b -= draws[:, k] - x
+    return out
+
+
+# ----------------------------------------------------------------------------- F1 of folds
+def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary",
+            undefined: Undefined = "raise"):
+    """Cross-validated F1 of many cross-validations at once (Van Asch eqs. 27 and 29).
+
+    The last axis indexes the folds; any leading axes (e.g. repetitions) are
+    kept. The semantics are exactly those of :func:`apples.cv_f_measure` on the
+    folds' :class:`~apples.Counts` (see :meth:`FoldCounts.counts`):
+
+    - ``"tp_fp"``: F1 of the pooled counts, eq. (27):
+      ``2 Σtp_A / (N + Σtp_A - Σtp_B)``; 0/0 (no class A, no false
+      positives anywhere) follows ``undefined`` (``cv_f_measure`` raises).
+    - ``"avg"``: mean over folds of eq. (26) per fold, eq. (29), with a fold's
+      F1 := 0 where its precision or recall is undefined (Forman & Scholz §2.3).
+      This equals 0 from eq. (26) itself except where it is 0/0.
+
+    ``average="macro"`` averages the F1 of class A and of class B, each computed
+    by ``method`` (Van Asch §7: the macro-F1 "computed in a micro-average way"
+    for ``tp_fp``); for ``avg`` the mean over folds of per-fold macro-F1 is the
+    same number.
+
+    Parameters
+    ----------
+    n_a, tp_a, tp_b : array-like of int, shape (..., K)
+        Class-A instances, correctly classified A and correctly classified B per fold.
+    fold_size : int or array-like of int, broadcastable to (..., K)
+        Instances per fold, n^k.
+    method : {"tp_fp", "avg"}
+    average : {"binary", "macro"}, default "binary"
+        F1 of class A, or the mean F1 of A and B.
+    undefined : {"raise", "nan", "zero"}, default "raise"
+        Policy for a pooled 0/0 under ``"tp_fp"``.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    Two folds of 10 with 2 and 0 class-A instances (fold 2 has F1 = 0):
+
+    >>> fold_f1([2, 0], [2, 0], [8, 9], fold_size=10, method="tp_fp")   # 4 / (20 + 2 - 17)
+    0.8
+    >>> fold_f1([2, 0], [2, 0], [8, 9], fold_size=10, method="avg")     # (1 + 0) / 2
+    0.5
+    """
+    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
+    check_choice("method", method, _METHODS)
+    check_choice("average", average, _AVERAGES)
+    check_policy(undefined)
+    out = _f1_kernel(tp_a, tp_b, n, undefined=undefined if method == "tp_fp" else "zero")[(average, method)]
+    return float(out) if out.ndim == 0 else out
+
+
+def _f1_kernel(tp_a, tp_b, n, *, undefined: str) -> dict:
+    """All four (average, method) F1s of validated (..., K) fold counts, eq. (26) per fold and pooled."""
+    out = {}
+    per_class = []
+    for own, other in ((tp_a, tp_b), (tp_b, tp_a)):
+        pooled = divide(2 * own.sum(axis=-1), n.sum(axis=-1) + own.sum(axis=-1) - other.sum(axis=-1),
+                        undefined=undefined, what="pooled F1 (TP = FP = FN = 0)")
+        avg = np.mean(divide(2 * own, n + own - other, undefined="zero", what="fold F1"), axis=-1)
+        per_class.append((np.asarray(pooled, dtype=float), np.asarray(avg, dtype=float)))
+    (pool_a, avg_a), (pool_b, avg_b) = per_class
+    out[("binary", "tp_fp")], out[("binary", "avg")] = pool_a, avg_a
+    out[("macro", "tp_fp")], out[("macro", "avg")] = (pool_a + pool_b) / 2, (avg_a + avg_b) / 2
+    return out
+
+
+def delta_factors(n_a, tp_a, tp_b, *, fold_size) -> np.ndarray:
+    """Van Asch's δ factor of every fold (§7.1): δ^k = (N + C) / (K (n^k + c^k)).
+
+    With c^k = tp_A^k - tp_B^k and C = Σ c^k, eq. (29) can be written
+    F_avg = 2 Σ_k δ^k tp_A^k / (N + C), while eq. (27) is F_tp,fp =
+    2 Σ_k tp_A^k / (N + C), so that exactly::
+
+        F_avg - F_tp,fp = 2 Σ_k (δ^k - 1) tp_A^k / (N + C)
+
+    A δ far from 1 in a fold with true positives moves F_avg away from
+    F_tp,fp. A fold with n^k + c^k = 0 (no class A and no false positive) has
+    δ = NaN. For class B swap the roles: ``delta_factors(fold_size - n_a, tp_b,
+    tp_a, fold_size=fold_size)``.
+
+    Returns
+    -------
+    ndarray of shape (..., K)
+
+    Examples
+    --------
+    >>> delta_factors([2, 0], [2, 0], [8, 9], fold_size=10).tolist()   # (20 + 2 - 17) / (2 * 4), / (2 * 1)
+    [0.625, 2.5]
+    """
+    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
+    c = tp_a - tp_b
+    total = (n.sum(axis=-1) + c.sum(axis=-1))[..., None]
+    return divide(total, n_a.shape[-1] * (n + c), undefined="nan", what="delta")
+
+
+def delta_table(n_a, tp_a, tp_b, *, fold_size) -> pd.DataFrame:
+    """One cross-validation fold by fold: counts, F1, δ and each fold's share of F_avg - F_tp,fp.
+
+    Column ``gap`` is 2 (δ^k - 1) tp_A^k / (N + C) (0 where tp_A^k = 0); the
+    column sums to F_avg - F_tp,fp of class A (see :func:`delta_factors`).
+
+    Examples
+    --------
+    >>> t = delta_table([2, 0], [2, 0], [8, 9], fold_size=10)
+    >>> t["gap"].round(4).tolist(), round(float(t["gap"].sum()), 4)
+    ([-0.3, 0.0], -0.3)
+    """
+    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
+    if n_a.ndim != 1:
+        raise ValueError(f"delta_table describes one cross-validation: n_a must be 1-D, got shape {n_a.shape}")
+    delta = delta_factors(n_a, tp_a, tp_b, fold_size=n)
+    c = tp_a - tp_b
+    total = n.sum() + c.sum()
+    gap = np.where(tp_a > 0, 2 * (np.nan_to_num(delta) - 1) * tp_a, 0.0) / total if total else np.zeros(len(n))
+    table = pd.DataFrame({
+        "n": n, "n_a": n_a, "tp_a": tp_a, "tp_b": tp_b, "fp_a": n - n_a - tp_b, "fn_a": n_a - tp_a,
+        "c": c, "f1_a": divide(2 * tp_a, n + c, undefined="zero", what="fold F1"), "delta": delta, "gap": gap,
+    }, index=pd.RangeIndex(1, len(n) + 1, name="fold"))
+    return table
+
+
+# ----------------------------------------------------------------------------- simulation
+@dataclass(frozen=True)
+class FoldCounts:
+    """Per-fold counts of many simulated cross-validations (repetitions x folds).
+
+    Attributes
+    ----------
+    fold_size : ndarray of shape (K,)
+    n_a, tp_a, tp_b : ndarray of shape (R, K)
+        Class-A instances, correct A and correct B predictions per fold.
+    """
+
+    fold_size: np.ndarray
+    n_a: np.ndarray
+    tp_a: np.ndarray
+    tp_b: np.ndarray
+
+    @property
+    def n_reps(self) -> int:
+        return self.n_a.shape[0]
+
+    def f1(self, *, method: str, average: str = "binary", undefined: Undefined = "raise") -> np.ndarray:
+        """:func:`fold_f1` of every repetition, shape (R,)."""
+        return np.atleast_1d(fold_f1(self.n_a, self.tp_a, self.tp_b, fold_size=self.fold_size,
+                                     method=method, average=average, undefined=undefined))
+
+    def counts(self, rep: int = 0, *, positive: str = "A") -> list[Counts]:
+        """The folds of repetition ``rep`` as :class:`~apples.Counts` with class ``positive`` ("A" or "B")."""
+        rep = _check_int("rep", rep, low=0, high=self.n_reps - 1)
+        check_choice("positive", positive, ("A", "B"))
+        out = []
+        for n, m, ta, tb in zip(self.fold_size, self.n_a[rep], self.tp_a[rep], self.tp_b[rep]):
+            n, m, ta, tb = int(n), int(m), int(ta), int(tb)
+            fn_a, fp_a = m - ta, n - m - tb
+            if positive == "A":
+                out.append(Counts(tp=ta, fp=fp_a, fn=fn_a, tn=tb))
+            else:
+                out.append(Counts(tp=tb, fp=fn_a, fn=fp_a, tn=ta))
+        return out
+
+
+def _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b):
+    prop = _check_unit("prop_a", prop_a)
+    sizes = fold_sizes(n_instances, n_folds)
+    check_choice("allocation", allocation, _ALLOCATIONS)
+    check_choice("errors", errors, _ERRORS)
+    if allocation == "even" and errors != "fixed":
+        raise ValueError("allocation='even' deals the correct and wrong predictions evenly over the folds, "
+                         "which needs errors='fixed' (with errors='binomial' they are not known in advance)")
+    corpus = corpus_counts(prop, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
+    return prop, sizes, corpus
+
+
+def simulate_fold_counts(prop_a: float, *, n_instances: int = 1000, n_folds: int = 10,
+                         allocation: str = "random", errors: str = "fixed",
+                         recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B,
+                         n_reps: int = 1, seed=0) -> FoldCounts:
+    """Simulate ``n_reps`` k-fold cross-validations of Van Asch's two-class set-up (§7.1, Figure 2).
+
+    N = ``n_instances`` instances, round(π N) of class A, split into K =
+    ``n_folds`` folds of sizes :func:`fold_sizes`. See the module docstring for
+    ``allocation`` and ``errors``. Vectorised over repetitions (the only Python
+    loop is over the K folds); bit-for-bit reproducible for a seed.
+
+    Parameters
+    ----------
+    prop_a : float
+        Proportion of class A, π, in [0, 1].
+    n_instances, n_folds : int, defaults 1000 and 10
+    allocation : {"random", "stratified", "even"}, default "random"
+    errors : {"fixed", "binomial"}, default "fixed"
+    recall_a, recall_b : float, defaults 0.8 and 0.977
+    n_reps : int, default 1
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    FoldCounts
+
+    Examples
+    --------
+    >>> sim = simulate_fold_counts(0.02, n_instances=1000, n_folds=10, n_reps=3, seed=1)
+    >>> sim.n_a.sum(axis=1).tolist(), sim.tp_a.sum(axis=1).tolist(), sim.tp_b.sum(axis=1).tolist()
+    ([20, 20, 20], [16, 16, 16], [957, 957, 957])
+    """
+    _, sizes, corpus = _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
+    n_reps = _check_int("n_reps", n_reps, low=1)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    n_a, n_b, t_a, t_b = corpus["n_a"], corpus["n_b"], corpus["tp_a"], corpus["tp_b"]
+    k = len(sizes)
+    if allocation == "even":
+        cells = _deal([t_a, n_a - t_a, t_b, n_b - t_b], k)
+        rows = (cells[0] + cells[1], cells[0], cells[2])
+        m, tpa, tpb = (np.broadcast_to(r, (n_reps, k)).copy() for r in rows)
+        return FoldCounts(sizes, m, tpa, tpb)
+    if allocation == "stratified":
+        m = np.broadcast_to(_deal([n_a, n_b], k)[0], (n_reps, k)).copy()
+    else:
+        m = rng.multivariate_hypergeometric(sizes, n_a, size=n_reps).astype(np.int64)
+    if errors == "fixed":
+        tpa = _split_fixed(rng, t_a, n_a - t_a, m)
+        tpb = _split_fixed(rng, t_b, n_b - t_b, sizes - m)
+    else:
+        tpa = rng.binomial(m, recall_a).astype(np.int64)
+        tpb = rng.binomial(sizes - m, recall_b).astype(np.int64)
+    return FoldCounts(sizes, m, tpa, tpb)
+
+
+def simulate_fold_f1(prop_a: float, *, n_instances: int = 1000, n_folds: int = 10,
+                     allocation: str = "random", errors: str = "fixed",
+                     recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B,
+                     n_reps: int = 10_000, seed=0) -> pd.DataFrame:
+    """Monte Carlo mean and spread of F_tp,fp and F_avg, class A and macro, over ``n_reps`` cross-validations.
+
+    Repetitions are simulated in chunks (memory stays bounded; the chunk size
+    is fixed, so a seed gives the same numbers whatever the machine). A pooled
+    0/0 (no class A and no false positive at all, probability 0.977^N at
+    π = 0) counts as F1 = 0, the limit (and the value eq. 31 gives).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (average, method), columns ``mean``, ``std``, ``se`` (=
+        std / sqrt(n_reps)) and ``n_reps``.
+
+    Examples
+    --------
+    >>> r = simulate_fold_f1(0.05, n_folds=5, n_reps=2000, seed=0)
+    >>> float(r.loc[("binary", "tp_fp"), "std"])       # fixed errors: the pooled counts never change
+    0.0
+    """
+    _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
+    n_reps = _check_int("n_reps", n_reps, low=1)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    chunk = max(1, _CHUNK_CELLS // n_folds)
+    keys = [(a, m) for a in _AVERAGES for m in _METHODS]
+    s1 = dict.fromkeys(keys, 0.0)
+    s2 = dict.fromkeys(keys, 0.0)
+    first = {}
+    done = 0
+    while done < n_reps:
+        size = min(chunk, n_reps - done)
+        sim = simulate_fold_counts(prop_a, n_instances=n_instances, n_folds=n_folds, allocation=allocation,
+                                   errors=errors, recall_a=recall_a, recall_b=recall_b, n_reps=size, seed=rng)
+        scores = _f1_kernel(sim.tp_a, sim.tp_b, np.broadcast_to(sim.fold_size, sim.n_a.shape), undefined="zero")
+        for key in keys:
+            f = scores[key]
+            first.setdefault(key, f[0])  # shift for a numerically stable variance
+            d = f - first[key]
+            s1[key] += d.sum()
+            s2[key] += (d * d).sum()
+        done += size
+    rows = []
+    for key in keys:
+        mean_d = s1[key] / n_reps
+        var = max(s2[key] / n_reps - mean_d * mean_d, 0.0) * n_reps / max(n_reps - 1, 1)
+        std = float(np.sqrt(var))
+        rows.append({"average": key[0], "method": key[1], "mean": first[key] + mean_d, "std": std,
+                     "se": std / np.sqrt(n_reps), "n_reps": n_reps})
+    return pd.DataFrame(rows).set_index(["average", "method"])
+
+
+# ----------------------------------------------------------------------------- exact expectations
+def _support(lo_dist, hi_dist, lo_bound: int, hi_bound: int) -> np.ndarray:
+    """Values in [lo_bound, hi_bound] carrying all but ``_TAIL`` of the mass in each tail.
+
+    ``lo_dist`` / ``hi_dist`` are the members of a family (ordered by the
+    number of draws) with the lowest / highest quantiles. The tails are summed
+    from the pmf (scipy's ``isf`` loses the far upper tail to 1 - cdf rounding).
+    """
+    x = np.arange(lo_bound, hi_bound + 1)
+    low_tail = np.cumsum(_pmf(lo_dist, x))
+    high_tail = np.cumsum(_pmf(hi_dist, x)[::-1])[::-1]
+    lo = x[np.argmax(low_tail > _TAIL)] if (low_tail > _TAIL).any() else lo_bound
+    hi = x[len(x) - 1 - np.argmax((high_tail > _TAIL)[::-1])] if (high_tail > _TAIL).any() else hi_bound
+    return np.arange(lo, max(lo, hi) + 1)
+
+
+def _count_dist(errors: str, draws, *, n_class: int, bad_class: int, p_bad: float):
+    """Distribution of the number of "bad" items among ``draws`` instances of one class.
+
+    Fixed errors: the class has ``bad_class`` bad items among ``n_class``, a
+    random subset is drawn (hypergeometric); binomial errors: each is bad
+    with probability ``p_bad``.
+    """
+    if errors == "binomial":
+        return stats.binom(draws, p_bad)
+    if n_class == 0:  # empty class: scipy's hypergeom(0, 0, 0) is NaN; the count is surely 0
+        return stats.binom(draws, 0.0)
+    return stats.hypergeom(n_class, bad_class, draws)
+
+
+def _pmf(dist, x) -> np.ndarray:
+    # scipy's hypergeom.pmf (Boost) costs ~0.1 ms a value; exp(logpmf) is as accurate to ~1e-11
+    # relative and a hundred times faster.
+    return np.nan_to_num(np.exp(dist.logpmf(x)))
+
+
+def _expected_fold(n: int, m_vals: np.ndarray, m_w: np.ndarray, *, errors: str, corpus: dict,
+                   recall_a: float, recall_b: float) -> np.ndarray:
+    """E[F1 of A] and E[macro-F1] of one fold of n instances whose class-A count m has weights m_w.
+
+    Eq. (26), 0 where 0/0.
+
+    Given m: fn_A (wrong A's among the m) and fp_A (wrong B's among the n - m)
+    are independent, hypergeometric (fixed errors) or binomial; each is summed
+    over all but 1e-17 of its mass in each tail.
+    """
+    keep = m_w > 0
+    m_vals, m_w = m_vals[keep].astype(np.int64), m_w[keep]
+    lo_m, hi_m = int(m_vals.min()), int(m_vals.max())
+    kw_a = dict(n_class=corpus["n_a"], bad_class=corpus["n_a"] - corpus["tp_a"], p_bad=1.0 - recall_a)
+    kw_b = dict(n_class=corpus["n_b"], bad_class=corpus["n_b"] - corpus["tp_b"], p_bad=1.0 - recall_b)
+    u = _support(_count_dist(errors, lo_m, **kw_a), _count_dist(errors, hi_m, **kw_a), 0, hi_m)  # fn_A
+    w = _support(_count_dist(errors, n - hi_m, **kw_b), _count_dist(errors, n - lo_m, **kw_b), 0, n - lo_m)  # fp_A
+    m_col = m_vals[:, None]
+    pu = np.where(u[None, :] <= m_col, _pmf(_count_dist(errors, m_col, **kw_a), u[None, :]), 0.0)  # (M, U)
+    pw = np.where(w[None, :] <= n - m_col, _pmf(_count_dist(errors, n - m_col, **kw_b), w[None, :]), 0.0)
+    m3, u3, w3 = m_vals[:, None, None], u[None, :, None], w[None, None, :]
+    valid = (u3 <= m3) & (w3 <= n - m3)
+    tp_a = m3 - u3
+    f_a = divide(2 * tp_a, 2 * tp_a + u3 + w3, undefined="zero", what="fold F1")  # 2 tp / (2 tp + fn + fp)
+    tp_b = n - m3 - w3
+    f_b = divide(2 * tp_b, 2 * tp_b + u3 + w3, undefined="zero", what="fold F1")
+    weight = m_w[:, None, None] * pu[:, :, None] * pw[:, None, :] * valid
+    e_a, e_b = float(np.sum(weight * f_a)), float(np.sum(weight * f_b))
+    return np.array([e_a, (e_a + e_b) / 2])
+
+
+def exact_fold_f1(prop_a: float, *, method: str, average: str = "binary", n_instances: int = 1000,
+                  n_folds: int = 10, allocation: str = "random", errors: str = "fixed",
+                  recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B) -> float:
+    """The exact expectation of F_tp,fp or F_avg in Van Asch's set-up, by summation (no sampling).
+
+    - ``"tp_fp"``: pooled counts. With fixed errors F_tp,fp is one number;
+      with binomial errors tp_A ~ Bin(n_A, r_A) and tp_B ~ Bin(n_B, r_B)
+      whatever the folds, so the expectation depends on neither K nor
+      ``allocation``.
+    - ``"avg"``: by linearity E[F_avg] = (1/K) Σ_k E[F1^k], and each fold's
+      marginal is summed exactly: its class-A count m is hypergeometric
+      (random) or fixed (stratified), and given m the correct predictions are
+      hypergeometric (fixed errors: a random subset of the class's correct
+      ones) or binomial, independently for A and B. The dependence between
+      folds does not matter for the mean.
+
+    Each sum leaves out at most 1e-17 of probability in each tail, and the
+    probabilities are scipy's (hypergeometric via ``exp(logpmf)``, relative
+    error about 1e-11), so the result is exact to about 1e-10 or better. A
+    fold's 0/0 counts as 0 (as in :func:`fold_f1`), and so does a pooled 0/0.
+
+    Examples
+    --------
+    >>> exact_fold_f1(0.10, method="tp_fp", n_instances=10_000) == 1600 / 2007   # 2 tp / (2 tp + fn + fp)
+    True
+    >>> round(exact_fold_f1(0.01, method="avg", n_folds=50), 4)
+    0.1288
+    """
+    _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
+    check_choice("method", method, _METHODS)
+    check_choice("average", average, _AVERAGES)
+    if method == "tp_fp":  # depends on neither the folds nor their allocation
+        n_folds, allocation = 2, "random"
+    values = _exact(float(prop_a), int(n_instances), int(n_folds), allocation, errors, float(recall_a),
+                    float(recall_b), method)
+    return float(values[_AVERAGES.index(average)])
+
+
+@functools.lru_cache(maxsize=4096)
+def _exact(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b, method) -> np.ndarray:
+    """(E[F1 of A], E[macro-F1]) for validated arguments; cached (Figure 2 reuses F_tp,fp for every K)."""
+    sizes = fold_sizes(n_instances, n_folds)
+    corpus = corpus_counts(prop_a, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
+    kw = dict(errors=errors, corpus=corpus, recall_a=recall_a, recall_b=recall_b)
+    if method == "tp_fp":
+        return _expected_fold(n_instances, np.array([corpus["n_a"]]), np.array([1.0]), **kw)
+    k = len(sizes)
+    if allocation == "even":
+        sim = simulate_fold_counts(prop_a, n_instances=n_instances, n_folds=n_folds, allocation="even",
+                                   errors=errors, recall_a=recall_a, recall_b=recall_b)
+        return np.array([sim.f1(method="avg", average=a)[0] for a in _AVERAGES])
+    total = np.zeros(2)
+    if allocation == "stratified":
+        types = pd.Series(list(zip(sizes, _deal([corpus["n_a"], corpus["n_b"]], k)[0]))).value_counts()
+        for (n, m), count in types.items():
+            total += count * _expected_fold(int(n), np.array([int(m)]), np.array([1.0]), **kw)
+        return total / k
+    for n, count in pd.Series(sizes).value_counts().items():
+        dist_m = stats.hypergeom(n_instances, corpus["n_a"], int(n))
+        m_vals = _support(dist_m, dist_m, max(0, int(n) - corpus["n_b"]), min(int(n), corpus["n_a"]))
+        total += count * _expected_fold(int(n), m_vals, _pmf(dist_m, m_vals), **kw)
+    return total / k
+
+
+# ----------------------------------------------------------------------------- Figure 2
+def fold_f1_curve(props, *, n_instances: int = 1000, n_folds: int = 10, allocation: str = "random",
+                  errors: str = "fixed", recall_a: float = VAN_ASCH_RECALL_A,
+                  recall_b: float = VAN_ASCH_RECALL_B, n_reps: int = 10_000, seed=0) -> pd.DataFrame:
+    """One panel of Van Asch Figure 2: exact, simulated and theoretical F1 against the class-A proportion.
+
+    Each proportion gets its own random stream, spawned from ``seed``, so a
+    point does not depend on which other points are computed. ``n_reps=0``
+    skips the simulation (``mean`` and ``se`` are NaN).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (prop_a, average, method), columns ``prop_a``, ``n_a``,
+        ``average``, ``method``, ``exact``, ``mean``, ``se`` and ``theory``
+        (eq. 31 for ``"macro"``, its class-A term doubled for ``"binary"``;
+        the same for both methods).
+    """
+    props = np.atleast_1d(_check_unit_array("props", props))
+    n_reps = _check_int("n_reps", n_reps, low=0)
+    children = np.random.SeedSequence(_check_int("seed", seed, low=0)).spawn(len(props))
+    rows = []
+    for prop, child in zip(props, children):
+        prop = float(prop)
+        design = dict(n_instances=n_instances, n_folds=n_folds, allocation=allocation, errors=errors,
+                      recall_a=recall_a, recall_b=recall_b)
+        sim = (simulate_fold_f1(prop, n_reps=n_reps, seed=np.random.default_rng(child), **design)
+               if n_reps else None)
+        n_a = corpus_counts(prop, n_instances=n_instances)["n_a"]
+        for average in _AVERAGES:
+            theory = theoretical_f1(prop, recall_a=recall_a, recall_b=recall_b, average=average)
+            for method in _METHODS:
+                rows.append({
+                    "prop_a": prop, "n_a": n_a, "average": average, "method": method,
+                    "exact": exact_fold_f1(prop, method=method, average=average, **design),
+                    "mean": sim.loc[(average, method), "mean"] if sim is not None else np.nan,
+                    "se": sim.loc[(average, method), "se"] if sim is not None else np.nan,
+                    "theory": theory,
+                })
+    return pd.DataFrame(rows)
+
+
+_LABELS = {"tp_fp": "F_tp,fp", "avg": "F_avg"}
+
+
+def plot_fold_f1(curve: pd.DataFrame, *, average: str = "macro", ax=None, title: str | None = None,
+                 theory: bool = True, legend: bool = True):
+    """Plot one panel of Figure 2 from :func:`fold_f1_curve`: exact lines, simulated means ± 2 SE, eq. (31).
+
+    Returns the matplotlib Axes.
+    """
+    import matplotlib.pyplot as plt
+
+    from .style import METHOD_COLORS
+
+    check_choice("average", average, _AVERAGES)
+    ax = plt.gca() if ax is None else ax
+    data = curve[curve["average"] == average]
+    for method in _METHODS:
+        d = data[data["method"] == method]
+        x = 100 * d["prop_a"].to_numpy()
+        ax.plot(x, 100 * d["exact"].to_numpy(), color=METHOD_COLORS[method], lw=1.5,
+                label=f"{_LABELS[method]} (exact mean)")
+        if d["mean"].notna().any():
+            ax.errorbar(x, 100 * d["mean"].to_numpy(), yerr=200 * d["se"].to_numpy(), fmt="o", ms=3,
+                        color=METHOD_COLORS[method], label=f"{_LABELS[method]} (simulated, ±2 SE)")
+    if theory:
+        d = data[data["method"] == "tp_fp"]
+        ax.plot(100 * d["prop_a"].to_numpy(), 100 * d["theory"].to_numpy(), ls="--", color="#d62728", lw=1.2,
+                label="eq. (31)" if average == "macro" else "eq. (31), class-A term x 2")
+    what = "macro-F1 of A and B" if average == "macro" else "F1 of class A"
+    ax.set(xlabel="proportion of class A (%)", ylabel=f"{what} (%)", xlim=(0, 10))
+    if title is not None:
+        ax.set_title(title)
+    if legend:
+        ax.legend(loc="lower right")
+    return ax
