@@ -283,9 +283,9 @@ def _check_fold_lists(y_true_folds, y_score_folds) -> tuple[list, list]:
         raise ValueError("y_true_folds is empty; a cross-validation needs at least one fold")
     for i, (a, b) in enumerate(zip(t, s)):
         if np.ndim(a) != 1 or np.ndim(b) != 1:
-            raise ValueError(f"fold {i}: y_true and y_score must be one-dimensional arrays")
+            raise ValueError(f"fold {i + 1} (index {i}): y_true and y_score must be one-dimensional arrays")
         if len(a) != len(b):
-            raise ValueError(f"fold {i}: y_true has {len(a)} cases but y_score has {len(b)}")
+            raise ValueError(f"fold {i + 1} (index {i}): y_true has {len(a)} cases but y_score has {len(b)}")
     return t, s
 
 
@@ -308,7 +308,8 @@ def cv_ranking_score(y_true_folds, y_score_folds, *, metric, method: Literal["av
         with each other.
     undefined : {"raise", "nan", "skip"}, default "raise"
         What to do with a fold where the metric is undefined (e.g. a fold
-        with one class for AUC): raise an error naming the fold, return
+        with one class for AUC): raise an error naming the fold (counted
+        from 1, with its 0-based index), return
         ``nan`` for the whole cross-validation, or skip the fold and average
         the rest (an error if every fold is undefined). With ``"merge"`` only
         the pooled scores can be undefined; ``"skip"`` then has nothing left
@@ -360,10 +361,10 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
         except UndefinedMetricError as err:
             if undefined == "raise":
                 raise UndefinedMetricError(
-                    f"{name} of fold {i} is undefined ({err}); pass undefined='nan' or 'skip'") from None
+                    f"{name} of fold {i + 1} (index {i}) is undefined: {err}; pass undefined='nan' or 'skip'") from None
             undefined_folds.append(i)
         except ValueError as err:
-            raise ValueError(f"fold {i}: {err}") from None
+            raise ValueError(f"fold {i + 1} (index {i}): {err}") from None
     if undefined_folds and undefined == "nan":
         return float("nan")
     if not values:

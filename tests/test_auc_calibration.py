@@ -160,7 +160,7 @@ def test_bad_input():
 # -- table ---------------------------------------------------------------------------------------------------
 def test_auc_table_policies():
     y, s = [[1, 0, 0], [0, 0, 0]], [[3, 2, 1], [0.3, 0.2, 0.1]]
-    with pytest.raises(apples.UndefinedMetricError, match="fold 1"):
+    with pytest.raises(apples.UndefinedMetricError, match=r"fold 2 \(index 1\)"):
         auc_table(y, s)
     t = auc_table(y, s, undefined="skip")
     assert np.isnan(t.loc[2, "auc"])

@@ -206,7 +206,7 @@ FOLDS_S = [[0.9, 0.5, 0.1], [0.4, 0.3, 0.2], [0.8, 0.1, 0.3]]
 
 
 def test_cv_auc_undefined_raise_names_the_fold():
-    with pytest.raises(UndefinedMetricError, match="fold 1"):
+    with pytest.raises(UndefinedMetricError, match=r"fold 2 \(index 1\)"):
         cv_auc(FOLDS_Y, FOLDS_S, method="avg")
 
 
@@ -231,7 +231,7 @@ def test_cv_auc_merge_undefined_only_when_pooled_has_one_class():
 
 def test_cv_average_precision_undefined_fold():
     ys, ss = [[1, 0], [0, 0]], [[0.9, 0.1], [0.3, 0.2]]
-    with pytest.raises(UndefinedMetricError, match="fold 1"):
+    with pytest.raises(UndefinedMetricError, match=r"fold 2 \(index 1\)"):
         cv_ranking_score(ys, ss, metric="average_precision", method="avg")
     assert cv_ranking_score(ys, ss, metric="average_precision", method="avg", undefined="skip") == 1.0
 
@@ -289,11 +289,11 @@ def test_cv_bad_arguments():
         cv_auc(ys, ss[:1], method="avg")
     with pytest.raises(ValueError, match="empty"):
         cv_auc([], [], method="avg")
-    with pytest.raises(ValueError, match="fold 1: y_true has 2 cases but y_score has 3"):
+    with pytest.raises(ValueError, match=r"fold 2 \(index 1\): y_true has 2 cases but y_score has 3"):
         cv_auc(ys, [ss[0], [0.1, 0.2, 0.3]], method="avg")
     with pytest.raises(TypeError, match="sequence of arrays"):
         cv_auc("ab", ss, method="avg")
-    with pytest.raises(ValueError, match="fold 0: y_score contains NaN"):
+    with pytest.raises(ValueError, match=r"fold 1 \(index 0\): y_score contains NaN"):
         cv_auc(ys, [[np.nan, 0.1], [0.8, 0.2]], method="avg")
     with pytest.raises(ValueError, match="one-dimensional"):
         cv_auc([1, 0], [0.1, 0.2], method="avg")
