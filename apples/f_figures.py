@@ -82,10 +82,11 @@ def plot_f_precision_recall(ax=None, *, levels=np.arange(0.1, 1.0, 0.1)):
     P, R = np.meshgrid(p, p)
     with np.errstate(invalid="ignore", divide="ignore"):
         F = np.where(P + R > 0, 2 * P * R / np.where(P + R > 0, P + R, 1), 0.0)
-    cs = ax.contourf(100 * P, 100 * R, 100 * F, levels=np.linspace(0, 100, 21))
+    cs = ax.contourf(100 * P, 100 * R, 100 * F, levels=np.linspace(0, 100, 11))
     lines = ax.contour(100 * P, 100 * R, 100 * F, levels=100 * levels, colors="white", linewidths=0.7)
-    ax.clabel(lines, fmt="%d%%", fontsize=8)
-    ax.figure.colorbar(cs, ax=ax, label="F-measure (%)")
+    # labels on the diagonal Pr = Re, where F equals the level itself
+    ax.clabel(lines, fmt="%d%%", fontsize=8, manual=[(100 * v, 100 * v) for v in levels])
+    ax.figure.colorbar(cs, ax=ax, label="F-measure (%)", ticks=np.arange(0, 101, 10))
     ax.set(xlabel="Precision (%)", ylabel="Recall (%)", aspect="equal")
     ax.grid(False)
     return ax
@@ -98,10 +99,20 @@ def plot_f_rates(ax=None, *, prior: float = 0.01, max_fpr: float = 1.0):
     fpr = np.linspace(0, max_fpr, 401)
     FPR, TPR = np.meshgrid(fpr, tpr)
     F = f_from_rates(TPR, FPR, prior=prior)
-    cs = ax.contourf(100 * FPR, 100 * TPR, 100 * F, levels=np.linspace(0, 100, 21))
-    lines = ax.contour(100 * FPR, 100 * TPR, 100 * F, levels=[10, 30, 50, 70, 90], colors="white", linewidths=0.7)
-    ax.clabel(lines, fmt="%d%%", fontsize=8)
-    ax.figure.colorbar(cs, ax=ax, label="F-measure (%)")
+    cs = ax.contourf(100 * FPR, 100 * TPR, 100 * F, levels=np.linspace(0, 100, 11))
+    label_levels = [0.1, 0.2, 0.3, 0.5]
+    lines = ax.contour(100 * FPR, 100 * TPR, 100 * F, levels=[100 * v for v in label_levels],
+                       colors="white", linewidths=0.7)
+    # place each label where its contour crosses TPR = 0.9 (or 0.45 if that is off the axis)
+    spots = []
+    for v in label_levels:
+        for t in (0.9, 0.45):
+            f = (2 * t * prior / v - t * prior - prior) / (1 - prior)
+            if 0 < f < 0.95 * max_fpr:
+                spots.append((100 * f, 100 * t))
+                break
+    ax.clabel(lines, fmt="%d%%", fontsize=8, manual=spots)
+    ax.figure.colorbar(cs, ax=ax, label="F-measure (%)", ticks=np.arange(0, 101, 10))
     ax.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)")
     ax.grid(False)
     return ax
@@ -121,11 +132,13 @@ def plot_f_of_tp(ax=None, *, positives: int = 4, fp: int = 1, expected_tp: float
     lo, hi = expected_tp - 1, expected_tp + 1
     f_lo, f_mid, f_hi = (100 * f_of_tp(x, positives=positives, fp=fp) for x in (lo, expected_tp, hi))
     ax.plot([lo, hi], [f_lo, f_hi], "--o", color="C3", ms=4, label="chord: mean of F(TP−1) and F(TP+1)")
-    ax.plot([expected_tp], [(f_lo + f_hi) / 2], "x", color="C3", ms=8)
+    ax.plot([expected_tp], [(f_lo + f_hi) / 2], "x", color="C3", ms=9, mew=2,
+            label=f"chord midpoint: {(f_lo + f_hi) / 2:.1f} % < F({expected_tp:g}) = {f_mid:.1f} %")
     ax.annotate(f"one TP fewer: −{f_mid - f_lo:.1f} points", (lo, f_lo), xytext=(10, -40),
                 textcoords="offset points", arrowprops=dict(arrowstyle="->"))
     ax.annotate(f"one TP more: +{f_hi - f_mid:.1f} points", (hi, f_hi), xytext=(-150, 25),
                 textcoords="offset points", arrowprops=dict(arrowstyle="->"))
-    ax.set(xlabel="True positives in the fold (count)", ylabel="F-measure (%)", ylim=(0, 105))
+    ax.set(xlabel="True positives in the fold (count)", ylabel="F-measure (%)", ylim=(0, 105),
+           xticks=np.arange(positives + 1))
     ax.legend(loc="lower right")
     return ax
