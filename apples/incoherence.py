@@ -42,7 +42,7 @@ from scipy import integrate, special
 from ._ranking import check_binary_scores, cumulative_counts
 from ._validation import check_choice
 from .binormal import Binormal
-from .hmeasure import roc_convex_hull
+from .hmeasure import h_measure_prior, roc_convex_hull
 
 __all__ = [
     "misclassification_loss",
@@ -65,6 +65,13 @@ __all__ = [
     "empirical_loss",
     "empirical_optimal_threshold",
     "empirical_uniform_threshold_loss",
+    "h_prior_density",
+    "binormal_h_measure",
+    "IncoherenceComparison",
+    "compare_classifiers",
+    "plot_comparison",
+    "ExplorerParts",
+    "incoherence_explorer",
 ]
 
 #: The m(t) that :func:`threshold_measure` knows, with the integrated measure each gives.
@@ -658,3 +665,198 @@ def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos
     fpr = (a.above_n + 0.5 * a.dn) / a.n_neg
     w = (a.dp + a.dn) / n
     return float(b * 0.5 * np.sum(w * (p0 * fnr + p1 * fpr)))
+
+
+# -- the H-measure's prior in Parker's c, and H of the binormal population -----------
+
+def h_prior_density(c, pi_pos: float, *, severity_ratio: float | None = None, prior: str = "severity"):
+    """The H-measure's Beta prior as a density over *Parker's* c (cost share of a missed positive).
+
+    :func:`apples.h_measure_prior` gives (α, β) for Hand's R-package c, the
+    cost share of a false positive, which is 1 - c here; so the density over
+    Parker's c is Beta(β, α). It depends on the class proportion only, never
+    on the classifier.
+
+    Examples
+    --------
+    >>> round(h_prior_density(0.5, 0.5, severity_ratio=1), 6)  # Beta(2, 2) at its mode
+    1.5
+    """
+    a, b = h_measure_prior(pi_pos, severity_ratio=severity_ratio, prior=prior)
+    return _out(_beta_pdf(_check_cost(c), b, a))
+
+
+def _beta_pdf(x, a: float, b: float):
+    """Beta(a, b) density from scipy.special (the frozen scipy.stats.beta is ~1000x slower per call)."""
+    with np.errstate(divide="ignore"):
+        return np.exp(special.xlogy(a - 1, x) + special.xlog1py(b - 1, -x) - special.betaln(a, b))
+
+
+def binormal_h_measure(model: Binormal, *, severity_ratio: float | None = None, prior: str = "severity") -> float:
+    """Hand's H for the binormal *population*: 1 - ∫ Q(T(c); c) u(c) dc / ∫ min(cπ_0, (1 - c)π_1) u(c) dc.
+
+    The minimum loss at each cost uses :func:`optimal_threshold` (a linear
+    loss is minimised over the ROC curve where it is minimised over its
+    convex hull, so this is Hand's hull-based definition); u is the prior of
+    :func:`h_prior_density`; the integrals are by quadrature. A large sample
+    scored by :func:`apples.h_measure` converges to it (tested).
+
+    Examples
+    --------
+    >>> round(binormal_h_measure(Binormal(mu_pos=30.0)), 6)  # separable in practice
+    1.0
+    """
+    m = _check_model(model)
+    p0, p1 = m.pi_pos, m.pi_neg
+
+    alpha, beta = h_measure_prior(p0, severity_ratio=severity_ratio, prior=prior)
+
+    def u(c):  # the prior over Parker's c is Beta(beta, alpha), see h_prior_density
+        return _beta_pdf(c, beta, alpha)
+
+    def min_loss(c):
+        return misclassification_loss(optimal_threshold(c, m), c, m)
+
+    opts = dict(epsabs=1e-13, epsrel=1e-10, limit=400, points=[p1])
+    loss = integrate.quad(lambda c: min_loss(c) * u(c), 0.0, 1.0, **opts)[0]
+    max_loss = integrate.quad(lambda c: min(c * p0, (1 - c) * p1) * u(c), 0.0, 1.0, **opts)[0]
+    return float(1.0 - loss / max_loss)
+
+
+# -- two classifiers on the same data: the explorer ------------------------------------
+
+#: (label, measure, over) of the integrated measures whose implied cost densities are compared.
+_IMPLIED = (("AUC", None, None), ("AUK", "kappa", "fpr"), ("AP", "precision", "recall"))
+
+
+class IncoherenceComparison(NamedTuple):
+    """Everything the explorer shows for two binormal classifiers on the same test data."""
+
+    table: object  #: pandas DataFrame, rows AUC, AUK, AP, H; columns A, B
+    c: np.ndarray  #: grid of Parker's c
+    densities: dict  #: (classifier "A"/"B", measure "AUC"/"AUK"/"AP") -> implied cost density on ``c``
+    h_prior: np.ndarray  #: the H-measure's prior on ``c`` (the same for A and B)
+
+
+def compare_classifiers(model_a: Binormal, model_b: Binormal, *, n_grid: int = 199) -> IncoherenceComparison:
+    """Population AUC, AUK, AP and H of two binormal classifiers, and their implied cost densities.
+
+    The two models must share ``pi_pos`` (the same test data). AUC is the
+    closed form, AUK and AP are quadratures (:func:`integrated_measure`), H is
+    :func:`binormal_h_measure` with the R package's default prior. The
+    densities are those of the implied cost when thresholds are weighted by
+    W_G (AUC, Hand's identity) or by the loss form of W_m (AUK, AP; Theorem 1).
+
+    Examples
+    --------
+    >>> r = compare_classifiers(Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, pi_pos=0.3), n_grid=5)
+    >>> r.table.round(4).loc["AUC"].tolist()
+    [0.7602, 0.9214]
+    """
+    import pandas as pd
+
+    a, b = _check_model(model_a), _check_model(model_b)
+    if a.pi_pos != b.pi_pos:
+        raise ValueError(f"the two models must share pi_pos (the same test data), got {a.pi_pos} and {b.pi_pos}")
+    if isinstance(n_grid, bool) or not isinstance(n_grid, numbers.Integral) or n_grid < 3:
+        raise ValueError(f"n_grid must be an integer >= 3, got {n_grid!r}")
+    c = np.linspace(0.0, 1.0, int(n_grid) + 2)[1:-1]
+    rows = {}
+    dens = {}
+    for name, m in (("A", a), ("B", b)):
+        rows[name] = {
+            "AUC": m.auc,
+            "AUK": integrated_measure(m, "kappa"),
+            "AP": integrated_measure(m, "precision", over="recall"),
+            "H": binormal_h_measure(m),
+        }
+        for label, measure, over in _IMPLIED:
+            w = None if measure is None else (lambda t, m=m, ms=measure, ov=over: weight_m(t, m, ms, over=ov))
+            dens[(name, label)] = implied_cost_density(c, m, w)
+    table = pd.DataFrame(rows)
+    return IncoherenceComparison(table, c, dens, np.asarray(h_prior_density(c, a.pi_pos)))
+
+
+def plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, axes=None):
+    """ROC curves (left) and implied cost densities with the H prior (right); returns the two axes."""
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(10, 4))
+    ax_roc, ax_c = axes
+    v = np.linspace(0, 1, 201)
+    colors = {"A": "#1f77b4", "B": "#d62728"}
+    styles = {"AUC": "-", "AUK": "--", "AP": ":"}
+    for name, m in (("A", model_a), ("B", model_b)):
+        ax_roc.plot(100 * v, 100 * m.roc(v), color=colors[name], label=f"{name}: AUC = {m.auc:.3f}")
+        for label, _, _ in _IMPLIED:
+            ax_c.plot(result.c, result.densities[(name, label)], color=colors[name], ls=styles[label],
+                      label=f"{name}, {label}")
+    ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
+    ax_c.plot(result.c, result.h_prior, color="black", lw=2, label="H prior (A and B)")
+    ax_roc.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", title="ROC curves")
+    ax_c.set(xlabel="c, cost share of a missed positive", ylabel="density",
+             title="Implied distributions over the cost c", ylim=(0, None))
+    ax_roc.legend()
+    ax_c.legend(ncol=2, fontsize=8)
+    return axes
+
+
+class ExplorerParts(NamedTuple):
+    """The explorer widget and its parts (so tests can set values and read results)."""
+
+    widget: object  #: the ipywidgets.VBox to display
+    controls: dict  #: slider name -> ipywidgets slider
+    table: object  #: ipywidgets.HTML holding the measures table
+    plot: object  #: ipywidgets.Output holding the figure
+
+
+def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 1.6, sd_b: float = 0.8,
+                         pi_pos: float = 0.3, n_grid: int = 99, continuous_update: bool = False) -> ExplorerParts:
+    """Two binormal classifiers (negatives N(0, 1), positives N(mu, sd²)) on the same data.
+
+    Sliders: the positives' mean and spread of A and B and the shared class
+    proportion. Shows the measures table (:func:`compare_classifiers`) in an
+    HTML widget and :func:`plot_comparison` in an Output widget. The spreads
+    are kept in [0.8, 1.2] so that every implied weighting has finite mass
+    (for sd_neg² > 2·sd_pos² the AUK's W_m is not integrable in the tail).
+    """
+    import ipywidgets as w
+    import matplotlib.pyplot as plt
+
+    def slider(value, lo, hi, step, desc):
+        return w.FloatSlider(value=value, min=lo, max=hi, step=step, description=desc,
+                             continuous_update=continuous_update, readout_format=".2f")
+
+    controls = {
+        "mu_a": slider(mu_a, 0.0, 3.0, 0.05, "A: mean"),
+        "sd_a": slider(sd_a, 0.8, 1.2, 0.05, "A: spread"),
+        "mu_b": slider(mu_b, 0.0, 3.0, 0.05, "B: mean"),
+        "sd_b": slider(sd_b, 0.8, 1.2, 0.05, "B: spread"),
+        "pi_pos": slider(pi_pos, 0.05, 0.95, 0.05, "π₀ (pos.)"),
+    }
+    table = w.HTML()
+    plot = w.Output()
+
+    def models():
+        v = {k: s.value for k, s in controls.items()}
+        return (Binormal(mu_pos=v["mu_a"], sd_pos=v["sd_a"], pi_pos=v["pi_pos"]),
+                Binormal(mu_pos=v["mu_b"], sd_pos=v["sd_b"], pi_pos=v["pi_pos"]))
+
+    def update(_=None):
+        a, b = models()
+        r = compare_classifiers(a, b, n_grid=n_grid)
+        table.value = r.table.to_html(float_format=lambda x: f"{x:.4f}")
+        plot.clear_output(wait=True)
+        with plot:
+            fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+            plot_comparison(r, a, b, axes)
+            plt.show()
+
+    for s in controls.values():
+        s.observe(update, names="value")
+    update()
+    box = w.VBox([w.HBox([w.VBox([controls["mu_a"], controls["sd_a"]]),
+                          w.VBox([controls["mu_b"], controls["sd_b"]]), controls["pi_pos"]]),
+                  table, plot])
+    return ExplorerParts(box, controls, table, plot)

@@ -430,3 +430,51 @@ def test_bad_input_is_rejected():
         empirical_loss([1, 0, 2], [0.1, 0.2, 0.3], 0.5)
     with pytest.raises(ValueError, match="inconsistent lengths"):
         empirical_optimal_threshold([1, 0, 1], [0.1, 0.2], 0.5)
+
+
+# -- H prior, population H, explorer --------------------------------------------------------
+
+def test_h_prior_density_is_the_mirrored_beta_of_hmeasure():
+    from scipy import stats
+    c = np.linspace(0.05, 0.95, 7)
+    for pi in (0.2, 0.5, 0.7):
+        a, b = apples.h_measure_prior(pi)
+        np.testing.assert_allclose(apples.h_prior_density(c, pi), stats.beta(a, b).pdf(1 - c), rtol=1e-12)
+    # Hand 2009's Beta(2, 2): 6c(1 - c)
+    np.testing.assert_allclose(apples.h_prior_density(c, 0.3, severity_ratio=1), 6 * c * (1 - c), rtol=1e-12)
+
+
+@pytest.mark.parametrize("m", [Binormal(mu_pos=1.2, sd_pos=0.9, pi_pos=0.3),
+                               Binormal(mu_pos=0.8, sd_pos=1.6, pi_pos=0.6)])
+def test_binormal_h_measure_is_the_limit_of_the_sample_h_measure(m):
+    n = 100_000
+    y, s = m.sample(int(n * m.pi_pos), n - int(n * m.pi_pos), seed=4)
+    assert abs(apples.binormal_h_measure(m) - apples.h_measure(y, s)) < 0.005
+    assert abs(apples.binormal_h_measure(m, severity_ratio=1) - apples.h_measure(y, s, severity_ratio=1)) < 0.005
+
+
+def test_compare_classifiers_table_matches_the_single_functions():
+    a, b = Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, sd_pos=0.9, pi_pos=0.3)
+    r = apples.compare_classifiers(a, b, n_grid=9)
+    assert r.table.loc["AUC", "A"] == a.auc and r.table.loc["AUC", "B"] == b.auc
+    assert r.table.loc["AUK", "B"] == integrated_measure(b, "kappa")
+    assert r.table.loc["AP", "A"] == integrated_measure(a, "precision", over="recall")
+    np.testing.assert_allclose(r.densities[("A", "AUC")], implied_cost_density(r.c, a), rtol=1e-15)
+    np.testing.assert_allclose(r.h_prior, apples.h_prior_density(r.c, 0.3), rtol=1e-15)
+    assert np.max(np.abs(r.densities[("A", "AUK")] - r.densities[("B", "AUK")])) > 0.1
+    with pytest.raises(ValueError, match="must share pi_pos"):
+        apples.compare_classifiers(a, Binormal(pi_pos=0.5))
+    with pytest.raises(ValueError, match="n_grid must be an integer"):
+        apples.compare_classifiers(a, b, n_grid=2)
+
+
+def test_explorer_updates_its_table_when_a_slider_moves():
+    parts = apples.incoherence_explorer(n_grid=9)
+    a = Binormal(mu_pos=1.0, sd_pos=1.0, pi_pos=0.3)
+    assert f"{a.auc:.4f}" in parts.table.value
+    parts.controls["mu_a"].value = 2.0
+    parts.controls["pi_pos"].value = 0.5
+    a2 = Binormal(mu_pos=2.0, sd_pos=1.0, pi_pos=0.5)
+    assert f"{a2.auc:.4f}" in parts.table.value
+    assert f"{integrated_measure(a2, 'kappa'):.4f}" in parts.table.value
+    assert f"{a2.auc - 0.5:.4f}" in parts.table.value  # balanced: AUK = AUC - 1/2
