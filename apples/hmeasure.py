@@ -174,6 +174,10 @@ def roc_convex_hull(y_true, y_score, *, positive=1) -> ROCHull:
         Vertices from (0, 0) to (1, 1) with their thresholds, counts and the
         interval of costs c at which each vertex is the loss-minimising one.
 
+    References
+    ----------
+    Hand (2009) §5; Provost & Fawcett (2001) for the ROC convex hull.
+
     Examples
     --------
     >>> h = roc_convex_hull([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
@@ -231,6 +235,10 @@ def h_measure_prior(pi1: float, *, severity_ratio: float | None = None,
     -------
     (alpha, beta) : tuple of float
 
+    References
+    ----------
+    Hand (2009) §6; Hand & Anagnostopoulos (2014); R package ``hmeasure``.
+
     Examples
     --------
     >>> h_measure_prior(0.25)                       # Beta(2, 1 + 3)
@@ -271,6 +279,10 @@ def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
     -------
     ndarray of the shape of ``cost``
 
+    References
+    ----------
+    Parker (2011) eqs. (3)–(4); Hand (2009) §5.
+
     Examples
     --------
     >>> h = roc_convex_hull([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
@@ -293,6 +305,21 @@ def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
                       worse_than_random: Literal["literal", "flip"] = "literal",
                       positive=1) -> HMeasureResult:
     """H-measure with its loss, maximal loss and prior; see :func:`h_measure`.
+
+    Parameters
+    ----------
+    y_true, y_score, severity_ratio, prior, worse_than_random, positive
+        As for :func:`h_measure`.
+
+    Returns
+    -------
+    HMeasureResult
+        ``h``, ``loss`` (L), ``max_loss`` (L_max), the prior's ``alpha`` and
+        ``beta``, and whether the scores were ``flipped``.
+
+    References
+    ----------
+    Hand (2009) §§5–6.
 
     Examples
     --------

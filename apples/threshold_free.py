@@ -86,8 +86,9 @@ def kappa_curve(y_true, y_score, *, positive=1) -> KappaCurve:
 
         kappa = 2 (TP·TN − FN·FP) / ((TP + FP)(FP + TN) + (TP + FN)(FN + TN)),
 
-    which is defined at every threshold once both classes are present (the
-    denominator is at least P·N > 0 at the ends and larger inside).
+    which is defined at every threshold once both classes are present: the
+    denominator equals P·n + (N − P)(TP + FP), between min(P, N)·n and
+    max(P, N)·n.
 
     Parameters
     ----------
@@ -309,6 +310,11 @@ def ks_statistic(y_true, y_score, *, alternative: Literal["two-sided", "greater"
     ThresholdResult
         ``value`` in [0, 1] and the threshold reaching it.
 
+    References
+    ----------
+    Hand's R package ``hmeasure`` (its ``KS``, two-sided);
+    ``scipy.stats.ks_2samp`` (the same statistic, tested).
+
     Examples
     --------
     >>> ks_statistic([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
@@ -349,6 +355,11 @@ def min_error_rate(y_true, y_score, *, positive=1) -> ThresholdResult:
     ThresholdResult
         ``value`` in [0, 1/2] and the threshold reaching it (the highest one if
         several do; ``inf`` when predicting nothing positive is optimal).
+
+    References
+    ----------
+    Parker (2011) §III-A, eq. (4) at c = 1/2; Hand's R package ``hmeasure``
+    (``MER``).
 
     Examples
     --------
@@ -425,6 +436,10 @@ def gini(y_true, y_score, *, positive=1) -> float:
     Returns
     -------
     float in [-1, 1]
+
+    References
+    ----------
+    Parker (2011) §II-D; Hand & Till (2001); Hand's R package ``hmeasure``.
 
     Examples
     --------
