@@ -47,6 +47,7 @@ from .counts import Counts
 __all__ = [
     "NONE_LABEL",
     "SplitConfusionMatrix",
+    "UNMATCHED",
     "label_counts",
     "label_frequencies",
     "labels_from_confusion_matrix",
@@ -55,6 +56,9 @@ __all__ = [
 
 #: The label that stands for an empty label collection (Van Asch §5.3).
 NONE_LABEL = "NONE"
+
+#: Row/column of :func:`split_confusion_matrix` for labels left without a partner (not a label).
+UNMATCHED = "(unmatched)"
 
 _COLLECTIONS = (list, tuple, set, frozenset, np.ndarray, Counter)
 
@@ -133,12 +137,15 @@ def _detect(name: str, items: list, multilabel: bool | None) -> bool:
 
 
 def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty: str):
-    """Per-instance multisets (Counter) of gold and predicted labels, and the multi-label flag."""
+    """Per-instance gold and predicted labels (a Counter each if multi-label), and the multi-label flag."""
     if multilabel is not None and not isinstance(multilabel, (bool, np.bool_)):
         raise TypeError(f"multilabel must be True, False or None (detect), got {multilabel!r}")
     if not isinstance(deduplicate, (bool, np.bool_)):
         raise TypeError(f"deduplicate must be True or False, got {deduplicate!r}")
     check_choice("empty", empty, ("ignore", "label"))
+    fast = _fast_single_label(y_true, y_pred, multilabel, empty)
+    if fast is not None:
+        return fast[0], fast[1], False
     t = _as_instances("y_true", y_true)
     p = _as_instances("y_pred", y_pred)
     if len(t) != len(p):
@@ -172,16 +179,48 @@ def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty:
                 if not c and empty == "label":
                     c = Counter([NONE_LABEL])
             else:
-                c = Counter([_check_label(name, f"[{i}]", x)])
+                c = _check_label(name, f"[{i}]", x)
             out.append(c)
     return gold, pred, ml
 
 
-def _label_set(gold: list[Counter], pred: list[Counter], labels, *, empty: str) -> list:
-    seen: dict = {}
-    for c in gold + pred:
-        for lab in c:
-            seen.setdefault(lab, None)
+def _fast_single_label(y_true, y_pred, multilabel, empty):
+    """Plain numeric or string 1-d arrays: validated without a Python loop, or None if not applicable."""
+    if multilabel or empty != "ignore":
+        return None
+    arrays = []
+    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+        if not isinstance(y, np.ndarray) or y.ndim != 1 or y.dtype.kind not in "biufUS":
+            return None
+        if y.dtype.kind == "f" and np.isnan(y).any():
+            i = int(np.flatnonzero(np.isnan(y))[0])
+            raise ValueError(f"{name}[{i}] is NaN; labels must be real values (use [] for no label)")
+        arrays.append(y)
+    if arrays[0].size != arrays[1].size:
+        raise ValueError(f"inconsistent lengths: y_true has {arrays[0].size} instances, "
+                         f"y_pred has {arrays[1].size}")
+    if arrays[0].dtype.kind != arrays[1].dtype.kind and {arrays[0].dtype.kind, arrays[1].dtype.kind} & set("US"):
+        return None  # strings mixed with numbers: take the general path
+    return arrays
+
+
+def _unique_labels(items, ml: bool) -> list:
+    """The distinct labels, sorted for arrays, else in order of first appearance."""
+    if isinstance(items, np.ndarray):
+        return [_plain(x) for x in np.unique(items)]
+    return list(dict.fromkeys(_labels_of(items, ml)))
+
+
+def _labels_of(items: list, ml: bool):
+    """Every label occurrence in per-instance Counters (multi-label) or plain labels (single-label)."""
+    return (lab for c in items for lab in c) if ml else iter(items)
+
+
+def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool) -> list:
+    if isinstance(gold, np.ndarray):
+        seen = dict.fromkeys(_unique_labels(np.concatenate([gold, pred]) if len(pred) else gold, ml))
+    else:
+        seen = dict.fromkeys(_labels_of(gold + pred, ml))
     real = [lab for lab in seen if not (empty == "label" and lab == NONE_LABEL)]
     if labels is None:
         try:
@@ -197,7 +236,7 @@ def _label_set(gold: list[Counter], pred: list[Counter], labels, *, empty: str) 
             raise ValueError(f"labels has duplicates: {dup!r}")
         known = set(out)
         for name, cs in (("y_true", gold), ("y_pred", pred)):
-            unknown = sorted({repr(lab) for c in cs for lab in c if lab not in known
+            unknown = sorted({repr(lab) for lab in _unique_labels(cs, ml) if lab not in known
                               and not (empty == "label" and lab == NONE_LABEL)})
             if unknown:
                 raise ValueError(
@@ -212,6 +251,15 @@ def _label_set(gold: list[Counter], pred: list[Counter], labels, *, empty: str) 
     if not out:
         raise ValueError("there are no labels: y_true and y_pred are empty and labels= was not given")
     return out
+
+
+def _codes(items, index: dict) -> np.ndarray:
+    """Position of each label in the label set."""
+    if isinstance(items, np.ndarray):
+        uniq, inverse = np.unique(items, return_inverse=True)
+        lut = np.array([index[_plain(u)] for u in uniq], dtype=np.int64)
+        return lut[inverse.reshape(-1)] if uniq.size else np.zeros(0, dtype=np.int64)
+    return np.array([index[x] for x in items], dtype=np.int64)
 
 
 def label_counts(y_true, y_pred, *, labels: Sequence[Hashable] | None = None, multilabel: bool | None = None,
@@ -282,10 +330,18 @@ def label_counts(y_true, y_pred, *, labels: Sequence[Hashable] | None = None, mu
     >>> label_counts(["a", "b", "b"], ["a", "a", "b"], labels=["a", "b", "c"])["c"]
     Counts(tp=0, fp=0, fn=0, tn=3)
     """
-    gold, pred, _ = _parse(y_true, y_pred, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
-    out_labels = _label_set(gold, pred, labels, empty=empty)
+    gold, pred, ml = _parse(y_true, y_pred, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
+    out_labels = _label_set(gold, pred, labels, empty=empty, ml=ml)
     index = {lab: i for i, lab in enumerate(out_labels)}
     q = len(out_labels)
+    if not ml:  # single-label: one confusion matrix, tn = N - tp - fp - fn
+        codes = _codes(gold, index) * q + _codes(pred, index)
+        m = np.bincount(codes, minlength=q * q).reshape(q, q)
+        tp = np.diag(m)
+        fp = m.sum(axis=0) - tp
+        fn = m.sum(axis=1) - tp
+        tn = len(gold) - tp - fp - fn
+        return {lab: Counts(int(tp[i]), int(fp[i]), int(fn[i]), int(tn[i])) for i, lab in enumerate(out_labels)}
     tp = np.zeros(q, dtype=np.int64)
     fp = np.zeros(q, dtype=np.int64)
     fn = np.zeros(q, dtype=np.int64)
@@ -328,11 +384,9 @@ def label_frequencies(y, *, labels: Sequence[Hashable] | None = None,
     >>> label_frequencies(["a", "b", "b", "b"], labels=["a", "b", "c"])
     {'a': 0.25, 'b': 0.75, 'c': 0.0}
     """
-    gold, _, _ = _parse(y, y, multilabel=multilabel, deduplicate=False, empty="ignore")
-    out_labels = _label_set(gold, [], labels, empty="ignore")
-    total = Counter()
-    for g in gold:
-        total.update(g)
+    gold, _, ml = _parse(y, y, multilabel=multilabel, deduplicate=False, empty="ignore")
+    out_labels = _label_set(gold, [], labels, empty="ignore", ml=ml)
+    total = Counter(_plain(x) for x in gold) if isinstance(gold, np.ndarray) else Counter(_labels_of(gold, ml))
     n = sum(total.values())
     if n == 0:
         raise ValueError("y holds no label occurrence; frequencies are undefined")
@@ -381,8 +435,12 @@ def split_confusion_matrix(y_true, y_pred, *, labels: Sequence[Hashable] | None 
     label's gold occurrences and every column to its predicted occurrences
     (§5.5: gold [A], predicted [B C] adds 0.5 to the row totals of {A,B} and
     {A,C}, and 1 to their column totals). If one side has no unmatched label
-    the other side is crossed with :data:`NONE_LABEL`, which then appears as
-    the last row/column.
+    the other side is crossed with :data:`UNMATCHED`, which then appears as
+    the last row/column. It is not a label: its row collects predictions that
+    have no unmatched gold label in their instance (extra or duplicated
+    predictions), its column gold labels that have no unmatched prediction
+    (with ``empty="ignore"``, e.g. an empty prediction). With
+    ``empty="label"`` the §5.3 label ``NONE`` is an ordinary row and column.
 
     Parameters
     ----------
@@ -405,22 +463,24 @@ def split_confusion_matrix(y_true, y_pred, *, labels: Sequence[Hashable] | None 
     C  0      0      0    0
     Σ  1      1      1  3\\2
     """
-    gold, pred, _ = _parse(y_true, y_pred, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
-    out_labels = _label_set(gold, pred, labels, empty=empty)
-    need_none = NONE_LABEL not in out_labels and any(
+    gold, pred, ml = _parse(y_true, y_pred, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
+    out_labels = _label_set(gold, pred, labels, empty=empty, ml=ml)
+    if not ml:
+        gold, pred = [Counter([_plain(g)]) for g in gold], [Counter([_plain(p)]) for p in pred]
+    need_extra = any(
         sum((g - p).values()) == 0 < sum((p - g).values()) or sum((p - g).values()) == 0 < sum((g - p).values())
         for g, p in zip(gold, pred)
     )
-    if need_none:
-        if NONE_LABEL in {lab for c in gold + pred for lab in c}:
-            raise ValueError(f"the data use {NONE_LABEL!r} as a label, which the split matrix needs for "
-                             "unmatched predictions; rename that label")
-        out_labels = out_labels + [NONE_LABEL]
+    if need_extra:
+        if UNMATCHED in {lab for c in gold + pred for lab in c}:
+            raise ValueError(f"the data use {UNMATCHED!r} as a label, which the split matrix reserves for "
+                             "labels without a partner; rename that label")
+        out_labels = out_labels + [UNMATCHED]
     index = {lab: i for i, lab in enumerate(out_labels)}
     q = len(out_labels)
     rows = np.zeros((q, q))
     cols = np.zeros((q, q))
-    none = index.get(NONE_LABEL)
+    extra = index.get(UNMATCHED)
     for g, p in zip(gold, pred):
         for lab, k in (g & p).items():
             rows[index[lab], index[lab]] += k
@@ -429,8 +489,8 @@ def split_confusion_matrix(y_true, y_pred, *, labels: Sequence[Hashable] | None 
         up = list((p - g).elements()) or ([] if not (g - p) else [None])
         for a in ug:
             for b in up:
-                i = none if a is None else index[a]
-                j = none if b is None else index[b]
+                i = extra if a is None else index[a]
+                j = extra if b is None else index[b]
                 rows[i, j] += 1 / len(up)
                 cols[i, j] += 1 / len(ug)
     return SplitConfusionMatrix(out_labels, rows, cols)

@@ -16,6 +16,7 @@ from sklearn.preprocessing import MultiLabelBinarizer
 from apples import Counts
 from apples.multilabel import (
     NONE_LABEL,
+    UNMATCHED,
     label_counts,
     label_frequencies,
     labels_from_confusion_matrix,
@@ -75,7 +76,7 @@ def test_double_predictions_54():
 
 def test_double_predictions_split_matrix():
     m = split_confusion_matrix([["A"]], [["A", "A", "A"]])
-    assert m.labels == ["A", NONE_LABEL]
+    assert m.labels == ["A", UNMATCHED]
     # column A = predicted occurrences 3; row A = gold occurrences 1
     assert m.column_values[:, 0].sum() == 3 and m.row_values[0].sum() == 1
 
@@ -174,12 +175,12 @@ INSTANCE = st.lists(LAB, max_size=4)
 
 
 @given(st.lists(st.tuples(INSTANCE, INSTANCE), min_size=1, max_size=12).filter(lambda ps: any(g or p for g, p in ps)),
-       st.booleans())
-def test_split_matrix_margins(pairs, dedup):
+       st.booleans(), st.sampled_from(["ignore", "label"]))
+def test_split_matrix_margins(pairs, dedup, empty):
     gold = [g for g, _ in pairs]
     pred = [p for _, p in pairs]
-    counts = label_counts(gold, pred, deduplicate=dedup)
-    m = split_confusion_matrix(gold, pred, deduplicate=dedup)
+    counts = label_counts(gold, pred, deduplicate=dedup, empty=empty)
+    m = split_confusion_matrix(gold, pred, deduplicate=dedup, empty=empty)
     for lab, c in counts.items():
         i = m.labels.index(lab)
         # §5.2: row totals = gold occurrences, column totals = predicted occurrences, diagonal = tp
@@ -261,3 +262,22 @@ def test_rejects_bad_labels_and_options():
         label_counts(["a"], ["a"], multilabel="auto")
     with pytest.raises(ValueError, match="no labels"):
         label_counts([], [])
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=40))
+def test_array_fast_path_equals_general_path(pairs):
+    t = [a for a, _ in pairs]
+    p = [b for _, b in pairs]
+    fast = label_counts(np.array(t), np.array(p), labels=[0, 1, 2, 3, 4, 5])
+    general = label_counts(t, p, labels=[0, 1, 2, 3, 4, 5])
+    assert fast == general and list(fast) == list(general)
+    assert all(type(k) is int for k in label_counts(np.array(t), np.array(p)))
+
+
+def test_array_fast_path_rejections():
+    with pytest.raises(ValueError, match=r"y_pred\[1\] is NaN"):
+        label_counts(np.array([1.0, 2.0]), np.array([1.0, np.nan]))
+    with pytest.raises(ValueError, match="y_true has 2 instances, y_pred has 3"):
+        label_counts(np.array([1, 2]), np.array([1, 2, 2]))
+    with pytest.raises(ValueError, match=r"y_pred contains label\(s\) 7"):
+        label_counts(np.array([1, 2]), np.array([1, 7]), labels=[1, 2])
