@@ -255,7 +255,8 @@ def h_measure_prior(pi1: float, *, severity_ratio: float | None = None,
     r = _check_severity_ratio(severity_ratio)
     if prior == "hand2014":
         if r is not None:
-            raise ValueError("severity_ratio must be None with prior='hand2014' (that prior is fixed by the class proportions)")
+            raise ValueError("severity_ratio must be None with prior='hand2014' "
+                             "(that prior is fixed by the class proportions)")
         return pi1 + 1.0, (1.0 - pi1) + 1.0
     if r is None:
         r = pi1 / (1.0 - pi1)

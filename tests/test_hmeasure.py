@@ -213,6 +213,7 @@ def test_hand_calculation_uniform_like_prior():
     assert r.h == pytest.approx(0.5, abs=1e-14)
 
 
+@settings(max_examples=100)
 @given(scored(), st.sampled_from([{}, {"severity_ratio": 1}, {"severity_ratio": 7.0}, {"prior": "hand2014"},
                                   {"worse_than_random": "flip"}]))
 def test_h_in_unit_interval(data, keywords):
