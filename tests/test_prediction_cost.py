@@ -499,3 +499,41 @@ def test_zipf_subsample():
         zipf_subsample(y, exponent=-1, seed=1)
     with pytest.raises(TypeError, match="seed"):
         zipf_subsample(y, seed=None)
+
+
+def test_piling_all_false_positives_on_one_label_table3():
+    """Notebook 06, §2: Table 3's 24 errors all on one label (values by hand)."""
+    t = with_tn(TABLE3)
+    for target, lfb_by_hand, macro_by_hand in (
+        ("c1", 0.1 * 3 / 27 + 0.2 + 0.3 + 0.4, (3 / 27 + 3) / 4),
+        ("c3", 0.1 + 0.2 + 0.3 * 6 / 30 + 0.4, (3 + 6 / 30) / 4),
+    ):
+        pile = [(s, target, t[s].fp) for s in t if s != target]
+        base_lfb = average_scores(t, average="lfb", frequencies=TRAIN3).precision
+        base_macro = average_scores(t, average="macro").precision
+        assert base_lfb + precision_change(t, pile, average="lfb", frequencies=TRAIN3) == pytest.approx(lfb_by_hand)
+        assert base_macro + precision_change(t, pile, average="macro") == pytest.approx(macro_by_hand)
+        assert precision_change(t, pile, average="micro") == 0.0
+
+
+def test_knn_digits_experiment_shows_the_table8_pattern():
+    """Notebook 06, §5: the pattern of Van Asch Table 8 (not its numbers: other data)."""
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import train_test_split
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, y = load_digits(return_X_y=True)
+    keep = zipf_subsample(y, exponent=1.5, minimum=10, seed=0)
+    X_tr, X_te, y_tr, y_te = train_test_split(X[keep], y[keep], train_size=0.3, random_state=0, stratify=y[keep])
+    knn = KNeighborsClassifier(n_neighbors=1).fit(X_tr, y_tr)
+    d_te, i_te = knn.kneighbors(X_te, n_neighbors=1)
+    d_tr, i_tr = knn.kneighbors(X_tr, n_neighbors=2)
+    pred = y_tr[i_te[:, 0]]
+    thr = uncertainty_threshold(y_tr, y_tr[i_tr[:, 1]], d_tr[:, 1], max_accuracy=0.35)
+    target = int(np.bincount(y_tr).argmax())
+    t = boosting_table(y_te, {"NORMAL": pred, "CHANGED": relabel_uncertain(pred, d_te[:, 0], threshold=thr, target=target),
+                              "UPPER": relabel_errors(y_te, pred, target=target)}, labels=list(range(10)))
+    assert t.changed["CHANGED"] > 0 and t.gained["CHANGED"] == 0 and t.lost["CHANGED"] > 0
+    assert t.precision["NORMAL"] < t.precision["CHANGED"] < t.precision["UPPER"]
+    assert t.accuracy["CHANGED"] < t.accuracy["NORMAL"] <= t.accuracy["UPPER"]
+    assert t.recall["CHANGED"] < t.recall["NORMAL"] <= t.recall["UPPER"]
