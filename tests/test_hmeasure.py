@@ -92,6 +92,22 @@ def test_matches_pypi_hmeasure_adversarial(case):
         assert h_measure(y, s, **ours) == pytest.approx(h_score(y, s, severity_ratio=theirs), abs=1e-12)
 
 
+@pytest.mark.parametrize("keywords, documented", [
+    ({}, 0.18889596344769588),
+    ({"severity_ratio": 0.7}, 0.13502616807120948),
+    ({"prior": "hand2014"}, 0.18310946512079307),  # the package's severity_ratio=-0.7
+    ({"severity_ratio": 0.1}, 0.001212529211507385),
+    ({"severity_ratio": 0.5}, 0.10750123502531805),
+])
+def test_values_documented_in_pypi_hmeasure_docstring(keywords, documented):
+    # the example of hmeasure.h_score's docstring (version 0.1.6), same data generation
+    rng = np.random.default_rng(66)
+    y = rng.integers(low=0, high=2, size=10)
+    assert y.tolist() == [1, 1, 0, 1, 1, 0, 1, 1, 1, 0]
+    y_pred = rng.random(10)
+    assert h_measure(y, y_pred, **keywords) == pytest.approx(documented, abs=1e-12)
+
+
 def test_flip_matches_pypi_hmeasure_on_reversed_scores():
     # R flips (s -> 1 - s) and warns; the PyPI port does not flip, so compare with its value on 1 - s
     rng = np.random.default_rng(5)
