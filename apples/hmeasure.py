@@ -18,6 +18,13 @@ edge). Averaging over a Beta(α, β) prior u(c) gives
 
 L_max being the loss of the better of the two trivial classifiers at each c.
 
+Which c? In Hand (2009), Parker (2011) and the R package, class 0 is the
+class with the *lower* scores and c is the cost share of misclassifying a
+class-0 case. Here (and in the R package) class 0 is the negative class, so
+c is the cost share of a false positive. Parker calls his low-scored class 0
+"positive": with his labels read as ours (positive = positive), his c is
+1 − c here and his Beta(α, β) prior is our Beta(β, α).
+
 Exact integration
 -----------------
 The hull vertex j (FP_j false positives, FN_j false negatives) is optimal
