@@ -1,0 +1,68 @@
+"""Tests of apples.sim_explorer: the pure function and the widget builder."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pytest
+
+from apples import CV_F_METHODS, build_sim_explorer, exact_cv_f, explore_cv_f, plot_cv_f_histograms, sample_cv_f
+
+
+def test_explore_matches_sample_and_exact():
+    r = explore_cv_f(0.02, 0.7, stratified=False, n_reps=3000, seed=4)
+    est = sample_cv_f(0.02, 0.7, stratified=False, n_reps=3000, seed=4)
+    np.testing.assert_array_equal(r.estimates.to_numpy(), est.to_numpy())
+    np.testing.assert_allclose(r.summary["mean"], est.mean(), rtol=1e-12)
+    np.testing.assert_allclose(r.summary["bias"], est.mean() - 0.7, rtol=1e-9)
+    for method in ("tp_fp", "avg"):
+        assert r.summary.loc[method, "exact_mean"] == exact_cv_f(0.02, 0.7, stratified=False, method=method)
+    assert r.summary.loc[["pr_re", "avg_skip", "pr_re_skip"], "exact_mean"].isna().all()
+    assert "20 positives" in r.text and "unstratified" in r.text
+
+
+def test_plot_helper_returns_ax():
+    import matplotlib.pyplot as plt
+
+    r = explore_cv_f(0.05, 0.8, n_reps=500)
+    ax = plot_cv_f_histograms(r.estimates, r.f_true)
+    assert ax.get_xlabel() == "cross-validated F (%)"
+    assert len(ax.get_legend_handles_labels()[1]) == len(CV_F_METHODS) + 1
+    plt.close("all")
+
+
+def test_widget_updates_on_value_change():
+    ex = build_sim_explorer(n_reps=500, draw=False)
+    assert "10 positives in 1000 cases" in ex.status.value
+    assert "F_tp,fp" in ex.summary.value
+    first = ex.result.summary.copy()
+    ex.prior.value = 0.05
+    assert "50 positives in 1000 cases" in ex.status.value
+    ex.stratified.value = False
+    assert "unstratified" in ex.status.value
+    ex.n_cases.value = 100
+    ex.n_folds.value = 20
+    assert ex.result is not None and ex.result.summary.shape == first.shape
+    assert "5 positives in 100 cases, 20 unstratified folds" in ex.status.value
+
+
+def test_widget_reports_invalid_design_instead_of_raising():
+    ex = build_sim_explorer(n_reps=200, draw=False)
+    ex.prior.value = 0.5
+    ex.f_true.value = 0.5
+    ex.n_cases.value = 100
+    ex.prior.value = 0.005  # 0.5 positives rounds half up to 1: fine
+    assert ex.result is not None
+    ex.n_folds.value = 50
+    ex.n_cases.value = 100
+    assert ex.result is not None
+    ex.f_true.value = 1.0
+    assert (ex.result.summary["mean"] <= 1.0).all()
+
+
+def test_explore_bad_input():
+    with pytest.raises(ValueError, match="prior"):
+        explore_cv_f(0.0, 0.8)
+    with pytest.raises(ValueError, match="does not divide"):
+        explore_cv_f(0.1, 0.8, n_folds=3)
