@@ -27,7 +27,7 @@ eq. (18)    Δp for a chain B →δ1 C →δ2 D                      :func:`prec
 eq. (19)    Δr_{δλ}, lfb recall, δ tp received                :func:`recall_factor` (weight f_λ)
 eq. (20)    eq. (19) written with the test frequency          same value, f_λ / (N f_t,λ)
 eq. (21)    Δr of shifts on several labels: a sum             :func:`recall_change`
-eq. (22)    macro precision factor (weight 1/C)               :func:`precision_factor`, ``average="macro"``
+eq. (22)    macro precision factor (weight 1/C)               :func:`precision_factor` (weight 1/C)
 eq. (23)    macro recall (weight 1/C)                         :func:`recall_factor`, :func:`recall_change`
 eq. (24)    micro recall, δ/N                                 :func:`recall_change`, ``average="micro"``
 eq. (25)    micro precision of a tp ↔ fn shift                :func:`precision_factor` with

@@ -531,8 +531,9 @@ def test_knn_digits_experiment_shows_the_table8_pattern():
     pred = y_tr[i_te[:, 0]]
     thr = uncertainty_threshold(y_tr, y_tr[i_tr[:, 1]], d_tr[:, 1], max_accuracy=0.35)
     target = int(np.bincount(y_tr).argmax())
-    t = boosting_table(y_te, {"NORMAL": pred, "CHANGED": relabel_uncertain(pred, d_te[:, 0], threshold=thr, target=target),
-                              "UPPER": relabel_errors(y_te, pred, target=target)}, labels=list(range(10)))
+    changed = relabel_uncertain(pred, d_te[:, 0], threshold=thr, target=target)
+    upper = relabel_errors(y_te, pred, target=target)
+    t = boosting_table(y_te, {"NORMAL": pred, "CHANGED": changed, "UPPER": upper}, labels=list(range(10)))
     assert t.changed["CHANGED"] > 0 and t.gained["CHANGED"] == 0 and t.lost["CHANGED"] > 0
     assert t.precision["NORMAL"] < t.precision["CHANGED"] < t.precision["UPPER"]
     assert t.accuracy["CHANGED"] < t.accuracy["NORMAL"] <= t.accuracy["UPPER"]
