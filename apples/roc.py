@@ -99,6 +99,10 @@ def roc_curve(y_true, y_score, *, positive=1):
     A group of tied scores is one threshold, so it moves the curve along a
     diagonal segment; nothing is dropped (no ``drop_intermediate``).
 
+    References
+    ----------
+    Forman & Scholz (2010) §2.4 and Figure 3 (the rates against the threshold).
+
     Examples
     --------
     >>> fpr, tpr, thr = roc_curve([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])
@@ -184,6 +188,11 @@ def average_precision(y_true, y_score, *, positive=1, undefined: Literal["raise"
         :class:`~apples.UndefinedMetricError` or return ``nan``.
         (scikit-learn returns 0 with a warning.) With no negatives AP is 1.
 
+    References
+    ----------
+    Forman & Scholz (2010) §3.2 ("Mean Average Precision" must be computed per
+    fold); Parker (2011) §II (AP among the integrated measures).
+
     Examples
     --------
     >>> average_precision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])   # (1/1 + 2/3) / 2
@@ -234,7 +243,14 @@ def precision_at_k(y_true, y_score, *, k: int, positive=1,
     Raises
     ------
     ValueError
-        If ``k`` is not an integer in ``[1, n]``, or on bad labels/scores.
+        If ``k`` is outside ``[1, n]``, or on bad labels/scores.
+    TypeError
+        If ``k`` is not an integer (``bool`` and ``float`` are rejected).
+
+    References
+    ----------
+    Forman & Scholz (2010) §3.2 ("Precision at 20" must be computed per fold
+    and averaged).
 
     Examples
     --------
@@ -321,6 +337,20 @@ def cv_ranking_score(y_true_folds, y_score_folds, *, metric, method: Literal["av
     -------
     float
 
+    Raises
+    ------
+    UndefinedMetricError
+        Under ``undefined="raise"`` for an undefined fold (named), and under
+        ``"skip"`` when every fold is undefined.
+    ValueError, TypeError
+        Unknown ``metric``/``method``/``undefined``, fold lists of different
+        lengths or empty, a fold whose labels and scores differ in length, or
+        bad labels/scores in a fold (the message names the fold).
+
+    References
+    ----------
+    Forman & Scholz (2010) §2.4 (AUC_avg, AUC_merge, Exceptions) and §3.2.
+
     Examples
     --------
     Two folds that each rank perfectly, but on different scales:
@@ -392,6 +422,15 @@ def cv_auc(y_true_folds, y_score_folds, *, method: Literal["avg", "merge"],
         the fold. Never a silent 0.
     positive : label, default 1
         The positive class.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Forman & Scholz (2010) §2.4 (definitions, WEKA, Exceptions), §3.2
+    (the calibration example), §5 (recommendation: AUC_avg).
 
     Examples
     --------

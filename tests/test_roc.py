@@ -9,7 +9,7 @@ from itertools import permutations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import mannwhitneyu
 from sklearn import metrics as skm
@@ -33,6 +33,7 @@ def binary_scores(draw, min_size=2, max_size=60, n_levels=None):
 
 
 # -- cross-checks against scikit-learn and scipy --------------------------------------------------
+@settings(max_examples=100)
 @given(binary_scores())
 def test_auc_matches_sklearn_with_ties(data):
     y, s = data
@@ -121,6 +122,7 @@ def test_auc_merge_not_invariant_to_per_fold_transforms():
     assert cv_auc(ys, moved, method="merge") == 0.75
 
 
+@settings(max_examples=60)
 @given(st.lists(binary_scores(min_size=4, max_size=20), min_size=1, max_size=4))
 def test_cv_merge_is_metric_of_concatenation(folds):
     ys = [y for y, _ in folds]
@@ -150,7 +152,8 @@ def _orderings_top_k(y, s, k):
     return np.array(out)
 
 
-@given(st.integers(1, 7).flatmap(lambda n: st.tuples(
+@settings(max_examples=100)
+@given(st.integers(1, 6).flatmap(lambda n: st.tuples(
     st.lists(st.integers(0, 1), min_size=n, max_size=n),
     st.lists(st.integers(0, 2), min_size=n, max_size=n),
     st.integers(1, n))))
