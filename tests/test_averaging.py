@@ -381,3 +381,14 @@ def test_averaging_table_layout_table3():
     table6 = {"A": Counts(1, 0, 1), "B": Counts(0, 1, 0), "C": Counts(0, 1, 0)}
     assert averaging_table(table6).loc["B", "recall"] == 0.0
     assert math.isnan(averaging_table(table6, undefined="skip").loc["B", "recall"])
+
+
+def test_training_frequencies_keep_an_absent_label():
+    # notebook 05 §4: file 2 with the training label set {A, B, C} and f_train = (0.4, 0.4, 0.2):
+    # C's F is 0/0; "zero" -> 0.4*0.9 + 0.4*0.9 + 0.2*0 = 0.72, "skip" -> renormalised 0.9, "nan" -> NaN
+    file2 = {"A": Counts(9, 1, 1), "B": Counts(9, 1, 1), "C": Counts(0, 0, 0)}
+    f = {"A": 0.4, "B": 0.4, "C": 0.2}
+    assert close(average_scores(file2, average="lfb", frequencies=f).mean_f, 0.72)
+    assert close(average_scores(file2, average="lfb", frequencies=f, undefined="skip").mean_f, 0.9)
+    assert math.isnan(average_scores(file2, average="lfb", frequencies=f, undefined="nan").mean_f)
+    assert close(average_scores(file2, average="lfb", frequencies="test", undefined="raise").mean_f, 0.9)
