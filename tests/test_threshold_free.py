@@ -81,6 +81,26 @@ def test_auk_unbalanced_hand_example():
     assert auk(y, s) == pytest.approx(-1 / 18 + 7 / 60 + 1 / 30, abs=1e-15)
 
 
+# ---------------------------------------------------------------- Parker's §II formulas
+@settings(max_examples=80)
+@given(scored())
+def test_parker_section_2_formulas(data):
+    # Parker's class 0 is the positive class; in our labels his pi0 is P/n, F0(t) is TPR,
+    # F1(t) is FPR and F(t) the share predicted positive.
+    y, s = data
+    pi = y.mean()
+    thr = _thresholds(s)
+    tpr = np.array([np.mean(s[y == 1] >= t) for t in thr])
+    fpr = np.array([np.mean(s[y == 0] >= t) for t in thr])
+    q = pi * tpr + (1 - pi) * fpr
+    # §II-A: M_F1(t) = 2 pi0 F0(t) / (F(t) + pi0)
+    assert max_f1(y, s).value == pytest.approx(np.max(2 * pi * tpr / (q + pi)), abs=1e-12)
+    # §II-F: kappa = (a - p_c)/(1 - p_c), a = pi0 F0 + pi1 (1 - F1), p_c = pi0 F + pi1 (1 - F)
+    a = pi * tpr + (1 - pi) * (1 - fpr)
+    p_c = pi * q + (1 - pi) * (1 - q)
+    np.testing.assert_allclose(kappa_curve(y, s).kappa[1:], (a - p_c) / (1 - p_c), atol=1e-12)
+
+
 # ---------------------------------------------------------------- AUK
 @settings(max_examples=80)
 @given(scored(balanced=True))
