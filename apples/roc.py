@@ -366,8 +366,9 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
     (1.0, 0.5)
     """
     if isinstance(metric, str):
-        name = check_choice("metric", metric, ("auc", "average_precision", "precision_at_k"))
-        func = precision_at_k if name == "precision_at_k" else _METRICS[name]
+        key = check_choice("metric", metric, ("auc", "average_precision", "precision_at_k"))
+        func = precision_at_k if key == "precision_at_k" else _METRICS[key]
+        name = {"auc": "AUC", "average_precision": "average precision", "precision_at_k": "precision at k"}[key]
     elif callable(metric):
         func, name = metric, getattr(metric, "__name__", "metric")
     else:
@@ -382,7 +383,7 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
         except UndefinedMetricError as err:
             if undefined == "nan":
                 return float("nan")
-            raise UndefinedMetricError(f"{name} of the merged folds is undefined: {err}") from None
+            raise UndefinedMetricError(f"the merged folds: {err}") from None
     values = []
     undefined_folds = []
     for i, (t, s) in enumerate(zip(t_folds, s_folds)):
@@ -391,7 +392,7 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
         except UndefinedMetricError as err:
             if undefined == "raise":
                 raise UndefinedMetricError(
-                    f"{name} of fold {i + 1} (index {i}) is undefined: {err}; pass undefined='nan' or 'skip'") from None
+                    f"fold {i + 1} (index {i}): {err}; pass undefined='nan' or 'skip'") from None
             undefined_folds.append(i)
         except ValueError as err:
             raise ValueError(f"fold {i + 1} (index {i}): {err}") from None
