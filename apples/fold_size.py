@@ -770,7 +770,9 @@ def plot_fold_f1(curve: pd.DataFrame, *, average: str = "macro", ax=None, title:
                  theory: bool = True, legend: bool = True):
     """Plot one panel of Figure 2 from :func:`fold_f1_curve`: exact lines, simulated means ± 2 SE, eq. (31).
 
-    Returns the matplotlib Axes.
+    ``curve`` may be several :func:`fold_f1_curve` frames concatenated (e.g. a
+    fine exact grid and a coarser simulated one): lines use one row per
+    proportion, markers every row with a simulated mean. Returns the Axes.
     """
     import matplotlib.pyplot as plt
 
@@ -780,15 +782,15 @@ def plot_fold_f1(curve: pd.DataFrame, *, average: str = "macro", ax=None, title:
     ax = plt.gca() if ax is None else ax
     data = curve[curve["average"] == average]
     for method in _METHODS:
-        d = data[data["method"] == method]
-        x = 100 * d["prop_a"].to_numpy()
-        ax.plot(x, 100 * d["exact"].to_numpy(), color=METHOD_COLORS[method], lw=1.5,
+        d = data[data["method"] == method].drop_duplicates("prop_a").sort_values("prop_a")
+        ax.plot(100 * d["prop_a"].to_numpy(), 100 * d["exact"].to_numpy(), color=METHOD_COLORS[method], lw=1.5,
                 label=f"{_LABELS[method]} (exact mean)")
-        if d["mean"].notna().any():
-            ax.errorbar(x, 100 * d["mean"].to_numpy(), yerr=200 * d["se"].to_numpy(), fmt="o", ms=3,
-                        color=METHOD_COLORS[method], label=f"{_LABELS[method]} (simulated, ±2 SE)")
+        s = data[(data["method"] == method) & data["mean"].notna()]
+        if len(s):
+            ax.errorbar(100 * s["prop_a"].to_numpy(), 100 * s["mean"].to_numpy(), yerr=200 * s["se"].to_numpy(),
+                        fmt="o", ms=3, color=METHOD_COLORS[method], label=f"{_LABELS[method]} (simulated, ±2 SE)")
     if theory:
-        d = data[data["method"] == "tp_fp"]
+        d = data[data["method"] == "tp_fp"].drop_duplicates("prop_a").sort_values("prop_a")
         ax.plot(100 * d["prop_a"].to_numpy(), 100 * d["theory"].to_numpy(), ls="--", color="#d62728", lw=1.2,
                 label="eq. (31)" if average == "macro" else "eq. (31), class-A term x 2")
     what = "macro-F1 of A and B" if average == "macro" else "F1 of class A"

@@ -473,3 +473,15 @@ def test_other_rejections():
         fold_f1_curve([0.05, -0.01], n_reps=1)
     with pytest.raises(ValueError, match="n_folds"):
         fold_sizes(10, 11)
+
+
+def test_eq31_values_printed_in_notebook_04():
+    # By hand: π = 1 %: term_A = 0.008 / (0.018 + 0.023 * 0.99) = 0.196223,
+    # term_B = 0.977 * 0.99 / (0.2 * 0.01 + 1.977 * 0.99) = 0.493680  ->  68.99 %, F1_A = 39.24 %
+    # π = 10 %: 0.08 / 0.2007 = 0.398605 and 0.8793 / 1.7993 = 0.488690  ->  88.73 %, F1_A = 79.72 %
+    # π = 0: 0.977 / 1.977 = 0.494183  ->  49.42 %
+    assert apples.percent(theoretical_f1(0.01), decimals=2) == "68.99%"
+    assert apples.percent(theoretical_f1(0.01, average="binary"), decimals=2) == "39.24%"
+    assert apples.percent(theoretical_f1(0.10), decimals=2) == "88.73%"
+    assert apples.percent(theoretical_f1(0.10, average="binary"), decimals=2) == "79.72%"
+    assert apples.percent(theoretical_f1(0.0), decimals=2) == "49.42%"
