@@ -733,7 +733,7 @@ class IncoherenceComparison(NamedTuple):
     """Everything the explorer shows for two binormal classifiers on the same test data."""
 
     table: object  #: pandas DataFrame, rows AUC, AUK, AP, H; columns A, B
-    c: np.ndarray  #: grid of Parker's c
+    c: np.ndarray  #: grid of Parker's c, evenly spaced in log10(c/(1 - c)) over [-3, 3]
     densities: dict  #: (classifier "A"/"B", measure "AUC"/"AUK"/"AP") -> implied cost density on ``c``
     h_prior: np.ndarray  #: the H-measure's prior on ``c`` (the same for A and B)
 
@@ -760,7 +760,9 @@ def compare_classifiers(model_a: Binormal, model_b: Binormal, *, n_grid: int = 1
         raise ValueError(f"the two models must share pi_pos (the same test data), got {a.pi_pos} and {b.pi_pos}")
     if isinstance(n_grid, bool) or not isinstance(n_grid, numbers.Integral) or n_grid < 3:
         raise ValueError(f"n_grid must be an integer >= 3, got {n_grid!r}")
-    c = np.linspace(0.0, 1.0, int(n_grid) + 2)[1:-1]
+    # costs evenly spaced in log10(c/(1 - c)) = log10(c_0/c_1) from -3 to 3: the implied densities
+    # pile up near c = 0 and c = 1, where a linear grid would not resolve them
+    c = special.expit(np.log(10.0) * np.linspace(-3.0, 3.0, int(n_grid)))
     rows = {}
     dens = {}
     for name, m in (("A", a), ("B", b)):
@@ -778,7 +780,12 @@ def compare_classifiers(model_a: Binormal, model_b: Binormal, *, n_grid: int = 1
 
 
 def plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, axes=None):
-    """ROC curves (left) and implied cost densities with the H prior (right); returns the two axes."""
+    """ROC curves (left) and implied cost densities with the H prior (right); returns the two axes.
+
+    The costs are drawn on the axis log10(c_0/c_1) = log10(c/(1 - c)), densities
+    transformed accordingly, because the implied distributions pile up near
+    c = 0 and c = 1.
+    """
     import matplotlib.pyplot as plt
 
     if axes is None:
@@ -787,18 +794,21 @@ def plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: B
     v = np.linspace(0, 1, 201)
     colors = {"A": "#1f77b4", "B": "#d62728"}
     styles = {"AUC": "-", "AUK": "--", "AP": ":"}
+    c = result.c
+    u = np.log10(c / (1 - c))  # log10 of the cost ratio c_0/c_1
+    jac = c * (1 - c) * np.log(10.0)  # density per unit of u = density per unit of c times dc/du
     for name, m in (("A", model_a), ("B", model_b)):
         ax_roc.plot(100 * v, 100 * m.roc(v), color=colors[name], label=f"{name}: AUC = {m.auc:.3f}")
         for label, _, _ in _IMPLIED:
-            ax_c.plot(result.c, result.densities[(name, label)], color=colors[name], ls=styles[label],
+            ax_c.plot(u, result.densities[(name, label)] * jac, color=colors[name], ls=styles[label],
                       label=f"{name}, {label}")
     ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
-    ax_c.plot(result.c, result.h_prior, color="black", lw=2, label="H prior (A and B)")
+    ax_c.plot(u, result.h_prior * jac, color="black", lw=2, label="H prior (A and B)")
     ax_roc.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", title="ROC curves")
-    ax_c.set(xlabel="c, cost share of a missed positive", ylabel="density",
-             title="Implied distributions over the cost c", ylim=(0, None))
+    ax_c.set(xlabel="log₁₀(c₀/c₁), cost of a missed positive over a false positive",
+             ylabel="density per unit log₁₀ ratio", title="Implied distributions over the cost", ylim=(0, None))
     ax_roc.legend()
-    ax_c.legend(ncol=2, fontsize=8)
+    ax_c.legend(ncol=2, fontsize=8, loc="upper left")
     return axes
 
 

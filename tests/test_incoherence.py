@@ -478,3 +478,11 @@ def test_explorer_updates_its_table_when_a_slider_moves():
     assert f"{a2.auc:.4f}" in parts.table.value
     assert f"{integrated_measure(a2, 'kappa'):.4f}" in parts.table.value
     assert f"{a2.auc - 0.5:.4f}" in parts.table.value  # balanced: AUK = AUC - 1/2
+
+
+def test_mean_implied_cost_under_hands_weighting_is_pi_neg_for_every_classifier():
+    # E_{W_G}[c(t)] = ∫ π1 f1 dt = π1: the AUC's implied costs differ in shape, not in mean
+    for m in ALL:
+        mean = integrate.quad(lambda t: implied_cost(t, m) * weight_g(t, m), -40, 40,
+                              points=[m.mu_neg, m.mu_pos], limit=400)[0]
+        assert abs(mean - m.pi_neg) < 1e-10
