@@ -23,7 +23,8 @@ from .exact import EXACT_METHODS, exact_cv_f
 from .simulation import sample_cv_f, simulation_design
 from .style import METHOD_COLORS, decorate
 
-__all__ = ["ExploreResult", "explore_cv_f", "plot_cv_f_histograms", "SimExplorer", "build_sim_explorer"]
+__all__ = ["ExploreResult", "explore_cv_f", "plot_cv_f_histograms", "plot_method_curves", "SimExplorer",
+           "build_sim_explorer"]
 
 
 @dataclass
@@ -196,3 +197,25 @@ def build_sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True
     parts.box = w.VBox([controls, parts.status, parts.plot, parts.summary])
     update()
     return parts
+
+
+def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METHODS, ax=None, **line_kw):
+    """One line per method from a long table (e.g. :func:`apples.simulate_grid`), values in %; returns ``ax``.
+
+    ``frame`` needs columns ``method``, ``x`` and ``y``; both axes are scaled by
+    100 (priors, F and biases are fractions in the table).
+
+    Examples
+    --------
+    >>> import apples
+    >>> g = apples.simulate_grid(apples.figure_grid().head(2), n_reps=50)
+    >>> ax = plot_method_curves(g, x="prior", y="bias")
+    >>> len(ax.lines)
+    5
+    """
+    ax = plt.gca() if ax is None else ax
+    for method in methods:
+        part = frame[frame["method"] == method].sort_values(x)
+        ax.plot(part[x] * 100, part[y] * 100, marker="o", ms=3, color=METHOD_COLORS[method],
+                label=METHOD_LABELS[method], **line_kw)
+    return ax
