@@ -9,7 +9,10 @@ Orientation: label 1 positive, higher score more positive, predict positive
 for ``score > t`` (apples' convention; see :mod:`apples.binormal` for the
 mirror map to Parker's symbols). The normalised cost ``c = c_0/(c_0 + c_1)``
 is the share of the cost that falls on a *missed positive*; ``1 - c`` falls on
-a false positive; ``b = c_0 + c_1`` is the scale (Parker §III).
+a false positive; ``b = c_0 + c_1`` is the scale (Parker §III). Note that
+:mod:`apples.hmeasure` follows Hand's R package instead, whose c is the cost
+share of a *false positive*: c_hmeasure = 1 - c here (converted where the two
+meet: :func:`empirical_cost_intervals`, :func:`h_prior_density`).
 
 Where Parker (2011) needs a correction (each checked numerically in
 ``tests/test_incoherence.py`` and notebook 07):
@@ -68,9 +71,9 @@ __all__ = [
     "h_prior_density",
     "binormal_h_measure",
     "IncoherenceComparison",
-    "compare_classifiers",
-    "plot_comparison",
-    "ExplorerParts",
+    "incoherence_comparison",
+    "plot_incoherence_comparison",
+    "IncoherenceExplorerParts",
     "incoherence_explorer",
 ]
 
@@ -738,7 +741,7 @@ class IncoherenceComparison(NamedTuple):
     h_prior: np.ndarray  #: the H-measure's prior on ``c`` (the same for A and B)
 
 
-def compare_classifiers(model_a: Binormal, model_b: Binormal, *, n_grid: int = 199) -> IncoherenceComparison:
+def incoherence_comparison(model_a: Binormal, model_b: Binormal, *, n_grid: int = 199) -> IncoherenceComparison:
     """Population AUC, AUK, AP and H of two binormal classifiers, and their implied cost densities.
 
     The two models must share ``pi_pos`` (the same test data). AUC is the
@@ -749,7 +752,7 @@ def compare_classifiers(model_a: Binormal, model_b: Binormal, *, n_grid: int = 1
 
     Examples
     --------
-    >>> r = compare_classifiers(Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, pi_pos=0.3), n_grid=5)
+    >>> r = incoherence_comparison(Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, pi_pos=0.3), n_grid=5)
     >>> r.table.round(4).loc["AUC"].tolist()
     [0.7602, 0.9214]
     """
@@ -779,7 +782,7 @@ def compare_classifiers(model_a: Binormal, model_b: Binormal, *, n_grid: int = 1
     return IncoherenceComparison(table, c, dens, np.asarray(h_prior_density(c, a.pi_pos)))
 
 
-def plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, axes=None):
+def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, axes=None):
     """ROC curves (left) and implied cost densities with the H prior (right); returns the two axes.
 
     The costs are drawn on the axis log10(c_0/c_1) = log10(c/(1 - c)), densities
@@ -812,7 +815,7 @@ def plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: B
     return axes
 
 
-class ExplorerParts(NamedTuple):
+class IncoherenceExplorerParts(NamedTuple):
     """The explorer widget and its parts (so tests can set values and read results)."""
 
     widget: object  #: the ipywidgets.VBox to display
@@ -822,12 +825,12 @@ class ExplorerParts(NamedTuple):
 
 
 def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 1.6, sd_b: float = 0.8,
-                         pi_pos: float = 0.3, n_grid: int = 99, continuous_update: bool = False) -> ExplorerParts:
+                         pi_pos: float = 0.3, n_grid: int = 99, continuous_update: bool = False) -> IncoherenceExplorerParts:
     """Two binormal classifiers (negatives N(0, 1), positives N(mu, sd²)) on the same data.
 
     Sliders: the positives' mean and spread of A and B and the shared class
-    proportion. Shows the measures table (:func:`compare_classifiers`) in an
-    HTML widget and :func:`plot_comparison` in an Output widget. The spreads
+    proportion. Shows the measures table (:func:`incoherence_comparison`) in an
+    HTML widget and :func:`plot_incoherence_comparison` in an Output widget. The spreads
     are kept in [0.8, 1.2] so that every implied weighting has finite mass
     (for sd_neg² > 2·sd_pos² the AUK's W_m is not integrable in the tail).
     """
@@ -855,12 +858,12 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
 
     def update(_=None):
         a, b = models()
-        r = compare_classifiers(a, b, n_grid=n_grid)
+        r = incoherence_comparison(a, b, n_grid=n_grid)
         table.value = r.table.to_html(float_format=lambda x: f"{x:.4f}")
         plot.clear_output(wait=True)
         with plot:
             fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-            plot_comparison(r, a, b, axes)
+            plot_incoherence_comparison(r, a, b, axes)
             plt.show()
 
     for s in controls.values():
@@ -869,4 +872,4 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
     box = w.VBox([w.HBox([w.VBox([controls["mu_a"], controls["sd_a"]]),
                           w.VBox([controls["mu_b"], controls["sd_b"]]), controls["pi_pos"]]),
                   table, plot])
-    return ExplorerParts(box, controls, table, plot)
+    return IncoherenceExplorerParts(box, controls, table, plot)

@@ -455,7 +455,7 @@ def test_binormal_h_measure_is_the_limit_of_the_sample_h_measure(m):
 
 def test_compare_classifiers_table_matches_the_single_functions():
     a, b = Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, sd_pos=0.9, pi_pos=0.3)
-    r = apples.compare_classifiers(a, b, n_grid=9)
+    r = apples.incoherence_comparison(a, b, n_grid=9)
     assert r.table.loc["AUC", "A"] == a.auc and r.table.loc["AUC", "B"] == b.auc
     assert r.table.loc["AUK", "B"] == integrated_measure(b, "kappa")
     assert r.table.loc["AP", "A"] == integrated_measure(a, "precision", over="recall")
@@ -463,9 +463,9 @@ def test_compare_classifiers_table_matches_the_single_functions():
     np.testing.assert_allclose(r.h_prior, apples.h_prior_density(r.c, 0.3), rtol=1e-15)
     assert np.max(np.abs(r.densities[("A", "AUK")] - r.densities[("B", "AUK")])) > 0.1
     with pytest.raises(ValueError, match="must share pi_pos"):
-        apples.compare_classifiers(a, Binormal(pi_pos=0.5))
+        apples.incoherence_comparison(a, Binormal(pi_pos=0.5))
     with pytest.raises(ValueError, match="n_grid must be an integer"):
-        apples.compare_classifiers(a, b, n_grid=2)
+        apples.incoherence_comparison(a, b, n_grid=2)
 
 
 def test_explorer_updates_its_table_when_a_slider_moves():
