@@ -458,7 +458,7 @@ def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
     (a threshold set at the score of a uniformly chosen test case), computed
     by ``scipy.integrate.dblquad``. It equals
     b·[(π_0² + π_1²)/4 + π_0π_1(1 - AUC)], i.e. π_0π_1(1 - 2·AUC) + 1/2 for
-    Flach et al.'s scale b = 2: linear in AUC with a weighting that is the
+    scale b = 2 (unit costs at c = 1/2): linear in AUC with a weighting that is the
     same for every classifier (uniform in c and in the predicted-positive rate).
 
     Examples
