@@ -78,6 +78,7 @@ __all__ = [
     "simulate_fold_f1",
     "exact_fold_f1",
     "fold_f1_curve",
+    "fold_f1_readings",
     "plot_fold_f1",
 ]
 
@@ -761,6 +762,63 @@ def fold_f1_curve(props, *, n_instances: int = 1000, n_folds: int = 10, allocati
                     "theory": theory,
                 })
     return pd.DataFrame(rows)
+
+
+#: The readings of Van Asch §7 compared by :func:`fold_f1_readings`: (allocation, errors) of E[F_avg].
+READINGS = (("random", "fixed"), ("stratified", "fixed"), ("even", "fixed"),
+            ("random", "binomial"), ("stratified", "binomial"))
+
+
+def fold_f1_readings(props, *, n_instances: int = 1000, n_folds: int = 10, average: str = "binary",
+                     recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B) -> pd.DataFrame:
+    """Exact E[F_avg] under every reading of Van Asch §7 that the paper leaves open, and F_tp,fp.
+
+    The paper does not say how instances were put into folds (random,
+    stratified, or its "ideal" even split) nor whether the accuracies are
+    fixed corpus totals or per-prediction probabilities (binomial errors).
+    This tabulates :func:`exact_fold_f1` for each reading of
+    :data:`READINGS`, plus F_tp,fp with fixed and with binomial errors
+    (which depend on neither the folds nor their allocation).
+
+    Parameters
+    ----------
+    props : array-like of float
+        Proportions of class A, in [0, 1].
+    n_instances, n_folds : int
+        N and K of one panel of Figure 2.
+    average : {"binary", "macro"}, default "binary"
+        F1 of class A, or the mean F1 of A and B.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``prop_a``; columns ``"avg: <allocation>, <errors>"`` for
+        each reading, ``"tp_fp: fixed"`` and ``"tp_fp: binomial"``.
+
+    References
+    ----------
+    Van Asch (2013), §7.1 and Figure 2.
+
+    Examples
+    --------
+    Stratified folds put F_avg above F_tp,fp, random folds below (Figure 2a, 1 % class A):
+
+    >>> r = fold_f1_readings([0.01], n_folds=5)
+    >>> bool(r["avg: random, fixed"].iloc[0] < r["tp_fp: fixed"].iloc[0] < r["avg: stratified, fixed"].iloc[0])
+    True
+    """
+    props = np.atleast_1d(_check_unit_array("props", props))
+    check_choice("average", average, _AVERAGES)
+    common = dict(average=average, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
+    columns = {}
+    for allocation, errors in READINGS:
+        columns[f"avg: {allocation}, {errors}"] = [
+            exact_fold_f1(float(p), method="avg", n_folds=n_folds, allocation=allocation, errors=errors, **common)
+            for p in props]
+    for errors in _ERRORS:
+        columns[f"tp_fp: {errors}"] = [exact_fold_f1(float(p), method="tp_fp", errors=errors, **common)
+                                       for p in props]
+    return pd.DataFrame(columns, index=pd.Index(props, name="prop_a"))
 
 
 _LABELS = {"tp_fp": "F_tp,fp", "avg": "F_avg"}

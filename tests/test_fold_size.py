@@ -24,6 +24,7 @@ from apples.fold_size import (
     exact_fold_f1,
     fold_f1,
     fold_f1_curve,
+    fold_f1_readings,
     fold_sizes,
     simulate_fold_counts,
     simulate_fold_f1,
@@ -387,6 +388,44 @@ def test_avg_diverges_more_with_more_folds_and_fewer_instances():
            for n in (1000, 10_000) for k in (5, 10, 50)}
     assert gap[1000, 5] < gap[1000, 10] < gap[1000, 50]
     assert all(gap[10_000, k] < gap[1000, k] for k in (5, 10, 50))
+
+
+def test_readings_columns_are_exact_fold_f1():
+    r = fold_f1_readings([0.0, 0.02], n_instances=1000, n_folds=10, average="macro")
+    assert list(r.index) == [0.0, 0.02] and r.index.name == "prop_a"
+    assert list(r.columns) == ["avg: random, fixed", "avg: stratified, fixed", "avg: even, fixed",
+                               "avg: random, binomial", "avg: stratified, binomial", "tp_fp: fixed", "tp_fp: binomial"]
+    for col in r.columns:
+        method, reading = col.split(": ")
+        kw = dict(zip(("allocation", "errors"), reading.split(", "))) if method == "avg" else {"errors": reading}
+        assert r.loc[0.02, col] == exact_fold_f1(0.02, method=method, average="macro", n_folds=10, **kw)
+    # 0 % class A: class A scores 0 everywhere, class B's F1 is 2 r_B / (1 + r_B) pooled (eq. 31 at π = 0)
+    assert r.loc[0.0, "tp_fp: fixed"] == pytest.approx(RB / (1 + RB), abs=2e-3)
+
+
+def test_readings_claims_of_notebook_04():
+    # Section 5.2 of notebook 04: the allocation changes the sign of E[F_avg] - F_tp,fp. With random folds
+    # F_avg is below F_tp,fp; stratified (every fold gets >= 1 A instance) it is above (1/d is convex);
+    # Van Asch's "even" split leaves a gap of a few tenths of a point at most; binomial errors move
+    # every curve by less than a point.
+    for k, n in ((5, 1000), (10, 1000), (50, 10_000)):
+        r = fold_f1_readings([0.01, 0.02], n_instances=n, n_folds=k)
+        gap = r.sub(r["tp_fp: fixed"], axis=0)
+        assert (gap["avg: random, fixed"] < 0).all() and (gap["avg: random, binomial"] < 0).all()
+        assert (gap["avg: stratified, fixed"] > 0).all() and (gap["avg: stratified, binomial"] > 0).all()
+        assert (gap["avg: even, fixed"].abs() < 0.005).all()
+        assert (r["avg: random, fixed"] - r["avg: random, binomial"]).abs().max() < 0.01
+        assert (r["tp_fp: fixed"] - r["tp_fp: binomial"]).abs().max() < 0.01
+    # Panel 2e below 5 %: fewer A instances than folds, so F_avg is far below F_tp,fp whatever the allocation.
+    r = fold_f1_readings([0.01, 0.02], n_instances=1000, n_folds=50)
+    assert (r.drop(columns=["tp_fp: fixed", "tp_fp: binomial"]).max(axis=1) < r["tp_fp: fixed"] - 0.15).all()
+
+
+def test_readings_rejects():
+    with pytest.raises(ValueError, match="average"):
+        fold_f1_readings([0.01], average="micro")
+    with pytest.raises(ValueError, match="props"):
+        fold_f1_readings([0.01, 1.5])
 
 
 def test_curve_columns():
