@@ -81,6 +81,40 @@ def test_double_predictions_split_matrix():
     assert m.column_values[:, 0].sum() == 3 and m.row_values[0].sum() == 1
 
 
+def test_unmatched_row_and_column_by_hand():
+    # notebook 05 §5: gold [A B] predicted [A] leaves gold B without a partner (column UNMATCHED);
+    # gold [C] predicted [A C] leaves predicted A without one (row UNMATCHED). Hand-filled matrix.
+    m = split_confusion_matrix([["A", "B"], ["C"]], [["A"], ["A", "C"]])
+    assert m.labels == ["A", "B", "C", UNMATCHED]
+    expected = [[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0], [1, 0, 0, 0]]
+    np.testing.assert_array_equal(m.row_values, expected)
+    np.testing.assert_array_equal(m.column_values, expected)
+    # rows: gold occurrences A 1, B 1, C 1; columns: predicted occurrences A 2, B 0, C 1
+    np.testing.assert_array_equal(m.row_values.sum(axis=1)[:3], [1, 1, 1])
+    np.testing.assert_array_equal(m.column_values.sum(axis=0)[:3], [2, 0, 1])
+    assert m.row_values[:, 3].sum() + m.row_values[3].sum() == 2  # B's fn + A's fp, never a tp
+
+
+def test_empty_predictions_macro_values_by_hand():
+    # notebook 05 §5.3 example. empty="ignore": A (tp 2) P = R = F = 1; B (fp 1, fn 1) 0; C (fn 2) P 0/0 -> 0,
+    # R 0, F 0 -> macro P = R = F = 1/3. empty="label": NONE tp 1 (instance 3), fp 1 (instance 2), fn 0:
+    # P 1/2, R 1, F 2/3 -> macro P = 1.5/4, R = 2/4, F = (5/3)/4.
+    from apples import average_scores
+
+    gold = [["A"], ["B"], [], ["C"], ["A", "C"]]
+    pred = [["A"], [], [], ["B"], ["A"]]
+    ignore = average_scores(label_counts(gold, pred), average="macro")
+    assert ignore.precision == pytest.approx(1 / 3) and ignore.recall == pytest.approx(1 / 3)
+    assert ignore.mean_f == pytest.approx(1 / 3)
+    as_label = label_counts(gold, pred, empty="label")
+    none = as_label[NONE_LABEL]
+    # §5.1 tn: 6 gold occurrences (A, B, NONE, C, A, C), 5 are not NONE, minus fp 1
+    assert (none.tp, none.fp, none.fn, none.tn) == (1, 1, 0, 4)
+    s = average_scores(as_label, average="macro")
+    assert s.precision == pytest.approx(1.5 / 4) and s.recall == pytest.approx(0.5)
+    assert s.mean_f == pytest.approx((1 + 2 / 3) / 4)
+
+
 def test_empty_predictions_53():
     gold = [["A"], ["B"], [], ["A", "C"]]
     pred = [[], ["B"], [], ["A"]]
