@@ -30,12 +30,14 @@ undefined), and build a Walker/Vose alias table for it. A repetition then
 costs one uniform draw per fold (the alias method turns it into an outcome
 index in O(1)), a few table look-ups and a row sum. Stratified folds come in
 at most two types (``⌊n_pos/k⌋`` and ``⌈n_pos/k⌉`` positives); unstratified
-folds first get their positives from a multivariate hypergeometric draw (the
-fold counts of a uniformly random equal-size partition, which numpy samples by
-sequential conditional hypergeometric draws). Repetitions are processed in
+folds first get their positives by sequential conditional hypergeometric draws
+(fold ``j`` takes a uniform sample of the cases not yet assigned), each again
+one alias-table look-up; this gives exactly the multivariate hypergeometric fold
+counts of a uniformly random equal-size partition. Repetitions are processed in
 chunks of a fixed size (bounded memory), chunk ``i`` with its own generator
 spawned from ``SeedSequence(seed)``, so results are bit-for-bit reproducible
-whatever ``n_jobs`` is.
+whatever ``n_jobs`` is. The tables hold probabilities in double precision, so
+the sampled law equals the binomial/hypergeometric one up to rounding (~1e-16).
 
 An invalid fold (V = 0: no positive predictions, or no positives) has
 TP = 0, so its F (eq. 2), its zero-substituted precision and its recall are
@@ -69,6 +71,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -714,8 +717,6 @@ def simulate_grid(points: pd.DataFrame | None = None, *, n_reps: int, seed: int 
     >>> g.shape
     (10, 12)
     """
-    import time
-
     points = figure_grid() if points is None else points
     frames = []
     for i, row in enumerate(points.itertuples(index=False)):
