@@ -9,6 +9,7 @@ consistent single-label tables (tn included), or random multi-label style tables
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -24,6 +25,7 @@ from apples import (
     boosting_table,
     label_weights,
     move_false_positives,
+    nearest_neighbour_boosting,
     precision_change,
     precision_factor,
     recall_change,
@@ -538,3 +540,75 @@ def test_knn_digits_experiment_shows_the_table8_pattern():
     assert t.precision["NORMAL"] < t.precision["CHANGED"] < t.precision["UPPER"]
     assert t.accuracy["CHANGED"] < t.accuracy["NORMAL"] <= t.accuracy["UPPER"]
     assert t.recall["CHANGED"] < t.recall["NORMAL"] <= t.recall["UPPER"]
+    # the module's one-call version (notebook 06's robustness loop) gives the same table
+    run = nearest_neighbour_boosting(X, y, seed=0)
+    pd.testing.assert_frame_equal(run, t)
+    assert run.attrs["target"] == target and run.attrs["threshold"] == thr
+
+
+def _sklearn_boosting_run(X, y, seed, exponent):
+    """The step-by-step pipeline of notebook 06 §5, on features, with scikit-learn's 1-NN."""
+    from sklearn.model_selection import train_test_split
+    from sklearn.neighbors import KNeighborsClassifier
+
+    keep = zipf_subsample(y, exponent=exponent, minimum=10, seed=seed)
+    X_tr, X_te, y_tr, y_te = train_test_split(X[keep], y[keep], train_size=0.3, random_state=seed, stratify=y[keep])
+    knn = KNeighborsClassifier(n_neighbors=1, algorithm="brute").fit(X_tr, y_tr)
+    d_te, i_te = knn.kneighbors(X_te, n_neighbors=1)
+    d_tr, i_tr = knn.kneighbors(X_tr, n_neighbors=2)
+    assert np.array_equal(i_tr[:, 0], np.arange(len(y_tr)))  # no duplicate images: the first is itself
+    pred = y_tr[i_te[:, 0]]
+    assert np.array_equal(pred, knn.predict(X_te))
+    thr = uncertainty_threshold(y_tr, y_tr[i_tr[:, 1]], d_tr[:, 1], max_accuracy=0.35)
+    target = int(np.bincount(y_tr).argmax())
+    return boosting_table(y_te, {
+        "NORMAL": pred,
+        "CHANGED": relabel_uncertain(pred, d_te[:, 0], threshold=thr, target=target),
+        "UPPER": relabel_errors(y_te, pred, target=target),
+    }, labels=list(range(10)))
+
+
+@pytest.mark.parametrize("seed, exponent", [(9, 1.5), (47, 1.5), (4, 0.0)])
+def test_nearest_neighbour_boosting_equals_sklearn_knn(seed, exponent):
+    """Same tables as scikit-learn's KNeighborsClassifier, also where equally near neighbours tie.
+
+    The seeds are ones where nearest-neighbour ties between labels decide a prediction: breaking them
+    another way (e.g. scikit-learn's metric="precomputed" path) changes these tables.
+    """
+    from scipy.spatial.distance import cdist
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    expected = _sklearn_boosting_run(X, y, seed, exponent)
+    pd.testing.assert_frame_equal(nearest_neighbour_boosting(X, y, seed=seed, exponent=exponent), expected)
+    distances = cdist(X, X)
+    pd.testing.assert_frame_equal(
+        nearest_neighbour_boosting(None, y, seed=seed, exponent=exponent, distances=distances), expected)
+
+
+def test_nearest_neighbour_boosting_bad_input():
+    X = np.arange(40.0).reshape(20, 2)
+    y = np.repeat([0, 1], 10)
+    with pytest.raises(ValueError, match="distances must have shape"):
+        nearest_neighbour_boosting(X, y, seed=0, distances=np.zeros((19, 19)))
+    with pytest.raises(ValueError, match="distances contains NaN"):
+        nearest_neighbour_boosting(X, y, seed=0, distances=np.full((20, 20), np.nan))
+    with pytest.raises(ValueError, match="X must be two-dimensional"):
+        nearest_neighbour_boosting(X.ravel(), y, seed=0)
+    with pytest.raises(ValueError, match="inconsistent lengths"):
+        nearest_neighbour_boosting(X[:19], y, seed=0)
+    with pytest.raises(ValueError, match="train_size"):
+        nearest_neighbour_boosting(X, y, seed=0, train_size=1.5)
+    with pytest.raises(TypeError, match="seed"):
+        nearest_neighbour_boosting(X, y, seed=None)
+
+
+def test_table8_f1_is_not_the_f_of_macro_precision_and_recall():
+    """Notebook 06 §5: Van Asch's F1 column is not 2PR/(P+R) of his macro P and R (Table 8)."""
+    table8 = {"NORMAL": (78.11, 71.77, 73.05), "CHANGED": (78.87, 71.02, 73.16), "UPPER": (90.44, 71.83, 76.33)}
+    f_of_averages = {name: 2 * p * r / (p + r) for name, (p, r, _) in table8.items()}
+    assert round(f_of_averages["NORMAL"], 2) == 74.81  # by hand: 2 * 78.11 * 71.77 / 149.88 = 74.8059
+    for name, (p, r, f1) in table8.items():
+        # more than a point above the printed F1 in every row. Consistent with F1 = mean of per-label F1:
+        # the harmonic mean is concave, so mean F1 <= F of the mean precision and recall (Jensen).
+        assert f_of_averages[name] - f1 > 1.0
