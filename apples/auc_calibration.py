@@ -55,6 +55,7 @@ __all__ = [
     "MergeDecomposition",
     "merge_decomposition",
     "fold_scores",
+    "TrainingSetCalibration",
     "digits_one_vs_rest",
     "plot_rate_vs_score",
     "plot_figure3",
@@ -431,6 +432,80 @@ def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
         y_true_folds.append(y[test])
         y_score_folds.append(np.asarray(s, dtype=float))
     return y_true_folds, y_score_folds
+
+
+class TrainingSetCalibration:
+    """A classifier whose score is mapped to a probability fitted on its *own training* scores.
+
+    Fits a fresh clone of ``estimator`` on (X, y), then a Platt sigmoid
+    (``method="sigmoid"``) or an isotonic map from its ``decision_function``
+    on the *same* training cases to the labels. This is how WEKA's SMO builds
+    probability estimates with ``-M`` ("fit logistic models to SVM outputs")
+    under its default ``-V -1`` (no internal cross-validation: use the
+    training data), the setting behind Forman & Scholz's §3.2 example (SMO
+    ``-M -N 2``). When the training cases are (nearly) separable, the fitted
+    sigmoid is very steep and its probabilities span many decades, which is
+    why their Figure 3 needs a log score axis. Contrast
+    ``sklearn.calibration.CalibratedClassifierCV(estimator, cv=3)``, which
+    fits the map on held-out inner folds.
+
+    The map is strictly increasing for the sigmoid (non-decreasing for
+    isotonic), so a fold's AUC is that of the raw ``decision_function`` (the
+    sigmoid) or lower by ties (isotonic); only AUC_merge can change.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier with ``decision_function``
+    method : {"sigmoid", "isotonic"}, default "sigmoid"
+
+    Attributes
+    ----------
+    calibrated_ : the fitted ``CalibratedClassifierCV`` around the frozen model
+    classes_ : ndarray
+
+    References
+    ----------
+    Forman & Scholz (2010) §3 (WEKA SMO options) and §3.2; J. Platt (1999),
+    probabilistic outputs for SVMs (the sigmoid; Platt fits it on held-out
+    scores, precisely to avoid the over-steep fit on training scores).
+    """
+
+    def __init__(self, estimator=None, method: str = "sigmoid"):
+        self.estimator = estimator
+        self.method = method
+
+    def get_params(self, deep: bool = True) -> dict:
+        return {"estimator": self.estimator, "method": self.method}
+
+    def set_params(self, **params):
+        for key, value in params.items():
+            if key not in ("estimator", "method"):
+                raise ValueError(f"invalid parameter {key!r}; expected 'estimator' or 'method'")
+            setattr(self, key, value)
+        return self
+
+    def __repr__(self) -> str:
+        return f"TrainingSetCalibration(estimator={self.estimator!r}, method={self.method!r})"
+
+    def fit(self, X, y):
+        from sklearn.base import clone
+        from sklearn.calibration import CalibratedClassifierCV
+        from sklearn.frozen import FrozenEstimator
+
+        if self.method not in ("sigmoid", "isotonic"):
+            raise ValueError(f"method={self.method!r} is not recognised; expected 'sigmoid' or 'isotonic'")
+        if self.estimator is None:
+            raise TypeError("estimator must be a scikit-learn classifier, got None")
+        model = clone(self.estimator).fit(X, y)
+        self.calibrated_ = CalibratedClassifierCV(FrozenEstimator(model), method=self.method).fit(X, y)
+        self.classes_ = self.calibrated_.classes_
+        return self
+
+    def predict_proba(self, X):
+        return self.calibrated_.predict_proba(X)
+
+    def predict(self, X):
+        return self.calibrated_.predict(X)
 
 
 # -- plots -----------------------------------------------------------------------------------------

@@ -307,3 +307,64 @@ def test_merge_decomposition_undefined():
     assert d.within == 1.0 and np.isnan(d.between)
     with pytest.raises(ValueError, match="undefined='skip'"):
         apples.merge_decomposition([[1, 0]], [[0.9, 0.1]], undefined="skip")
+
+
+# -- WEKA-style calibration on the training scores (SMO -M, default -V -1) --------------------------------------
+def _platt_on_training_margins(f, y):
+    """Platt (1999) by hand: targets (N+ + 1)/(N+ + 2) and 1/(N- + 2), p = 1 / (1 + exp(A f + B))."""
+    from scipy.optimize import minimize
+    from scipy.special import expit
+
+    n_pos, n_neg = int(y.sum()), int((1 - y).sum())
+    t = np.where(y == 1, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+
+    def loss(ab):
+        z = -(ab[0] * f + ab[1])  # log-odds of the positive class
+        return np.sum(np.logaddexp(0, z) - t * z)
+
+    a, b = minimize(loss, x0=[-1.0, 0.0], method="Nelder-Mead",
+                    options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000}).x
+    return lambda g: expit(-(a * g + b))
+
+
+def test_training_set_calibration_is_platt_fitted_on_training_margins():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 3))
+    y = (X[:, 0] + rng.normal(scale=1.5, size=300) > 1.0).astype(int)  # overlapping classes, ~25% positives
+    model = apples.TrainingSetCalibration(LinearSVC(C=1.0, dual=False)).fit(X, y)
+    svm = LinearSVC(C=1.0, dual=False).fit(X, y)
+    by_hand = _platt_on_training_margins(svm.decision_function(X), y)
+    X_new = rng.normal(size=(50, 3))
+    assert model.predict_proba(X_new)[:, 1] == pytest.approx(by_hand(svm.decision_function(X_new)), abs=1e-4)
+    assert np.allclose(model.predict_proba(X_new).sum(axis=1), 1.0)
+
+
+def test_training_set_calibration_keeps_each_fold_auc_but_moves_merge():
+    X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
+    cv = StratifiedKFold(4, shuffle=True, random_state=0)
+    svm = LinearSVC(C=1.0, dual=False)
+    yt, margins = fold_scores(svm, X, y, cv=cv)
+    yt2, probs = fold_scores(apples.TrainingSetCalibration(svm), X, y, cv=cv, response="predict_proba")
+    # a sigmoid with a positive slope is strictly increasing: every fold's AUC is the raw margin's
+    for t, m, t2, p in zip(yt, margins, yt2, probs):
+        assert np.array_equal(t, t2)
+        assert auc(t2, p) == pytest.approx(auc(t, m), abs=1e-12)
+        assert np.all((p > 0) & (p < 1))
+    assert cv_auc(yt2, probs, method="avg") == pytest.approx(cv_auc(yt, margins, method="avg"), abs=1e-12)
+    # the sigmoid fitted on (nearly separable) training margins is steep: probabilities span many decades
+    assert min(p.min() for p in probs) < 1e-10
+    assert cv_auc(yt2, probs, method="merge") != pytest.approx(cv_auc(yt, margins, method="merge"), abs=1e-6)
+
+
+def test_training_set_calibration_rejects_bad_input():
+    X, y = np.arange(20.0).reshape(10, 2), np.r_[np.zeros(5, dtype=int), np.ones(5, dtype=int)]
+    with pytest.raises(ValueError, match="method='platt'"):
+        apples.TrainingSetCalibration(LinearSVC(), method="platt").fit(X, y)
+    with pytest.raises(TypeError, match="estimator must be"):
+        apples.TrainingSetCalibration().fit(X, y)
+    with pytest.raises(ValueError, match="invalid parameter 'C'"):
+        apples.TrainingSetCalibration(LinearSVC()).set_params(C=2)
+    from sklearn.base import clone
+
+    c = clone(apples.TrainingSetCalibration(LinearSVC(C=0.5), method="isotonic"))
+    assert c.method == "isotonic" and c.estimator.C == 0.5
