@@ -421,6 +421,39 @@ def test_readings_claims_of_notebook_04():
     assert (r.drop(columns=["tp_fp: fixed", "tp_fp: binomial"]).max(axis=1) < r["tp_fp: fixed"] - 0.15).all()
 
 
+def test_leave_one_out_f_avg_is_tp_over_n():
+    # Notebook 04, exercise 2: a one-instance fold scores 1 if it is a correct A, else 0 (FN only, FP only,
+    # or 0/0 substituted by 0), so E[F_avg] = tp_A / N exactly, whatever the allocation.
+    for prop in (0.02, 0.1):
+        tp_a = corpus_counts(prop, n_instances=1000)["tp_a"]
+        for allocation in ("random", "stratified"):
+            assert exact_fold_f1(prop, method="avg", n_folds=1000, allocation=allocation) == pytest.approx(
+                tp_a / 1000, abs=1e-12)
+
+
+def test_delta_not_one_yet_equal_scores():
+    # Notebook 04, exercise 3: F_avg = F_tp,fp <=> (d2 - d1)(a1 d2 - a2 d1) = 0 for two folds; folds with
+    # equal F1 (1/2) but d = 4 and 8 have δ = 12 / (2 * 4) and 12 / (2 * 8).
+    n_a, tp_a, tp_b = [1, 3], [1, 2], [7, 4]
+    assert delta_factors(n_a, tp_a, tp_b, fold_size=10).tolist() == [1.5, 0.75]
+    assert fold_f1(n_a, tp_a, tp_b, fold_size=10, method="avg") == pytest.approx(0.5, abs=1e-15)
+    assert fold_f1(n_a, tp_a, tp_b, fold_size=10, method="tp_fp") == pytest.approx(0.5, abs=1e-15)
+
+
+def test_extra_true_negatives_do_not_move_the_class_a_gap():
+    # Notebook 04 §6: n^k + c^k = 2 tp_A + fp_A + fn_A has no true negatives of A. N = 1003 at 5 % adds three
+    # correct B's to the corpus of N = 1000 (50 A, 40 right; 22 wrong B's in both), so with an even split the
+    # class-A F1s are identical, while the macro-F1 (whose class-B term counts them) moves.
+    a, b = corpus_counts(0.05, n_instances=1000), corpus_counts(0.05, n_instances=1003)
+    assert (a["n_a"], a["tp_a"], a["n_b"] - a["tp_b"]) == (b["n_a"], b["tp_a"], b["n_b"] - b["tp_b"]) == (50, 40, 22)
+    assert b["tp_b"] - a["tp_b"] == 3
+    sims = [simulate_fold_counts(0.05, n_instances=n, n_folds=10, allocation="even") for n in (1000, 1003)]
+    for method in ("tp_fp", "avg"):
+        assert sims[0].f1(method=method)[0] == sims[1].f1(method=method)[0]
+    macro = [s.f1(method="avg", average="macro")[0] - s.f1(method="tp_fp", average="macro")[0] for s in sims]
+    assert macro[0] != macro[1]
+
+
 def test_readings_rejects():
     with pytest.raises(ValueError, match="average"):
         fold_f1_readings([0.01], average="micro")
