@@ -612,3 +612,24 @@ def test_table8_f1_is_not_the_f_of_macro_precision_and_recall():
         # more than a point above the printed F1 in every row. Consistent with F1 = mean of per-label F1:
         # the harmonic mean is concave, so mean F1 <= F of the mean precision and recall (Jensen).
         assert f_of_averages[name] - f1 > 1.0
+
+
+def test_robustness_claims_of_notebook_06():
+    """Notebook 06 §5 and exercise 3: the qualitative claims about 100 skewed and 30 balanced splits."""
+    from scipy.spatial.distance import cdist
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    D = cdist(X, X)
+    runs = [nearest_neighbour_boosting(X, y, seed=s, distances=D) for s in range(100)]
+    d_prec = np.array([r.precision["CHANGED"] - r.precision["NORMAL"] for r in runs])
+    d_acc = np.array([r.accuracy["CHANGED"] - r.accuracy["NORMAL"] for r in runs])
+    changed = np.array([r.changed["CHANGED"] for r in runs]) > 0
+    assert sum(r.gained["CHANGED"] for r in runs) == 0  # never a single extra correct prediction
+    assert np.all(d_acc <= 0)  # so accuracy never rises
+    assert np.sum(d_acc[changed] < 0) > changed.sum() / 2  # and falls in most splits that changed anything
+    assert changed.sum() / 2 < np.sum(d_prec[changed] > 0) < changed.sum()  # macro precision: most, not all
+    assert all(r.precision["UPPER"] > r.precision["NORMAL"] for r in runs)  # the oracle always wins
+    balanced = [nearest_neighbour_boosting(X, y, seed=s, exponent=0, distances=D) for s in range(30)]
+    d_bal = np.array([r.precision["CHANGED"] - r.precision["NORMAL"] for r in balanced])
+    assert np.sum(d_bal < 0) > np.sum(d_bal > 0)  # without skew the trick mostly backfires
