@@ -37,10 +37,11 @@ Where Parker (2011) needs a correction (each checked numerically in
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Callable, Literal, NamedTuple
 
 import numpy as np
-from scipy import integrate, special
+from scipy import integrate, optimize, special
 
 from ._ranking import check_binary_scores, cumulative_counts
 from ._validation import check_choice
@@ -60,6 +61,7 @@ __all__ = [
     "weight_m",
     "expected_loss",
     "implied_cost_density",
+    "implied_cost_quantiles",
     "uniform_threshold_loss",
     "HandLoss",
     "empirical_hand_loss",
@@ -68,6 +70,7 @@ __all__ = [
     "empirical_loss",
     "empirical_optimal_threshold",
     "empirical_uniform_threshold_loss",
+    "uniform_threshold_loss_draws",
     "h_prior_density",
     "binormal_h_measure",
     "IncoherenceComparison",
@@ -451,6 +454,55 @@ def implied_cost_density(c, model: Binormal, weight: Callable | None = None):
     return _out(out / total)
 
 
+def implied_cost_quantiles(model: Binormal, weight: Callable | None = None, q=(0.1, 0.5, 0.9)) -> np.ndarray:
+    """Quantiles of the implied cost c(t) when the threshold t is drawn from W (normalised).
+
+    For equal spreads c(t) (eq. 6) decreases in t, so
+    P(c(t) <= x) = ∫_{T(x)}^∞ W dt / ∫ W dt, with T of eq. (3); each quantile
+    is the root of this CDF minus q (``scipy.optimize.brentq``).
+
+    Parameters
+    ----------
+    model : Binormal
+        Must have ``sd_pos == sd_neg`` and ``mu_pos > mu_neg`` (c(t) monotone).
+    weight : callable t -> W(t), optional
+        Default W_G (the AUC's weighting). Must be non-negative.
+    q : float or sequence of float in (0, 1)
+
+    Returns
+    -------
+    ndarray of Parker's c (cost share of a missed positive), one per q.
+
+    Examples
+    --------
+    With W_G and π_0 = π_1 the model is symmetric about c = 1/2:
+
+    >>> m = Binormal(mu_pos=1.0, pi_pos=0.5)
+    >>> round(float(implied_cost_quantiles(m, q=0.5)[0]), 10)
+    0.5
+    """
+    m = _check_model(model)
+    if not (m.sd_pos == m.sd_neg and m.mu_pos > m.mu_neg):
+        raise ValueError("implied_cost_quantiles needs sd_pos == sd_neg and mu_pos > mu_neg "
+                         "(otherwise c(t) is not monotone)")
+    qs = np.atleast_1d(np.asarray(q, dtype=float))
+    if qs.ndim != 1 or np.isnan(qs).any() or np.any((qs <= 0) | (qs >= 1)):
+        raise ValueError(f"q must be probabilities strictly between 0 and 1, got {q!r}")
+    W = (lambda t: m.pdf(t)) if weight is None else weight
+    if not callable(W):
+        raise TypeError(f"weight must be a callable t -> W(t), got {type(W).__name__}")
+    lo, hi, _ = _limits(m)
+    total = _quad(W, m)
+    if not total > 0:
+        raise ValueError(f"the weighting integrates to {total:.3g}; it must have positive mass")
+
+    def cdf(x):
+        t = min(max(optimal_threshold(x, m), lo), hi)
+        return integrate.quad(W, t, hi, epsabs=1e-14, epsrel=1e-12, limit=500)[0] / total
+
+    return np.array([optimize.brentq(lambda x: cdf(x) - p, 1e-15, 1 - 1e-15, xtol=1e-14) for p in qs])
+
+
 def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
     """Expected loss with c ~ U(0, 1) and t ~ W_G drawn independently (Flach et al. 2011; Parker §VI-B).
 
@@ -670,6 +722,55 @@ def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos
     return float(b * 0.5 * np.sum(w * (p0 * fnr + p1 * fpr)))
 
 
+def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: float = 2.0,
+                                 positive=1) -> np.ndarray:
+    """Monte Carlo draws of Flach et al.'s loss, whose mean converges to :func:`empirical_uniform_threshold_loss`.
+
+    Each draw picks a test case uniformly (its score is the threshold), the
+    cost c ~ U(0, 1) independently, predicts positive every case scoring above
+    the threshold and each case tied with it by a fair coin, and returns
+    b·(c·FN + (1 - c)·FP)/n.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like
+    n_draws : int
+        Number of draws (>= 1).
+    seed : int or numpy.random.Generator
+    scale : float, default 2.0
+        b (2 gives unit costs at c = 1/2, as in :func:`uniform_threshold_loss`).
+
+    Returns
+    -------
+    ndarray of shape (n_draws,)
+
+    Examples
+    --------
+    >>> y, s = [1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2]
+    >>> d = uniform_threshold_loss_draws(y, s, 100_000, seed=0)
+    >>> bool(abs(d.mean() - empirical_uniform_threshold_loss(y, s)) < 4 * d.std() / 100_000**0.5)
+    True
+    """
+    b = _check_scale(scale)
+    if isinstance(n_draws, bool) or not isinstance(n_draws, numbers.Integral) or n_draws < 1:
+        raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
+    is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
+    is_pos = np.asarray(is_pos, dtype=bool)
+    rng = np.random.default_rng(seed)
+    n = s.size
+    out = np.empty(int(n_draws))
+    chunk = max(1, 2_000_000 // n)  # bound the (draws x cases) matrices
+    for start in range(0, int(n_draws), chunk):
+        k = min(chunk, int(n_draws) - start)
+        thr = s[rng.integers(0, n, k)][:, None]
+        c = rng.random(k)
+        pred = (s[None, :] > thr) | ((s[None, :] == thr) & (rng.random((k, n)) < 0.5))
+        fn = (is_pos[None, :] & ~pred).sum(1) / n
+        fp = (~is_pos[None, :] & pred).sum(1) / n
+        out[start:start + k] = b * (c * fn + (1 - c) * fp)
+    return out
+
+
 # -- the H-measure's prior in Parker's c, and H of the binormal population -----------
 
 def h_prior_density(c, pi_pos: float, *, severity_ratio: float | None = None, prior: str = "severity"):
@@ -787,7 +888,10 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
 
     The costs are drawn on the axis log10(c_0/c_1) = log10(c/(1 - c)), densities
     transformed accordingly, because the implied distributions pile up near
-    c = 0 and c = 1.
+    c = 0 and c = 1. A distribution with less than 95% of its mass inside the
+    window [-3, 3] says so in its legend entry. A random classifier (identical
+    score distributions) implies the single cost c = π_1, a point mass that
+    has no density to draw.
     """
     import matplotlib.pyplot as plt
 
@@ -803,8 +907,10 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     for name, m in (("A", model_a), ("B", model_b)):
         ax_roc.plot(100 * v, 100 * m.roc(v), color=colors[name], label=f"{name}: AUC = {m.auc:.3f}")
         for label, _, _ in _IMPLIED:
-            ax_c.plot(u, result.densities[(name, label)] * jac, color=colors[name], ls=styles[label],
-                      label=f"{name}, {label}")
+            dens = result.densities[(name, label)] * jac
+            shown = float(np.trapezoid(dens, u))  # share of the distribution inside the plotted window
+            note = f" ({100 * shown:.0f}% in view)" if shown < 0.95 else ""
+            ax_c.plot(u, dens, color=colors[name], ls=styles[label], label=f"{name}, {label}{note}")
     ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
     ax_c.plot(u, result.h_prior * jac, color="black", lw=2, label="H prior (A and B)")
     ax_roc.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", title="ROC curves")
@@ -858,8 +964,20 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
 
     def update(_=None):
         a, b = models()
-        r = incoherence_comparison(a, b, n_grid=n_grid)
-        table.value = r.table.to_html(float_format=lambda x: f"{x:.4f}")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", integrate.IntegrationWarning)
+            r = incoherence_comparison(a, b, n_grid=n_grid)
+        notes = []
+        for name, m in (("A", a), ("B", b)):
+            if m.mu_pos == m.mu_neg and m.sd_pos == m.sd_neg:
+                notes.append(f"{name} is a random classifier: every threshold implies the same cost "
+                             f"c = π₁ = {m.pi_neg:.2f}, a point mass with no density to draw.")
+        if any(issubclass(x.category, integrate.IntegrationWarning) for x in caught):
+            notes.append("scipy's quadrature could not reach its very tight tolerance (1e-14) here, "
+                         "usually while normalising an implied cost density; the result is typically "
+                         "still good to ~1e-9, far below what the plot can show.")
+        table.value = r.table.to_html(float_format=lambda x: f"{x:.4f}") + "".join(
+            f"<p><i>{n}</i></p>" for n in notes)
         plot.clear_output(wait=True)
         with plot:
             fig, axes = plt.subplots(1, 2, figsize=(10, 4))

@@ -486,3 +486,79 @@ def test_mean_implied_cost_under_hands_weighting_is_pi_neg_for_every_classifier(
         mean = integrate.quad(lambda t: implied_cost(t, m) * weight_g(t, m), -40, 40,
                               points=[m.mu_neg, m.mu_pos], limit=400)[0]
         assert abs(mean - m.pi_neg) < 1e-10
+
+
+def test_implied_cost_quantiles_match_the_closed_form_cdf_under_hands_weighting():
+    # equal spreads: T(x) in closed form from eq. 5, and P(c(t) <= x) = P(t >= T(x)) under W_G,
+    # the score mixture, whose tail is a sum of two normal tails
+    from scipy.stats import norm
+    for mu, sd, p0 in ((1.0, 1.0, 0.3), (2.0, 1.5, 0.2), (0.7, 0.8, 0.6)):
+        m = Binormal(mu_pos=mu, sd_pos=sd, sd_neg=sd, pi_pos=p0)
+        q = np.array([0.05, 0.1, 0.5, 0.9, 0.95])
+        x = apples.implied_cost_quantiles(m, q=q)
+        T = mu / 2 + sd**2 / mu * (np.log((1 - x) / x) - np.log(p0 / (1 - p0)))
+        cdf = p0 * norm.sf(T, mu, sd) + (1 - p0) * norm.sf(T, 0.0, sd)
+        np.testing.assert_allclose(cdf, q, atol=1e-9)
+
+
+def test_implied_cost_quantiles_agree_with_the_integrated_density():
+    m = Binormal(mu_pos=2.0, pi_pos=0.3)
+    for measure, over in (("kappa", "fpr"), ("precision", "recall")):
+        w = (lambda t, ms=measure, ov=over: weight_m(t, m, ms, over=ov))
+        for p, x in zip((0.1, 0.5, 0.9), apples.implied_cost_quantiles(m, w)):
+            # the density on a fine grid in u = logit(c) (one vectorised call), dc = c(1 - c) du
+            u = np.linspace(-60.0, np.log(x / (1 - x)), 40_001)
+            c = 1 / (1 + np.exp(-u))
+            mass = np.trapezoid(implied_cost_density(c, m, w) * c * (1 - c), u)
+            assert abs(mass - p) < 1e-6
+
+
+def test_implied_cost_quantiles_reject_bad_input():
+    with pytest.raises(ValueError, match="sd_pos == sd_neg"):
+        apples.implied_cost_quantiles(Binormal(mu_pos=1.0, sd_pos=2.0))
+    with pytest.raises(ValueError, match="sd_pos == sd_neg"):
+        apples.implied_cost_quantiles(Binormal(mu_pos=0.0))
+    for q in (0.0, 1.0, [0.5, np.nan], 1.5):
+        with pytest.raises(ValueError, match="q must be probabilities"):
+            apples.implied_cost_quantiles(Binormal(mu_pos=1.0), q=q)
+    with pytest.raises(TypeError, match="weight must be a callable"):
+        apples.implied_cost_quantiles(Binormal(mu_pos=1.0), weight=3.0)
+
+
+def test_uniform_threshold_loss_draws_converge_to_the_exact_sum_and_are_reproducible():
+    y = np.array([1, 1, 0, 1, 0, 0, 1, 0])
+    s = np.array([5, 4, 4, 3, 3, 3, 1, 0])
+    n = 200_000
+    d = apples.uniform_threshold_loss_draws(y, s, n, seed=0)
+    assert d.shape == (n,)
+    assert abs(d.mean() - empirical_uniform_threshold_loss(y, s)) < 5 * d.std() / np.sqrt(n)
+    np.testing.assert_array_equal(d[:1000], apples.uniform_threshold_loss_draws(y, s, n, seed=0)[:1000])
+    d4 = apples.uniform_threshold_loss_draws(y, s, 50_000, seed=1, scale=4.0)  # loss is linear in b
+    assert abs(d4.mean() - 2 * empirical_uniform_threshold_loss(y, s)) < 5 * d4.std() / np.sqrt(50_000)
+    # more draws than one chunk (2e6 / n cases per chunk): still one draw per row, same mean
+    yb = np.tile(y, 5_000)
+    sb = np.tile(s, 5_000)
+    db = apples.uniform_threshold_loss_draws(yb, sb, 500, seed=2)
+    assert db.shape == (500,) and np.all(db >= 0)
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ValueError, match="n_draws must be a positive integer"):
+            apples.uniform_threshold_loss_draws(y, s, bad, seed=0)
+
+
+def test_explorer_explains_a_random_classifier_and_the_plot_window():
+    parts = apples.incoherence_explorer(n_grid=9)
+    parts.controls["mu_a"].value = 0.0  # A: positives and negatives both N(0, 1)
+    assert "A is a random classifier" in parts.table.value
+    assert "B is a random classifier" not in parts.table.value
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    A, B = Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, pi_pos=0.3)
+    r = apples.incoherence_comparison(A, B, n_grid=199)
+    fig, axes = plt.subplots(1, 2)
+    apples.plot_incoherence_comparison(r, A, B, axes)
+    labels = [t.get_text() for t in axes[1].get_legend().get_texts()]
+    plt.close(fig)
+    # B's AUK has its median at c = 0.999 (cost ratio 10^3, the window's edge): about half is out of view
+    assert any(lab.startswith("B, AUK (") and "% in view)" in lab for lab in labels)
+    assert "A, AUC" in labels
