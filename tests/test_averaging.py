@@ -216,6 +216,27 @@ def test_counterexamples():
     assert close(micro.precision, 1 / 3) and close(micro.recall, 1 / 2)
 
 
+
+def test_footnote3_eq15_needs_the_whole_label_set():
+    # Van Asch footnote 3: with the test gold label set only, a predicted training label C is an error
+    # counted by no label's fp: over {A, B}: tp 3, fp 0, fn 1 -> P = 1, R = 3/4; over {A, B, C}: P = R = 3/4.
+    gold, pred = ["A", "A", "B", "B"], ["A", "C", "B", "B"]
+    test_set = {"A": Counts(1, 0, 1), "B": Counts(2, 0, 0)}
+    micro = average_scores(test_set, average="micro")
+    assert close(micro.precision, 1.0) and close(micro.recall, 0.75)
+    sk = precision_recall_fscore_support(gold, pred, labels=["A", "B"], average="micro")
+    assert close(sk[0], micro.precision) and close(sk[1], micro.recall)
+    full = {**test_set, "C": Counts(0, 1, 0)}
+    micro = average_scores(full, average="micro")
+    assert close(micro.precision, 0.75) and close(micro.recall, 0.75)
+    assert close(micro.precision, accuracy_score(gold, pred))
+    # apples refuses the truncated label set instead of silently breaking eq. 15
+    from apples import label_counts
+    with pytest.raises(ValueError, match="not in labels="):
+        label_counts(gold, pred, labels=["A", "B"])
+    assert label_counts(gold, pred, labels=["A", "B", "C"]) == {k: Counts(c.tp, c.fp, c.fn, 4 - c.tp - c.fp - c.fn)
+                                                               for k, c in full.items()}
+
 # --- §4.1 the label set, and the undefined policy ------------------------------------------------
 FILE1 = counts_from_matrix([[3, 1, 1], [1, 3, 1], [1, 1, 3]])  # three labels, F = 0.6 each
 FILE2 = {"c1": Counts(9, 1, 1), "c2": Counts(9, 1, 1)}           # two labels, F = 0.9 each
