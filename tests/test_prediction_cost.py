@@ -22,6 +22,7 @@ from apples import (
     accuracy_by_uncertainty,
     expected_accuracy,
     average_scores,
+    boosting_curve,
     boosting_table,
     label_weights,
     move_false_positives,
@@ -633,3 +634,38 @@ def test_robustness_claims_of_notebook_06():
     balanced = [nearest_neighbour_boosting(X, y, seed=s, exponent=0, distances=D) for s in range(30)]
     d_bal = np.array([r.precision["CHANGED"] - r.precision["NORMAL"] for r in balanced])
     assert np.sum(d_bal < 0) > np.sum(d_bal > 0)  # without skew the trick mostly backfires
+
+
+def test_boosting_curve_by_hand_and_against_relabel_uncertain():
+    """Each point of the curve is relabel_uncertain at a threshold that cuts after the k-th prediction."""
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 4, 60)
+    p = np.where(rng.random(60) < 0.7, y, rng.integers(0, 4, 60))
+    u = rng.permutation(60).astype(float)  # distinct uncertainties
+    ks = [0, 1, 7, 30, 60]
+    curve = boosting_curve(y, p, u, ks=ks, target=0, labels=[0, 1, 2, 3])
+    assert curve.index.tolist() == ks
+    for k in ks:
+        threshold = np.sort(u)[::-1][k - 1] if k else math.inf  # the k-th largest uncertainty
+        relabelled = relabel_uncertain(p, u, threshold=threshold, target=0)
+        row = boosting_table(y, {"NORMAL": p, "x": relabelled}, labels=[0, 1, 2, 3]).loc["x"]
+        for col in ("precision", "recall", "f1", "accuracy", "changed", "gained", "lost"):
+            assert curve.loc[k, col] == pytest.approx(row[col])
+        assert curve.loc[k, "errors_relabelled"] == np.sum((u >= threshold) & (y != p))
+    assert curve.loc[60, "accuracy"] == pytest.approx(np.mean(y == 0))  # everything predicted 0
+    assert curve.loc[60, "unpredicted_labels"] == 3
+    assert curve.loc[0, "changed"] == 0
+
+
+def test_boosting_curve_ties_and_bad_input():
+    # equal uncertainties: the earlier prediction is relabelled first
+    curve = boosting_curve([1, 1, 1], [1, 2, 1], [2.0, 2.0, 1.0], ks=[1], target=0, labels=[0, 1, 2])
+    assert curve.loc[1, "lost"] == 1 and curve.loc[1, "errors_relabelled"] == 0  # the correct one went first
+    with pytest.raises(ValueError, match=r"ks\[1\]=4"):
+        boosting_curve([1, 1, 1], [1, 1, 1], [1, 2, 3], ks=[0, 4], target=0, labels=[0, 1])
+    with pytest.raises(TypeError, match=r"ks\[0\]"):
+        boosting_curve([1, 1, 1], [1, 1, 1], [1, 2, 3], ks=[0.5], target=0, labels=[0, 1])
+    with pytest.raises(ValueError, match="ks is empty"):
+        boosting_curve([1, 1, 1], [1, 1, 1], [1, 2, 3], ks=[], target=0, labels=[0, 1])
+    with pytest.raises(ValueError, match="NaN"):
+        boosting_curve([1, 1, 1], [1, 1, 1], [1, np.nan, 3], ks=[0], target=0, labels=[0, 1])
