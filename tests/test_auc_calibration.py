@@ -380,3 +380,18 @@ def test_eight_is_the_hardest_digit_for_the_linear_svm():
     assert min(result, key=result.get) == 8
     assert percent(result[8], decimals=1) == "97.7%"
     assert min(v for d, v in result.items() if d != 8) >= 0.9885
+
+
+def test_leave_one_out_merge_of_a_prior_only_model_is_zero():
+    # notebook 02, Exercise 5: held-out positives score (P-1)/(n-1), held-out negatives P/(n-1), so AUC_merge = 0
+    from sklearn.dummy import DummyClassifier
+    from sklearn.model_selection import LeaveOneOut
+
+    X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
+    X, y = X[:200], y[:200]
+    P, n = int(y.sum()), len(y)
+    yt, ys = fold_scores(DummyClassifier(strategy="prior"), X, y, cv=LeaveOneOut(), response="predict_proba")
+    scores = np.concatenate(ys)
+    labels = np.concatenate(yt)
+    assert np.allclose(scores[labels == 1], (P - 1) / (n - 1)) and np.allclose(scores[labels == 0], P / (n - 1))
+    assert cv_auc(yt, ys, method="merge") == 0.0
