@@ -444,8 +444,8 @@ class TrainingSetCalibration:
     under its default ``-V -1`` (no internal cross-validation: use the
     training data), the setting behind Forman & Scholz's §3.2 example (SMO
     ``-M -N 2``). When the training cases are (nearly) separable, the fitted
-    sigmoid is very steep and its probabilities span many decades, which is
-    why their Figure 3 needs a log score axis. Contrast
+    sigmoid is very steep and its probabilities span many decades: scores
+    that need a log axis, as in their Figure 3. Contrast
     ``sklearn.calibration.CalibratedClassifierCV(estimator, cv=3)``, which
     fits the map on held-out inner folds.
 
@@ -468,6 +468,17 @@ class TrainingSetCalibration:
     Forman & Scholz (2010) §3 (WEKA SMO options) and §3.2; J. Platt (1999),
     probabilistic outputs for SVMs (the sigmoid; Platt fits it on held-out
     scores, precisely to avoid the over-steep fit on training scores).
+
+    Examples
+    --------
+    >>> from sklearn.svm import LinearSVC
+    >>> X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
+    >>> model = TrainingSetCalibration(LinearSVC(dual=False)).fit(X, y)
+    >>> p = model.predict_proba(X)[:, 1]
+    >>> bool(p.min() < 1e-10)  # a steep sigmoid: probabilities over many decades
+    True
+    >>> auc(y, p) == auc(y, model.calibrated_.estimator.decision_function(X))  # same order
+    True
     """
 
     def __init__(self, estimator=None, method: str = "sigmoid"):
