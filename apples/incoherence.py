@@ -896,7 +896,7 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     import matplotlib.pyplot as plt
 
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10, 4))
+        _, axes = plt.subplots(1, 2, figsize=(12, 4))
     ax_roc, ax_c = axes
     v = np.linspace(0, 1, 201)
     colors = {"A": "#1f77b4", "B": "#d62728"}
@@ -913,11 +913,11 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
             ax_c.plot(u, dens, color=colors[name], ls=styles[label], label=f"{name}, {label}{note}")
     ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
     ax_c.plot(u, result.h_prior * jac, color="black", lw=2, label="H prior (A and B)")
-    ax_roc.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", title="ROC curves")
+    ax_roc.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", title="ROC curves of A and B")
     ax_c.set(xlabel="log₁₀(c₀/c₁), cost of a missed positive over a false positive",
              ylabel="density per unit log₁₀ ratio", title="Implied distributions over the cost", ylim=(0, None))
     ax_roc.legend()
-    ax_c.legend(ncol=2, fontsize=8, loc="upper left")
+    ax_c.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside: the curves fill the panel
     return axes
 
 
@@ -980,7 +980,7 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
             f"<p><i>{n}</i></p>" for n in notes)
         plot.clear_output(wait=True)
         with plot:
-            fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+            fig, axes = plt.subplots(1, 2, figsize=(12, 4))
             plot_incoherence_comparison(r, a, b, axes)
             plt.show()
 
