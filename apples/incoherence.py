@@ -5,9 +5,12 @@ here, for the continuous binormal model (:class:`apples.Binormal`, integrals
 by ``scipy.integrate.quad``) and, where the issue asks for it, for empirical
 scores with ties (exact sums).
 
-Orientation: label 1 positive, higher score more positive, predict positive
-for ``score > t`` (apples' convention; see :mod:`apples.binormal` for the
-mirror map to Parker's symbols). The normalised cost ``c = c_0/(c_0 + c_1)``
+Orientation: label 1 positive, higher score more positive (apples' convention;
+see :mod:`apples.binormal` for the mirror map to Parker's symbols). For the
+continuous model ``score > t`` and ``score >= t`` coincide; the empirical
+functions predict positive for ``score >= t``, a tie group never split
+(except by the midpoint rule of :func:`empirical_hand_loss`, which splits it
+half and half in expectation). The normalised cost ``c = c_0/(c_0 + c_1)``
 is the share of the cost that falls on a *missed positive*; ``1 - c`` falls on
 a false positive; ``b = c_0 + c_1`` is the scale (Parker §III). Note that
 :mod:`apples.hmeasure` follows Hand's R package instead, whose c is the cost
@@ -673,7 +676,16 @@ def empirical_cost_intervals(y_true, y_score, *, positive=1) -> EmpiricalCosts:
 def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, positive=1):
     """Q(t; b, c) (Parker eq. 4) at every empirical threshold: shape (n_thresholds,) + c.shape.
 
-    Thresholds as in :func:`empirical_cost_intervals` (+inf first).
+    Thresholds as in :func:`empirical_cost_intervals` (+inf first); at
+    threshold t every case scoring ``>= t`` is predicted positive.
+
+    Examples
+    --------
+    Two positives (3, 1) and one negative (2); at t = 2 one positive is missed
+    and one negative is a false positive, each 1/3 of the cases:
+
+    >>> empirical_loss([1, 0, 1], [3, 2, 1], 0.25).round(4).tolist()
+    [0.1667, 0.0833, 0.3333, 0.25]
     """
     thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, positive)
     c = _check_cost(c)
