@@ -97,5 +97,6 @@ def test_student_copy_drops_solutions_and_index_lists_notebooks(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "tools" / "build_index.py"), str(ROOT / "notebooks"),
                     str(tmp_path / "index.html")], check=True, capture_output=True)
     page = (tmp_path / "index.html").read_text()
+    assert "$" not in page and "{" not in page.split("</style>")[1], "index text should be plain, not TeX"
     for p in NOTEBOOKS:
         assert p.with_suffix(".html").name in page

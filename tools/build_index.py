@@ -9,10 +9,18 @@ title) followed by a one-paragraph summary; both are taken from there.
 from __future__ import annotations
 
 import html
+import re
 import sys
 from pathlib import Path
 
 import nbformat
+
+
+def plain(text: str) -> str:
+    """Markdown and inline TeX to plain text for the index page: $F_{tp,fp}$ -> F_tp,fp, *a* -> a."""
+    text = re.sub(r"\\tilde\s*F", "F̃", text)
+    text = re.sub(r"[$*{}]", "", text)
+    return text
 
 
 def title_and_summary(path: Path) -> tuple[str, str]:
@@ -28,7 +36,7 @@ def title_and_summary(path: Path) -> tuple[str, str]:
             paragraph.append(line.strip())
         elif paragraph:
             break
-    return title, " ".join(paragraph)
+    return plain(title), plain(" ".join(paragraph))
 
 
 def main(nb_dir: str, out: str) -> None:
