@@ -103,12 +103,3 @@ def check_scores(name: str, values) -> np.ndarray:
     if np.isinf(arr).any():
         raise ValueError(f"{name} contains an infinite value")
     return arr
-
-
-def check_binary_labels(name: str, values, *, positive=1) -> np.ndarray:
-    """Labels as a boolean array ``values == positive``; at most two distinct labels."""
-    arr = check_labels_1d(name, values)
-    uniq = np.unique(arr)
-    if uniq.size > 2:
-        raise ValueError(f"{name} must hold at most two distinct labels, got {uniq.size}: {uniq[:5].tolist()}...")
-    return arr == positive

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_binary_labels, check_count, check_labels_1d, check_same_length
+from ._validation import check_count, check_labels_1d, check_same_length
 
 __all__ = ["Counts", "fold_counts"]
 
@@ -146,8 +146,10 @@ class Counts:
                 f"y_true and y_pred together hold {both.size} distinct labels {both[:5].tolist()}; "
                 "binary counts need at most two"
             )
-        t = check_binary_labels("y_true", t, positive=positive)
-        p = check_binary_labels("y_pred", p, positive=positive)
+        if both.size == 2 and positive not in both.tolist():
+            raise ValueError(f"positive={positive!r} is not one of the labels {both.tolist()}")
+        t = t == positive
+        p = p == positive
         return cls(
             tp=int(np.sum(t & p)),
             fp=int(np.sum(~t & p)),

@@ -80,8 +80,7 @@ def plot_f_precision_recall(ax=None, *, levels=np.arange(0.1, 1.0, 0.1)):
     ax = plt.gca() if ax is None else ax
     p = np.linspace(0, 1, 201)
     P, R = np.meshgrid(p, p)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        F = np.where(P + R > 0, 2 * P * R / np.where(P + R > 0, P + R, 1), 0.0)
+    F = divide(2 * P * R, P + R, undefined="zero", what="F at precision = recall = 0")  # eq. (1), limit 0
     cs = ax.contourf(100 * P, 100 * R, 100 * F, levels=np.linspace(0, 100, 11))
     lines = ax.contour(100 * P, 100 * R, 100 * F, levels=100 * levels, colors="white", linewidths=0.7)
     # labels on the diagonal Pr = Re, where F equals the level itself

@@ -107,6 +107,11 @@ def test_from_labels_more_than_two_labels():
         Counts.from_labels([0, 1, 2], [0, 1, 1])
 
 
+def test_from_labels_positive_not_among_two_labels():
+    with pytest.raises(ValueError, match=r"positive=1 is not one of the labels \['ham', 'spam'\]"):
+        Counts.from_labels(["spam", "ham"], ["ham", "ham"])
+
+
 def test_from_labels_nan():
     with pytest.raises(ValueError, match="y_pred contains NaN"):
         Counts.from_labels([0.0, 1.0], [np.nan, 1.0])

@@ -202,4 +202,8 @@ def test_cv_table_marks_f_undefined_only_at_origin():
     t = cv_table([Counts(0, 0, 0, 10), Counts(1, 0, 0, 9)])
     assert t.loc[1, "undefined"] == "precision, recall, f"
     assert t.loc[2, "undefined"] == ""
-    assert math.isnan(t.loc["F~_avg", "f"]) is False  # fold 2 is valid
+    # fold 2 (TP = 1, nothing else) is the only valid fold: F = 1 by hand, so F~_avg = 1;
+    # F_avg substitutes 0 for fold 1: (0 + 1)/2
+    assert t.loc["F~_avg", "f"] == 1.0
+    assert t.loc["F_avg", "f"] == 0.5
+    assert not math.isnan(t.loc["F~_pr,re", "f"])
