@@ -282,9 +282,11 @@ def precision_at_k(y_true, y_score, *, k: int, positive=1,
     return float(hits / k)
 
 
-_METRICS: dict[str, Callable[..., float]] = {
-    "auc": auc,
-    "average_precision": average_precision,
+#: metric name -> (function, name used in error messages)
+_METRICS: dict[str, tuple[Callable[..., float], str]] = {
+    "auc": (auc, "AUC"),
+    "average_precision": (average_precision, "average precision"),
+    "precision_at_k": (precision_at_k, "precision at k"),
 }
 
 
@@ -366,9 +368,7 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
     (1.0, 0.5)
     """
     if isinstance(metric, str):
-        key = check_choice("metric", metric, ("auc", "average_precision", "precision_at_k"))
-        func = precision_at_k if key == "precision_at_k" else _METRICS[key]
-        name = {"auc": "AUC", "average_precision": "average precision", "precision_at_k": "precision at k"}[key]
+        func, name = _METRICS[check_choice("metric", metric, tuple(_METRICS))]
     elif callable(metric):
         func, name = metric, getattr(metric, "__name__", "metric")
     else:

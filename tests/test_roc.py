@@ -138,7 +138,8 @@ def test_cv_merge_is_metric_of_concatenation(folds):
 
 def test_single_fold_avg_equals_merge():
     y, s = [1, 0, 1, 0, 0], [0.2, 0.1, 0.9, 0.3, 0.3]
-    assert cv_auc([y], [s], method="avg") == cv_auc([y], [s], method="merge") == auc(y, s)
+    # by hand: positive 0.9 beats the three negatives, 0.2 beats 0.1 only -> 4 of 6 pairs
+    assert cv_auc([y], [s], method="avg") == cv_auc([y], [s], method="merge") == auc(y, s) == pytest.approx(4 / 6)
 
 
 # -- precision at k ------------------------------------------------------------------------------------
@@ -245,7 +246,8 @@ def test_cv_ranking_score_precision_at_k_and_callable():
     # per fold P@1: 1 and 0 -> 0.5; merged P@2: top two are 4 (pos), 3 (neg)
     assert cv_ranking_score(ys, ss, metric="precision_at_k", k=1, method="avg") == 0.5
     assert cv_ranking_score(ys, ss, metric="precision_at_k", k=2, method="merge") == 0.5
-    assert cv_ranking_score(ys, ss, metric=auc, method="avg") == cv_auc(ys, ss, method="avg")
+    # per fold AUC by hand: fold 1 positives 4, 1 vs negatives 3, 2 -> 2/4; fold 2 positive 0.3 beats 0.2, 0.1 -> 2/3
+    assert cv_ranking_score(ys, ss, metric=auc, method="avg") == cv_auc(ys, ss, method="avg") == pytest.approx(7 / 12)
 
 
 # -- bad input -----------------------------------------------------------------------------------------------
