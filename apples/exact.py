@@ -44,7 +44,7 @@ from scipy import special, stats
 
 from ._validation import check_choice, check_count
 from .cross_validation import CV_F_METHODS
-from .simulation import _check_folds_cases, _check_stratified, _log_comb, _tables, simulation_design
+from .simulation import _check_folds_cases, _check_positive, _check_stratified, _log_comb, _tables, simulation_design
 
 __all__ = ["EXACT_METHODS", "exact_cv_f", "p_fold_without_positives"]
 
@@ -209,9 +209,7 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
     n_pos = check_count("n_pos", n_pos)
     if n_pos > n_cases:
         raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
-    n_trials = check_count("n_trials", n_trials)
-    if n_trials < 1:
-        raise ValueError(f"n_trials must be at least 1, got {n_trials}")
+    n_trials = _check_positive("n_trials", n_trials)
     m = n_cases // n_folds
     total = sum((-1) ** (j + 1) * special.comb(n_folds, j, exact=True)
                 * special.comb(n_cases - j * m, n_pos, exact=True) for j in range(1, n_folds + 1))

@@ -219,22 +219,12 @@ def _check_stratified(stratified: object) -> bool:
     return bool(stratified)
 
 
-def _check_seed(seed: object) -> int:
-    return check_count("seed", seed)
-
-
-def _check_reps(n_reps: object) -> int:
-    if isinstance(n_reps, (bool, np.bool_)) or not isinstance(n_reps, numbers.Integral):
-        raise TypeError(f"n_reps must be a positive integer, got {n_reps!r} ({type(n_reps).__name__})")
-    if n_reps < 1:
-        raise ValueError(f"n_reps must be at least 1, got {n_reps}")
-    return int(n_reps)
-
-
-def _check_jobs(n_jobs: object) -> int:
-    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be a positive integer, got {n_jobs!r}")
-    return int(n_jobs)
+def _check_positive(name: str, value: object) -> int:
+    """A positive integer (``n_reps``, ``n_jobs``, ``n_trials``), returned as a Python ``int``."""
+    value = check_count(name, value)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
 
 
 # ------------------------------------------------------------------- alias tables
@@ -392,8 +382,8 @@ def fold_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, strati
     if n_pos > n_cases:
         raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
     stratified = _check_stratified(stratified)
-    n_reps = _check_reps(n_reps)
-    seed = _check_seed(seed)
+    n_reps = _check_positive("n_reps", n_reps)
+    seed = check_count("seed", seed)
     if stratified:
         return np.tile(_stratified_positives(n_pos, n_folds), (n_reps, 1))
     design = SimulationDesign(n_cases, n_folds, n_cases // n_folds, n_pos, n_cases - n_pos, 1.0, 1.0, 0.0)
@@ -560,8 +550,8 @@ def sample_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int, n
     (['avg', 'pr_re', 'tp_fp', 'avg_skip', 'pr_re_skip'], (1000, 5))
     """
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
-    chunks = _run(design, _check_stratified(stratified), _check_reps(n_reps), _check_seed(seed),
-                  _check_jobs(n_jobs), reduce=lambda est: est)
+    chunks = _run(design, _check_stratified(stratified), _check_positive("n_reps", n_reps),
+                  check_count("seed", seed), _check_positive("n_jobs", n_jobs), reduce=lambda est: est)
     return pd.DataFrame(np.concatenate(chunks), columns=list(CV_F_METHODS))
 
 
@@ -644,8 +634,9 @@ def simulate_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int,
     """
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
     stratified = _check_stratified(stratified)
-    n_reps = _check_reps(n_reps)
-    parts = _run(design, stratified, n_reps, _check_seed(seed), _check_jobs(n_jobs), reduce=_moments)
+    n_reps = _check_positive("n_reps", n_reps)
+    parts = _run(design, stratified, n_reps, check_count("seed", seed), _check_positive("n_jobs", n_jobs),
+                 reduce=_moments)
     n, mean, m2 = _combine(parts)
     defined = n > 0
     mean = np.where(defined, mean, np.nan)
@@ -720,7 +711,7 @@ def simulate_grid(points: pd.DataFrame | None = None, *, n_reps: int, seed: int 
     points = figure_grid() if points is None else points
     frames = []
     for i, row in enumerate(points.itertuples(index=False)):
-        point_seed = int(np.random.SeedSequence([_check_seed(seed), i]).generate_state(1)[0])
+        point_seed = int(np.random.SeedSequence([check_count("seed", seed), i]).generate_state(1)[0])
         start = time.perf_counter()
         t = simulate_cv_f(float(row.prior), float(row.f_true), stratified=bool(row.stratified), n_reps=n_reps,
                           seed=point_seed, n_jobs=n_jobs)

@@ -240,6 +240,7 @@ def test_single_repetition_has_undefined_std():
     (dict(stratified="yes"), TypeError, "stratified"),
     (dict(seed=-1), ValueError, "seed"),
     (dict(n_jobs=0), ValueError, "n_jobs"),
+    (dict(n_jobs=1.5), TypeError, "n_jobs"),
     (dict(prior=0.0001), ValueError, "rounds to 0 positives"),
     (dict(prior=0.9, f_true=0.5), ValueError, "false positive rate"),
 ])
