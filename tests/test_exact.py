@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from apples import exact_cv_f, fold_positives, p_fold_without_positives, simulate_cv_f
+from apples import exact_cv_f, exact_fold_f1, fold_positives, p_fold_without_positives, simulate_cv_f, simulation_design
 
 
 def _binom(n, k, q):
@@ -97,6 +97,22 @@ def test_simulation_within_four_standard_errors_of_exact(prior, f_true, stratifi
         sd = exact_cv_f(prior, f_true, stratified=stratified, method=method, statistic="std")
         assert abs(t.loc[method, "mean"] - mean) < 4 * sd / math.sqrt(100_000)
         assert t.loc[method, "std"] == pytest.approx(sd, rel=0.02)
+
+
+@pytest.mark.parametrize("prior,f_true", [(0.01, 0.8), (0.05, 0.6), (0.25, 0.95), (0.03, 0.7)])
+def test_exact_equals_van_asch_binomial_model(prior, f_true):
+    """Forman & Scholz §4.2 is Van Asch's set-up with binomial errors: cross-check two separate codes.
+
+    apples.fold_size (written independently, for Van Asch §7) sums E[F_tp,fp] and E[F_avg] of class A
+    with per-prediction errors: recall r_A = f_true and, on class B, r_B = 1 - fpr. Its random folds
+    are the uniformly random partition, its stratified folds deal class A as evenly as possible.
+    """
+    fpr = simulation_design(prior, f_true).fpr
+    for stratified, allocation in ((True, "stratified"), (False, "random")):
+        for method in ("tp_fp", "avg"):
+            other = exact_fold_f1(prior, method=method, n_instances=1000, n_folds=10, allocation=allocation,
+                                  errors="binomial", recall_a=f_true, recall_b=1 - fpr)
+            assert exact_cv_f(prior, f_true, stratified=stratified, method=method) == pytest.approx(other, abs=1e-10)
 
 
 def test_exact_bad_input():
