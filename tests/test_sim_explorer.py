@@ -18,6 +18,9 @@ def test_explore_matches_sample_and_exact():
     np.testing.assert_allclose(r.summary["bias"], est.mean() - 0.7, rtol=1e-9)
     for method in ("tp_fp", "avg"):
         assert r.summary.loc[method, "exact_mean"] == exact_cv_f(0.02, 0.7, stratified=False, method=method)
+        # and the simulated mean agrees with the exact sum within 4 standard errors
+        sd = exact_cv_f(0.02, 0.7, stratified=False, method=method, statistic="std")
+        assert abs(r.summary.loc[method, "mean"] - r.summary.loc[method, "exact_mean"]) < 4 * sd / np.sqrt(3000)
     assert r.summary.loc[["pr_re", "avg_skip", "pr_re_skip"], "exact_mean"].isna().all()
     assert "20 positives" in r.text and "unstratified" in r.text
 
@@ -59,6 +62,11 @@ def test_widget_reports_invalid_design_instead_of_raising():
     assert ex.result is not None
     ex.f_true.value = 1.0
     assert (ex.result.summary["mean"] <= 1.0).all()
+    # the sliders cannot reach an invalid design, so offer one: 3 folds do not divide 100 cases
+    ex.n_folds.options = [3, 50]
+    ex.n_folds.value = 3
+    assert ex.result is None and ex.summary.value == ""
+    assert ex.status.value.startswith("Not simulated:") and "does not divide" in ex.status.value
 
 
 def test_explore_bad_input():
