@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._validation import Undefined, check_count, check_policy, divide
+from ._validation import Undefined, check_choice, check_count, check_policy, divide
 from .cross_validation import percent
 from .roc import auc, cv_auc, roc_curve
 
@@ -185,11 +185,16 @@ class CalibrationStudy:
         return [10.0 ** s for s in self.log_scores(shifts, scales)]
 
 
-def _merged_count(study: CalibrationStudy, delta: float, moved: tuple[int, int]) -> int:
-    shifts = [0.0] * study.n_folds
+def _opposite_shifts(n_folds: int, moved: tuple[int, int], delta: float) -> tuple[float, ...]:
+    """Shift fold ``moved[0]`` up and fold ``moved[1]`` down by ``delta`` decades, the others 0."""
+    shifts = [0.0] * n_folds
     shifts[moved[0]], shifts[moved[1]] = delta, -delta
+    return tuple(shifts)
+
+
+def _merged_count(study: CalibrationStudy, delta: float, moved: tuple[int, int]) -> int:
     y = list(study.y_true_folds)
-    s = study.log_scores(shifts)
+    s = study.log_scores(_opposite_shifts(study.n_folds, moved, delta))
     n_pos = sum(int(t.sum()) for t in y)
     n_neg = sum(t.size for t in y) - n_pos
     return int(round(2 * cv_auc(y, s, method="merge") * n_pos * n_neg))  # 2U, an integer
@@ -274,9 +279,8 @@ def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOL
         m = (a + b) / 2.0
         a, b = (m, b) if _merged_count(study, m, moved) == target else (a, m)
     delta = (left + a) / 2.0
-    shifts = [0.0] * len(folds)
-    shifts[moved[0]], shifts[moved[1]] = delta, -delta
-    return CalibrationStudy(study.y_true_folds, study.latent_folds, tuple(shifts), study.scales)
+    return CalibrationStudy(study.y_true_folds, study.latent_folds, _opposite_shifts(len(folds), moved, delta),
+                            study.scales)
 
 
 def auc_table(y_true_folds, y_score_folds, *, undefined: str = "raise") -> pd.DataFrame:
@@ -361,7 +365,7 @@ def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Undefined = "
     pairs_within = float(np.sum(p * n))
     u_within = sum(auc(t.astype(int), s) * pk * nk
                    for t, s, pk, nk in zip(t_folds, s_folds, p, n) if pk * nk > 0)
-    u_merged = merged * pairs_all if merged == merged else float("nan")
+    u_merged = merged * pairs_all  # nan stays nan
     within = divide(u_within, pairs_within, undefined=undefined, what="AUC_within (no fold has both classes)")
     between = divide(u_merged - u_within, pairs_all - pairs_within, undefined=undefined,
                      what="AUC_between (no positive–negative pair spans two folds)")
@@ -419,8 +423,7 @@ def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
     """
     from sklearn.base import clone
 
-    if response not in ("decision_function", "predict_proba"):
-        raise ValueError(f"response={response!r} is not recognised; expected 'decision_function' or 'predict_proba'")
+    check_choice("response", response, ("decision_function", "predict_proba"))
     X, y = np.asarray(X), np.asarray(y)
     y_true_folds, y_score_folds = [], []
     for train, test in cv.split(X, y):
@@ -503,8 +506,7 @@ class TrainingSetCalibration:
         from sklearn.calibration import CalibratedClassifierCV
         from sklearn.frozen import FrozenEstimator
 
-        if self.method not in ("sigmoid", "isotonic"):
-            raise ValueError(f"method={self.method!r} is not recognised; expected 'sigmoid' or 'isotonic'")
+        check_choice("method", self.method, ("sigmoid", "isotonic"))
         if self.estimator is None:
             raise TypeError("estimator must be a scikit-learn classifier, got None")
         model = clone(self.estimator).fit(X, y)
@@ -534,8 +536,7 @@ def plot_rate_vs_score(y_true_folds, y_score_folds, *, rate: str = "fpr", ax=Non
     """
     import matplotlib.pyplot as plt
 
-    if rate not in ("fpr", "tpr"):
-        raise ValueError(f"rate={rate!r} is not recognised; expected 'fpr' or 'tpr'")
+    check_choice("rate", rate, ("fpr", "tpr"))
     ax = plt.gca() if ax is None else ax
     labels = labels or [f"fold {i + 1}" for i in range(len(y_true_folds))]
     for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds)):

@@ -298,6 +298,8 @@ def test_merge_decomposition_of_the_study(study):
     # hand: within pairs 2 x 10 x 366 + 2 x 9 x 367 = 13926 of 38 x 1466 = 55708
     assert d.within_share == pytest.approx(13926 / 55708, abs=1e-15)
     assert d.merged == pytest.approx(cv_auc(study.y_true_folds, study.scores(), method="merge"), abs=1e-15)
+    assert d.merged == pytest.approx(roc_auc_score(np.concatenate(study.y_true_folds), np.concatenate(study.scores())),
+                                     abs=1e-12)
 
 
 def test_merge_decomposition_undefined():
@@ -378,6 +380,12 @@ def test_eight_is_the_hardest_digit_for_the_linear_svm():
         yt, ys = fold_scores(LinearSVC(C=1.0, dual=False), X, y, cv=StratifiedKFold(4, shuffle=True, random_state=0))
         result[digit] = cv_auc(yt, ys, method="avg")
     assert min(result, key=result.get) == 8
+    # independent of apples: scikit-learn's mean of per-fold roc_auc on the same splits
+    X, y = digits_one_vs_rest(8, n_positives=None)
+    sk = cross_val_score(LinearSVC(C=1.0, dual=False), X, y, cv=StratifiedKFold(4, shuffle=True, random_state=0),
+                         scoring="roc_auc").mean()
+    assert result[8] == pytest.approx(sk, abs=1e-12)
+    assert percent(sk, decimals=1) == "97.7%"
     assert percent(result[8], decimals=1) == "97.7%"
     assert min(v for d, v in result.items() if d != 8) >= 0.9885
 
@@ -395,3 +403,12 @@ def test_leave_one_out_merge_of_a_prior_only_model_is_zero():
     labels = np.concatenate(yt)
     assert np.allclose(scores[labels == 1], (P - 1) / (n - 1)) and np.allclose(scores[labels == 0], P / (n - 1))
     assert cv_auc(yt, ys, method="merge") == 0.0
+
+
+def test_merge_decomposition_pooled_one_class():
+    # no positives anywhere: no pairs at all, so every part is 0/0 and follows the policy
+    ys, ss = [[0, 0], [0]], [[1, 2], [3]]
+    with pytest.raises(apples.UndefinedMetricError, match="AUC_merge"):
+        apples.merge_decomposition(ys, ss)
+    assert all(np.isnan(v) for v in apples.merge_decomposition(ys, ss, undefined="nan"))
+    assert tuple(apples.merge_decomposition(ys, ss, undefined="zero")) == (0.0, 0.0, 0.0, 0.0)
