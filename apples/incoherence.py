@@ -128,6 +128,17 @@ def _out(x):
     return float(x) if x.ndim == 0 else x
 
 
+def _q(t, c, m: Binormal, one_minus_c=None):
+    """Q(t; 1, c) = c·π_0·(1 - F_0(t)) + (1 - c)·π_1·F_1(t) (Parker eq. 4, b = 1), unchecked."""
+    one_minus_c = 1 - c if one_minus_c is None else one_minus_c
+    return c * m.pi_pos * m.cdf_pos(t) + one_minus_c * m.pi_neg * m.fpr(t)
+
+
+def _w_i(t, m: Binormal):
+    """W_I(t) of Parker eq. (9), unchecked."""
+    return m.pdf_neg(t) * m.cdf_pos(t) + m.pdf_pos(t) * m.fpr(t)
+
+
 # -- cost and threshold (Parker §III-A, eqs. 2-6) -------------------------------------
 
 def misclassification_loss(t, c, model: Binormal, *, scale: float = 1.0):
@@ -157,7 +168,7 @@ def misclassification_loss(t, c, model: Binormal, *, scale: float = 1.0):
     t = _check_t(t)
     c = _check_cost(c)
     b = _check_scale(scale)
-    return _out(b * (c * m.pi_pos * m.cdf_pos(t) + (1 - c) * m.pi_neg * m.fpr(t)))
+    return _out(b * _q(t, c, m))
 
 
 def _lambda(t, m: Binormal):
@@ -236,9 +247,8 @@ def optimal_threshold(c, model: Binormal):
     roots = _stationary_points(c, m)
     ends = np.broadcast_to(np.array([-np.inf, np.inf]), c.shape + (2,))
     cand = np.concatenate([roots, ends], axis=-1)
-    cc = c[..., None]
     with np.errstate(invalid="ignore"):
-        q = cc * m.pi_pos * m.cdf_pos(cand) + (1 - cc) * m.pi_neg * m.fpr(cand)
+        q = _q(cand, c[..., None], m)
     q = np.where(np.isnan(cand), np.inf, q)
     best = np.take_along_axis(cand, np.argmin(q, axis=-1)[..., None], axis=-1)[..., 0]
     return _out(best)
@@ -259,8 +269,7 @@ def weight_g(t, model: Binormal):
 def weight_i(t, model: Binormal):
     """W_I(t) = f_1 - f_1 F_0 + f_0 F_1 (Parker eq. 9), here f_1·cdf_pos + f_0·fpr."""
     m = _check_model(model)
-    t = _check_t(t)
-    return _out(m.pdf_neg(t) * m.cdf_pos(t) + m.pdf_pos(t) * m.fpr(t))
+    return _out(_w_i(_check_t(t), m))
 
 
 def loss_at_implied_cost(t, model: Binormal):
@@ -271,8 +280,8 @@ def loss_at_implied_cost(t, model: Binormal):
     m = _check_model(model)
     t = _check_t(t)
     lam = _lambda(t, m)
-    c, one_minus_c = special.expit(-lam), special.expit(lam)  # no cancellation in 1 - c
-    return _out(c * m.pi_pos * m.cdf_pos(t) + one_minus_c * m.pi_neg * m.fpr(t))
+    # c and 1 - c each from expit: no cancellation in 1 - c
+    return _out(_q(t, special.expit(-lam), m, one_minus_c=special.expit(lam)))
 
 
 def threshold_measure(t, model: Binormal, measure: str):
@@ -382,7 +391,7 @@ def weight_m(t, model: Binormal, measure: str, *, over: str = "fpr",
     t = _check_t(t)
     mt = threshold_measure(t, m, measure)
     num = (mt if form == "printed" else 1 - mt) * g(t) * m.pdf(t)
-    return _out(num / (m.pdf_neg(t) * m.cdf_pos(t) + m.pdf_pos(t) * m.fpr(t)))
+    return _out(num / _w_i(t, m))
 
 
 def expected_loss(model: Binormal, weight: Callable) -> float:
@@ -527,7 +536,7 @@ def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
     lo, hi, _ = _limits(m)
 
     def f(t, c):
-        return b * (c * m.pi_pos * m.cdf_pos(t) + (1 - c) * m.pi_neg * m.fpr(t)) * m.pdf(t)
+        return b * _q(t, c, m) * m.pdf(t)
 
     val, _ = integrate.dblquad(f, 0.0, 1.0, lo, hi, epsabs=1e-13, epsrel=1e-11)
     return float(val)
@@ -545,12 +554,25 @@ class _Atoms(NamedTuple):
     n_neg: int
 
 
-def _atoms(y_true, y_score, positive) -> _Atoms:
+def _roc_points(y_true, y_score, positive):
+    """Validated ROC points in counts: thresholds (+inf first), TP and FP (0 first), P, N."""
     is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
     cc = cumulative_counts(is_pos, s)
-    dp = np.diff(cc.tp, prepend=0)
-    dn = np.diff(cc.fp, prepend=0)
-    return _Atoms(cc.thresholds, dp, dn, cc.tp - dp, cc.fp - dn, cc.n_pos, cc.n_neg)
+    return np.r_[np.inf, cc.thresholds], np.r_[0, cc.tp], np.r_[0, cc.fp], cc.n_pos, cc.n_neg
+
+
+def _atoms(y_true, y_score, positive) -> _Atoms:
+    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, positive)
+    return _Atoms(thr[1:], np.diff(tp), np.diff(fp), tp[:-1], fp[:-1], n_pos, n_neg)
+
+
+def _rates_at_atoms(a: _Atoms, share: float):
+    """FNR and FPR at each atom when a ``share`` of the cases tied at it is predicted negative."""
+    # missed positives at t: those below t plus the tied ones predicted negative
+    below_p = a.n_pos - a.above_p - a.dp
+    fnr = (below_p + share * a.dp) / a.n_pos
+    fpr = (a.above_n + (1 - share) * a.dn) / a.n_neg
+    return fnr, fpr
 
 
 class HandLoss(NamedTuple):
@@ -606,10 +628,7 @@ def empirical_hand_loss(y_true, y_score, *, ties: Literal["half", "positive", "n
     check_choice("ties", ties, ("half", "positive", "negative"))
     a = _atoms(y_true, y_score, positive)
     share = {"half": 0.5, "positive": 0.0, "negative": 1.0}[ties]  # share of tied cases predicted negative
-    # missed positives at t: those below t plus the tied ones predicted negative
-    below_p = a.n_pos - a.above_p - a.dp
-    fnr = (below_p + share * a.dp) / a.n_pos
-    fpr = (a.above_n + (1 - share) * a.dn) / a.n_neg
+    fnr, fpr = _rates_at_atoms(a, share)
     missed = float(np.sum(a.dn * fnr) / a.n_neg)
     false_alarm = float(np.sum(a.dp * fpr) / a.n_pos)
     n = a.n_pos + a.n_neg
@@ -626,15 +645,6 @@ class EmpiricalCosts(NamedTuple):
     c_low: np.ndarray  #: least cost at which the threshold is optimal (NaN off the hull)
     c_high: np.ndarray  #: greatest such cost (NaN off the hull)
     on_hull: np.ndarray  #: True for the vertices of the ROC convex hull
-
-
-def _roc_points(y_true, y_score, positive):
-    is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
-    cc = cumulative_counts(is_pos, s)
-    thr = np.r_[np.inf, cc.thresholds]
-    tp = np.r_[0, cc.tp]
-    fp = np.r_[0, cc.fp]
-    return thr, tp, fp, cc.n_pos, cc.n_neg
 
 
 def empirical_cost_intervals(y_true, y_score, *, positive=1) -> EmpiricalCosts:
@@ -727,9 +737,7 @@ def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos
     a = _atoms(y_true, y_score, positive)
     n = a.n_pos + a.n_neg
     p0, p1 = a.n_pos / n, a.n_neg / n
-    below_p = a.n_pos - a.above_p - a.dp
-    fnr = (below_p + 0.5 * a.dp) / a.n_pos
-    fpr = (a.above_n + 0.5 * a.dn) / a.n_neg
+    fnr, fpr = _rates_at_atoms(a, 0.5)  # the midpoint rule
     w = (a.dp + a.dn) / n
     return float(b * 0.5 * np.sum(w * (p0 * fnr + p1 * fpr)))
 
@@ -767,7 +775,6 @@ def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: 
     if isinstance(n_draws, bool) or not isinstance(n_draws, numbers.Integral) or n_draws < 1:
         raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
     is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
-    is_pos = np.asarray(is_pos, dtype=bool)
     rng = np.random.default_rng(seed)
     n = s.size
     out = np.empty(int(n_draws))
