@@ -108,14 +108,19 @@ class AveragedScores(NamedTuple):
     mean_f: float
 
 
-def _check_counts_by_label(counts_by_label: object) -> tuple[list[Hashable], list[Counts]]:
+# -- internal helpers, shared with apples.prediction_cost (not exported) ----------------------
+def check_counts_by_label(counts_by_label: object) -> tuple[list[Hashable], list[Counts]]:
+    """Validate a per-label table ``{label: Counts}``; returns its labels and counts, in order.
+
+    Internal helper shared with :mod:`apples.prediction_cost` (not in ``__all__``).
+    """
     if not isinstance(counts_by_label, Mapping):
         raise TypeError(
             "counts_by_label must be a mapping label -> apples.Counts (e.g. from apples.label_counts), "
             f"got {type(counts_by_label).__name__}"
         )
     if len(counts_by_label) == 0:
-        raise ValueError("counts_by_label is empty; an average needs at least one label")
+        raise ValueError("counts_by_label is empty; it needs at least one label")
     labels = list(counts_by_label)
     counts = [counts_by_label[k] for k in labels]
     for label, c in zip(labels, counts):
@@ -143,21 +148,31 @@ def frequencies_from_counts(counts_by_label: Mapping[Hashable, Counts]) -> dict[
     >>> frequencies_from_counts(table3)   # Van Asch Table 3, column f_test
     {'c1': 0.25, 'c2': 0.25, 'c3': 0.35, 'c4': 0.15}
     """
-    labels, counts = _check_counts_by_label(counts_by_label)
-    support = [c.tp + c.fn for c in counts]
-    total = sum(support)
-    if total == 0:
+    labels, counts = check_counts_by_label(counts_by_label)
+    weights = _test_frequencies(counts)
+    if weights is None:
         raise UndefinedMetricError("test frequencies are undefined: no label occurs in the gold data")
-    return {label: s / total for label, s in zip(labels, support)}
+    return {label: float(w) for label, w in zip(labels, weights)}
 
 
-def _check_frequencies(frequencies: object, labels: list[Hashable], counts: list[Counts]) -> np.ndarray | None:
-    """Weights for lfb, aligned with ``labels``; None if the test frequencies are 0/0."""
+def _test_frequencies(counts: list[Counts]) -> np.ndarray | None:
+    """(tp_λ + fn_λ) / Σ (tp + fn) for each count; None where that is 0/0 (no gold label)."""
+    support = np.array([c.tp + c.fn for c in counts], dtype=float)
+    total = support.sum()
+    return None if total == 0 else support / total
+
+
+def check_frequencies(frequencies: object, labels: list[Hashable], counts: list[Counts]) -> np.ndarray | None:
+    """The lfb weights f_λ (eq. 10), aligned with ``labels``; None if ``"test"`` frequencies are 0/0.
+
+    ``frequencies`` is a mapping label -> training frequency (every label, no
+    other, each finite and >= 0, summing to 1 within :data:`FREQUENCY_TOLERANCE`)
+    or ``"test"`` (:func:`frequencies_from_counts`). Internal helper shared
+    with :func:`apples.label_weights` (not in ``__all__``).
+    """
     if isinstance(frequencies, str):
         check_choice("frequencies", frequencies, ("test",))
-        support = np.array([c.tp + c.fn for c in counts], dtype=float)
-        total = support.sum()
-        return None if total == 0 else support / total
+        return _test_frequencies(counts)
     if not isinstance(frequencies, Mapping):
         raise TypeError(
             "frequencies must be a mapping label -> training-set relative frequency, or 'test'; "
@@ -281,7 +296,7 @@ def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Liter
     >>> round(s.precision, 3), round(s.recall, 3)
     (0.416, 0.4)
     """
-    labels, counts = _check_counts_by_label(counts_by_label)
+    labels, counts = check_counts_by_label(counts_by_label)
     check_choice("average", average, AVERAGES)
     check_choice("undefined", undefined, AVERAGE_POLICIES)
     if average == "lfb" and frequencies is None:
@@ -291,7 +306,7 @@ def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Liter
     scalar_policy = "nan" if undefined == "skip" else undefined
 
     if average == "micro":
-        pooled = Counts(sum(c.tp for c in counts), sum(c.fp for c in counts), sum(c.fn for c in counts))
+        pooled = sum(counts, Counts(0, 0, 0))
         p = precision(pooled, undefined=scalar_policy)
         r = recall(pooled, undefined=scalar_policy)
         f = f_measure(pooled, undefined=scalar_policy)
@@ -300,17 +315,14 @@ def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Liter
     if average == "macro":
         weights = np.ones(len(labels))
     else:
-        weights = _check_frequencies(frequencies, labels, counts)
+        weights = check_frequencies(frequencies, labels, counts)
         if weights is None:  # "test" frequencies with no gold labels: the average itself is 0/0
             v = divide(0.0, 0.0, undefined=scalar_policy, what="lfb with test frequencies (no gold labels)")
             return AveragedScores(v, v, v, v)
 
-    tp = np.array([c.tp for c in counts], dtype=float)
-    fp = np.array([c.fp for c in counts], dtype=float)
-    fn = np.array([c.fn for c in counts], dtype=float)
-    per_p = divide(tp, tp + fp, undefined="nan", what="precision")
-    per_r = divide(tp, tp + fn, undefined="nan", what="recall")
-    per_f = divide(2 * tp, 2 * tp + fp + fn, undefined="nan", what="F")
+    per_p = np.array([precision(c, undefined="nan") for c in counts])
+    per_r = np.array([recall(c, undefined="nan") for c in counts])
+    per_f = np.array([f_measure(c, undefined="nan") for c in counts])
     p = _average(per_p, weights, labels, undefined, f"{average} precision: precision (TP + FP = 0)")
     r = _average(per_r, weights, labels, undefined, f"{average} recall: recall (TP + FN = 0)")
     mean_f = _average(per_f, weights, labels, undefined, f"{average} mean F: F (TP = FP = FN = 0)")
@@ -358,21 +370,22 @@ def averaging_table(counts_by_label: Mapping[Hashable, Counts], *,
     """
     import pandas as pd
 
-    labels, counts = _check_counts_by_label(counts_by_label)
+    labels, counts = check_counts_by_label(counts_by_label)
     check_choice("undefined", undefined, AVERAGE_POLICIES)
     per_label = "nan" if undefined == "skip" else undefined
     rows = {}
-    support = sum(c.tp + c.fn for c in counts)
-    for label, c in zip(labels, counts):
+    f_test = _test_frequencies(counts)
+    for i, (label, c) in enumerate(zip(labels, counts)):
         rows[label] = {
             "tp": c.tp, "fp": c.fp, "fn": c.fn,
             "precision": precision(c, undefined=per_label),
             "recall": recall(c, undefined=per_label),
             "F": f_measure(c, undefined=per_label),
-            "f_test": (c.tp + c.fn) / support if support else math.nan,
+            "f_test": math.nan if f_test is None else float(f_test[i]),
         }
-    rows["total"] = {"tp": sum(c.tp for c in counts), "fp": sum(c.fp for c in counts),
-                     "fn": sum(c.fn for c in counts), "f_test": 1.0 if support else math.nan}
+    total = sum(counts, Counts(0, 0, 0))
+    rows["total"] = {"tp": total.tp, "fp": total.fp, "fn": total.fn,
+                     "f_test": math.nan if f_test is None else 1.0}
     if isinstance(frequencies, Mapping):
         for label in labels:
             rows[label]["f_train"] = float(frequencies.get(label, math.nan))

@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -103,7 +103,9 @@ from ._validation import (
     check_scores,
     divide,
 )
+from .averaging import AVERAGES, AveragedScores, average_scores, check_counts_by_label, check_frequencies
 from .counts import Counts
+from .multilabel import label_counts
 
 __all__ = [
     "precision_factor",
@@ -126,9 +128,6 @@ __all__ = [
     "nearest_neighbour_boosting",
 ]
 
-_AVERAGES = ("macro", "micro", "lfb")
-
-
 # -- validation helpers --------------------------------------------------------------
 def _check_int(name: str, value: object) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
@@ -143,15 +142,8 @@ def _check_counts(name: str, value: object) -> Counts:
 
 
 def _check_table(counts_by_label: object) -> dict:
-    if not isinstance(counts_by_label, Mapping):
-        raise TypeError(
-            f"counts_by_label must be a mapping label -> apples.Counts, got {type(counts_by_label).__name__}"
-        )
-    if not counts_by_label:
-        raise ValueError("counts_by_label is empty; it needs at least one label")
-    for label, c in counts_by_label.items():
-        _check_counts(f"counts_by_label[{label!r}]", c)
-    return dict(counts_by_label)
+    """A validated copy of a per-label table ``{label: Counts}``."""
+    return dict(zip(*check_counts_by_label(counts_by_label)))
 
 
 def _check_label(name: str, label: object, table: Mapping) -> Hashable:
@@ -196,8 +188,6 @@ def label_weights(counts_by_label: Mapping[Hashable, Counts], *, average: str,
     >>> label_weights(t, average="lfb", frequencies="test")
     {'a': 0.5, 'b': 0.5}
     """
-    from .averaging import _check_frequencies
-
     table = _check_table(counts_by_label)
     check_choice("average", average, ("macro", "lfb"))
     if average == "macro":
@@ -207,7 +197,7 @@ def label_weights(counts_by_label: Mapping[Hashable, Counts], *, average: str,
     if frequencies is None:
         raise ValueError("average='lfb' needs frequencies: a mapping label -> training frequency, or 'test'")
     labels = list(table)
-    weights = _check_frequencies(frequencies, labels, list(table.values()))
+    weights = check_frequencies(frequencies, labels, list(table.values()))
     if weights is None:
         raise ValueError("frequencies='test' needs at least one gold label occurrence (all tp + fn are 0)")
     return {label: float(w) for label, w in zip(labels, weights)}
@@ -408,7 +398,7 @@ def precision_change(counts_by_label: Mapping[Hashable, Counts], moves, *, avera
     -0.006429
     """
     table = _check_table(counts_by_label)
-    check_choice("average", average, _AVERAGES)
+    check_choice("average", average, AVERAGES)
     check_policy(undefined)
     net = _net_fp_changes(table, _moves(moves))
     for label, d in net.items():
@@ -463,7 +453,7 @@ def recall_change(counts_by_label: Mapping[Hashable, Counts], shifts: Mapping[Ha
     -0.058333
     """
     table = _check_table(counts_by_label)
-    check_choice("average", average, _AVERAGES)
+    check_choice("average", average, AVERAGES)
     check_policy(undefined)
     if not isinstance(shifts, Mapping):
         raise TypeError(f"shifts must be a mapping label -> int, got {type(shifts).__name__}")
@@ -609,8 +599,6 @@ def score_change(before: Mapping[Hashable, Counts], after: Mapping[Hashable, Cou
     >>> round(precision_change(t, ("A", "B", 1), average="macro"), 6)
     -0.043651
     """
-    from .averaging import AveragedScores, average_scores
-
     b = _check_table(before)
     a = _check_table(after)
     if list(a) != list(b):
@@ -873,9 +861,6 @@ def boosting_table(y_true, predictions: Mapping[str, object], *, labels) -> pd.D
     NORMAL      0.6667  0.6667  0.6667       0.8        0     0
     CHANGED     0.9167  0.6667  0.7302       0.8        2     0
     """
-    from .averaging import average_scores
-    from .multilabel import label_counts
-
     t = check_labels_1d("y_true", y_true)
     if not isinstance(predictions, Mapping) or not predictions:
         raise TypeError("predictions must be a non-empty mapping name -> predicted labels")
