@@ -298,8 +298,9 @@ def label_counts(y_true, y_pred, *, labels: Sequence[Hashable] | None = None, mu
     ValueError
         Mismatched lengths; ragged input (collections mixed with single
         labels); a label of the data missing from ``labels``; duplicate
-        ``labels``; NaN or None labels; a 2-d array; a negative §5.1 true
-        negative count (see the module docstring).
+        ``labels``; NaN or None labels; a 2-d array. (A negative §5.1 true
+        negative count is not an error: it is reported as 0, see the module
+        docstring.)
     TypeError
         A string or a non-sequence for ``y_true``/``y_pred``/``labels``;
         unhashable labels.
