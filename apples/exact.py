@@ -40,13 +40,14 @@ from fractions import Fraction
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 from scipy import special, stats
 
 from ._validation import check_choice, check_count
 from .cross_validation import CV_F_METHODS
 from .simulation import _check_folds_cases, _check_positive, _check_stratified, _log_comb, _tables, simulation_design
 
-__all__ = ["EXACT_METHODS", "exact_cv_f", "p_fold_without_positives"]
+__all__ = ["EXACT_METHODS", "exact_cv_f", "exact_grid", "p_fold_without_positives"]
 
 #: Methods whose expectation :func:`exact_cv_f` sums exactly.
 EXACT_METHODS: tuple[str, ...] = ("tp_fp", "avg")
@@ -164,6 +165,42 @@ def exact_cv_f(prior: float, f_true: float, *, stratified: bool, method: str, n_
     if statistic == "mean":
         return mean
     return math.sqrt(max(second - mean * mean, 0.0))
+
+
+def exact_grid(points: pd.DataFrame) -> pd.DataFrame:
+    """:func:`exact_cv_f` (mean and standard deviation) at every point of a grid, as one long table.
+
+    The exact counterpart of :func:`apples.simulate_grid`, for the methods of
+    ``EXACT_METHODS``: merge the two on ``prior``, ``f_true``, ``stratified``
+    and ``method`` to set simulation against exact sum.
+
+    Parameters
+    ----------
+    points : DataFrame
+        Columns ``prior``, ``f_true``, ``stratified`` (e.g. :func:`apples.figure_grid`);
+        the default ``n_cases=1000`` and ``n_folds=10``.
+
+    Returns
+    -------
+    DataFrame
+        One row per point and method of ``EXACT_METHODS``: ``prior``,
+        ``f_true``, ``stratified``, ``method``, ``exact_mean`` and ``exact_std``.
+
+    Examples
+    --------
+    >>> g = exact_grid(pd.DataFrame({"prior": [0.01], "f_true": [0.8], "stratified": [True]}))
+    >>> g["method"].tolist(), g["exact_mean"].round(4).tolist()
+    (['tp_fp', 'avg'], [0.7988, 0.7492])
+    """
+    rows = []
+    for row in points[["prior", "f_true", "stratified"]].itertuples(index=False):
+        prior, f_true, stratified = float(row.prior), float(row.f_true), bool(row.stratified)
+        for method in EXACT_METHODS:
+            kw = dict(stratified=stratified, method=method)
+            rows.append({"prior": prior, "f_true": f_true, "stratified": stratified, "method": method,
+                         "exact_mean": exact_cv_f(prior, f_true, **kw),
+                         "exact_std": exact_cv_f(prior, f_true, statistic="std", **kw)})
+    return pd.DataFrame(rows, columns=["prior", "f_true", "stratified", "method", "exact_mean", "exact_std"])
 
 
 def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, n_trials: int = 1) -> float:

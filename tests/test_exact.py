@@ -5,9 +5,10 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from apples import exact_cv_f, exact_fold_f1, fold_positives, p_fold_without_positives, simulate_cv_f, simulation_design
+from apples import exact_cv_f, exact_fold_f1, exact_grid, figure_grid, fold_positives, p_fold_without_positives, simulate_cv_f, simulation_design
 
 
 def _binom(n, k, q):
@@ -113,6 +114,24 @@ def test_exact_equals_van_asch_binomial_model(prior, f_true):
             other = exact_fold_f1(prior, method=method, n_instances=1000, n_folds=10, allocation=allocation,
                                   errors="binomial", recall_a=f_true, recall_b=1 - fpr)
             assert exact_cv_f(prior, f_true, stratified=stratified, method=method) == pytest.approx(other, abs=1e-10)
+
+
+def test_exact_grid_rows():
+    """exact_grid is exact_cv_f row by row; F_tp,fp is the same stratified and not (module docstring)."""
+    points = figure_grid().iloc[[0, 31, 61]]
+    g = exact_grid(points)
+    assert list(g.columns) == ["prior", "f_true", "stratified", "method", "exact_mean", "exact_std"]
+    assert len(g) == 2 * len(points) and g["method"].tolist() == ["tp_fp", "avg"] * len(points)
+    for row in g.itertuples():
+        kw = dict(stratified=row.stratified, method=row.method)
+        assert row.exact_mean == exact_cv_f(row.prior, row.f_true, **kw)
+        assert row.exact_std == exact_cv_f(row.prior, row.f_true, statistic="std", **kw)
+    # 1% positives, F = 80%, stratified: the direct sums of test_tp_fp_equals_direct_double_sum and
+    # test_avg_stratified_equals_per_fold_direct_sum, independent of apples
+    one = exact_grid(pd.DataFrame({"prior": [0.01], "f_true": [0.8], "stratified": [True]}))
+    re, fpr = 0.8, 10 * 0.2 / 990
+    e_avg = sum(_binom(1, a, re) * _binom(99, b, fpr) * (2 * a / (a + b + 1)) for a in (0, 1) for b in range(100))
+    assert one["exact_mean"].iloc[1] == pytest.approx(e_avg, rel=1e-12)
 
 
 def test_exact_bad_input():
