@@ -79,6 +79,11 @@ def test_double_predictions_split_matrix():
     assert m.labels == ["A", UNMATCHED]
     # column A = predicted occurrences 3; row A = gold occurrences 1
     assert m.column_values[:, 0].sum() == 3 and m.row_values[0].sum() == 1
+    # by hand: one matched A on the diagonal; the 2 extra predicted A have no unmatched gold label, so they
+    # are crossed with the UNMATCHED row: 2 cells' worth of 1/n_p = 1/2 each towards the row (1 in all),
+    # 1/n_g = 1 each towards the column (2 in all)
+    np.testing.assert_array_equal(m.row_values, [[1, 0], [1, 0]])
+    np.testing.assert_array_equal(m.column_values, [[1, 0], [2, 0]])
 
 
 def test_unmatched_row_and_column_by_hand():
