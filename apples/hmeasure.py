@@ -206,6 +206,17 @@ def roc_convex_hull(y_true, y_score, *, positive=1) -> ROCHull:
                    np.r_[edge_cost, 0.0], np.r_[1.0, edge_cost], cc.n_pos, cc.n_neg)
 
 
+def _check_cost(c, name: str = "c") -> np.ndarray:
+    """Relative cost(s) in [0, 1] as a float array (also used by :mod:`apples.incoherence`)."""
+    arr = np.asarray(c)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a real number or array of them, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if np.isnan(arr).any() or np.any((arr < 0) | (arr > 1)):
+        raise ValueError(f"{name} must lie in [0, 1] (a relative cost)")
+    return arr
+
+
 def _check_severity_ratio(severity_ratio) -> float | None:
     if severity_ratio is None:
         return None
@@ -299,9 +310,7 @@ def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
     """
     if not isinstance(hull, ROCHull):
         raise TypeError(f"hull must be an apples.ROCHull (from roc_convex_hull), got {type(hull).__name__}")
-    c = np.asarray(cost, dtype=float)
-    if np.isnan(c).any() or (c < 0).any() or (c > 1).any():
-        raise ValueError("cost must lie in [0, 1]")
+    c = _check_cost(cost, "cost")
     n = hull.n_pos + hull.n_neg
     fp, fn = hull.fp / n, (hull.n_pos - hull.tp) / n
     q = c[..., None] * fp + (1.0 - c[..., None]) * fn

@@ -49,7 +49,7 @@ from scipy import integrate, optimize, special
 from ._ranking import check_binary_scores, cumulative_counts
 from ._validation import check_choice
 from .binormal import Binormal
-from .hmeasure import h_measure_prior, roc_convex_hull
+from .hmeasure import _check_cost, h_measure_prior, roc_convex_hull
 
 __all__ = [
     "misclassification_loss",
@@ -93,16 +93,6 @@ def _check_model(model: object) -> Binormal:
     if not isinstance(model, Binormal):
         raise TypeError(f"model must be an apples.Binormal, got {type(model).__name__}")
     return model
-
-
-def _check_cost(c, name: str = "c") -> np.ndarray:
-    arr = np.asarray(c)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be a real number or array of them, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if np.isnan(arr).any() or np.any((arr < 0) | (arr > 1)):
-        raise ValueError(f"{name} must lie in [0, 1] (the normalised cost c_0/(c_0 + c_1))")
-    return arr
 
 
 def _check_t(t) -> np.ndarray:
