@@ -54,6 +54,13 @@ def _check_count(name: str, value: object) -> int:
     return int(value)
 
 
+def _check_fpr(fpr) -> np.ndarray:
+    v = np.asarray(fpr, dtype=float)
+    if np.any((v < 0) | (v > 1)) or np.isnan(v).any():
+        raise ValueError("fpr must lie in [0, 1]")
+    return v
+
+
 @dataclass(frozen=True)
 class Binormal:
     """Binormal scores: positives ~ N(mu_pos, sd_pos²), negatives ~ N(mu_neg, sd_neg²).
@@ -184,16 +191,12 @@ class Binormal:
 
     def roc(self, fpr):
         """TPR as a function of FPR: Φ(a + b·Φ⁻¹(FPR)) (Parker's F_0(F_1⁻¹(v)))."""
-        v = np.asarray(fpr, dtype=float)
-        if np.any((v < 0) | (v > 1)) or np.isnan(v).any():
-            raise ValueError("fpr must lie in [0, 1]")
+        v = _check_fpr(fpr)
         return special.ndtr(self.a + self.b * special.ndtri(v))
 
     def threshold_at_fpr(self, fpr):
         """The threshold whose false-positive rate is ``fpr``, Parker's F_1⁻¹(v)."""
-        v = np.asarray(fpr, dtype=float)
-        if np.any((v < 0) | (v > 1)) or np.isnan(v).any():
-            raise ValueError("fpr must lie in [0, 1]")
+        v = _check_fpr(fpr)
         return self.mu_neg - self.sd_neg * special.ndtri(v)
 
     @property
