@@ -9,21 +9,18 @@ round(target · P · N)), and from scikit-learn.
 import re
 import warnings
 
-import matplotlib
+import matplotlib.pyplot as plt  # the root conftest selects the Agg backend
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import StratifiedKFold, cross_val_predict, cross_val_score
+from sklearn.svm import LinearSVC
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from sklearn.metrics import roc_auc_score  # noqa: E402
-from sklearn.model_selection import StratifiedKFold, cross_val_predict, cross_val_score  # noqa: E402
-from sklearn.svm import LinearSVC  # noqa: E402
-
-import apples  # noqa: E402
-from apples import auc, cv_auc, percent  # noqa: E402
-from apples.auc_calibration import (  # noqa: E402
+import apples
+from apples import auc, cv_auc, percent
+from apples.auc_calibration import (
     CalibrationStudy,
     auc_table,
     calibration_explorer,
@@ -91,24 +88,14 @@ def test_two_folds_aligned_two_shifted(study):
 
 @settings(max_examples=40)
 @given(st.lists(st.floats(-3, 3), min_size=4, max_size=4), st.lists(st.floats(0.25, 4), min_size=4, max_size=4))
-def test_auc_avg_does_not_move_with_shifts_and_scales(shifts, scales):
-    st_ = section32_study_cached()
-    y = st_.y_true_folds
-    base = cv_auc(y, st_.log_scores(), method="avg")
-    assert cv_auc(y, st_.log_scores(shifts, scales), method="avg") == pytest.approx(base, abs=1e-12)
+def test_auc_avg_does_not_move_with_shifts_and_scales(study, shifts, scales):
+    y = study.y_true_folds
+    base = cv_auc(y, study.log_scores(), method="avg")
+    assert cv_auc(y, study.log_scores(shifts, scales), method="avg") == pytest.approx(base, abs=1e-12)
 
 
-_CACHE = {}
-
-
-def section32_study_cached():
-    if "s" not in _CACHE:
-        _CACHE["s"] = section32_study()
-    return _CACHE["s"]
-
-
-def test_merge_moves_with_shifts():
-    s = section32_study_cached()
+def test_merge_moves_with_shifts(study):
+    s = study
     values = {round(cv_auc(s.y_true_folds, s.log_scores((0, 0, d, -d)), method="merge"), 6) for d in (0, 0.5, 1, 2)}
     assert len(values) == 4
 
@@ -129,7 +116,7 @@ def test_other_seed_and_targets():
 
 
 # -- bad input ---------------------------------------------------------------------------------------------
-def test_bad_input():
+def test_bad_input(study):
     with pytest.raises(ValueError, match="n_positives=5 is larger"):
         stratified_fold_sizes(5, 4, 2)
     with pytest.raises(ValueError, match="n_cases=3 is smaller than n_folds=4"):
@@ -148,7 +135,7 @@ def test_bad_input():
         section32_study(merged_auc=0.99)
     with pytest.raises(ValueError, match="moved must name two different folds"):
         section32_study(moved=(1, 1))
-    s = section32_study_cached()
+    s = study
     with pytest.raises(ValueError, match="scales must be positive"):
         s.scores(scales=(1, 1, 0, 1))
     with pytest.raises(ValueError, match="shifts has 3 values but the study has 4 folds"):
