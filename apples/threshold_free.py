@@ -124,7 +124,7 @@ def kappa_curve(y_true, y_score, *, positive=1) -> KappaCurve:
     num = 2.0 * (tp * tn - fn * fp)
     den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
     kappa = divide(num, den, undefined="raise", what="Cohen's kappa")  # den > 0 with both classes
-    return KappaCurve(fp / N, np.asarray(kappa, dtype=float), np.r_[np.inf, cc.thresholds])
+    return KappaCurve(fp / N, kappa, np.r_[np.inf, cc.thresholds])
 
 
 def auk(y_true, y_score, *, positive=1) -> float:
@@ -215,7 +215,7 @@ def max_f1(y_true, y_score, *, beta: float = 1.0, positive=1) -> ThresholdResult
     cc = _counts(y_true, y_score, positive)
     fn = cc.n_pos - cc.tp
     f = divide((1 + b2) * cc.tp, (1 + b2) * cc.tp + b2 * fn + cc.fp, undefined="raise", what="F-measure")
-    return _argmax_result(np.atleast_1d(f), cc.thresholds)
+    return _argmax_result(f, cc.thresholds)
 
 
 def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", positive=1) -> ThresholdResult:
@@ -270,7 +270,7 @@ def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", positive=1) -> Th
     den = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
     num = tp * tn - fp * fn
     if undefined == "zero":
-        return _argmax_result(np.atleast_1d(divide(num, den, undefined="zero", what="MCC")), cc.thresholds)
+        return _argmax_result(divide(num, den, undefined="zero", what="MCC"), cc.thresholds)
     defined = den > 0
     if not defined.any():
         if undefined == "raise":
@@ -279,7 +279,7 @@ def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", positive=1) -> Th
                 "is constant; pass undefined='zero' or undefined='nan'"
             )
         return ThresholdResult(float("nan"), float("nan"))
-    mcc = np.atleast_1d(divide(num[defined], den[defined], undefined="raise", what="MCC"))
+    mcc = divide(num[defined], den[defined], undefined="raise", what="MCC")
     return _argmax_result(mcc, cc.thresholds[defined])
 
 
