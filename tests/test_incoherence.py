@@ -457,6 +457,10 @@ def test_compare_classifiers_table_matches_the_single_functions():
     a, b = Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, sd_pos=0.9, pi_pos=0.3)
     r = apples.incoherence_comparison(a, b, n_grid=9)
     assert r.table.loc["AUC", "A"] == a.auc and r.table.loc["AUC", "B"] == b.auc
+    # independently: AUC = Φ(Δμ/√(σ₊² + σ₋²)) (Parker §II-D for normal scores)
+    from scipy.stats import norm
+    assert r.table.loc["AUC", "A"] == pytest.approx(norm.cdf(1 / np.sqrt(2)), abs=1e-15)
+    assert r.table.loc["AUC", "B"] == pytest.approx(norm.cdf(2 / np.sqrt(1 + 0.81)), abs=1e-15)
     assert r.table.loc["AUK", "B"] == integrated_measure(b, "kappa")
     assert r.table.loc["AP", "A"] == integrated_measure(a, "precision", over="recall")
     np.testing.assert_allclose(r.densities[("A", "AUC")], implied_cost_density(r.c, a), rtol=1e-15)
