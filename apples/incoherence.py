@@ -325,6 +325,18 @@ def _quad(f: Callable[[float], float], m: Binormal) -> float:
     return float(val)
 
 
+def _weighting(m: Binormal, weight) -> tuple[Callable, float]:
+    """The threshold weighting W (default W_G, the score density) and its mass ∫W dt > 0."""
+    if weight is None:
+        return m.pdf, 1.0
+    if not callable(weight):
+        raise TypeError(f"weight must be a callable t -> W(t), got {type(weight).__name__}")
+    total = _quad(weight, m)
+    if not total > 0:
+        raise ValueError(f"the weighting integrates to {total:.3g}; it must have positive mass")
+    return weight, total
+
+
 def _g(m: Binormal, over: str):
     check_choice("over", over, ("fpr", "recall"))
     return m.pdf_neg if over == "fpr" else m.pdf_pos
@@ -435,12 +447,7 @@ def implied_cost_density(c, model: Binormal, weight: Callable | None = None):
     """
     m = _check_model(model)
     c = _check_cost(c)
-    W = (lambda t: m.pdf(t)) if weight is None else weight
-    if not callable(W):
-        raise TypeError(f"weight must be a callable t -> W(t), got {type(W).__name__}")
-    total = 1.0 if weight is None else _quad(W, m)
-    if not total > 0:
-        raise ValueError(f"the weighting integrates to {total:.3g}; it must have positive mass")
+    W, total = _weighting(m, weight)
     A, B, _ = _lambda_coefficients(m)
     inner = (c > 0) & (c < 1)
     cs = np.where(inner, c, 0.5)
@@ -490,13 +497,8 @@ def implied_cost_quantiles(model: Binormal, weight: Callable | None = None, q=(0
     qs = np.atleast_1d(np.asarray(q, dtype=float))
     if qs.ndim != 1 or np.isnan(qs).any() or np.any((qs <= 0) | (qs >= 1)):
         raise ValueError(f"q must be probabilities strictly between 0 and 1, got {q!r}")
-    W = (lambda t: m.pdf(t)) if weight is None else weight
-    if not callable(W):
-        raise TypeError(f"weight must be a callable t -> W(t), got {type(W).__name__}")
+    W, total = _weighting(m, weight)
     lo, hi, _ = _limits(m)
-    total = _quad(W, m)
-    if not total > 0:
-        raise ValueError(f"the weighting integrates to {total:.3g}; it must have positive mass")
 
     def cdf(x):
         t = min(max(optimal_threshold(x, m), lo), hi)
