@@ -31,6 +31,7 @@ def test_densities_and_rates_agree_with_scipy_stats(m):
     v = np.linspace(0.001, 0.999, 50)
     np.testing.assert_allclose(m.threshold_at_fpr(v), neg.isf(v), rtol=1e-12)
     assert m.pi_neg == pytest.approx(1 - m.pi_pos, abs=0)
+    assert Binormal(pi_pos=0.25).pi_neg == 0.75  # by hand: the definition above alone is a tautology
 
 
 @pytest.mark.parametrize("m", MODELS)
