@@ -74,7 +74,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 
 from ._validation import UndefinedMetricError, check_choice, divide
-from .counts import Counts
+from .counts import Counts, check_counts
 from .f_measure import f_from_precision_recall, f_measure, precision, recall
 
 __all__ = ["AVERAGES", "AveragedScores", "average_scores", "averaging_table", "frequencies_from_counts"]
@@ -124,8 +124,7 @@ def check_counts_by_label(counts_by_label: object) -> tuple[list[Hashable], list
     labels = list(counts_by_label)
     counts = [counts_by_label[k] for k in labels]
     for label, c in zip(labels, counts):
-        if not isinstance(c, Counts):
-            raise TypeError(f"counts_by_label[{label!r}] must be an apples.Counts, got {type(c).__name__}")
+        check_counts(f"counts_by_label[{label!r}]", c)
     return labels, counts
 
 

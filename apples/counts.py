@@ -16,6 +16,7 @@ from ._validation import check_count, check_labels_1d, check_same_length
 __all__ = ["Counts", "fold_counts"]
 
 
+
 @dataclass(frozen=True, slots=True)
 class Counts:
     """Immutable binary confusion count for one test fold.
@@ -156,6 +157,13 @@ class Counts:
             fn=int(np.sum(t & ~p)),
             tn=int(np.sum(~t & ~p)),
         )
+
+
+def check_counts(name: str, value: object) -> Counts:
+    """``value`` if it is a :class:`Counts`, else a TypeError naming ``name`` (not exported)."""
+    if not isinstance(value, Counts):
+        raise TypeError(f"{name} must be an apples.Counts, got {type(value).__name__}")
+    return value
 
 
 def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_choice, divide
-from .counts import Counts
+from .counts import Counts, check_counts
 from .f_measure import _check_beta, accuracy, f_from_precision_recall, f_measure, precision, recall
 
 __all__ = ["CV_F_METHODS", "cv_f_measure", "cv_table", "cv_accuracy", "format_cv_table", "fold_validity", "percent"]
@@ -57,8 +57,7 @@ def _check_folds(folds: Iterable[Counts]) -> list[Counts]:
     if not folds:
         raise ValueError("folds is empty; a cross-validation needs at least one fold")
     for i, c in enumerate(folds):
-        if not isinstance(c, Counts):
-            raise TypeError(f"folds[{i}] must be an apples.Counts, got {type(c).__name__}")
+        check_counts(f"folds[{i}]", c)
     return folds
 
 

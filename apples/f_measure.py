@@ -27,15 +27,9 @@ from __future__ import annotations
 from typing import Literal
 
 from ._validation import Undefined, check_choice, check_policy, divide
-from .counts import Counts
+from .counts import Counts, check_counts
 
 __all__ = ["precision", "recall", "f_measure", "f_from_precision_recall", "accuracy"]
-
-
-def _check_counts(counts: object) -> Counts:
-    if not isinstance(counts, Counts):
-        raise TypeError(f"counts must be an apples.Counts, got {type(counts).__name__}")
-    return counts
 
 
 def _check_beta(beta: object) -> float:
@@ -65,7 +59,7 @@ def precision(counts: Counts, *, undefined: Undefined = "zero") -> float:
     >>> precision(Counts(tp=0, fp=0, fn=4), undefined="nan")
     nan
     """
-    c = _check_counts(counts)
+    c = check_counts("counts", counts)
     return divide(c.tp, c.tp + c.fp, undefined=check_policy(undefined), what="precision (TP + FP = 0)")
 
 
@@ -84,7 +78,7 @@ def recall(counts: Counts, *, undefined: Undefined = "zero") -> float:
     >>> recall(Counts(tp=3, fp=5, fn=1))
     0.75
     """
-    c = _check_counts(counts)
+    c = check_counts("counts", counts)
     return divide(c.tp, c.tp + c.fn, undefined=check_policy(undefined), what="recall (TP + FN = 0)")
 
 
@@ -159,7 +153,7 @@ def f_measure(counts: Counts, *, beta: float = 1.0, undefined: Undefined = "zero
     >>> f_measure(Counts(tp=0, fp=0, fn=4), formula="harmonic", undefined="nan")
     nan
     """
-    c = _check_counts(counts)
+    c = check_counts("counts", counts)
     beta = _check_beta(beta)
     check_policy(undefined)
     check_choice("formula", formula, ("counts", "harmonic"))
@@ -187,5 +181,5 @@ def accuracy(counts: Counts, *, undefined: Undefined = "raise") -> float:
     >>> accuracy(Counts(tp=20, fp=5, fn=5, tn=20))
     0.8
     """
-    c = _check_counts(counts)
+    c = check_counts("counts", counts)
     return divide(c.tp + c.tn, c.n, undefined=check_policy(undefined), what="accuracy (no cases)")

@@ -104,7 +104,7 @@ from ._validation import (
     divide,
 )
 from .averaging import AVERAGES, AveragedScores, average_scores, check_counts_by_label, check_frequencies
-from .counts import Counts
+from .counts import Counts, check_counts
 from .multilabel import label_counts
 
 __all__ = [
@@ -133,12 +133,6 @@ def _check_int(name: str, value: object) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     return int(value)
-
-
-def _check_counts(name: str, value: object) -> Counts:
-    if not isinstance(value, Counts):
-        raise TypeError(f"{name} must be an apples.Counts, got {type(value).__name__}")
-    return value
 
 
 def _check_table(counts_by_label: object) -> dict:
@@ -252,7 +246,7 @@ def precision_factor(counts: Counts, delta: int, *, weight: float = 1.0, tp_delt
     >>> round(3 / 6 * 0.1 - 3 / 5 * 0.1, 6)  # brute force
     -0.01
     """
-    c = _check_counts("counts", counts)
+    c = check_counts("counts", counts)
     delta = _check_int("delta", delta)
     a = _check_int("tp_delta", tp_delta)
     weight = _check_weight(weight)
@@ -304,7 +298,7 @@ def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined:
     >>> round(recall_factor(Counts(3, 2, 7), 1, weight=0.1), 6)  # Table 3, c1: 0.1 / 10
     0.01
     """
-    c = _check_counts("counts", counts)
+    c = check_counts("counts", counts)
     delta = _check_int("delta", delta)
     weight = _check_weight(weight)
     check_policy(undefined)
