@@ -50,6 +50,16 @@ class CumulativeCounts(NamedTuple):
     n_pos: int
     n_neg: int
 
+    def with_origin(self) -> "CumulativeCounts":
+        """The same counts with the ROC origin first: threshold +inf, TP = FP = 0 (nothing predicted positive).
+
+        >>> c = cumulative_counts(np.array([True, False]), np.array([0.9, 0.1])).with_origin()
+        >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist()
+        ([inf, 0.9, 0.1], [0, 1, 1], [0, 0, 1])
+        """
+        return CumulativeCounts(np.r_[np.inf, self.thresholds], np.r_[0, self.tp], np.r_[0, self.fp],
+                                self.n_pos, self.n_neg)
+
 
 def cumulative_counts(is_positive: np.ndarray, scores: np.ndarray) -> CumulativeCounts:
     """TP and FP at every distinct threshold (ties grouped). O(n log n).

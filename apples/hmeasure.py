@@ -194,12 +194,9 @@ def roc_convex_hull(y_true, y_score, *, positive=1) -> ROCHull:
     ([1.0, 0.5, 0.0, 0.0], [1.0, 1.0, 0.5, 0.0])
     """
     is_pos, scores = check_binary_scores(y_true, y_score, positive=positive)
-    cc = cumulative_counts(is_pos, scores)
-    fp = np.r_[0, cc.fp].astype(np.int64)
-    tp = np.r_[0, cc.tp].astype(np.int64)
-    idx = _upper_hull(fp, tp)
-    fp, tp = fp[idx], tp[idx]
-    thresholds = np.r_[np.inf, cc.thresholds][idx]
+    cc = cumulative_counts(is_pos, scores).with_origin()
+    idx = _upper_hull(cc.fp, cc.tp)
+    fp, tp, thresholds = cc.fp[idx], cc.tp[idx], cc.thresholds[idx]
     d_tp, d_fp = np.diff(tp), np.diff(fp)
     edge_cost = d_tp / (d_tp + d_fp)  # each edge adds at least one case: no 0/0
     return ROCHull(fp / cc.n_neg, tp / cc.n_pos, thresholds, fp, tp,

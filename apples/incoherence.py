@@ -549,8 +549,8 @@ class _Atoms(NamedTuple):
 def _roc_points(y_true, y_score, positive):
     """Validated ROC points in counts: thresholds (+inf first), TP and FP (0 first), P, N."""
     is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
-    cc = cumulative_counts(is_pos, s)
-    return np.r_[np.inf, cc.thresholds], np.r_[0, cc.tp], np.r_[0, cc.fp], cc.n_pos, cc.n_neg
+    cc = cumulative_counts(is_pos, s).with_origin()
+    return cc.thresholds, cc.tp, cc.fp, cc.n_pos, cc.n_neg
 
 
 def _atoms(y_true, y_score, positive) -> _Atoms:

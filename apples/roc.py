@@ -110,10 +110,8 @@ def roc_curve(y_true, y_score, *, positive=1):
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.5, 0.1])
     """
     pos, s = check_binary_scores(y_true, y_score, positive=positive)
-    c = cumulative_counts(pos, s)
-    fpr = np.r_[0.0, c.fp / c.n_neg]
-    tpr = np.r_[0.0, c.tp / c.n_pos]
-    return fpr, tpr, np.r_[np.inf, c.thresholds]
+    c = cumulative_counts(pos, s).with_origin()
+    return c.fp / c.n_neg, c.tp / c.n_pos, c.thresholds
 
 
 def auc(y_true, y_score, *, positive=1, undefined: Literal["raise", "nan"] = "raise") -> float:

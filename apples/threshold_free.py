@@ -116,15 +116,15 @@ def kappa_curve(y_true, y_score, *, positive=1) -> KappaCurve:
     >>> c.fpr.tolist(), c.kappa.tolist()
     ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 0.5, 0.0])
     """
-    cc = _counts(y_true, y_score, positive)
+    cc = _counts(y_true, y_score, positive).with_origin()
     P, N = cc.n_pos, cc.n_neg
-    tp = np.r_[0, cc.tp].astype(float)
-    fp = np.r_[0, cc.fp].astype(float)
+    tp = cc.tp.astype(float)
+    fp = cc.fp.astype(float)
     fn, tn = P - tp, N - fp
     num = 2.0 * (tp * tn - fn * fp)
     den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
     kappa = divide(num, den, undefined="raise", what="Cohen's kappa")  # den > 0 with both classes
-    return KappaCurve(fp / N, kappa, np.r_[np.inf, cc.thresholds])
+    return KappaCurve(fp / N, kappa, cc.thresholds)
 
 
 def auk(y_true, y_score, *, positive=1) -> float:
@@ -368,11 +368,10 @@ def min_error_rate(y_true, y_score, *, positive=1) -> ThresholdResult:
     >>> min_error_rate([1, 0, 0, 0], [0.1, 0.8, 0.3, 0.9])      # best: predict all negative
     ThresholdResult(value=0.25, threshold=inf)
     """
-    cc = _counts(y_true, y_score, positive)
-    n = cc.n_pos + cc.n_neg
-    errors = np.r_[cc.n_pos, cc.fp + (cc.n_pos - cc.tp)]
+    cc = _counts(y_true, y_score, positive).with_origin()
+    errors = cc.fp + (cc.n_pos - cc.tp)
     i = int(np.argmin(errors))
-    return ThresholdResult(float(errors[i] / n), float(np.r_[np.inf, cc.thresholds][i]))
+    return ThresholdResult(float(errors[i] / (cc.n_pos + cc.n_neg)), float(cc.thresholds[i]))
 
 
 def r_precision(y_true, y_score, *, positive=1,
