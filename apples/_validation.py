@@ -14,6 +14,10 @@ import numpy as np
 
 __all__ = ["UndefinedMetricError", "Undefined", "divide", "check_policy", "check_choice"]
 
+#: Largest integer a float64 holds exactly; counts and integer scores beyond it
+#: would silently collapse when converted to float.
+MAX_EXACT_INT = 2**53
+
 Undefined = Literal["zero", "nan", "raise"]
 _POLICIES = ("zero", "nan", "raise")
 
@@ -69,17 +73,186 @@ def check_count(name: str, value: object) -> int:
     value = int(value)
     if value < 0:
         raise ValueError(f"{name} must be a non-negative integer count, got {value}")
+    if value > MAX_EXACT_INT:
+        raise ValueError(
+            f"{name}={value} is larger than 2**53, the largest count that float arithmetic holds exactly"
+        )
     return value
 
 
+def _label_kind(value: object) -> str:
+    """"str", "number" or the type name: labels of different kinds cannot be compared."""
+    if isinstance(value, (str, np.str_, bytes, np.bytes_)):
+        return "str"
+    if isinstance(value, (numbers.Number, np.number, np.bool_)):
+        return "number"
+    return type(value).__name__
+
+
+def _is_missing(value: object) -> bool:
+    """None, NaN (float or numpy), pd.NA or NaT."""
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return value != value
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        return bool(np.isnat(value))
+    # pandas.NA and pandas.NaT without importing pandas
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
 def check_labels_1d(name: str, values) -> np.ndarray:
-    """A one-dimensional array of labels (no NaN)."""
-    arr = np.asarray(values)
+    """A one-dimensional array of class labels (or fold ids) of one kind, without missing values.
+
+    Rejects, with an error naming ``name``: more than one dimension (ValueError),
+    ``None``, NaN, ``pd.NA`` or NaT (ValueError), labels of mixed kinds such as
+    ``[1, "a"]`` (TypeError; numpy would silently turn the 1 into ``"1"``), and
+    complex numbers (TypeError). Pandas input (a nullable ``Int64`` column included)
+    is accepted; its missing values are rejected like any other.
+
+    Examples
+    --------
+    >>> check_labels_1d("y_true", [0, 1, 1]).tolist()
+    [0, 1, 1]
+    >>> check_labels_1d("y_true", [1, None])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true contains a missing value (None) at position 1
+    >>> check_labels_1d("y_true", [1, "a"])
+    Traceback (most recent call last):
+    ...
+    TypeError: y_true mixes label types (number and str); use labels of one type
+    """
+    if isinstance(values, (str, bytes)) or np.ndim(values) == 0 and not hasattr(values, "__len__"):
+        raise TypeError(f"{name} must be a one-dimensional array-like of labels, got {type(values).__name__}")
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas Series / Index / array
+        values = values.to_numpy(dtype=object) if _has_missing_pandas(values) else values.to_numpy()
+    try:
+        arr = np.asarray(values)
+    except (ValueError, TypeError) as exc:  # ragged nested lists
+        raise ValueError(f"{name} must be a one-dimensional array-like of labels ({exc})") from None
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {arr.shape}")
-    if arr.dtype.kind == "f" and np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN")
+    kind = arr.dtype.kind
+    if kind == "c":
+        raise TypeError(f"{name} holds complex numbers, which are not labels")
+    if kind == "f":
+        bad = np.flatnonzero(np.isnan(arr))
+        if bad.size:
+            raise ValueError(f"{name} contains NaN at position {int(bad[0])}")
+    elif kind in "mM":
+        bad = np.flatnonzero(np.isnat(arr))
+        if bad.size:
+            raise ValueError(f"{name} contains NaT at position {int(bad[0])}")
+    elif kind == "O":
+        kinds = set()
+        for i, v in enumerate(arr):
+            if _is_missing(v):
+                raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
+            kinds.add(_label_kind(v))
+        if len(kinds) > 1:
+            raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
+    elif kind in "US" and not isinstance(values, np.ndarray):
+        # numpy turns [1, "a"] into ["1", "a"]: check the elements it was given.
+        kinds = {_label_kind(v) for v in values}
+        if len(kinds) > 1:
+            raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
     return arr
+
+
+def _has_missing_pandas(values) -> bool:
+    try:
+        return bool(values.isna().any())
+    except (AttributeError, TypeError):
+        return False
+
+
+def label_kind(arr: np.ndarray) -> str:
+    """The kind of the labels in a checked array: "str", "number", "bool" or another type name."""
+    kind = arr.dtype.kind
+    if kind in "US":
+        return "str"
+    if kind in "iuf":
+        return "number"
+    if kind == "b":
+        return "number"
+    if kind == "O" and arr.size:
+        return _label_kind(arr[0])
+    return "empty" if arr.size == 0 else arr.dtype.name
+
+
+def check_same_label_kind(**arrays: np.ndarray) -> None:
+    """Raise a TypeError when checked label arrays hold labels of different kinds.
+
+    scikit-learn raises "Mix of label input types" for the same mistake: ``[1, 2]``
+    against ``["1", "2"]`` would otherwise count four labels that never match.
+    """
+    kinds = {name: label_kind(a) for name, a in arrays.items() if a.size}
+    if len(set(kinds.values())) > 1:
+        detail = ", ".join(f"{name} holds {k} labels" for name, k in kinds.items())
+        raise TypeError(f"mix of label types: {detail}; use labels of one type")
+
+
+def check_pos_label(pos_label: object, labels: np.ndarray, *, name: str = "pos_label",
+                    where: str = "y_true") -> None:
+    """Raise when ``pos_label`` cannot be one of ``labels`` (the distinct labels found in ``where``).
+
+    A TypeError when its kind differs from the labels' (``"1"`` for integer
+    labels), a ValueError when it is missing or not among them.
+    """
+    if _is_missing(pos_label):
+        raise ValueError(f"{name}={pos_label!r} is a missing value, not a label")
+    if labels.size == 0:
+        return
+    if _label_kind(pos_label) != label_kind(labels):
+        raise TypeError(
+            f"{name}={pos_label!r} is a {_label_kind(pos_label)} but the labels in {where} are "
+            f"{label_kind(labels)}s ({labels[:5].tolist()})"
+        )
+    if pos_label not in labels.tolist():
+        raise ValueError(f"{name}={pos_label!r} is not one of the labels in {where} {labels[:5].tolist()}")
+
+
+def unique_labels(name: str, arr: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a checked label array, with a TypeError naming ``name`` for unorderable labels."""
+    try:
+        return np.unique(arr)
+    except TypeError as exc:
+        raise TypeError(f"{name} holds labels that cannot be compared with each other ({exc})") from None
+
+
+def check_real(name: str, value: object, *, low: float | None = None, high: float | None = None,
+               low_inclusive: bool = True, high_inclusive: bool = True, finite: bool = True) -> float:
+    """A real number (Python or numpy scalar, not bool), returned as a Python ``float``.
+
+    Raises a TypeError naming ``name`` for a non-real, a ValueError for NaN,
+    an infinite value (when ``finite``), an integer too large for a float, or a
+    value outside ``[low, high]`` (bounds open where ``*_inclusive=False``).
+
+    Examples
+    --------
+    >>> check_real("beta", np.float32(0.5))
+    0.5
+    >>> check_real("beta", 0.0, low=0.0, low_inclusive=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must be > 0.0, got 0.0
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    try:
+        v = float(value)
+    except OverflowError:
+        raise ValueError(f"{name}={value} is too large to be represented as a float") from None
+    if v != v:
+        raise ValueError(f"{name} must be a number, got NaN")
+    if finite and v in (float("inf"), float("-inf")):
+        raise ValueError(f"{name} must be finite, got {v}")
+    if low is not None and (v < low or (v == low and not low_inclusive)):
+        raise ValueError(f"{name} must be {'>=' if low_inclusive else '>'} {low}, got {v!r}")
+    if high is not None and (v > high or (v == high and not high_inclusive)):
+        raise ValueError(f"{name} must be {'<=' if high_inclusive else '<'} {high}, got {v!r}")
+    return v
 
 
 def check_same_length(**arrays) -> None:
@@ -91,15 +264,53 @@ def check_same_length(**arrays) -> None:
 
 
 def check_scores(name: str, values) -> np.ndarray:
-    """A one-dimensional array of finite real scores."""
-    arr = np.asarray(values)
+    """A one-dimensional array of finite real scores, ranked exactly as given.
+
+    Integer scores (``int64``, ``uint64``, and datetime/timedelta, taken as
+    their integer ticks) keep their integer dtype: converting them to float
+    would merge distinct scores above 2**53 into ties. Float scores of any
+    width become float64 (exact). Raises a TypeError naming ``name`` for
+    non-numeric scores and a ValueError for NaN/NaT, infinite values or a
+    shape other than one dimension.
+
+    Examples
+    --------
+    >>> check_scores("y_score", np.array([2**53 + 1, 2**53])).tolist()
+    [9007199254740993, 9007199254740992]
+    >>> check_scores("y_score", [0.5, float("nan")])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score contains NaN at position 1
+    """
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be an array of numbers, got {type(values).__name__}")
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas
+        if _has_missing_pandas(values):
+            raise ValueError(f"{name} contains a missing value")
+        values = values.to_numpy()
+    try:
+        arr = np.asarray(values)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name} must be a one-dimensional array of numbers ({exc})") from None
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {arr.shape}")
-    if arr.dtype.kind not in "iuf":
+    kind = arr.dtype.kind
+    if kind in "mM":
+        bad = np.flatnonzero(np.isnat(arr))
+        if bad.size:
+            raise ValueError(f"{name} contains NaT at position {int(bad[0])}")
+        return arr.view(np.int64)
+    if kind in "iu":
+        return arr
+    if kind != "f":
+        if kind == "O" and any(v is None for v in arr):
+            i = next(i for i, v in enumerate(arr) if v is None)
+            raise ValueError(f"{name} contains a missing value (None) at position {i}")
         raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN")
+    arr = arr.astype(np.float64, copy=False)
+    bad = np.flatnonzero(np.isnan(arr))
+    if bad.size:
+        raise ValueError(f"{name} contains NaN at position {int(bad[0])}")
     if np.isinf(arr).any():
         raise ValueError(f"{name} contains an infinite value")
     return arr
