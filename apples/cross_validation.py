@@ -31,7 +31,7 @@ import pandas as pd
 
 from ._validation import check_choice, divide
 from .counts import Counts, check_counts
-from .f_measure import _check_beta, accuracy, f_from_precision_recall, f_measure, precision, recall
+from .f_measure import accuracy, check_beta, f_from_precision_recall, f_measure, precision, recall
 
 __all__ = ["CV_F_METHODS", "cv_f_measure", "cv_table", "cv_accuracy", "format_cv_table", "fold_validity", "percent"]
 
@@ -114,7 +114,7 @@ def cv_f_measure(folds: Iterable[Counts], *, method: str, beta: float = 1.0) -> 
     """
     folds = _check_folds(folds)
     check_choice("method", method, CV_F_METHODS)
-    beta = _check_beta(beta)
+    beta = check_beta(beta)
     if method == "tp_fp":
         pooled = sum(folds, Counts(0, 0, 0, 0))
         return f_measure(pooled, beta=beta, undefined="raise")
@@ -182,7 +182,7 @@ def cv_table(folds: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFrame:
     'precision'
     """
     folds = _check_folds(folds)
-    beta = _check_beta(beta)
+    beta = check_beta(beta)
     rows = []
     for c in folds:
         und = [name for name, bad in (("precision", c.tp + c.fp == 0), ("recall", c.tp + c.fn == 0),

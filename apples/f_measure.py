@@ -24,20 +24,50 @@ continuous extension of (1); see notebook 01 for the numbers.
 
 from __future__ import annotations
 
+import numbers
 from typing import Literal
 
-from ._validation import Undefined, check_choice, check_policy, divide
+import numpy as np
+
+from ._validation import Undefined, check_choice, check_policy, check_real, divide
 from .counts import Counts, check_counts
 
 __all__ = ["precision", "recall", "f_measure", "f_from_precision_recall", "accuracy"]
 
 
-def _check_beta(beta: object) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-        raise TypeError(f"beta must be a positive real number, got {beta!r}")
-    if not beta > 0 or beta == float("inf"):
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
-    return float(beta)
+def check_beta(beta: object) -> float:
+    """``beta`` as a positive finite float (numpy scalars accepted); shared by every F_beta."""
+    if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"beta must be a positive real number, got {beta!r} ({type(beta).__name__})")
+    try:
+        return check_real("beta", beta, low=0.0, low_inclusive=False)
+    except ValueError:
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}") from None
+
+
+def f_beta_weights(beta: float) -> tuple[float, float]:
+    """The weights ``(w_fn, w_fp)`` with ``F_beta = TP / (TP + w_fn·FN + w_fp·FP)``.
+
+    Dividing eq. (2)'s numerator and denominator by ``1 + β²`` gives
+    ``w_fn = β² / (1 + β²)`` and ``w_fp = 1 / (1 + β²)``, which add to 1.
+    They are computed from ``β`` or ``1/β``, whichever is at most 1, so
+    ``β²`` never overflows or underflows: ``beta=1e200`` gives ``(1.0, 1e-400 → 0.0)``,
+    and F_beta tends to recall, as it should. At ``β = 1`` both are exactly 0.5,
+    so F1 is computed bit for bit as ``2TP / (2TP + FP + FN)``.
+
+    >>> f_beta_weights(1.0)
+    (0.5, 0.5)
+    >>> f_beta_weights(1e200)
+    (1.0, 0.0)
+    """
+    beta = check_beta(beta)
+    if beta <= 1.0:
+        b2 = beta * beta
+        w_fp = 1.0 / (1.0 + b2)
+        return b2 * w_fp, w_fp
+    inv2 = (1.0 / beta) ** 2
+    w_fn = 1.0 / (1.0 + inv2)
+    return w_fn, inv2 * w_fn
 
 
 def precision(counts: Counts, *, undefined: Undefined = "zero") -> float:
@@ -104,7 +134,7 @@ def f_from_precision_recall(precision: float, recall: float, *, beta: float = 1.
     >>> round(f_from_precision_recall(0.60, 0.94), 4)   # Forman & Scholz §3.1
     0.7325
     """
-    beta = _check_beta(beta)
+    w_fn, w_fp = f_beta_weights(beta)
     check_policy(undefined)
     for name, v in (("precision", precision), ("recall", recall)):
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -113,8 +143,8 @@ def f_from_precision_recall(precision: float, recall: float, *, beta: float = 1.
             raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
     if precision != precision or recall != recall:
         return divide(0.0, 0.0, undefined=undefined, what="F (precision or recall undefined)")
-    b2 = beta * beta
-    return divide((1 + b2) * precision * recall, b2 * precision + recall,
+    # (1 + β²)·Pr·Re / (β²·Pr + Re), divided through by 1 + β² so that β² cannot overflow
+    return divide(precision * recall, w_fn * precision + w_fp * recall,
                   undefined=undefined, what="F (precision = recall = 0)")
 
 
@@ -154,16 +184,15 @@ def f_measure(counts: Counts, *, beta: float = 1.0, undefined: Undefined = "zero
     nan
     """
     c = check_counts("counts", counts)
-    beta = _check_beta(beta)
+    w_fn, w_fp = f_beta_weights(beta)
     check_policy(undefined)
     check_choice("formula", formula, ("counts", "harmonic"))
     if formula == "harmonic":
         return f_from_precision_recall(
             precision(c, undefined="nan"), recall(c, undefined="nan"), beta=beta, undefined=undefined
         )
-    b2 = beta * beta
-    return divide((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp,
-                  undefined=undefined, what="F (TP = FP = FN = 0)")
+    # eq. (2) divided through by 1 + β² (see f_beta_weights): no overflow for any β
+    return divide(c.tp, c.tp + w_fn * c.fn + w_fp * c.fp, undefined=undefined, what="F (TP = FP = FN = 0)")
 
 
 def accuracy(counts: Counts, *, undefined: Undefined = "raise") -> float:

@@ -35,7 +35,7 @@ import numpy as np
 
 from ._ranking import check_binary_scores, cumulative_counts
 from ._validation import Undefined, UndefinedMetricError, check_choice, check_policy, divide
-from .f_measure import _check_beta
+from .f_measure import check_beta, f_beta_weights
 from .roc import auc, precision_at_k
 
 __all__ = [
@@ -211,10 +211,10 @@ def max_f1(y_true, y_score, *, beta: float = 1.0, positive=1) -> ThresholdResult
     >>> max_f1([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])   # best: top 3, F = 2·2/(2·2 + 1)
     ThresholdResult(value=0.8, threshold=0.3)
     """
-    b2 = _check_beta(beta) ** 2
+    w_fn, w_fp = f_beta_weights(beta)
     cc = _counts(y_true, y_score, positive)
     fn = cc.n_pos - cc.tp
-    f = divide((1 + b2) * cc.tp, (1 + b2) * cc.tp + b2 * fn + cc.fp, undefined="raise", what="F-measure")
+    f = divide(cc.tp, cc.tp + w_fn * fn + w_fp * cc.fp, undefined="raise", what="F-measure")
     return _argmax_result(f, cc.thresholds)
 
 
