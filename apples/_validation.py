@@ -41,23 +41,27 @@ def check_policy(undefined: object, name: str = "undefined") -> str:
     return check_choice(name, undefined, _POLICIES)
 
 
-def divide(num, den, *, undefined: Undefined, what: str):
+def divide(num, den, *, undefined: Undefined, what: str, hint: str | None = None):
     """``num / den`` with an explicit policy where ``den == 0``.
 
     Works on scalars and arrays and never emits a RuntimeWarning. Where the
     denominator is zero the result is ``0.0`` (``undefined="zero"``), ``nan``
     (``"nan"``), or an :class:`UndefinedMetricError` naming ``what`` is raised
     (``"raise"``). A scalar input gives a Python ``float``.
+
+    The error advises passing ``undefined='zero'`` or ``'nan'``, which is right
+    when the caller's own caller has that parameter. A function that has no
+    ``undefined`` parameter passes ``hint``: the advice that applies to it,
+    which then replaces the default one.
     """
     check_policy(undefined)
     num_a = np.asarray(num, dtype=float)
     den_a = np.asarray(den, dtype=float)
     zero = den_a == 0
     if np.any(zero) and undefined == "raise":
-        raise UndefinedMetricError(
-            f"{what} is undefined (0/0); pass undefined='zero' or undefined='nan' "
-            "to substitute a value instead of raising"
-        )
+        advice = hint if hint is not None else (
+            "pass undefined='zero' or undefined='nan' to substitute a value instead of raising")
+        raise UndefinedMetricError(f"{what} is undefined (0/0); {advice}")
     fill = 0.0 if undefined == "zero" else np.nan
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(zero, fill, num_a / np.where(zero, 1.0, den_a))
@@ -314,3 +318,148 @@ def check_scores(name: str, values) -> np.ndarray:
     if np.isinf(arr).any():
         raise ValueError(f"{name} contains an infinite value")
     return arr
+
+
+def check_label_kind(name: str, value: object, labels: np.ndarray, *, where: str) -> None:
+    """Raise when the label argument ``value`` cannot be a label of the checked ``labels``.
+
+    For a label passed as an argument (a positive class, a relabelling
+    target) that may be absent from the data, unlike :func:`check_pos_label`:
+    a fold without positives is valid data. A ValueError for a missing value
+    (None, NaN, ``pd.NA``, NaT), a TypeError naming ``name`` when its kind
+    differs from the labels' (the integer 1 against string labels can never
+    match, and numpy would turn it into ``"1"``).
+
+    Examples
+    --------
+    >>> check_label_kind("positive", 1, np.array([0, 0]), where="y_true")
+    >>> check_label_kind("positive", 1, np.array(["no", "no"]), where="y_true")
+    Traceback (most recent call last):
+    ...
+    TypeError: positive=1 is a number but the labels in y_true are strs (['no', 'no']); pass positive= a label of that type
+    """
+    if _is_missing(value):
+        raise ValueError(f"{name}={value!r} is a missing value, not a label")
+    if labels.size and _label_kind(value) != label_kind(labels):
+        raise TypeError(
+            f"{name}={value!r} is a {_label_kind(value)} but the labels in {where} are "
+            f"{label_kind(labels)}s ({labels[:5].tolist()}); pass {name}= a label of that type"
+        )
+
+
+#: Largest memory a table or result may take before it is built: 1 GiB. Sizes beyond it
+#: are refused up front (with the arguments to reduce), instead of a MemoryError or
+#: minutes of swapping on a shared machine.
+MAX_TABLE_BYTES = 2**30
+
+
+def check_table_size(what: str, nbytes: int, *, reduce: str) -> None:
+    """Raise a ValueError when ``what`` would need more than :data:`MAX_TABLE_BYTES`.
+
+    ``nbytes`` is the caller's estimate (an exact Python integer, computed
+    before anything is allocated); ``reduce`` names the arguments that set it.
+
+    Examples
+    --------
+    >>> check_table_size("the outcome table", 2**31, reduce="n_cases or n_folds")
+    Traceback (most recent call last):
+    ...
+    ValueError: the outcome table would need about 2 GiB; the limit is 1 GiB (apples._validation.MAX_TABLE_BYTES): reduce n_cases or n_folds
+    """
+    if nbytes > MAX_TABLE_BYTES:
+        raise ValueError(
+            f"{what} would need about {nbytes / 2**30:.3g} GiB; the limit is {MAX_TABLE_BYTES / 2**30:.3g} GiB "
+            f"(apples._validation.MAX_TABLE_BYTES): reduce {reduce}"
+        )
+
+
+def check_real_array(name: str, values, *, low: float | None = None, high: float | None = None,
+                     low_inclusive: bool = True, high_inclusive: bool = True, finite: bool = False,
+                     what: str | None = None) -> np.ndarray:
+    """Real number(s) of any shape (a threshold, a cost, a rate) as a float64 array, 0-d for a scalar.
+
+    For continuous quantities, not scores (which :func:`check_scores` keeps
+    exact) nor labels. Raises a TypeError naming ``name`` for strings, bools,
+    complex or other non-real values; a ValueError for ragged nesting, None or
+    NaN, an integer too large for a float, an infinite value (when
+    ``finite``) or a value outside ``[low, high]`` (open where
+    ``*_inclusive=False``). With bounds, or ``what`` (e.g. ``"be
+    probabilities"``), NaN is reported as out of range: "``name`` must ...,
+    got nan".
+
+    Examples
+    --------
+    >>> check_real_array("c", [0.25, 1]).tolist()
+    [0.25, 1.0]
+    >>> check_real_array("c", 1.5, low=0, high=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: c must lie in [0, 1], got 1.5
+    >>> check_real_array("t", "a")
+    Traceback (most recent call last):
+    ...
+    TypeError: t must be a real number or an array of real numbers, got 'a' (str)
+    """
+    if isinstance(values, (str, bytes, bool, np.bool_)):
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {values!r} "
+                        f"({type(values).__name__})")
+    try:
+        arr = np.asarray(values)
+    except (ValueError, TypeError) as exc:  # ragged nested lists
+        raise ValueError(f"{name} must be a real number or an array of real numbers ({exc})") from None
+    kind = arr.dtype.kind
+    if kind == "O":
+        for v in arr.flat:
+            if _is_missing(v):
+                raise ValueError(f"{name} contains a missing value ({v!r})")
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+                raise TypeError(f"{name} must hold real numbers, got {v!r} ({type(v).__name__})")
+        try:
+            arr = arr.astype(np.float64)
+        except OverflowError:
+            raise ValueError(f"{name} holds an integer too large to be represented as a float") from None
+    elif kind not in "iuf":
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64, copy=False)
+    if what is None and (low is not None or high is not None):
+        lo = "-inf" if low is None else low
+        hi = "inf" if high is None else high
+        what = f"lie in {'[' if low_inclusive else '('}{lo}, {hi}{']' if high_inclusive else ')'}"
+    nan = np.isnan(arr)
+    if nan.any():
+        raise ValueError(f"{name} must {what}, got nan" if what else f"{name} contains NaN")
+    if finite and np.isinf(arr).any():
+        raise ValueError(f"{name} must be finite, got {float(arr[np.isinf(arr)].flat[0])}")
+    bad = np.zeros(arr.shape, dtype=bool)
+    if low is not None:
+        bad |= (arr < low) if low_inclusive else (arr <= low)
+    if high is not None:
+        bad |= (arr > high) if high_inclusive else (arr >= high)
+    if bad.any():
+        raise ValueError(f"{name} must {what}, got {float(arr[bad].flat[0])!r}")
+    return arr
+
+
+def rng_from_seed(seed, name: str = "seed") -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` for a required seed, with errors naming ``name``.
+
+    ``None`` (fresh, unreproducible entropy) is refused with a TypeError, and
+    so is anything numpy cannot seed from (a string, a float); a negative
+    integer is a ValueError. A Generator is used as it is.
+
+    >>> rng_from_seed(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed is required (a non-negative int or a numpy.random.Generator): draws must be reproducible
+    """
+    if seed is None:
+        raise TypeError(f"{name} is required (a non-negative int or a numpy.random.Generator): "
+                        "draws must be reproducible")
+    if isinstance(seed, (str, bytes, float, np.floating, bool, np.bool_)):
+        raise TypeError(f"{name} must be a non-negative int or a numpy.random.Generator, "
+                        f"got {seed!r} ({type(seed).__name__})")
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{name} must be a non-negative int or a numpy.random.Generator, got {seed!r} "
+                        f"({exc})") from None

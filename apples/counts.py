@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_count, check_labels_1d, check_same_length
+from ._validation import (
+    check_count,
+    check_label_kind,
+    check_labels_1d,
+    check_pos_label,
+    check_same_label_kind,
+    check_same_length,
+    unique_labels,
+)
 
 __all__ = ["Counts", "fold_counts"]
 
@@ -129,34 +137,68 @@ class Counts:
         Parameters
         ----------
         y_true, y_pred : array-like of shape (n,)
-            True and predicted labels; each holds at most two distinct values.
+            True and predicted labels, of one type (numbers, or strings);
+            together they hold at most two distinct values.
         positive : label, default 1
-            The label of the positive class.
+            The label of the positive class, of the same type as the labels.
+            It may be absent when the data hold a single label (a fold
+            without positives and without positive predictions: all TN, or
+            with ``positive`` as the only label all TP).
+
+        Raises
+        ------
+        ValueError
+            A missing label (None, NaN, ``pd.NA``), unequal lengths, more
+            than two distinct labels, or two labels of which none is ``positive``.
+        TypeError
+            ``y_true`` and ``y_pred`` hold labels of different types, or
+            ``positive`` is of another type than the labels (the default 1
+            with string labels ``["no", "no"]`` would count every case as a
+            negative without a word).
 
         Examples
         --------
         >>> Counts.from_labels([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])
         Counts(tp=1, fp=1, fn=1, tn=2)
+        >>> Counts.from_labels([0, 0], [0, 0])        # a fold without positives
+        Counts(tp=0, fp=0, fn=0, tn=2)
         """
         t = check_labels_1d("y_true", y_true)
         p = check_labels_1d("y_pred", y_pred)
         check_same_length(y_true=t, y_pred=p)
-        both = np.unique(np.concatenate([t, p])) if t.size else t
-        if both.size > 2:
-            raise ValueError(
-                f"y_true and y_pred together hold {both.size} distinct labels {both[:5].tolist()}; "
-                "binary counts need at most two"
-            )
-        if both.size == 2 and positive not in both.tolist():
-            raise ValueError(f"positive={positive!r} is not one of the labels {both.tolist()}")
-        t = t == positive
-        p = p == positive
-        return cls(
-            tp=int(np.sum(t & p)),
-            fp=int(np.sum(~t & p)),
-            fn=int(np.sum(t & ~p)),
-            tn=int(np.sum(~t & ~p)),
+        t, p = _positive_masks(t, p, positive)
+        return _count(t, p)
+
+
+def _positive_masks(t: np.ndarray, p: np.ndarray, positive) -> tuple[np.ndarray, np.ndarray]:
+    """``t == positive`` and ``p == positive`` after checking the label set of checked label arrays.
+
+    The labels of ``y_true`` and ``y_pred`` must be of one kind, at most two
+    distinct, and ``positive`` of their kind; when there are two, ``positive``
+    must be one of them (with one label a fold without positives is valid).
+    """
+    check_same_label_kind(y_true=t, y_pred=p)
+    both = unique_labels("y_true and y_pred", np.concatenate([t, p])) if t.size else t
+    if both.size > 2:
+        raise ValueError(
+            f"y_true and y_pred together hold {both.size} distinct labels {both[:5].tolist()}; "
+            "binary counts need at most two"
         )
+    if both.size == 2:
+        check_pos_label(positive, both, name="positive", where="y_true and y_pred")
+    else:
+        check_label_kind("positive", positive, both, where="y_true and y_pred")
+    return t == positive, p == positive
+
+
+def _count(t: np.ndarray, p: np.ndarray) -> Counts:
+    """The Counts of boolean masks: actual positive ``t``, predicted positive ``p``."""
+    return Counts(
+        tp=int(np.sum(t & p)),
+        fp=int(np.sum(~t & p)),
+        fn=int(np.sum(t & ~p)),
+        tn=int(np.sum(~t & ~p)),
+    )
 
 
 def check_counts(name: str, value: object) -> Counts:
@@ -179,6 +221,13 @@ def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:
     positive : label, default 1
         The positive class.
 
+    Raises
+    ------
+    ValueError, TypeError
+        As :meth:`Counts.from_labels`, checked once over all folds together:
+        three labels in the data are an error even if every fold holds only
+        two, and a fold without positives is valid when the data have them.
+
     Examples
     --------
     >>> fold_counts([1, 0, 1, 0], [1, 0, 0, 1], [0, 0, 1, 1])
@@ -188,4 +237,5 @@ def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:
     p = check_labels_1d("y_pred", y_pred)
     f = check_labels_1d("folds", folds)
     check_same_length(y_true=t, y_pred=p, folds=f)
-    return [Counts.from_labels(t[f == k], p[f == k], positive=positive) for k in np.unique(f)]
+    t, p = _positive_masks(t, p, positive)
+    return [_count(t[f == k], p[f == k]) for k in unique_labels("folds", f)]

@@ -23,13 +23,13 @@ Raschka's note): see :func:`cv_accuracy`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice, divide
+from ._validation import check_choice, check_count, check_real, divide
 from .counts import Counts, check_counts
 from .f_measure import accuracy, check_beta, f_from_precision_recall, f_measure, precision, recall
 
@@ -117,6 +117,12 @@ def cv_f_measure(folds: Iterable[Counts], *, method: str, beta: float = 1.0) -> 
     beta = check_beta(beta)
     if method == "tp_fp":
         pooled = sum(folds, Counts(0, 0, 0, 0))
+        if pooled.tp + pooled.fp + pooled.fn == 0:  # eq. (2) is 0/0; cv_f_measure has no undefined= policy
+            divide(0.0, 0.0, undefined="raise", what="F_tp,fp (TP = FP = FN = 0 in every fold)",
+                   hint="no fold has a true positive, false positive or false negative, so every case is a "
+                        "true negative and F has nothing to measure. Check y_true and the positive label; "
+                        "if the data really have no positives and no positive predictions, report F as "
+                        "undefined (apples.f_measure(sum(folds), undefined='nan') returns nan)")
         return f_measure(pooled, beta=beta, undefined="raise")
     valid = fold_validity(folds)
     if method.endswith("_skip"):
@@ -215,13 +221,68 @@ def percent(value: float, *, decimals: int = 0) -> str:
     Python's own formatting rounds half to even (``f"{62.5:.0f}"`` is ``'62'``),
     while Forman & Scholz print the average recall 0.625 of Table 2 as 63%.
 
+    Parameters
+    ----------
+    value : real number
+        A finite fraction (Python or numpy scalar); 1 is 100%.
+    decimals : int, default 0
+        Digits after the decimal point, 0 to 100.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not a real number (a string, None, a bool).
+    ValueError
+        ``value`` is NaN or infinite, or ``decimals`` is out of range. An
+        undefined value (NaN) has no percentage: print it as the caller's
+        tables do (:func:`format_cv_table` leaves the cell empty).
+
     Examples
     --------
     >>> percent(0.625), percent(0.58333), percent(0.7336, decimals=1)
     ('63%', '58%', '73.4%')
     """
+    try:
+        v = check_real("value", value)
+    except ValueError as exc:
+        raise ValueError(f"percent needs a finite number: {exc}; an undefined value has no percentage, "
+                         "print it yourself (format_cv_table leaves such cells empty)") from None
+    decimals = check_count("decimals", decimals)
+    if decimals > 100:
+        raise ValueError(f"decimals must be at most 100, got {decimals}")
     q = Decimal(1).scaleb(-decimals)
-    return f"{(Decimal(repr(float(value))) * 100).quantize(q, rounding=ROUND_HALF_UP)}%"
+    with localcontext() as ctx:
+        ctx.prec = 320 + decimals  # every digit of a float times 100 (up to 1.8e310) and the decimals
+        return f"{(Decimal(repr(v)) * 100).quantize(q, rounding=ROUND_HALF_UP)}%"
+
+
+_COUNT_COLUMNS = ("negatives", "positives", "tp", "fp")
+_RATE_COLUMNS = ("precision", "recall", "f")
+
+
+def _check_cv_table(table: object) -> None:
+    """TypeError/ValueError naming ``table`` unless it has the layout of :func:`cv_table`."""
+    expected = "the DataFrame returned by apples.cv_table(folds)"
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"table must be {expected}, got {type(table).__name__}")
+    missing = [c for c in (*_COUNT_COLUMNS, *_RATE_COLUMNS, "undefined") if c not in table.columns]
+    if missing:
+        raise ValueError(f"table lacks the column(s) {missing} of cv_table; it must be {expected} "
+                         f"(got columns {list(table.columns)[:10]})")
+    for col in _COUNT_COLUMNS + _RATE_COLUMNS:
+        for idx, v in table[col].items():
+            if pd.isna(v):
+                continue
+            ok = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+            if not ok or not np.isfinite(v) or (col in _COUNT_COLUMNS and (v < 0 or v != int(v))):
+                what = "a non-negative integer count" if col in _COUNT_COLUMNS else "a finite number"
+                raise ValueError(f"table.loc[{idx!r}, {col!r}] must be {what} or empty, got {v!r}; "
+                                 f"table must be {expected}")
+    for idx, v in table["undefined"].items():
+        names = v.split(", ") if isinstance(v, str) and v else []
+        if not isinstance(v, str) or not set(names) <= set(_RATE_COLUMNS):
+            raise ValueError(f"table.loc[{idx!r}, 'undefined'] must list some of {list(_RATE_COLUMNS)} "
+                             f"separated by ', ' (or be ''), got {v!r}; table must be {expected}")
 
 
 def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
@@ -232,6 +293,7 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
     >>> format_cv_table(cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)])).loc[2, "Precision"]
     '0% †'
     """
+    _check_cv_table(table)
     out = pd.DataFrame(index=table.index)
     for col in ("negatives", "positives", "tp", "fp"):
         out[col] = table[col].map(lambda v: "" if pd.isna(v) else f"{int(v)}")

@@ -136,16 +136,22 @@ def f_from_precision_recall(precision: float, recall: float, *, beta: float = 1.
     """
     w_fn, w_fp = f_beta_weights(beta)
     check_policy(undefined)
-    for name, v in (("precision", precision), ("recall", recall)):
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise TypeError(f"{name} must be a real number, got {v!r}")
-        if v == v and not 0.0 <= v <= 1.0:  # v == v: not NaN
-            raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
+    precision, recall = _unit_or_nan("precision", precision), _unit_or_nan("recall", recall)
     if precision != precision or recall != recall:
         return divide(0.0, 0.0, undefined=undefined, what="F (precision or recall undefined)")
     # (1 + β²)·Pr·Re / (β²·Pr + Re), divided through by 1 + β² so that β² cannot overflow
     return divide(precision * recall, w_fn * precision + w_fp * recall,
                   undefined=undefined, what="F (precision = recall = 0)")
+
+
+def _unit_or_nan(name: str, value: object) -> float:
+    """A real number (numpy scalars included) in [0, 1], or NaN standing for "undefined"."""
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)) and value != value:
+        return float("nan")
+    try:
+        return check_real(name, value, low=0.0, high=1.0)
+    except ValueError:
+        raise ValueError(f"{name} must lie in [0, 1] (or be NaN for undefined), got {value!r}") from None
 
 
 def f_measure(counts: Counts, *, beta: float = 1.0, undefined: Undefined = "zero",
