@@ -51,8 +51,9 @@ policy:
   §4.1: the training label set, so a missing label pulls the macro average down.
 * ``"skip"``: it is left out and the remaining weights are renormalised, so
   the label set silently shrinks to the labels where the value is defined;
-  scikit-learn's ``zero_division=np.nan``. For macro F this is the §4.1
-  pitfall (sum of F 1.8 over 2 labels gives 0.9 instead of 0.6 over 3).
+  scikit-learn's ``zero_division=np.nan``, with one difference (below). For
+  macro F this is the §4.1 pitfall (sum of F 1.8 over 2 labels gives 0.9
+  instead of 0.6 over 3).
 * ``"nan"``: the average is ``nan`` as soon as one weighted value is undefined.
 * ``"raise"``: :class:`~apples.UndefinedMetricError` naming the labels.
 
@@ -62,6 +63,18 @@ micro averaging pools counts, so a label with ``Counts(0, 0, 0)`` never
 changes it. Where the average itself is 0/0 (micro with no predictions at
 all, or ``frequencies="test"`` with no gold labels) the policy applies to the
 averaged value; ``"skip"`` then gives ``nan``.
+
+``"skip"`` and scikit-learn's ``zero_division=np.nan`` differ in one case,
+with weights (``average="lfb", frequencies="test"``, scikit-learn's
+``average="weighted"``): when every weighted label's value is undefined and
+the only defined values belong to labels of weight 0. Here nothing with
+weight is left, and the average is ``nan``; scikit-learn's weighted mean of
+the defined values is 0/0 in weight, and it falls back to their *unweighted*
+mean, so labels absent from the test gold, which its own weighting excludes,
+decide the result. Example: ``y_true=[1], y_pred=[2]``: precision of label 1
+(weight 1) is undefined, precision of label 2 (weight 0) is 0; here ``nan``,
+scikit-learn 0.0. Macro and micro averages, and every other weighted case,
+agree.
 """
 
 from __future__ import annotations
@@ -85,7 +98,9 @@ AVERAGES: tuple[str, ...] = ("macro", "micro", "lfb")
 #: Policies for undefined per-label values inside an average.
 AVERAGE_POLICIES: tuple[str, ...] = ("zero", "skip", "nan", "raise")
 
-#: Absolute tolerance on ``sum(frequencies) == 1``.
+#: Absolute tolerance on ``sum(frequencies) == 1`` for float64 (and Python) numbers. Narrower
+#: floats get ``2 · q · eps`` of their type instead when that is larger (q labels; float32:
+#: eps = 1.2e-7), the rounding a sum of q such numbers can carry.
 FREQUENCY_TOLERANCE = 1e-9
 
 
@@ -165,7 +180,8 @@ def check_frequencies(frequencies: object, labels: list[Hashable], counts: list[
     """The lfb weights f_λ (eq. 10), aligned with ``labels``; None if ``"test"`` frequencies are 0/0.
 
     ``frequencies`` is a mapping label -> training frequency (every label, no
-    other, each finite and >= 0, summing to 1 within :data:`FREQUENCY_TOLERANCE`)
+    other, each finite and >= 0, summing to 1 within :data:`FREQUENCY_TOLERANCE`,
+    or within ``2 · q · eps`` for numpy floats narrower than float64)
     or ``"test"`` (:func:`frequencies_from_counts`). Internal helper shared
     with :func:`apples.label_weights` (not in ``__all__``).
     """
@@ -188,19 +204,26 @@ def check_frequencies(frequencies: object, labels: list[Hashable], counts: list[
             "from the test data still counts (Van Asch §4.1): add it to counts_by_label as Counts(0, 0, 0)"
         )
     values = []
+    eps = np.finfo(np.float64).eps
     for k in labels:
         v = frequencies[k]
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
             raise TypeError(f"frequencies[{k!r}] must be a real number, got {v!r} ({type(v).__name__})")
-        v = float(v)
+        if isinstance(v, np.floating):
+            eps = max(eps, float(np.finfo(v.dtype).eps))
+        try:
+            v = float(v)
+        except OverflowError:  # an integer beyond float range
+            raise ValueError(f"frequencies[{k!r}] must be a finite number >= 0, got {v!r}") from None
         if not math.isfinite(v) or v < 0:
             raise ValueError(f"frequencies[{k!r}] must be a finite number >= 0, got {v!r}")
         values.append(v)
     total = math.fsum(values)
-    if abs(total - 1.0) > FREQUENCY_TOLERANCE:
+    tolerance = max(FREQUENCY_TOLERANCE, 2 * len(values) * eps)
+    if abs(total - 1.0) > tolerance:
         raise ValueError(
             f"frequencies must sum to 1 (relative frequencies f_λ = c_λ / n, Van Asch eq. 10), "
-            f"they sum to {total!r}"
+            f"they sum to {total!r} (tolerance {tolerance:.3g})"
         )
     return np.array(values)
 
@@ -246,13 +269,17 @@ def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Liter
     frequencies : mapping label -> float, or "test", optional
         Only for ``average="lfb"`` (required there, rejected otherwise): the
         relative frequency f_λ = c_λ / n of each label in the training data,
-        for every label and summing to 1 (within 1e-9), or ``"test"`` for
+        for every label and summing to 1 (within 1e-9; float32 values within
+        ``2 · q · 1.2e-7`` for q labels), or ``"test"`` for
         the test-set frequencies (tp_λ + fn_λ) / Σ (tp + fn) of §3.3.2,
         which is scikit-learn's ``average="weighted"``.
     undefined : {"zero", "skip", "nan", "raise"}, default "zero"
         What an undefined (0/0) per-label value does to the average; see the
         module docstring. ``"zero"`` equals scikit-learn's
-        ``zero_division=0``, ``"skip"`` its ``zero_division=np.nan``.
+        ``zero_division=0``, ``"skip"`` its ``zero_division=np.nan``, except
+        with test frequencies where only labels of weight 0 have a defined
+        value: ``nan`` here, scikit-learn's unweighted mean of those values
+        (see the module docstring).
 
     Returns
     -------
@@ -371,6 +398,8 @@ def averaging_table(counts_by_label: Mapping[Hashable, Counts], *,
 
     labels, counts = check_counts_by_label(counts_by_label)
     check_choice("undefined", undefined, AVERAGE_POLICIES)
+    if frequencies is not None:  # validated before its values are used for the f_train column
+        check_frequencies(frequencies, labels, counts)
     per_label = "nan" if undefined == "skip" else undefined
     rows = {}
     f_test = _test_frequencies(counts)

@@ -41,7 +41,13 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice, check_count
+from ._validation import (
+    check_choice,
+    check_count,
+    check_labels_1d,
+    check_same_label_kind,
+    check_table_size,
+)
 from .counts import Counts
 
 __all__ = [
@@ -136,31 +142,41 @@ def _detect(name: str, items: list, multilabel: bool | None) -> bool:
     return multilabel
 
 
-def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty: str):
-    """Per-instance gold and predicted labels (a Counter each if multi-label), and the multi-label flag."""
+def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty: str,
+           names: tuple[str, str] = ("y_true", "y_pred")):
+    """Per-instance gold and predicted labels (a Counter each if multi-label), and the multi-label flag.
+
+    Every label is checked: no missing value (None, NaN, ``pd.NA``, NaT), one
+    type per side and the same type on both sides (``[1, 2]`` against
+    ``["1", "2"]`` would count four labels that never match). ``names`` are
+    the caller's argument names, used in the messages.
+    """
+    name_t, name_p = names
     if multilabel is not None and not isinstance(multilabel, (bool, np.bool_)):
         raise TypeError(f"multilabel must be True, False or None (detect), got {multilabel!r}")
     if not isinstance(deduplicate, (bool, np.bool_)):
         raise TypeError(f"deduplicate must be True or False, got {deduplicate!r}")
     check_choice("empty", empty, ("ignore", "label"))
-    fast = _fast_single_label(y_true, y_pred, multilabel, empty)
+    fast = _fast_single_label(y_true, y_pred, multilabel, empty, names)
     if fast is not None:
         return fast[0], fast[1], False
-    t = _as_instances("y_true", y_true)
-    p = _as_instances("y_pred", y_pred)
+    t = _as_instances(name_t, y_true)
+    p = _as_instances(name_p, y_pred)
     if len(t) != len(p):
-        raise ValueError(f"inconsistent lengths: y_true has {len(t)} instances, y_pred has {len(p)}")
-    ml_t = _detect("y_true", t, multilabel)
-    ml_p = _detect("y_pred", p, multilabel)
+        raise ValueError(f"inconsistent lengths: {name_t} has {len(t)} instances, {name_p} has {len(p)}")
+    ml_t = _detect(name_t, t, multilabel)
+    ml_p = _detect(name_p, p, multilabel)
     if t and ml_t != ml_p:
         raise ValueError(
-            "y_true and y_pred disagree: one holds label collections (multi-label), the other single labels"
+            f"{name_t} and {name_p} disagree: one holds label collections (multi-label), the other single labels"
         )
     ml = bool(ml_t)
     if not ml and empty == "label":
         raise ValueError("empty='label' applies to multi-label data only; single-label data has no empty instance")
     gold, pred = [], []
-    for name, items, out in (("y_true", t, gold), ("y_pred", p, pred)):
+    checked = {}
+    for name, items, out in ((name_t, t, gold), (name_p, p, pred)):
+        occurrences = []
         for i, x in enumerate(items):
             if ml:
                 if isinstance(x, np.ndarray) and x.ndim != 1:
@@ -170,6 +186,8 @@ def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty:
                     if _is_collection(lab):
                         raise ValueError(f"{name}[{i}][{j}] is a collection; labels cannot be nested")
                     labs.append(_check_label(name, f"[{i}][{j}]", lab))
+                check_labels_1d(f"{name}[{i}]", labs)  # pd.NA, NaT, mixed types within the instance
+                occurrences += labs
                 if empty == "label" and NONE_LABEL in labs:
                     raise ValueError(
                         f"{name}[{i}] uses {NONE_LABEL!r} as a real label, which empty='label' reserves for "
@@ -180,16 +198,19 @@ def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty:
                     c = Counter([NONE_LABEL])
             else:
                 c = _check_label(name, f"[{i}]", x)
+                occurrences.append(c)
             out.append(c)
+        checked[name] = check_labels_1d(name, occurrences)  # one type of label over all instances
+    check_same_label_kind(**checked)
     return gold, pred, ml
 
 
-def _fast_single_label(y_true, y_pred, multilabel, empty):
+def _fast_single_label(y_true, y_pred, multilabel, empty, names):
     """Plain numeric or string 1-d arrays: validated without a Python loop, or None if not applicable."""
     if multilabel or empty != "ignore":
         return None
     arrays = []
-    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+    for name, y in zip(names, (y_true, y_pred)):
         if not isinstance(y, np.ndarray) or y.ndim != 1 or y.dtype.kind not in "biufUS":
             return None
         if y.dtype.kind == "f" and np.isnan(y).any():
@@ -197,8 +218,8 @@ def _fast_single_label(y_true, y_pred, multilabel, empty):
             raise ValueError(f"{name}[{i}] is NaN; labels must be real values (use [] for no label)")
         arrays.append(y)
     if arrays[0].size != arrays[1].size:
-        raise ValueError(f"inconsistent lengths: y_true has {arrays[0].size} instances, "
-                         f"y_pred has {arrays[1].size}")
+        raise ValueError(f"inconsistent lengths: {names[0]} has {arrays[0].size} instances, "
+                         f"{names[1]} has {arrays[1].size}")
     if arrays[0].dtype.kind != arrays[1].dtype.kind and {arrays[0].dtype.kind, arrays[1].dtype.kind} & set("US"):
         return None  # strings mixed with numbers: take the general path
     return arrays
@@ -216,7 +237,8 @@ def _labels_of(items: list, ml: bool):
     return (lab for c in items for lab in c) if ml else iter(items)
 
 
-def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool) -> list:
+def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool,
+               names: tuple[str, str] = ("y_true", "y_pred")) -> list:
     if isinstance(gold, np.ndarray):
         seen = dict.fromkeys(_unique_labels(np.concatenate([gold, pred]) if len(pred) else gold, ml))
     else:
@@ -231,11 +253,14 @@ def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool) -> list:
         if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
             raise TypeError(f"labels must be a sequence of labels, got {type(labels).__name__}")
         out = [_check_label("labels", f"[{i}]", lab) for i, lab in enumerate(labels)]
+        given = check_labels_1d("labels", [lab for lab in out if not (empty == "label" and lab == NONE_LABEL)])
+        data = " and ".join(dict.fromkeys(names[:2] if len(pred) else names[:1]))
+        check_same_label_kind(**{"labels": given, data: check_labels_1d(data, real)})
         dup = [lab for lab, n in Counter(out).items() if n > 1]
         if dup:
             raise ValueError(f"labels has duplicates: {dup!r}")
         known = set(out)
-        for name, cs in (("y_true", gold), ("y_pred", pred)):
+        for name, cs in zip(names, (gold, pred)):
             unknown = sorted({repr(lab) for lab in _unique_labels(cs, ml) if lab not in known
                               and not (empty == "label" and lab == NONE_LABEL)})
             if unknown:
@@ -249,7 +274,9 @@ def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool) -> list:
     if empty == "label":
         out = out + [NONE_LABEL]
     if not out:
-        raise ValueError("there are no labels: y_true and y_pred are empty and labels= was not given")
+        data = " and ".join(dict.fromkeys(names))
+        raise ValueError(f"there are no labels: {data} {'is' if ' ' not in data else 'are'} empty "
+                         "and labels= was not given")
     return out
 
 
@@ -385,8 +412,8 @@ def label_frequencies(y, *, labels: Sequence[Hashable] | None = None,
     >>> label_frequencies(["a", "b", "b", "b"], labels=["a", "b", "c"])
     {'a': 0.25, 'b': 0.75, 'c': 0.0}
     """
-    gold, _, ml = _parse(y, y, multilabel=multilabel, deduplicate=False, empty="ignore")
-    out_labels = _label_set(gold, [], labels, empty="ignore", ml=ml)
+    gold, _, ml = _parse(y, y, multilabel=multilabel, deduplicate=False, empty="ignore", names=("y", "y"))
+    out_labels = _label_set(gold, [], labels, empty="ignore", ml=ml, names=("y", "y"))
     total = Counter(_plain(x) for x in gold) if isinstance(gold, np.ndarray) else Counter(_labels_of(gold, ml))
     n = sum(total.values())
     if n == 0:
@@ -526,13 +553,20 @@ def labels_from_confusion_matrix(matrix, labels: Sequence[Hashable] | None = Non
         check_count(f"matrix[{i}, {j}]", _plain(v))
     m = m.astype(np.int64)
     q = m.shape[0]
+    if labels is not None and (isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable)):
+        raise TypeError(f"labels must be a sequence of q label names, got {type(labels).__name__}")
     names = list(range(q)) if labels is None else [_plain(x) for x in labels]
     if len(names) != q:
         raise ValueError(f"labels has {len(names)} entries but matrix is {q} × {q}")
+    as_objects = np.empty(q, dtype=object)
+    as_objects[:] = names
+    check_labels_1d("labels", as_objects)  # missing names, names of mixed types
     names_arr = np.array(names)
     if names_arr.ndim != 1:
-        names_arr = np.empty(q, dtype=object)
-        names_arr[:] = names
+        names_arr = as_objects
+    n = sum(int(v) for v in m.ravel())
+    check_table_size(f"y_true and y_pred of {n:,} instances", 2 * n * names_arr.dtype.itemsize,
+                     reduce="the counts in matrix")
     rows, cols = np.indices((q, q))
     reps = m.ravel()
     return np.repeat(names_arr[rows.ravel()], reps), np.repeat(names_arr[cols.ravel()], reps)

@@ -97,8 +97,11 @@ from scipy.optimize import isotonic_regression
 from ._validation import (
     Undefined,
     check_choice,
+    check_label_kind,
     check_labels_1d,
     check_policy,
+    check_real,
+    check_same_label_kind,
     check_same_length,
     check_scores,
     divide,
@@ -147,12 +150,7 @@ def _check_label(name: str, label: object, table: Mapping) -> Hashable:
 
 
 def _check_weight(weight: object) -> float:
-    if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
-        raise TypeError(f"weight must be a real number, got {weight!r}")
-    weight = float(weight)
-    if not (math.isfinite(weight) and weight >= 0):
-        raise ValueError(f"weight must be a finite non-negative number, got {weight!r}")
-    return weight
+    return check_real("weight", weight, low=0.0)
 
 
 def label_weights(counts_by_label: Mapping[Hashable, Counts], *, average: str,
@@ -712,8 +710,7 @@ def uncertainty_threshold(y_true, y_pred, uncertainty, *, max_accuracy: float = 
     >>> uncertainty_threshold([0, 0, 1, 1, 1], [0, 0, 1, 0, 0], [1, 2, 3, 4, 5], max_accuracy=0.35)
     4.0
     """
-    if isinstance(max_accuracy, bool) or not isinstance(max_accuracy, numbers.Real) or not 0 < max_accuracy <= 1:
-        raise ValueError(f"max_accuracy must be a number in (0, 1], got {max_accuracy!r}")
+    max_accuracy = check_real("max_accuracy", max_accuracy, low=0.0, low_inclusive=False, high=1.0)
     curve = expected_accuracy(y_true, y_pred, uncertainty)
     below = np.flatnonzero(curve["expected"].to_numpy() < max_accuracy)
     return float(curve["uncertainty"].iloc[below[0]]) if below.size else math.inf
@@ -753,8 +750,7 @@ def zipf_subsample(y, *, exponent: float = 1.0, minimum: int = 1, seed: int) -> 
     [12, 6, 4]
     """
     t = check_labels_1d("y", y)
-    if isinstance(exponent, bool) or not isinstance(exponent, numbers.Real) or not exponent >= 0:
-        raise ValueError(f"exponent must be a number >= 0, got {exponent!r}")
+    exponent = check_real("exponent", exponent, low=0.0)
     minimum = _check_int("minimum", minimum)
     if minimum < 0:
         raise ValueError(f"minimum must be >= 0, got {minimum}")
@@ -797,8 +793,8 @@ def relabel_uncertain(y_pred, uncertainty, *, threshold: float, target) -> np.nd
     p = check_labels_1d("y_pred", y_pred)
     u = check_scores("uncertainty", uncertainty)
     check_same_length(y_pred=p, uncertainty=u)
-    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or math.isnan(threshold):
-        raise ValueError(f"threshold must be a number, got {threshold!r}")
+    threshold = check_real("threshold", threshold, finite=False)
+    check_label_kind("target", target, p, where="y_pred")  # numpy would turn [1, 2] and "a" into strings
     out = np.asarray(p, dtype=np.result_type(p, np.asarray([target]))).copy()
     out[u >= threshold] = target
     return out
@@ -819,6 +815,8 @@ def relabel_errors(y_true, y_pred, *, target) -> np.ndarray:
     t = check_labels_1d("y_true", y_true)
     p = check_labels_1d("y_pred", y_pred)
     check_same_length(y_true=t, y_pred=p)
+    check_same_label_kind(y_true=t, y_pred=p)
+    check_label_kind("target", target, p if p.size else t, where="y_pred")
     out = np.asarray(p, dtype=np.result_type(p, np.asarray([target]))).copy()
     out[t != p] = target
     return out
@@ -862,6 +860,7 @@ def boosting_table(y_true, predictions: Mapping[str, object], *, labels) -> pd.D
     for name, p in predictions.items():
         p = check_labels_1d(f"predictions[{name!r}]", p)
         check_same_length(y_true=t, **{f"predictions[{name!r}]": p})
+        check_same_label_kind(y_true=t, **{f"predictions[{name!r}]": p})
         preds[name] = p
     labels = list(labels)
     reference = next(iter(preds.values()))
@@ -932,6 +931,8 @@ def boosting_curve(y_true, y_pred, uncertainty, *, ks, target, labels) -> pd.Dat
     p = check_labels_1d("y_pred", y_pred)
     u = check_scores("uncertainty", uncertainty)
     check_same_length(y_true=t, y_pred=p, uncertainty=u)
+    check_same_label_kind(y_true=t, y_pred=p)
+    check_label_kind("target", target, p if p.size else t, where="y_pred")
     ks_list = []
     for i, k in enumerate(np.atleast_1d(np.asarray(ks, dtype=object))):
         k = _check_int(f"ks[{i}]", k)
@@ -1021,8 +1022,7 @@ def nearest_neighbour_boosting(X, y, *, seed: int, exponent: float = 1.5, minimu
     from sklearn.model_selection import train_test_split  # scikit-learn is a notebook dependency only
 
     t = check_labels_1d("y", y)
-    if isinstance(train_size, bool) or not isinstance(train_size, numbers.Real) or not 0 < train_size < 1:
-        raise ValueError(f"train_size must be a number in (0, 1), got {train_size!r}")
+    train_size = check_real("train_size", train_size, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     if distances is None:
         x = np.asarray(X, dtype=float)
         if x.ndim != 2:

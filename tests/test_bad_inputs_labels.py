@@ -13,14 +13,24 @@ import pytest
 from apples import (
     Counts,
     UndefinedMetricError,
+    average_scores,
+    averaging_table,
+    boosting_table,
     cv_f_measure,
     cv_table,
     f_from_precision_recall,
     f_measure,
     fold_counts,
     format_cv_table,
+    label_counts,
+    label_frequencies,
+    labels_from_confusion_matrix,
     percent,
     precision,
+    precision_factor,
+    relabel_errors,
+    relabel_uncertain,
+    split_confusion_matrix,
 )
 
 
@@ -222,3 +232,164 @@ def test_percent_of_large_and_numpy_values():
     assert percent(1e30) == "1" + "0" * 32 + "%"
     assert percent(np.float32(0.625)) == "63%"      # 0.625 is exact in float32; halves round up
     assert percent(np.int64(1)) == "100%"
+
+
+# --- multilabel.py: every label checked, arguments named as the caller calls them -----------------------
+def test_label_counts_rejects_a_missing_value_in_a_nullable_column():
+    with pytest.raises(ValueError, match=r"^y_true contains a missing value \(<NA>\) at position 1"):
+        label_counts(pd.Series([1, pd.NA, 0], dtype="Int64"), [1, 1, 0])
+
+
+def test_label_counts_accepts_a_nullable_column_without_missing_values():
+    # by hand: pairs (1,1) (0,1) (0,0): label 0 tp 1 fn 1, label 1 tp 1 fp 1; tn = 3 - tp - fp - fn
+    out = label_counts(pd.Series([1, 0, 0], dtype="Int64"), [1, 1, 0])
+    assert out == {0: Counts(1, 0, 1, 1), 1: Counts(1, 1, 0, 1)}
+
+
+def test_label_counts_rejects_int_against_str_labels():
+    from sklearn.metrics import confusion_matrix  # scikit-learn refuses the same mix
+
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        confusion_matrix([1, 2], ["1", "2"])
+    with pytest.raises(TypeError, match="^mix of label types: y_true holds number labels, y_pred holds str labels"):
+        label_counts([1, 2], ["1", "2"])
+    with pytest.raises(TypeError, match="^mix of label types"):
+        label_counts(np.array([1, 2]), np.array(["1", "2"]))
+    with pytest.raises(TypeError, match="^mix of label types"):
+        split_confusion_matrix([1, 2], ["1", "2"])
+
+
+def test_label_counts_rejects_mixed_types_within_one_side():
+    with pytest.raises(TypeError, match=r"^y_true mixes label types \(number and str\)"):
+        label_counts([1, "a"], [1, 1])
+
+
+@pytest.mark.parametrize("y_true, y_pred, error, match", [
+    ([[1, pd.NA]], [[1]], ValueError, r"^y_true\[0\] contains a missing value \(<NA>\) at position 1"),
+    ([[1]], [[pd.NaT]], ValueError, r"^y_pred\[0\] contains a missing value \(NaT\) at position 0"),
+    ([[1, "a"]], [[1]], TypeError, r"^y_true\[0\] mixes label types"),
+    ([[1], ["a"]], [[1], [1]], TypeError, r"^y_true mixes label types"),
+    ([[1], [2]], [["1"], ["2"]], TypeError, "^mix of label types: y_true holds number labels, y_pred holds str"),
+])
+def test_multilabel_instances_are_checked_label_by_label(y_true, y_pred, error, match):
+    with pytest.raises(error, match=match):
+        label_counts(y_true, y_pred)
+
+
+def test_label_counts_labels_argument_of_another_type():
+    with pytest.raises(TypeError, match="^mix of label types: labels holds str labels, y_true and y_pred holds number"):
+        label_counts([1, 2], [1, 2], labels=["1", "2"])
+    with pytest.raises(ValueError, match=r"^labels contains a missing value \(<NA>\) at position 1"):
+        label_counts([1, 2], [1, 2], labels=[1, pd.NA, 2])
+    # the NONE label of empty='label' is not a label of the data's type, and is allowed in labels=
+    out = label_counts([[1], []], [[1], [2]], labels=[1, 2, "NONE"], empty="label")
+    # by hand: instance 1 tp for 1; instance 2 gold [] -> [NONE], predicted 2: fn NONE, fp 2
+    assert (out[1].tp, out[2].fp, out["NONE"].fn) == (1, 1, 1)
+
+
+def test_label_frequencies_names_its_argument_y():
+    with pytest.raises(ValueError, match="^there are no labels: y is empty and labels= was not given"):
+        label_frequencies([])
+    with pytest.raises(ValueError, match=r"^y contains label\(s\) 'z' that are not in labels="):
+        label_frequencies(["a", "z"], labels=["a"])
+    with pytest.raises(ValueError, match=r"^y contains a missing value \(<NA>\) at position 0"):
+        label_frequencies(pd.Series([pd.NA, 1], dtype="Int64"))
+    with pytest.raises(ValueError, match=r"^y is ragged"):
+        label_frequencies([["a"], "b"])
+    with pytest.raises(TypeError, match=r"^y mixes label types"):
+        label_frequencies([1, "a"])
+    with pytest.raises(TypeError, match="labels holds str labels, y holds number labels"):
+        label_frequencies([1, 2], labels=["1", "2"])
+
+
+def test_labels_from_confusion_matrix_checks_the_label_names():
+    with pytest.raises(TypeError, match="^labels mixes label types"):
+        labels_from_confusion_matrix([[1, 0], [0, 1]], [1, "a"])
+    with pytest.raises(ValueError, match=r"^labels contains a missing value \(None\) at position 0"):
+        labels_from_confusion_matrix([[1, 0], [0, 1]], [None, "a"])
+    with pytest.raises(TypeError, match="^labels must be a sequence"):
+        labels_from_confusion_matrix([[1, 0], [0, 1]], "ab")
+
+
+def test_labels_from_confusion_matrix_refuses_more_instances_than_memory():
+    # 2**40 instances need 2 arrays of 2**40 int64 labels = 16 TiB; refused before np.repeat
+    with pytest.raises(ValueError, match=r"y_true and y_pred of 1,099,511,627,776 instances would need about "
+                                         r"1.64e\+04 GiB; the limit is 1 GiB .*reduce the counts in matrix"):
+        labels_from_confusion_matrix([[2**40]])
+
+
+# --- averaging.py ------------------------------------------------------------------------------------
+THREE = {"a": Counts(1, 1, 0), "b": Counts(1, 3, 0), "c": Counts(3, 1, 0)}  # precision 1/2, 1/4, 3/4
+
+
+def test_float32_frequencies_that_sum_to_one_in_float32_are_accepted():
+    f32 = {"a": np.float32(0.1), "b": np.float32(0.2), "c": np.float32(0.7)}
+    assert math.fsum(float(v) for v in f32.values()) == pytest.approx(1 - 7.45e-9, abs=1e-11)  # > 1e-9 off
+    s = average_scores(THREE, average="lfb", frequencies=f32)
+    # by hand: 0.1·1/2 + 0.2·1/4 + 0.7·3/4 = 0.625 (float32 weights: within 1e-7)
+    assert s.precision == pytest.approx(0.625, rel=1e-7)
+
+
+def test_frequency_tolerance_stays_tight_for_float64_and_for_wrong_float32_sums():
+    with pytest.raises(ValueError, match="must sum to 1"):
+        average_scores(THREE, average="lfb", frequencies={"a": 0.1, "b": 0.2, "c": 0.7 - 1e-8})
+    with pytest.raises(ValueError, match="must sum to 1"):
+        average_scores(THREE, average="lfb",
+                       frequencies={"a": np.float32(0.1), "b": np.float32(0.2), "c": np.float32(0.6999)})
+
+
+def test_averaging_table_checks_frequencies_before_using_them():
+    with pytest.raises(TypeError, match=r"^frequencies\['a'\] must be a real number"):
+        averaging_table(THREE, frequencies={"a": "0.1", "b": 0.2, "c": 0.7})
+    with pytest.raises(ValueError, match=r"frequencies has no entry for label\(s\) \['c'\]"):
+        averaging_table(THREE, frequencies={"a": 0.5, "b": 0.5})
+
+
+def test_skip_with_test_frequencies_agrees_with_sklearn_weighted_nan_where_defined_alike():
+    from sklearn.metrics import precision_recall_fscore_support
+
+    y_true, y_pred = [1, 1, 2, 3], [1, 2, 2, 4]
+    sk = precision_recall_fscore_support(y_true, y_pred, average="weighted", zero_division=np.nan)
+    ours = average_scores(label_counts(y_true, y_pred), average="lfb", frequencies="test", undefined="skip")
+    # by hand: precision (2·1 + 1·1/2) / 3 (label 3 undefined, label 4 weight 0), recall (2·1/2 + 1 + 0) / 4
+    assert ours.precision == pytest.approx(2.5 / 3) == sk[0]
+    assert ours.recall == pytest.approx(0.5) == sk[1]
+    assert ours.mean_f == pytest.approx(sk[2])
+
+
+def test_skip_with_test_frequencies_differs_from_sklearn_where_only_weight_zero_labels_are_defined():
+    from sklearn.metrics import precision_recall_fscore_support
+
+    # precision: label 1 (weight 1) 0/0, label 2 (weight 0) 0. Nothing with weight is defined: nan;
+    # scikit-learn falls back to the unweighted mean of the defined values: 0.0 (documented difference)
+    sk = precision_recall_fscore_support([1], [2], average="weighted", zero_division=np.nan)
+    ours = average_scores(label_counts([1], [2]), average="lfb", frequencies="test", undefined="skip")
+    assert sk[0] == 0.0
+    assert math.isnan(ours.precision)
+    assert ours.recall == sk[1] == 0.0  # recall of label 1 is 0, defined, weight 1: both agree
+
+
+# --- prediction_cost.py --------------------------------------------------------------------------------
+def test_relabel_target_of_another_type_is_a_type_error():
+    # numpy would turn [1, 2, 3] and "a" into the strings ['1', '2', 'a']
+    with pytest.raises(TypeError, match="^target='a' is a str but the labels in y_pred are numbers"):
+        relabel_uncertain([1, 2, 3], [0.1, 0.5, 0.9], threshold=0.5, target="a")
+    with pytest.raises(TypeError, match="^target='a' is a str"):
+        relabel_errors([1, 2], [2, 2], target="a")
+    with pytest.raises(TypeError, match="^mix of label types: y_true holds number labels, y_pred holds str"):
+        relabel_errors([1, 2], ["1", "2"], target="1")
+    with pytest.raises(ValueError, match="^target=None is a missing value"):
+        relabel_uncertain([1, 2], [0.1, 0.5], threshold=0.5, target=None)
+
+
+def test_boosting_table_names_the_prediction_of_another_type():
+    with pytest.raises(TypeError, match=r"predictions\['NORMAL'\] holds number labels"):
+        boosting_table(["A", "B"], {"NORMAL": [1, 2]}, labels=["A", "B"])
+
+
+def test_prediction_cost_accepts_numpy_scalars():
+    # eq. (16) by hand: 0.5 · (−1·3) / ((3 + 2)(3 + 2 + 1)) = −0.05
+    assert precision_factor(Counts(3, 2, 7), 1, weight=np.float32(0.5)) == pytest.approx(-0.05, rel=1e-15)
+    assert relabel_uncertain([1, 2], [0.1, 0.9], threshold=np.float32(0.5), target=np.int64(7)).tolist() == [1, 7]
+    with pytest.raises(ValueError, match="^threshold must be a number, got NaN"):
+        relabel_uncertain([1, 2], [0.1, 0.9], threshold=np.float64("nan"), target=7)
