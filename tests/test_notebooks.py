@@ -72,6 +72,56 @@ def test_no_machine_paths_raw_numpy_reprs_or_huge_outputs(nb):
             assert "np.float64(" not in shown and "np.int64(" not in shown, c.source[:80]
 
 
+# A checked output is compared with a fresh run on whatever machine runs the tests, so it must not show
+# round-off: the last bits of a float computation depend on numpy's SIMD code paths (AVX2, AVX-512),
+# the BLAS kernel and its thread count. Round-off sized: a number in scientific notation below 1e-10
+# (1.1e-16, 2.2E-17, and 0.0e+00 too) or a plain decimal whose first ten decimals are zeros
+# (0.0000000000001). A bound being compared against, as in "max |c(T(c)) - c| < 1e-12: True", is not.
+_NUMBER = re.compile(r"(?<![\w.])[-+−]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+−]?\d+)?(?![\w.])")
+_COMPARED_WITH = re.compile(r"(?:<=?|>=?|≤|≥)\s*$")
+
+
+def roundoff_sized_numbers(text: str) -> list[str]:
+    """The numbers in ``text`` that are round-off sized (see above), as printed."""
+    found = []
+    for m in _NUMBER.finditer(text):
+        number = m.group()
+        if _COMPARED_WITH.search(text[: m.start()]):
+            continue
+        value = abs(float(number.replace("−", "-")))
+        if "e" in number.lower():
+            small = value < 1e-10
+        else:
+            small = value < 1e-10 and len(number.partition(".")[2]) >= 10
+        if small:
+            found.append(number)
+    return found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("max |c(T(c)) - c| = 1.1e-16", ["1.1e-16"]),
+    ("gap 2.2E-17, then -3e-12 and 0.0e+00", ["2.2E-17", "-3e-12", "0.0e+00"]),
+    ("difference 0.0000000000001 and 0.0000000000", ["0.0000000000001", "0.0000000000"]),
+    ("max |c(T(c)) - c| < 1e-12: True; |difference| <= 1e-14, ≤ 2e-16", []),
+    ("AUC = 0.8315419880, 1e-02, 5.0e-07 (no), 0.000, -0.0001, 1 in 1,900,000,000, v3.11.7", []),
+])
+def test_roundoff_detector(text, found):
+    assert roundoff_sized_numbers(text) == found
+
+
+def test_checked_outputs_show_no_roundoff(nb):
+    _, book = nb
+    for c in _code(book):
+        if "NBVAL_CHECK_OUTPUT" not in c.source and "nbval-check-output" not in c.metadata.get("tags", []):
+            continue
+        for o in c.outputs:
+            texts = [o.get("text", "")] + [str(v) for k, v in o.get("data", {}).items() if k.startswith("text/")]
+            shown = roundoff_sized_numbers("\n".join(texts))
+            assert not shown, (f"a checked output shows round-off {shown}, which differs between machines: print a "
+                               f"stable statement (e.g. '< 1e-12: True') and assert the tight bound in tests/ instead. "
+                               f"Cell: {c.source[:120]!r}")
+
+
 def test_plot_cells_end_with_show(nb):
     _, book = nb
     for c in _code(book):
