@@ -193,8 +193,8 @@ def average_precision(y_true, y_score, *, positive=1, undefined: Literal["raise"
 
     Examples
     --------
-    >>> average_precision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])   # (1/1 + 2/3) / 2
-    0.8333333333333333
+    >>> round(average_precision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]), 12)   # (1/1 + 2/3) / 2
+    0.833333333333
     """
     _check_metric_undefined(undefined)
     pos, s = check_binary_scores(y_true, y_score, positive=positive, require_both=False)
