@@ -43,8 +43,15 @@ from typing import Literal
 
 import numpy as np
 
-from ._ranking import check_binary_scores, cumulative_counts
-from ._validation import UndefinedMetricError, check_choice
+from ._ranking import binary_scores, check_binary_scores, cumulative_counts
+from ._validation import (
+    MAX_EXACT_INT,
+    UndefinedMetricError,
+    check_choice,
+    check_labels_1d,
+    check_same_label_kind,
+    check_scores,
+)
 
 __all__ = [
     "roc_curve",
@@ -83,16 +90,23 @@ def roc_curve(y_true, y_score, *, positive=1):
     -------
     fpr, tpr : ndarray of shape (m + 1,)
         FP / N and TP / P at each threshold, starting at (0, 0).
-    thresholds : ndarray of shape (m + 1,)
+    thresholds : ndarray of float of shape (m + 1,)
         ``inf`` then the m distinct scores in decreasing order, as
         scikit-learn's ``roc_curve(..., drop_intermediate=False)`` returns them.
+        Float, to hold ``inf``: integer scores above 2**53 (e.g. nanosecond
+        timestamps; datetime scores are ranked by their integer ticks) are
+        ranked exactly and each is its own threshold with its own rates, but
+        neighbouring ones may print alike here.
 
     Raises
     ------
     ValueError
         If ``y_true`` holds only one class (the curve is 0/0 on one axis; note
-        scikit-learn warns and returns NaN instead), on mismatched lengths or
-        non-finite scores.
+        scikit-learn warns and returns NaN instead), on mismatched lengths,
+        missing labels or non-finite scores, or if ``positive`` is absent.
+    TypeError
+        For non-numeric scores, labels of mixed kinds, or a ``positive`` label
+        of another kind than the labels (e.g. ``1`` for ``["a", "b"]``).
 
     Notes
     -----
@@ -149,14 +163,14 @@ def auc(y_true, y_score, *, positive=1, undefined: Literal["raise", "nan"] = "ra
     nan
     """
     _check_metric_undefined(undefined)
-    pos, s = check_binary_scores(y_true, y_score, positive=positive, require_both=False)
+    b = binary_scores(y_true, y_score, positive=positive, require_both=False)
+    pos, s = b.is_positive, b.scores
     n_pos = int(pos.sum())
     n_neg = pos.size - n_pos
     if n_pos == 0 or n_neg == 0:
         if undefined == "nan":
             return float("nan")
-        which = "positives" if n_pos == 0 else "negatives"
-        raise UndefinedMetricError(f"AUC is undefined: y_true has only one class (no {which})")
+        raise UndefinedMetricError(f"AUC is undefined: {b.one_class()}")
     c = cumulative_counts(pos, s)
     tp_before = np.r_[0, c.tp[:-1]]
     d_tp = c.tp - tp_before
@@ -197,12 +211,13 @@ def average_precision(y_true, y_score, *, positive=1, undefined: Literal["raise"
     0.833333333333
     """
     _check_metric_undefined(undefined)
-    pos, s = check_binary_scores(y_true, y_score, positive=positive, require_both=False)
+    b = binary_scores(y_true, y_score, positive=positive, require_both=False)
+    pos, s = b.is_positive, b.scores
     n_pos = int(pos.sum())
     if n_pos == 0:
         if undefined == "nan":
             return float("nan")
-        raise UndefinedMetricError("average precision is undefined: y_true has no positives (recall is 0/0)")
+        raise UndefinedMetricError(f"average precision is undefined (recall is 0/0): {b.one_class()}")
     c = cumulative_counts(pos, s)
     d_tp = np.diff(np.r_[0, c.tp])
     return float(np.sum(d_tp * (c.tp / (c.tp + c.fp))) / n_pos)
@@ -298,11 +313,53 @@ def _check_fold_lists(y_true_folds, y_score_folds) -> tuple[list, list]:
     if not t:
         raise ValueError("y_true_folds is empty; a cross-validation needs at least one fold")
     for i, (a, b) in enumerate(zip(t, s)):
-        if np.ndim(a) != 1 or np.ndim(b) != 1:
+        try:
+            dims = (np.ndim(a), np.ndim(b))
+        except ValueError:  # a ragged nested list: numpy cannot even tell its shape
+            dims = None
+        if dims != (1, 1):
             raise ValueError(f"fold {i + 1} (index {i}): y_true and y_score must be one-dimensional arrays")
         if len(a) != len(b):
             raise ValueError(f"fold {i + 1} (index {i}): y_true has {len(a)} cases but y_score has {len(b)}")
     return t, s
+
+
+def _in_fold(i: int, err: Exception) -> Exception:
+    """The same kind of error (ValueError or TypeError), its message prefixed with the fold."""
+    cls = TypeError if isinstance(err, TypeError) else ValueError
+    return cls(f"fold {i + 1} (index {i}): {err}")
+
+
+def _merge_folds(t_folds: list, s_folds: list) -> tuple[np.ndarray, np.ndarray]:
+    """All folds' labels and scores concatenated, each fold checked first (errors name the fold).
+
+    numpy would silently turn ``[1, 0]`` and ``["a", "b"]`` into four string
+    labels, and int64 with uint64 scores into float64 (merging distinct scores
+    above 2**53): labels of different kinds are a TypeError, and integer
+    scores are concatenated in an integer dtype.
+    """
+    ts, ss = [], []
+    for i, (a, b) in enumerate(zip(t_folds, s_folds)):
+        try:
+            ts.append(check_labels_1d("y_true", a))
+            ss.append(check_scores("y_score", b))
+        except (ValueError, TypeError) as err:
+            raise _in_fold(i, err) from None
+    check_same_label_kind(**{f"fold {i + 1} (index {i}) of y_true_folds": a for i, a in enumerate(ts)})
+    merged = np.concatenate(ss)
+    ints = [a for a in ss if a.dtype.kind in "iu" and a.size]
+    if merged.dtype.kind == "f" and ints:
+        lo, hi = min(int(a.min()) for a in ints), max(int(a.max()) for a in ints)
+        if all(a.dtype.kind in "iu" or not a.size for a in ss):
+            for dtype in (np.int64, np.uint64):
+                if np.iinfo(dtype).min <= lo and hi <= np.iinfo(dtype).max:
+                    return np.concatenate(ts), np.concatenate([a.astype(dtype) for a in ss])
+        if max(-lo, hi) > MAX_EXACT_INT or all(a.dtype.kind in "iu" or not a.size for a in ss):
+            raise ValueError(
+                "y_score_folds cannot be ranked together exactly: some folds hold integer scores "
+                f"(from {lo} to {hi}) that no one dtype holds together with the other folds' scores "
+                "(float64 rounds integers beyond 2**53); give every fold scores of one dtype")
+    return np.concatenate(ts), merged
 
 
 def cv_ranking_score(y_true_folds, y_score_folds, *, metric, method: Literal["avg", "merge"],
@@ -375,7 +432,7 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
     check_choice("undefined", undefined, _CV_UNDEFINED)
     t_folds, s_folds = _check_fold_lists(y_true_folds, y_score_folds)
     if method == "merge":
-        t, s = np.concatenate([np.asarray(a) for a in t_folds]), np.concatenate([np.asarray(b) for b in s_folds])
+        t, s = _merge_folds(t_folds, s_folds)
         try:
             return float(func(t, s, **metric_options))
         except UndefinedMetricError as err:
@@ -392,8 +449,8 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
                 raise UndefinedMetricError(
                     f"fold {i + 1} (index {i}): {err}; pass undefined='nan' or 'skip'") from None
             undefined_folds.append(i)
-        except ValueError as err:
-            raise ValueError(f"fold {i + 1} (index {i}): {err}") from None
+        except (ValueError, TypeError) as err:
+            raise _in_fold(i, err) from None
     if undefined_folds and undefined == "nan":
         return float("nan")
     if not values:

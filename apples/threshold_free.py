@@ -56,7 +56,9 @@ class ThresholdResult(NamedTuple):
     """The optimum of a measure over thresholds, and the threshold that reaches it.
 
     ``threshold`` is a score: predict positive for ``y_score >= threshold``
-    (``inf``: predict nothing positive).
+    (``inf``: predict nothing positive). It is the score itself, exact: a
+    Python ``int`` for integer scores (datetime scores: their integer ticks),
+    a ``float`` otherwise.
     """
 
     value: float
@@ -68,7 +70,7 @@ class KappaCurve(NamedTuple):
 
     fpr: np.ndarray  #: false positive rate, starting at 0 (nothing predicted positive)
     kappa: np.ndarray  #: Cohen's kappa at each point; 0 at both ends
-    thresholds: np.ndarray  #: score threshold of each point; ``inf`` for the first
+    thresholds: np.ndarray  #: score threshold of each point, float; ``inf`` for the first (as in roc_curve)
 
 
 def _counts(y_true, y_score, positive):
@@ -171,9 +173,12 @@ def auk(y_true, y_score, *, positive=1) -> float:
 
 
 def _argmax_result(values: np.ndarray, thresholds: np.ndarray) -> ThresholdResult:
-    """Highest threshold reaching the maximum (thresholds are decreasing)."""
+    """Highest threshold reaching the maximum (thresholds are decreasing, in the scores' dtype).
+
+    ``.item()`` keeps an integer score exact (``float()`` would round it beyond 2**53).
+    """
     i = int(np.argmax(values))
-    return ThresholdResult(float(values[i]), float(thresholds[i]))
+    return ThresholdResult(float(values[i]), thresholds[i].item())
 
 
 def max_f1(y_true, y_score, *, beta: float = 1.0, positive=1) -> ThresholdResult:
@@ -368,10 +373,11 @@ def min_error_rate(y_true, y_score, *, positive=1) -> ThresholdResult:
     >>> min_error_rate([1, 0, 0, 0], [0.1, 0.8, 0.3, 0.9])      # best: predict all negative
     ThresholdResult(value=0.25, threshold=inf)
     """
-    cc = _counts(y_true, y_score, positive).with_origin()
-    errors = cc.fp + (cc.n_pos - cc.tp)
+    cc = _counts(y_true, y_score, positive)
+    errors = np.r_[cc.n_pos, cc.fp + (cc.n_pos - cc.tp)]  # first: nothing predicted positive
     i = int(np.argmin(errors))
-    return ThresholdResult(float(errors[i] / (cc.n_pos + cc.n_neg)), float(cc.thresholds[i]))
+    threshold = float("inf") if i == 0 else cc.thresholds[i - 1].item()  # exact for integer scores
+    return ThresholdResult(float(errors[i] / (cc.n_pos + cc.n_neg)), threshold)
 
 
 def r_precision(y_true, y_score, *, positive=1,
