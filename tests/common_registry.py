@@ -1,0 +1,610 @@
+"""Every public name of :mod:`apples`, with a small valid call and the input classes it takes.
+
+Used by ``tests/test_common.py``, which generates its bad-input and invariance
+checks from this table (in the manner of scikit-learn's
+``sklearn/metrics/tests/test_common.py``): a new public function is tested by
+adding one entry here.
+
+Keys
+----
+An entry is keyed by the public name and reached as ``apples.<name>``, so the
+table does not care which module defines it and can move with the code. Two
+extensions of a plain name:
+
+- ``"Counts.from_labels"``: an attribute of a public name (a constructor or a
+  method; a method's recipe passes the instance as ``self``);
+- ``"label_counts@multilabel"``: a second recipe of the same name, for a
+  second input class (the part after ``@`` is only a label).
+
+Names that take none of the input classes (constants, result types, plotting
+and widget helpers) are listed in :data:`EXEMPT` with the reason.
+
+Input classes
+-------------
+Each entry's ``args`` maps a parameter name to an :class:`Arg` whose ``kind``
+is one of the constants below; the checks to run follow from the kinds.
+Recipe values are chosen so that the checks can compare results exactly:
+scores and real parameters are dyadic fractions (exact in float32, exact
+under ``2 s - 1``), labels are small integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import apples
+
+# -- input classes ---------------------------------------------------------------------------------
+LABELS = "labels"  #: 1-d class labels (y_true, y_pred, y)
+FOLD_IDS = "fold_ids"  #: 1-d fold assignment, checked like labels
+SCORES = "scores"  #: 1-d finite real scores (y_score, uncertainty)
+POSITIVE = "positive"  #: one label that must be one of the labels and of their kind
+TARGET = "target"  #: one label of the labels' kind that need not occur in them
+LABEL_SET = "label_set"  #: an explicit label set (``labels=``)
+TABLE_LABEL = "table_label"  #: a label that must be a key of a counts_by_label table
+PREDICTIONS = "predictions"  #: a mapping name -> 1-d predicted labels
+COUNTS = "counts"  #: one apples.Counts
+FOLDS = "folds"  #: a sequence of apples.Counts, one per fold
+FOLD_LABELS = "fold_labels"  #: a sequence of 1-d label arrays, one per fold (y_true_folds)
+FOLD_SCORES = "fold_scores"  #: a sequence of 1-d score arrays, one per fold (y_score_folds)
+MULTILABEL = "multilabel"  #: a sequence of label collections (multi-label sets)
+COUNTS_BY_LABEL = "counts_by_label"  #: a mapping label -> apples.Counts
+FREQUENCIES = "frequencies"  #: a mapping label -> relative frequency
+COUNT_ARRAY = "count_array"  #: an array of non-negative integer counts (per fold, or a matrix)
+REAL = "real"  #: a real parameter (beta, prior, severity_ratio, ...), scalar or array
+SIZE = "size"  #: an integer size (n_reps, n_cases, k, ...)
+INT = "int"  #: a signed integer parameter (a change of a count)
+MODEL = "model"  #: an apples.Binormal
+
+#: Input kinds that are 1-d arrays of one value per case (lengths must agree within a call).
+CASE_ARRAYS = (LABELS, FOLD_IDS, SCORES, MULTILABEL)
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """A parameter value at the edge of float range and what the call must do with it.
+
+    ``expect(result)`` asserts the limit the result must reach (an independent
+    value: a formula's limit worked out by hand). With ``may_raise`` a
+    ValueError naming the parameter is an acceptable answer too; a NaN, an
+    OverflowError or any other number is not.
+    """
+
+    value: float
+    expect: Callable[[Any], None] | None
+    may_raise: bool = False
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One parameter's input class, and what is valid for it beyond the class defaults."""
+
+    kind: str
+    nan_ok: bool = False  #: NaN is a documented valid value (e.g. "undefined")
+    none_ok: bool = False  #: None is a documented valid value (a default meaning "derive it")
+    inf_ok: bool = False  #: +-inf is a documented valid value (a threshold beyond every score)
+    array: bool = False  #: an array of reals is valid (and the recipe may pass one)
+    int_value: int | None = None  #: a valid integer value, for the np.int64 check of a real
+    overflow: tuple[Overflow, ...] = ()
+    huge_ok: str | None = None  #: why a size beyond 2**53 is harmless here (checked not to be refused)
+    aligned: bool = True  #: a case array whose length must match the entry's other case arrays
+    names: tuple[str, ...] = ()  #: further words an error message may use to name this argument
+
+
+@dataclass(frozen=True)
+class Entry:
+    """How to call one public callable on a small valid input, and which input classes it takes."""
+
+    recipe: Callable[[], dict]  #: keyword arguments of a valid call (fresh objects on every call)
+    args: Mapping[str, Arg] = field(default_factory=dict)
+    project: Callable[[Any], Any] | None = None  #: result -> the part compared by the invariance checks
+    rank_based: bool = False  #: depends on the scores only through their order (ties kept)
+    rank_project: Callable[[Any], Any] | None = None  #: the rank-invariant part of the result
+    relabel: Mapping | None = None  #: consistent renaming of the labels that must not change the result
+    nan_ok: str | None = None  #: why the valid result may hold NaN (a documented NaN)
+    empty_ok: str | None = None  #: why empty input is valid here (documented)
+    empty_names: tuple[str, ...] = ()  #: further arguments an error about empty input may name
+    note: str = ""
+
+
+def resolve(key: str):
+    """The object an entry key names: ``apples.<name>``, then attributes (``Counts.from_labels``)."""
+    obj = apples
+    for part in key.split("@")[0].split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def public_name(key: str) -> str:
+    """The name in ``apples.__all__`` an entry key belongs to."""
+    return key.split("@")[0].split(".")[0]
+
+
+# -- shared valid inputs ----------------------------------------------------------------------------
+#: Binary labels, predictions, scores (a tie between a positive and a negative) and fold ids.
+Y = (1, 0, 1, 1, 0, 0)
+P = (1, 0, 0, 1, 1, 0)
+S = (0.75, 0.5, 0.5, 0.375, 0.25, 0.125)
+F = (0, 0, 0, 1, 1, 1)
+#: Two folds of labels and (positive) scores.
+YF = ((1, 0, 1, 0), (1, 0, 0, 1))
+SF = ((0.75, 0.5, 0.5, 0.25), (0.625, 0.375, 0.125, 0.25))
+#: Three classes: labels, predictions, uncertainties.
+YM = (0, 1, 2, 2, 1, 0, 2, 0)
+PM = (0, 2, 2, 1, 1, 0, 2, 1)
+UM = (0.125, 0.75, 0.5, 0.625, 0.25, 0.375, 0.875, 0.5)
+#: Multi-label gold and predicted label sets.
+YL = (("A",), ("A", "B"), ("C",), ("B", "C"))
+PL = (("A",), ("B",), ("C", "A"), ("B", "C"))
+#: Counts of one fold, of three folds, and of three labels (tn filled in).
+C = apples.Counts(3, 1, 2, 4)
+FOLDS = (apples.Counts(3, 1, 1, 5), apples.Counts(2, 2, 1, 5), apples.Counts(4, 0, 2, 4))
+CBL = {"a": apples.Counts(3, 2, 7, 8), "b": apples.Counts(1, 7, 9, 3), "c": apples.Counts(6, 6, 8, 2)}
+FREQ = {"a": 0.25, "b": 0.25, "c": 0.5}
+#: Van Asch §7 fold counts: class-A instances, correct A, correct B per fold of 10.
+NA, TPA, TPB = (2, 1, 0), (2, 0, 0), (7, 8, 9)
+
+#: Consistent renamings for the relabel checks (positive first in sort order, then a permutation).
+BIN_MAP = {1: "class A", 0: "class B"}
+MC_MAP = {0: "z", 1: "x", 2: "y"}
+ML_MAP = {"A": "q", "B": "r", "C": "p"}
+CBL_MAP = {"a": "k3", "b": "k1", "c": "k2"}
+
+
+def _l(values):
+    return [list(v) if isinstance(v, tuple) else v for v in values]
+
+
+def _model(**kw):
+    return apples.Binormal(**{"mu_pos": 1.0, "pi_pos": 0.25, **kw})
+
+
+def _hull():
+    return apples.roc_convex_hull(list(Y), list(S))
+
+
+def _approx(expected, **tol):
+    def check(result):
+        assert result == pytest.approx(expected, **tol), f"expected the limit {expected}, got {result!r}"
+    return check
+
+
+def _project_value(result):
+    return result.value
+
+
+def _first_two(result):
+    return result[0], result[1]
+
+
+def _no_thresholds(result):
+    return {k: v for k, v in result._asdict().items() if k not in ("thresholds",)}
+
+
+def _split_cells(m):
+    """A SplitConfusionMatrix as {(gold, predicted): (row value, column value)}: independent of label order."""
+    return {(a, b): (float(m.row_values[i, j]), float(m.column_values[i, j]))
+            for i, a in enumerate(m.labels) for j, b in enumerate(m.labels)}
+
+
+def _pooled_recall(folds):
+    c = sum(folds, apples.Counts(0, 0, 0, 0))
+    return c.tp / (c.tp + c.fn)
+
+
+def _f_column_is_recall(table):
+    rows = [i for i in table.index if isinstance(i, int)]
+    f = table.loc[rows, "f"].astype(float).to_numpy()
+    r = table.loc[rows, "recall"].astype(float).to_numpy()
+    np.testing.assert_allclose(f, r, rtol=1e-12, err_msg="F_beta with beta=1e200 must equal recall")
+
+
+def _f_column_is_precision(table):
+    rows = [i for i in table.index if isinstance(i, int)]
+    f = table.loc[rows, "f"].astype(float).to_numpy()
+    p = table.loc[rows, "precision"].astype(float).to_numpy()
+    np.testing.assert_allclose(f, p, rtol=1e-12, err_msg="F_beta with beta=1e-200 must equal precision")
+
+
+def _finite_unit(result):
+    v = float(np.asarray(result).ravel()[0]) if np.ndim(result) else float(result)
+    assert np.isfinite(v) and 0.0 <= v <= 1.0, f"expected a number in [0, 1], got {result!r}"
+
+
+def _finite(result):
+    a = np.asarray(result, dtype=float)
+    assert np.all(np.isfinite(a)), f"expected finite values, got {result!r}"
+
+
+def _h_prior_finite(result):
+    a, b = result
+    assert np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0, f"expected a proper Beta prior, got {result!r}"
+
+
+#: beta = 1e200: F_beta -> recall; beta = 1e-200: F_beta -> precision (eq. 2 divided through by beta²).
+def _beta(*, large=None, small=None, int_value=2):
+    over = []
+    if large is not None:
+        over.append(Overflow(1e200, large, label="large"))
+    if small is not None:
+        over.append(Overflow(1e-200, small, label="small"))
+    return Arg(REAL, int_value=int_value, overflow=tuple(over))
+
+
+#: severity_ratio -> 0: the Beta(2, 1 + 1/r) prior on the cost share of a false positive piles up at
+#: c = 0, where only a threshold with no false negatives is optimal. For Y, S that is the ROC point
+#: (FPR, TPR) = (1/3, 1) (threshold 0.375), while L_max -> c·π0: H -> 1 - 1/3 = 2/3.
+H_LIMIT_SMALL_RATIO = 2.0 / 3.0
+
+
+def _severity(expect):
+    return Arg(REAL, none_ok=True, int_value=1,
+               overflow=(Overflow(5e-324, expect, may_raise=True, label="subnormal"),))
+
+
+# -- the registry ---------------------------------------------------------------------------------
+def _labels(**kw):
+    return Arg(LABELS, **kw)
+
+
+_BIN = {"y_true": _labels(), "y_score": Arg(SCORES), "positive": Arg(POSITIVE)}
+_FOLDLISTS = {"y_true_folds": Arg(FOLD_LABELS, names=("y_true",)),
+              "y_score_folds": Arg(FOLD_SCORES, names=("y_score",))}
+
+
+def _bin(**kw):
+    return lambda: {"y_true": list(Y), "y_score": list(S), **kw}
+
+
+def _foldlists(**kw):
+    return lambda: {"y_true_folds": _l(YF), "y_score_folds": _l(SF),
+                    **{k: (v() if v is _FRESH_AX else v) for k, v in kw.items()}}
+
+
+def _FRESH_AX():
+    """New Axes for a plotting helper (with ax=None it would add to whatever plt.gca() holds)."""
+    import matplotlib.pyplot as plt
+
+    return plt.figure().add_subplot()
+
+
+def _ranking(recipe, *, extra=None, rank_project=None, project=None, relabel=True, **kw):
+    return Entry(recipe, {**_BIN, **(extra or {})}, rank_based=True, rank_project=rank_project,
+                 project=project, relabel=BIN_MAP if relabel else None, **kw)
+
+
+_CBL_ARG = {"counts_by_label": Arg(COUNTS_BY_LABEL)}
+_AVG_ARGS = {**_CBL_ARG, "frequencies": Arg(FREQUENCIES)}
+_SIM = {"prior": Arg(REAL), "f_true": Arg(REAL), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE)}
+_SIM_KW = {"prior": 0.125, "f_true": 0.75, "n_cases": 80, "n_folds": 8}
+_VA = {"prop_a": Arg(REAL), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE), "recall_a": Arg(REAL),
+       "recall_b": Arg(REAL)}
+_VA_KW = {"prop_a": 0.125, "n_instances": 80, "n_folds": 4, "recall_a": 0.75, "recall_b": 0.875}
+_FOLD_COUNTS = {"n_a": Arg(COUNT_ARRAY), "tp_a": Arg(COUNT_ARRAY), "tp_b": Arg(COUNT_ARRAY),
+                "fold_size": Arg(COUNT_ARRAY, aligned=False)}
+
+
+def _fold_counts(**kw):
+    return lambda: {"n_a": list(NA), "tp_a": list(TPA), "tp_b": list(TPB), "fold_size": 10, **kw}
+
+
+_T = Arg(REAL, array=True, inf_ok=True)  # a threshold: +-inf predicts nothing / everything positive
+_COST = Arg(REAL, array=True)  # a relative cost in [0, 1]
+_UNCERTAIN = {"y_true": _labels(), "y_pred": _labels(), "uncertainty": Arg(SCORES)}
+
+
+def _uncertain(**kw):
+    return lambda: {"y_true": list(YM), "y_pred": list(PM), "uncertainty": list(UM), **kw}
+
+
+def _digits_like(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1, 2], n // 3)
+    X = rng.normal(size=(n, 2))
+    X[:, 0] += y
+    return X, y.tolist()
+
+
+def _binary_xy(n=12, seed=0):
+    rng = np.random.default_rng(seed)
+    y = [1, 0] * (n // 2)
+    X = rng.normal(size=(n, 2))
+    X[:, 0] += np.asarray(y)
+    return X, y
+
+
+def _logistic():
+    from sklearn.linear_model import LogisticRegression
+
+    return LogisticRegression()
+
+
+def _two_fold_cv():
+    from sklearn.model_selection import StratifiedKFold
+
+    return StratifiedKFold(2)
+
+
+REGISTRY: dict[str, Entry] = {
+    # ---- counts.py ----------------------------------------------------------------------------
+    "Counts": Entry(lambda: {"tp": 3, "fp": 1, "fn": 2, "tn": 4},
+                    {"tp": Arg(SIZE), "fp": Arg(SIZE), "fn": Arg(SIZE), "tn": Arg(SIZE)}),
+    "Counts.from_fold": Entry(lambda: {"positives": 5, "negatives": 6, "tp": 3, "fp": 2},
+                              {"positives": Arg(SIZE), "negatives": Arg(SIZE), "tp": Arg(SIZE), "fp": Arg(SIZE)}),
+    "Counts.from_labels": Entry(lambda: {"y_true": list(Y), "y_pred": list(P)},
+                                {"y_true": _labels(), "y_pred": _labels(), "positive": Arg(POSITIVE)},
+                                relabel=BIN_MAP,
+                                empty_ok="counting no cases gives Counts(0, 0, 0, 0), the zero of fold pooling"),
+    "fold_counts": Entry(lambda: {"y_true": list(Y), "y_pred": list(P), "folds": list(F)},
+                         {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS),
+                          "positive": Arg(POSITIVE)}, relabel=BIN_MAP),
+    # ---- f_measure.py --------------------------------------------------------------------------
+    "precision": Entry(lambda: {"counts": C}, {"counts": Arg(COUNTS)}),
+    "recall": Entry(lambda: {"counts": C}, {"counts": Arg(COUNTS)}),
+    "accuracy": Entry(lambda: {"counts": C}, {"counts": Arg(COUNTS)}),
+    "f_measure": Entry(lambda: {"counts": C, "beta": 2.0},
+                       {"counts": Arg(COUNTS), "beta": _beta(large=_approx(3 / 5, rel=1e-12),
+                                                             small=_approx(3 / 4, rel=1e-12))}),
+    "f_from_precision_recall": Entry(
+        lambda: {"precision": 0.5, "recall": 0.25, "beta": 2.0},
+        {"precision": Arg(REAL, nan_ok=True), "recall": Arg(REAL, nan_ok=True),
+         "beta": _beta(large=_approx(0.25, rel=1e-12), small=_approx(0.5, rel=1e-12))}),
+    # ---- cross_validation.py -------------------------------------------------------------------
+    "fold_validity": Entry(lambda: {"folds": list(FOLDS)}, {"folds": Arg(FOLDS)}),
+    "cv_accuracy": Entry(lambda: {"folds": list(FOLDS), "method": "pooled"}, {"folds": Arg(FOLDS)}),
+    "cv_f_measure": Entry(lambda: {"folds": list(FOLDS), "method": "tp_fp", "beta": 2.0},
+                          {"folds": Arg(FOLDS), "beta": _beta(large=_approx(_pooled_recall(FOLDS), rel=1e-12),
+                                                              small=_approx(9 / 12, rel=1e-12))}),
+    "cv_table": Entry(lambda: {"folds": list(FOLDS), "beta": 2.0},
+                      {"folds": Arg(FOLDS), "beta": _beta(large=_f_column_is_recall, small=_f_column_is_precision)},
+                      nan_ok="the table's empty cells (precision of the Totals row, counts of the method rows) are NaN"),
+    "format_cv_table": Entry(lambda: {"table": apples.cv_table(list(FOLDS)), "decimals": 1},
+                             {"decimals": Arg(SIZE)}),
+    "percent": Entry(lambda: {"value": 0.625, "decimals": 1}, {"value": Arg(REAL), "decimals": Arg(SIZE)}),
+    # ---- f_figures.py --------------------------------------------------------------------------
+    "f_from_rates": Entry(lambda: {"tpr": 0.75, "fpr": 0.125, "prior": 0.25},
+                          {"tpr": Arg(REAL, array=True), "fpr": Arg(REAL, array=True), "prior": Arg(REAL)}),
+    "f_of_tp": Entry(lambda: {"tp": 3.0, "positives": 4, "fp": 1},
+                     {"tp": Arg(REAL, array=True, int_value=3), "positives": Arg(SIZE), "fp": Arg(SIZE)}),
+    # ---- roc.py --------------------------------------------------------------------------------
+    "roc_curve": _ranking(_bin(), rank_project=_first_two),
+    "auc": _ranking(_bin()),
+    "average_precision": _ranking(_bin()),
+    "precision_at_k": _ranking(_bin(k=3), extra={"k": Arg(SIZE)}),
+    "cv_auc": Entry(_foldlists(method="merge"), {**_FOLDLISTS, "positive": Arg(POSITIVE)},
+                    rank_based=True, relabel=BIN_MAP),
+    "cv_ranking_score": Entry(_foldlists(metric="average_precision", method="avg"), _FOLDLISTS, rank_based=True),
+    # ---- auc_calibration.py --------------------------------------------------------------------
+    "stratified_fold_sizes": Entry(lambda: {"n_positives": 5, "n_cases": 40, "n_folds": 4},
+                                   {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE)}),
+    "scores_with_auc": Entry(lambda: {"n_positives": 4, "n_negatives": 6, "target_auc": 0.75,
+                                      "rng": np.random.default_rng(0)},
+                             {"n_positives": Arg(SIZE), "n_negatives": Arg(SIZE), "target_auc": Arg(REAL)}),
+    "section32_study": Entry(lambda: {"n_positives": 8, "n_cases": 80, "fold_aucs": (0.75, 0.75, 0.875, 0.625),
+                                      "merged_auc": 0.625},
+                             {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "merged_auc": Arg(REAL)}),
+    "auc_table": Entry(_foldlists(), _FOLDLISTS, rank_based=True,
+                       nan_ok="the AUC_avg row has no class counts (NA cells, documented layout)"),
+    "merge_decomposition": Entry(_foldlists(), _FOLDLISTS, rank_based=True),
+    "digits_one_vs_rest": Entry(lambda: {"digit": 8, "n_positives": 5, "seed": 0},
+                                {"n_positives": Arg(SIZE, none_ok=True)}),
+    "fold_scores": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), estimator=_logistic(), cv=_two_fold_cv()),
+                         {"y": _labels(aligned=False)},
+                         note="y goes to scikit-learn's splitter and estimator as given"),
+    "TrainingSetCalibration": Entry(lambda: {"estimator": _logistic(), "method": "sigmoid"},
+                                    note="a scikit-learn estimator: fit(X, y) is validated by scikit-learn"),
+    "plot_rate_vs_score": Entry(_foldlists(ax=_FRESH_AX), _FOLDLISTS),
+    "plot_figure3": Entry(_foldlists(), _FOLDLISTS),
+    "plot_fold_rocs": Entry(_foldlists(ax=_FRESH_AX), _FOLDLISTS),
+    # ---- simulation.py, exact.py, sim_explorer.py ----------------------------------------------
+    "simulation_design": Entry(lambda: dict(_SIM_KW), _SIM),
+    "fold_positives": Entry(lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "stratified": False, "n_reps": 3},
+                            {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE), "n_reps": Arg(SIZE)}),
+    "sample_cv_f": Entry(lambda: {**_SIM_KW, "stratified": True, "n_reps": 4, "n_jobs": 1},
+                         {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE)},
+                         nan_ok="skip methods are NaN in repetitions without a valid fold (documented)"),
+    "simulate_cv_f": Entry(lambda: {**_SIM_KW, "stratified": True, "n_reps": 4, "n_jobs": 1},
+                           {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE)},
+                           nan_ok="a skip method undefined in every repetition has NaN mean (documented)"),
+    "figure_grid": Entry(lambda: {}),
+    "simulate_grid": Entry(lambda: {"points": apples.figure_grid().head(1), "n_reps": 3},
+                           {"n_reps": Arg(SIZE)}, project=lambda t: t.drop(columns="seconds"),
+                           nan_ok="as simulate_cv_f"),
+    "exact_cv_f": Entry(lambda: {**_SIM_KW, "stratified": False, "method": "avg"}, _SIM),
+    "exact_grid": Entry(lambda: {"points": apples.figure_grid().head(1)}),
+    "p_fold_without_positives": Entry(lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "n_trials": 3},
+                                      {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE),
+                                       "n_trials": Arg(SIZE)}),
+    "explore_cv_f": Entry(lambda: {**_SIM_KW, "n_reps": 4},
+                          {**_SIM, "n_reps": Arg(SIZE)},
+                          nan_ok="exact_mean is NaN for methods without an exact sum (documented)"),
+    # ---- fold_size.py --------------------------------------------------------------------------
+    "theoretical_f1": Entry(lambda: {"prop_a": 0.125, "recall_a": 0.75, "recall_b": 0.875},
+                            {"prop_a": Arg(REAL, array=True), "recall_a": Arg(REAL), "recall_b": Arg(REAL)}),
+    "fold_sizes": Entry(lambda: {"n_instances": 82, "n_folds": 4},
+                        {"n_instances": Arg(SIZE), "n_folds": Arg(SIZE)}),
+    "corpus_counts": Entry(lambda: {"prop_a": 0.125, "n_instances": 80, "recall_a": 0.75, "recall_b": 0.875},
+                           {"prop_a": Arg(REAL), "n_instances": Arg(SIZE), "recall_a": Arg(REAL),
+                            "recall_b": Arg(REAL)}),
+    "fold_f1": Entry(_fold_counts(method="avg"), _FOLD_COUNTS),
+    "delta_factors": Entry(_fold_counts(), _FOLD_COUNTS),
+    "delta_table": Entry(_fold_counts(), _FOLD_COUNTS),
+    "simulate_fold_counts": Entry(lambda: {**_VA_KW, "n_reps": 3}, {**_VA, "n_reps": Arg(SIZE)}),
+    "simulate_fold_f1": Entry(lambda: {**_VA_KW, "n_reps": 3}, {**_VA, "n_reps": Arg(SIZE)}),
+    "exact_fold_f1": Entry(lambda: {**_VA_KW, "method": "avg"}, _VA),
+    "fold_f1_curve": Entry(lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4, "n_reps": 3},
+                           {"props": Arg(REAL, array=True), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE),
+                            "n_reps": Arg(SIZE)}),
+    "fold_f1_readings": Entry(lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4},
+                              {"props": Arg(REAL, array=True), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE)}),
+    # ---- multilabel.py -------------------------------------------------------------------------
+    "label_counts": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM)},
+                          {"y_true": _labels(), "y_pred": _labels()}, relabel=MC_MAP),
+    "label_counts@multilabel": Entry(lambda: {"y_true": _l(YL), "y_pred": _l(PL)},
+                                     {"y_true": Arg(MULTILABEL), "y_pred": Arg(MULTILABEL)}, relabel=ML_MAP),
+    "label_frequencies": Entry(lambda: {"y": list(YM)}, {"y": _labels()}, relabel=MC_MAP),
+    "label_frequencies@multilabel": Entry(lambda: {"y": _l(YL)}, {"y": Arg(MULTILABEL)}, relabel=ML_MAP),
+    "split_confusion_matrix": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM)},
+                                    {"y_true": _labels(), "y_pred": _labels()}, relabel=MC_MAP,
+                                    project=_split_cells),
+    "split_confusion_matrix@multilabel": Entry(lambda: {"y_true": _l(YL), "y_pred": _l(PL)},
+                                               {"y_true": Arg(MULTILABEL), "y_pred": Arg(MULTILABEL)},
+                                               relabel=ML_MAP, project=_split_cells),
+    "labels_from_confusion_matrix": Entry(lambda: {"matrix": [[2, 1], [0, 3]], "labels": ["a", "b"]},
+                                          {"matrix": Arg(COUNT_ARRAY, aligned=False)}),
+    # ---- averaging.py --------------------------------------------------------------------------
+    "average_scores": Entry(lambda: {"counts_by_label": dict(CBL), "average": "macro"}, _CBL_ARG,
+                            relabel=CBL_MAP),
+    "average_scores@micro": Entry(lambda: {"counts_by_label": dict(CBL), "average": "micro"}, _CBL_ARG,
+                                  relabel=CBL_MAP),
+    "average_scores@lfb": Entry(lambda: {"counts_by_label": dict(CBL), "average": "lfb", "frequencies": dict(FREQ)},
+                                _AVG_ARGS, relabel=CBL_MAP),
+    "averaging_table": Entry(lambda: {"counts_by_label": dict(CBL), "frequencies": dict(FREQ)}, _AVG_ARGS,
+                             relabel=CBL_MAP,
+                             nan_ok="the table's empty cells (scores of the total row, counts of the averages) are NaN"),
+    "frequencies_from_counts": Entry(lambda: {"counts_by_label": dict(CBL)}, _CBL_ARG, relabel=CBL_MAP),
+    # ---- prediction_cost.py --------------------------------------------------------------------
+    "label_weights": Entry(lambda: {"counts_by_label": dict(CBL), "average": "lfb", "frequencies": dict(FREQ)},
+                           _AVG_ARGS, relabel=CBL_MAP),
+    "precision_factor": Entry(lambda: {"counts": C, "delta": 1, "weight": 0.5, "tp_delta": 1},
+                              {"counts": Arg(COUNTS), "delta": Arg(INT), "weight": Arg(REAL, int_value=1),
+                               "tp_delta": Arg(INT)}),
+    "recall_factor": Entry(lambda: {"counts": C, "delta": 1, "weight": 0.5},
+                           {"counts": Arg(COUNTS), "delta": Arg(INT), "weight": Arg(REAL, int_value=1)}),
+    "precision_change": Entry(lambda: {"counts_by_label": dict(CBL), "moves": [("b", "c", 2)], "average": "macro"},
+                              _CBL_ARG),
+    "recall_change": Entry(lambda: {"counts_by_label": dict(CBL), "shifts": {"a": 1, "c": -2}, "average": "macro"},
+                           _CBL_ARG),
+    "move_false_positives": Entry(lambda: {"counts_by_label": dict(CBL), "source": "b", "target": "c", "delta": 2},
+                                  {**_CBL_ARG, "source": Arg(TABLE_LABEL), "target": Arg(TABLE_LABEL),
+                                   "delta": Arg(INT)}, relabel=CBL_MAP),
+    "shift_true_positives": Entry(lambda: {"counts_by_label": dict(CBL), "label": "a", "delta": 1, "other": "b"},
+                                  {**_CBL_ARG, "label": Arg(TABLE_LABEL), "other": Arg(TABLE_LABEL),
+                                   "delta": Arg(INT)}, relabel=CBL_MAP),
+    "score_change": Entry(lambda: {"before": dict(CBL),
+                                   "after": apples.move_false_positives(CBL, "b", "c", 2), "average": "macro"},
+                          {"before": Arg(COUNTS_BY_LABEL), "after": Arg(COUNTS_BY_LABEL)}, relabel=CBL_MAP),
+    "accuracy_by_uncertainty": Entry(_uncertain(bins=2), {**_UNCERTAIN, "bins": Arg(SIZE)}, relabel=MC_MAP),
+    "expected_accuracy": Entry(_uncertain(), _UNCERTAIN, relabel=MC_MAP),
+    "uncertainty_threshold": Entry(_uncertain(max_accuracy=0.625),
+                                   {**_UNCERTAIN, "max_accuracy": Arg(REAL, int_value=1)}, relabel=MC_MAP),
+    "zipf_subsample": Entry(lambda: {"y": list(YM), "exponent": 1.0, "minimum": 1, "seed": 0},
+                            {"y": _labels(), "exponent": Arg(REAL, int_value=1),
+                             "minimum": Arg(SIZE, huge_ok="a minimum above a class size keeps the whole class")},
+                            empty_ok="a subsample of no instances is empty (indices into y)"),
+    "relabel_uncertain": Entry(lambda: {"y_pred": list(PM), "uncertainty": list(UM), "threshold": 0.5, "target": 0},
+                               {"y_pred": _labels(), "uncertainty": Arg(SCORES),
+                                "threshold": Arg(REAL, inf_ok=True, int_value=1), "target": Arg(TARGET)},
+                               relabel=MC_MAP,
+                               empty_ok="relabels element by element: no predictions, none relabelled"),
+    "relabel_errors": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM), "target": 0},
+                            {"y_true": _labels(), "y_pred": _labels(), "target": Arg(TARGET)}, relabel=MC_MAP,
+                            empty_ok="relabels element by element: no predictions, none relabelled"),
+    "boosting_table": Entry(lambda: {"y_true": list(YM), "predictions": {"NORMAL": list(PM), "ALL0": [0] * len(YM)},
+                                     "labels": [0, 1, 2]},
+                            {"y_true": _labels(aligned=False), "predictions": Arg(PREDICTIONS),
+                             "labels": Arg(LABEL_SET)}, relabel=MC_MAP),
+    "boosting_curve": Entry(_uncertain(ks=[0, 2, 3], target=0, labels=[0, 1, 2]),
+                            {**_UNCERTAIN, "target": Arg(TARGET), "labels": Arg(LABEL_SET)}, relabel=MC_MAP,
+                            empty_names=("ks",)),
+    "nearest_neighbour_boosting": Entry(
+        lambda: dict(zip(("X", "y"), _digits_like()), seed=0, exponent=0.0, minimum=1, train_size=0.5,
+                     max_accuracy=0.375),
+        {"y": _labels(aligned=False), "exponent": Arg(REAL, int_value=0), "train_size": Arg(REAL),
+         "max_accuracy": Arg(REAL, int_value=1), "minimum": Arg(SIZE, huge_ok="as zipf_subsample")}),
+    # ---- threshold_free.py ---------------------------------------------------------------------
+    "kappa_curve": _ranking(_bin(), rank_project=_first_two),
+    "auk": _ranking(_bin()),
+    "max_f1": _ranking(_bin(beta=2.0), extra={"beta": _beta(large=lambda r: _approx(1.0)(r.value),
+                                                           small=lambda r: _approx(1.0)(r.value))},
+                       rank_project=_project_value),
+    "max_mcc": _ranking(_bin(), rank_project=_project_value),
+    "r_precision": _ranking(_bin()),
+    "gini": _ranking(_bin()),
+    "ks_statistic": _ranking(_bin(), rank_project=_project_value),
+    "min_error_rate": _ranking(_bin(), rank_project=_project_value),
+    # ---- hmeasure.py ---------------------------------------------------------------------------
+    "roc_convex_hull": _ranking(_bin(), rank_project=_no_thresholds),
+    "h_measure": _ranking(_bin(severity_ratio=0.5),
+                          extra={"severity_ratio": _severity(_approx(H_LIMIT_SMALL_RATIO, abs=1e-9))}),
+    "h_measure_details": _ranking(_bin(severity_ratio=0.5),
+                                  extra={"severity_ratio": _severity(
+                                      lambda r: _approx(H_LIMIT_SMALL_RATIO, abs=1e-9)(r.h))}),
+    "h_measure_prior": Entry(lambda: {"pi1": 0.25, "severity_ratio": 0.5},
+                             {"pi1": Arg(REAL), "severity_ratio": _severity(_h_prior_finite)}),
+    "minimum_loss": Entry(lambda: {"hull": _hull(), "cost": [0.25, 0.5]}, {"cost": _COST}),
+    # ---- incoherence.py ------------------------------------------------------------------------
+    "misclassification_loss": Entry(lambda: {"t": [0.5, np.inf], "c": 0.25, "model": _model(), "scale": 2.0},
+                                    {"t": _T, "c": _COST, "model": Arg(MODEL), "scale": Arg(REAL, int_value=2)}),
+    "implied_cost": Entry(lambda: {"t": [0.5, 1.5], "model": _model()}, {"t": _T, "model": Arg(MODEL)}),
+    "optimal_threshold": Entry(lambda: {"c": [0.25, 0.5], "model": _model()}, {"c": _COST, "model": Arg(MODEL)}),
+    "weight_g": Entry(lambda: {"t": [0.5, 1.5], "model": _model()}, {"t": _T, "model": Arg(MODEL)}),
+    "weight_i": Entry(lambda: {"t": [0.5, 1.5], "model": _model()}, {"t": _T, "model": Arg(MODEL)}),
+    "loss_at_implied_cost": Entry(lambda: {"t": [0.5, 1.5], "model": _model()}, {"t": _T, "model": Arg(MODEL)}),
+    "threshold_measure": Entry(lambda: {"t": [0.5, 1.5], "model": _model(), "measure": "kappa"},
+                               {"t": _T, "model": Arg(MODEL)}),
+    "integrated_measure": Entry(lambda: {"model": _model(), "measure": "kappa"}, {"model": Arg(MODEL)}),
+    "weight_m": Entry(lambda: {"t": [0.5, 1.5], "model": _model(), "measure": "kappa"},
+                      {"t": _T, "model": Arg(MODEL)}),
+    "expected_loss": Entry(lambda: {"model": _model(), "weight": (lambda t: apples.weight_g(t, _model()))},
+                           {"model": Arg(MODEL)}),
+    "implied_cost_density": Entry(lambda: {"c": [0.25, 0.5], "model": _model()},
+                                  {"c": _COST, "model": Arg(MODEL)}),
+    "implied_cost_quantiles": Entry(lambda: {"model": _model(), "q": [0.25, 0.5]},
+                                    {"model": Arg(MODEL), "q": Arg(REAL, array=True)}),
+    "uniform_threshold_loss": Entry(lambda: {"model": _model(), "scale": 2.0},
+                                    {"model": Arg(MODEL), "scale": Arg(REAL, int_value=2)}),
+    "empirical_hand_loss": _ranking(_bin()),
+    "empirical_cost_intervals": _ranking(_bin(), rank_project=_no_thresholds,
+                                         nan_ok="c_low and c_high are NaN off the hull (documented)"),
+    "empirical_loss": _ranking(_bin(c=[0.25, 0.5], scale=2.0),
+                               extra={"c": _COST, "scale": Arg(REAL, int_value=2)}),
+    "empirical_optimal_threshold": Entry(_bin(c=[0.25, 0.5]), {**_BIN, "c": _COST}, relabel=BIN_MAP,
+                                         note="returns thresholds, which are scores: not rank-invariant"),
+    "empirical_uniform_threshold_loss": _ranking(_bin(scale=2.0), extra={"scale": Arg(REAL, int_value=2)}),
+    "uniform_threshold_loss_draws": _ranking(_bin(n_draws=20, seed=0, scale=2.0),
+                                             extra={"n_draws": Arg(SIZE), "scale": Arg(REAL, int_value=2)}),
+    "h_prior_density": Entry(lambda: {"c": [0.25, 0.5], "pi_pos": 0.25, "severity_ratio": 0.5},
+                             {"c": _COST, "pi_pos": Arg(REAL), "severity_ratio": _severity(_finite)}),
+    "binormal_h_measure": Entry(lambda: {"model": _model(), "severity_ratio": 0.5},
+                                {"model": Arg(MODEL), "severity_ratio": _severity(_finite_unit)}),
+    "incoherence_comparison": Entry(lambda: {"model_a": _model(), "model_b": _model(mu_pos=2.0), "n_grid": 5},
+                                    {"model_a": Arg(MODEL), "model_b": Arg(MODEL), "n_grid": Arg(SIZE)}),
+    # ---- binormal.py ---------------------------------------------------------------------------
+    "Binormal": Entry(lambda: {"mu_pos": 1.0, "sd_pos": 0.5, "mu_neg": 0.0, "sd_neg": 1.0, "pi_pos": 0.25},
+                      {"mu_pos": Arg(REAL, int_value=1), "sd_pos": Arg(REAL), "mu_neg": Arg(REAL, int_value=0),
+                       "sd_neg": Arg(REAL, int_value=1), "pi_pos": Arg(REAL)}),
+    "Binormal.roc": Entry(lambda: {"self": _model(), "fpr": [0.25, 0.5]}, {"fpr": Arg(REAL, array=True)}),
+    "Binormal.sample": Entry(lambda: {"self": _model(), "n_pos": 3, "n_neg": 4, "seed": 0},
+                             {"n_pos": Arg(SIZE), "n_neg": Arg(SIZE)}),
+}
+
+#: Public names that take none of the input classes, with the reason.
+_CONSTANT = "constant (a tuple of choices or a number from a paper), not callable"
+_RESULT = "result type returned by a registered function; built by it, not from user data"
+_PLOT = "plotting helper: draws a notebook figure from a registered function's values or result table"
+_WIDGET = "widget builder for a notebook: wires sliders to registered functions"
+EXEMPT: dict[str, str] = {
+    **dict.fromkeys(["CV_F_METHODS", "CV_AUC_METHODS", "PRECISION_AT_K_TIES", "PAPER_FOLD_AUC", "PAPER_AUC_AVG",
+                     "PAPER_AUC_MERGE", "PAPER_N_POSITIVES", "PAPER_N_CASES", "FIGURE_PRIORS", "FIGURE_F_TRUE",
+                     "FIGURE_PANEL_PRIORS", "EXACT_METHODS", "VAN_ASCH_RECALL_A", "VAN_ASCH_RECALL_B",
+                     "NONE_LABEL", "UNMATCHED", "AVERAGES", "H_MEASURE_PRIORS", "THRESHOLD_MEASURES"], _CONSTANT),
+    "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
+    **dict.fromkeys(["CalibrationStudy", "CalibrationExplorer", "MergeDecomposition", "SimulationDesign",
+                     "ExploreResult", "SimExplorer", "FoldCounts", "SplitConfusionMatrix", "AveragedScores",
+                     "ThresholdResult", "KappaCurve", "ROCHull", "HMeasureResult", "HandLoss", "EmpiricalCosts",
+                     "IncoherenceComparison", "IncoherenceExplorerParts"], _RESULT),
+    "set_style": "sets matplotlib/pandas options; takes no arguments",
+    "decorate": "sets Axes properties (Axes.set keywords); takes no data",
+    **dict.fromkeys(["plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_cv_f_histograms",
+                     "plot_method_curves", "plot_fold_f1", "plot_accuracy_by_uncertainty",
+                     "plot_incoherence_comparison"], _PLOT),
+    **dict.fromkeys(["calibration_explorer", "build_sim_explorer", "incoherence_explorer"], _WIDGET),
+}
