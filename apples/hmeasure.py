@@ -78,7 +78,7 @@ import numpy as np
 from scipy.special import betainc
 
 from ._ranking import check_binary_scores, cumulative_counts
-from ._validation import check_choice
+from ._validation import check_choice, check_real_array
 from .roc import auc
 
 __all__ = [
@@ -105,7 +105,7 @@ class ROCHull(NamedTuple):
 
     fpr: np.ndarray  #: FP/N at each vertex, increasing from 0 to 1
     tpr: np.ndarray  #: TP/P at each vertex, from 0 to 1
-    thresholds: np.ndarray  #: the score threshold of each vertex (``inf`` for (0, 0))
+    thresholds: np.ndarray  #: the score threshold of each vertex, float (``inf`` for (0, 0); see roc_curve)
     fp: np.ndarray  #: false positives at each vertex (integers)
     tp: np.ndarray  #: true positives at each vertex (integers)
     cost_low: np.ndarray  #: lower end of the costs c at which the vertex is optimal
@@ -205,25 +205,33 @@ def roc_convex_hull(y_true, y_score, *, positive=1) -> ROCHull:
 
 def _check_cost(c, name: str = "c") -> np.ndarray:
     """Relative cost(s) in [0, 1] as a float array (also used by :mod:`apples.incoherence`)."""
-    arr = np.asarray(c)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be a real number or array of them, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if np.isnan(arr).any() or np.any((arr < 0) | (arr > 1)):
-        raise ValueError(f"{name} must lie in [0, 1] (a relative cost)")
-    return arr
+    return check_real_array(name, c, low=0, high=1)
 
 
-def _check_severity_ratio(severity_ratio) -> float | None:
+#: Smallest usable severity ratio r, the smallest normal float: the prior is Beta(2, 1 + 1/r),
+#: and below it 1/r overflows (r = 5e-324 gives Beta(2, inf), whose losses are NaN).
+_MIN_SEVERITY_RATIO = float(np.finfo(float).tiny)
+
+
+def _check_severity_ratio(severity_ratio, name: str = "severity_ratio") -> float | None:
     if severity_ratio is None:
         return None
     if isinstance(severity_ratio, (bool, np.bool_)) or not isinstance(severity_ratio, numbers.Real):
-        raise TypeError(f"severity_ratio must be a positive number or None, got {severity_ratio!r}")
-    r = float(severity_ratio)
+        raise TypeError(f"{name} must be a positive number or None, got {severity_ratio!r}")
+    try:
+        r = float(severity_ratio)
+    except OverflowError:  # an int beyond the float range
+        r = float("inf")
     if not (np.isfinite(r) and r > 0):
         raise ValueError(
-            f"severity_ratio must be a positive finite number, got {severity_ratio!r} (the R package's "
+            f"{name} must be a positive finite number, got {severity_ratio!r} (the R package's "
             "negative severity ratio, which selects Beta(pi1 + 1, pi0 + 1), is prior='hand2014' here)"
+        )
+    if r < _MIN_SEVERITY_RATIO:
+        raise ValueError(
+            f"{name}={severity_ratio!r} is too small: the prior is Beta(2, 1 + 1/r), and below the "
+            f"smallest normal float 1/r overflows (or nearly); the usable range is "
+            f"{_MIN_SEVERITY_RATIO!r} <= {name} < inf"
         )
     return r
 
@@ -241,7 +249,10 @@ def h_measure_prior(pi1: float, *, severity_ratio: float | None = None,
         false negative), the mode of the prior being c = r/(1 + r); the prior
         is Beta(2, 1 + 1/r). None means r = π1/π0, the default of Hand's R
         package (Beta(2, 1 + π0/π1), mode at c = π1 where the two trivial
-        classifiers tie). r = 1 gives Hand's (2009) Beta(2, 2).
+        classifiers tie). r = 1 gives Hand's (2009) Beta(2, 2). Usable from
+        2.2e-308 (the smallest normal float; below it 1/r overflows) to any
+        finite r: a smaller r is refused with a ValueError, never turned
+        into a NaN loss.
     prior : {"severity", "hand2014"}, default "severity"
         ``"hand2014"``: Beta(π1 + 1, π0 + 1) of Hand & Anagnostopoulos (2014);
         ``severity_ratio`` must then be None.
@@ -264,7 +275,9 @@ def h_measure_prior(pi1: float, *, severity_ratio: float | None = None,
     (1.25, 1.75)
     """
     check_choice("prior", prior, H_MEASURE_PRIORS)
-    if isinstance(pi1, (bool, np.bool_)) or not isinstance(pi1, numbers.Real) or not 0 < pi1 < 1:
+    if isinstance(pi1, (bool, np.bool_)) or not isinstance(pi1, numbers.Real):
+        raise TypeError(f"pi1 must be a proportion strictly between 0 and 1, got {pi1!r} ({type(pi1).__name__})")
+    if not 0 < pi1 < 1:
         raise ValueError(f"pi1 must be a proportion strictly between 0 and 1, got {pi1!r}")
     pi1 = float(pi1)
     r = _check_severity_ratio(severity_ratio)
@@ -275,6 +288,10 @@ def h_measure_prior(pi1: float, *, severity_ratio: float | None = None,
         return pi1 + 1.0, (1.0 - pi1) + 1.0
     if r is None:
         r = pi1 / (1.0 - pi1)
+        if r < _MIN_SEVERITY_RATIO:
+            raise ValueError(
+                f"pi1={pi1!r} is too small for the default severity ratio pi1/(1 - pi1): the prior "
+                f"Beta(2, 1 + (1 - pi1)/pi1) needs it to be at least {_MIN_SEVERITY_RATIO!r}")
     return 2.0, 1.0 + 1.0 / r
 
 
@@ -355,7 +372,9 @@ def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
     if worse_than_random == "flip" and auc(is_pos, scores, positive=True) < 0.5:
         warnings.warn("ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
                       "as Hand's R package does (worse_than_random='flip')", UserWarning, stacklevel=2)
-        scores, flipped = -scores, True
+        # reverse the order by the scores' dense ranks: negating would wrap a uint64 score around
+        # and overflow the int64 minimum; H depends on the order (and ties) only
+        scores, flipped = -np.unique(scores, return_inverse=True)[1].reshape(-1), True
     hull = roc_convex_hull(is_pos, scores, positive=True)
     # ∫_lo^hi c u(c) dc and ∫_lo^hi (1 - c) u(c) dc for each vertex's cost interval
     w_fp = a / (a + b) * (betainc(a + 1, b, hull.cost_high) - betainc(a + 1, b, hull.cost_low))
@@ -363,8 +382,13 @@ def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
     loss = float(np.sum(hull.fp / n * w_fp + (n_pos - hull.tp) / n * w_fn))
     max_loss = float(pi0 * a / (a + b) * betainc(a + 1, b, pi1)
                      + pi1 * b / (a + b) * (1.0 - betainc(a, b + 1, pi1)))
+    ratio = loss / max_loss if max_loss > 0 else float("nan")
+    if not np.isfinite(ratio):  # never clip a NaN into a number (Python's max(0.0, nan) is 0.0)
+        raise ValueError(
+            f"the H-measure cannot be computed with the prior Beta({a!r}, {b!r}) (severity_ratio="
+            f"{severity_ratio!r}, prior={prior!r}): its losses are L={loss!r}, L_max={max_loss!r}")
     # 0 <= L <= L_max holds exactly (the hull contains the diagonal); clip rounding only
-    h = min(1.0, max(0.0, 1.0 - loss / max_loss))
+    h = min(1.0, max(0.0, 1.0 - ratio))
     return HMeasureResult(h, loss, max_loss, a, b, flipped)
 
 
@@ -386,7 +410,9 @@ def h_measure(y_true, y_score, *, severity_ratio: float | None = None,
     severity_ratio : float or None, default None
         Cost of a false positive over that of a false negative at the mode
         of the prior; None means π1/π0 (Hand's R package default, prior
-        Beta(2, 1 + π0/π1)); 1 gives Hand (2009)'s Beta(2, 2). Must be > 0.
+        Beta(2, 1 + π0/π1)); 1 gives Hand (2009)'s Beta(2, 2). Must be
+        finite and at least 2.2e-308 (below it 1/r overflows; a ValueError
+        says so).
     prior : {"severity", "hand2014"}, default "severity"
         ``"hand2014"``: Beta(π1 + 1, π0 + 1) (Hand & Anagnostopoulos 2014).
     worse_than_random : {"literal", "flip"}, default "literal"
