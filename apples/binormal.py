@@ -32,33 +32,31 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
+from ._validation import check_count, check_real, check_real_array, rng_from_seed
+
 __all__ = ["Binormal"]
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
 
-def _check_real(name: str, value: object) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value
+def _check_parameter(name: str, value: object) -> float:
+    """A finite real model parameter (:func:`check_real`; NaN reported as "must be finite")."""
+    if isinstance(value, (float, np.floating)) and value != value:
+        raise ValueError(f"{name} must be finite, got nan")
+    return check_real(name, value)
 
 
-def _check_count(name: str, value: object) -> int:
+def _check_size(name: str, value: object) -> int:
+    """A number of cases, at least 1 (then :func:`check_count`, which refuses more than 2**53)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {value!r} ({type(value).__name__})")
     if value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value}")
-    return int(value)
+    return check_count(name, value)
 
 
 def _check_fpr(fpr) -> np.ndarray:
-    v = np.asarray(fpr, dtype=float)
-    if np.any((v < 0) | (v > 1)) or np.isnan(v).any():
-        raise ValueError("fpr must lie in [0, 1]")
-    return v
+    return check_real_array("fpr", fpr, low=0, high=1)
 
 
 @dataclass(frozen=True)
@@ -108,7 +106,7 @@ class Binormal:
 
     def __post_init__(self) -> None:
         for name in ("mu_pos", "sd_pos", "mu_neg", "sd_neg", "pi_pos"):
-            object.__setattr__(self, name, _check_real(name, getattr(self, name)))
+            object.__setattr__(self, name, _check_parameter(name, getattr(self, name)))
         for name in ("sd_pos", "sd_neg"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
@@ -136,7 +134,9 @@ class Binormal:
     # call, which matters inside scipy.integrate.quad. Tests check they agree.
     @staticmethod
     def _z(t, mu, sd):
-        return (np.asarray(t, dtype=float) - mu) / sd
+        if type(t) is float and t == t:  # the scalar that quad passes: skip the array checks
+            return (np.float64(t) - mu) / sd
+        return (check_real_array("t", t) - mu) / sd
 
     def pdf_pos(self, t):
         """Density of the positives' scores, Parker's f_0."""
@@ -233,11 +233,9 @@ class Binormal:
         >>> bool(np.all(s == Binormal().sample(3, 2, seed=0)[1]))
         True
         """
-        n_pos = _check_count("n_pos", n_pos)
-        n_neg = _check_count("n_neg", n_neg)
-        if seed is None:
-            raise TypeError("seed is required (an int or a numpy.random.Generator)")
-        rng = np.random.default_rng(seed)
+        n_pos = _check_size("n_pos", n_pos)
+        n_neg = _check_size("n_neg", n_neg)
+        rng = rng_from_seed(seed)
         s_pos = rng.normal(self.mu_pos, self.sd_pos, n_pos)
         s_neg = rng.normal(self.mu_neg, self.sd_neg, n_neg)
         y_score = np.concatenate([s_pos, s_neg])

@@ -47,7 +47,7 @@ import numpy as np
 from scipy import integrate, optimize, special
 
 from ._ranking import check_binary_scores, cumulative_counts
-from ._validation import check_choice
+from ._validation import check_choice, check_count, check_real, check_real_array, rng_from_seed
 from .binormal import Binormal
 from .hmeasure import _check_cost, h_measure_prior, roc_convex_hull
 
@@ -96,21 +96,25 @@ def _check_model(model: object) -> Binormal:
 
 
 def _check_t(t) -> np.ndarray:
-    arr = np.asarray(t)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"t must be a real number or array of them, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if np.isnan(arr).any():
-        raise ValueError("t contains NaN")
-    return arr
+    """Threshold(s): real, ±inf allowed, NaN refused."""
+    return check_real_array("t", t)
 
 
 def _check_scale(scale: object) -> float:
-    if isinstance(scale, bool) or not isinstance(scale, numbers.Real):
-        raise TypeError(f"scale must be a positive real number, got {scale!r}")
-    if not 0 < float(scale) < np.inf:
+    b = check_real("scale", scale, finite=False)  # TypeError for non-reals, ValueError for NaN
+    if not 0 < b < np.inf:
         raise ValueError(f"scale must be positive and finite, got {scale!r}")
-    return float(scale)
+    return b
+
+
+def _check_int_at_least(name: str, value: object, minimum: int) -> int:
+    """An integer >= minimum: TypeError for a non-number, ValueError for any other number."""
+    what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+    if not isinstance(value, numbers.Number):
+        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return check_count(name, value)
 
 
 def _out(x):
@@ -237,9 +241,10 @@ def optimal_threshold(c, model: Binormal):
     roots = _stationary_points(c, m)
     ends = np.broadcast_to(np.array([-np.inf, np.inf]), c.shape + (2,))
     cand = np.concatenate([roots, ends], axis=-1)
+    missing = np.isnan(cand)  # no stationary point: evaluate a placeholder, then rule it out
     with np.errstate(invalid="ignore"):
-        q = _q(cand, c[..., None], m)
-    q = np.where(np.isnan(cand), np.inf, q)
+        q = _q(np.where(missing, 0.0, cand), c[..., None], m)
+    q = np.where(missing, np.inf, q)
     best = np.take_along_axis(cand, np.argmin(q, axis=-1)[..., None], axis=-1)[..., 0]
     return _out(best)
 
@@ -494,9 +499,10 @@ def implied_cost_quantiles(model: Binormal, weight: Callable | None = None, q=(0
     if not (m.sd_pos == m.sd_neg and m.mu_pos > m.mu_neg):
         raise ValueError("implied_cost_quantiles needs sd_pos == sd_neg and mu_pos > mu_neg "
                          "(otherwise c(t) is not monotone)")
-    qs = np.atleast_1d(np.asarray(q, dtype=float))
-    if qs.ndim != 1 or np.isnan(qs).any() or np.any((qs <= 0) | (qs >= 1)):
-        raise ValueError(f"q must be probabilities strictly between 0 and 1, got {q!r}")
+    qs = np.atleast_1d(check_real_array("q", q, low=0, high=1, low_inclusive=False, high_inclusive=False,
+                                        what="be probabilities strictly between 0 and 1"))
+    if qs.ndim != 1:
+        raise ValueError(f"q must be a probability or a one-dimensional sequence of them, got shape {qs.shape}")
     W, total = _weighting(m, weight)
     lo, hi, _ = _limits(m)
 
@@ -631,7 +637,7 @@ def empirical_hand_loss(y_true, y_score, *, ties: Literal["half", "positive", "n
 class EmpiricalCosts(NamedTuple):
     """For each empirical threshold, the costs for which it minimises the loss."""
 
-    thresholds: np.ndarray  #: +inf (predict nothing positive), then the distinct scores decreasing
+    thresholds: np.ndarray  #: +inf (predict nothing positive), then the distinct scores decreasing (float, see roc_curve)
     tpr: np.ndarray
     fpr: np.ndarray
     c_low: np.ndarray  #: least cost at which the threshold is optimal (NaN off the hull)
@@ -666,7 +672,9 @@ def empirical_cost_intervals(y_true, y_score, *, positive=1) -> EmpiricalCosts:
     """
     thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, positive)
     hull = roc_convex_hull(y_true, y_score, positive=positive)
-    on = np.isin(thr, hull.thresholds)  # distinct thresholds, same order (decreasing)
+    # Match the hull's vertices by their counts, not their thresholds: float thresholds of integer
+    # scores above 2**53 may coincide. TP + FP grows by at least 1 from one point to the next.
+    on = np.isin(tp + fp, hull.tp + hull.fp)
     c_low = np.full(thr.size, np.nan)
     c_high = np.full(thr.size, np.nan)
     # apples.hmeasure follows Hand's R package: its c is the cost share of a false positive
@@ -700,6 +708,9 @@ def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, positive=1):
 
 def empirical_optimal_threshold(y_true, y_score, c, *, positive=1):
     """T(c) for empirical scores: the threshold of least loss (the highest one if several tie).
+
+    Returned as float, since it may be +inf (predict nothing positive):
+    integer scores beyond 2**53 are ranked exactly but may print rounded.
 
     Examples
     --------
@@ -764,10 +775,9 @@ def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: 
     True
     """
     b = _check_scale(scale)
-    if isinstance(n_draws, bool) or not isinstance(n_draws, numbers.Integral) or n_draws < 1:
-        raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
+    n_draws = _check_int_at_least("n_draws", n_draws, 1)
     is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
-    rng = np.random.default_rng(seed)
+    rng = rng_from_seed(seed)
     n = s.size
     out = np.empty(int(n_draws))
     chunk = max(1, 2_000_000 // n)  # bound the (draws x cases) matrices
@@ -797,8 +807,14 @@ def h_prior_density(c, pi_pos: float, *, severity_ratio: float | None = None, pr
     >>> round(h_prior_density(0.5, 0.5, severity_ratio=1), 6)  # Beta(2, 2) at its mode
     1.5
     """
+    c = _check_cost(c)
+    if isinstance(pi_pos, (bool, np.bool_)) or not isinstance(pi_pos, numbers.Real):
+        raise TypeError(f"pi_pos must be a proportion strictly between 0 and 1, got {pi_pos!r} "
+                        f"({type(pi_pos).__name__})")
+    if not 0 < pi_pos < 1:
+        raise ValueError(f"pi_pos must be a proportion strictly between 0 and 1, got {pi_pos!r}")
     a, b = h_measure_prior(pi_pos, severity_ratio=severity_ratio, prior=prior)
-    return _out(_beta_pdf(_check_cost(c), b, a))
+    return _out(_beta_pdf(c, b, a))
 
 
 def _beta_pdf(x, a: float, b: float):
@@ -873,8 +889,7 @@ def incoherence_comparison(model_a: Binormal, model_b: Binormal, *, n_grid: int 
     a, b = _check_model(model_a), _check_model(model_b)
     if a.pi_pos != b.pi_pos:
         raise ValueError(f"the two models must share pi_pos (the same test data), got {a.pi_pos} and {b.pi_pos}")
-    if isinstance(n_grid, bool) or not isinstance(n_grid, numbers.Integral) or n_grid < 3:
-        raise ValueError(f"n_grid must be an integer >= 3, got {n_grid!r}")
+    n_grid = _check_int_at_least("n_grid", n_grid, 3)
     # costs evenly spaced in log10(c/(1 - c)) = log10(c_0/c_1) from -3 to 3: the implied densities
     # pile up near c = 0 and c = 1, where a linear grid would not resolve them
     c = special.expit(np.log(10.0) * np.linspace(-3.0, 3.0, int(n_grid)))
@@ -906,6 +921,12 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     """
     import matplotlib.pyplot as plt
 
+    if not isinstance(result, IncoherenceComparison):
+        raise TypeError("result must be an apples.IncoherenceComparison (from incoherence_comparison), "
+                        f"got {type(result).__name__}")
+    for name, m in (("model_a", model_a), ("model_b", model_b)):
+        if not isinstance(m, Binormal):
+            raise TypeError(f"{name} must be an apples.Binormal, got {type(m).__name__}")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(12, 4))
     ax_roc, ax_c = axes
@@ -950,9 +971,19 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
     HTML widget and :func:`plot_incoherence_comparison` in an Output widget. The spreads
     are kept in [0.8, 1.2] so that every implied weighting has finite mass
     (for sd_neg² > 2·sd_pos² the AUK's W_m is not integrable in the tail).
+    A starting value outside its slider's range is refused (a slider would
+    silently clamp it).
     """
     import ipywidgets as w
     import matplotlib.pyplot as plt
+
+    for name, value, lo, hi in (("mu_a", mu_a, 0.0, 3.0), ("sd_a", sd_a, 0.8, 1.2), ("mu_b", mu_b, 0.0, 3.0),
+                                ("sd_b", sd_b, 0.8, 1.2), ("pi_pos", pi_pos, 0.05, 0.95)):
+        check_real(name, value, low=lo, high=hi)
+    n_grid = _check_int_at_least("n_grid", n_grid, 3)
+    if not isinstance(continuous_update, (bool, np.bool_)):
+        raise TypeError(f"continuous_update must be True or False, got {continuous_update!r}")
+    continuous_update = bool(continuous_update)
 
     def slider(value, lo, hi, step, desc):
         return w.FloatSlider(value=value, min=lo, max=hi, step=step, description=desc,
