@@ -107,6 +107,8 @@ class Entry:
     project: Callable[[Any], Any] | None = None  #: result -> the part compared by the invariance checks
     rank_based: bool = False  #: depends on the scores only through their order (ties kept)
     rank_project: Callable[[Any], Any] | None = None  #: the rank-invariant part of the result
+    thresholds: Callable[[Any], Any] | None = None  #: the score thresholds in the result (transform with the scores)
+    float_thresholds: str | None = None  #: why thresholds may be float64 (integer scores above 2**53 not exact)
     relabel: Mapping | None = None  #: consistent renaming of the labels that must not change the result
     nan_ok: str | None = None  #: why the valid result may hold NaN (a documented NaN)
     empty_ok: str | None = None  #: why empty input is valid here (documented)
@@ -178,6 +180,18 @@ def _approx(expected, **tol):
 
 def _project_value(result):
     return result.value
+
+
+def _threshold(result):
+    return result.threshold
+
+
+def _thresholds(result):
+    return result.thresholds
+
+
+def _roc_thresholds(result):
+    return result[2]
 
 
 def _first_two(result):
@@ -254,6 +268,8 @@ def _labels(**kw):
     return Arg(LABELS, **kw)
 
 
+#: Curves return their thresholds as one float64 array that starts with +inf, as scikit-learn's roc_curve.
+_FLOAT_THR = "a float64 array starting with +inf (scikit-learn's roc_curve layout); for plotting"
 _BIN = {"y_true": _labels(), "y_score": Arg(SCORES), "positive": Arg(POSITIVE)}
 _FOLDLISTS = {"y_true_folds": Arg(FOLD_LABELS, names=("y_true",)),
               "y_score_folds": Arg(FOLD_SCORES, names=("y_score",))}
@@ -276,6 +292,7 @@ def _FRESH_AX():
 
 
 def _ranking(recipe, *, extra=None, rank_project=None, project=None, relabel=True, **kw):
+    """A score-based measure of (y_true, y_score, positive): rank-based unless it says otherwise."""
     return Entry(recipe, {**_BIN, **(extra or {})}, rank_based=True, rank_project=rank_project,
                  project=project, relabel=BIN_MAP if relabel else None, **kw)
 
@@ -374,7 +391,7 @@ REGISTRY: dict[str, Entry] = {
     "f_of_tp": Entry(lambda: {"tp": 3.0, "positives": 4, "fp": 1},
                      {"tp": Arg(REAL, array=True, int_value=3), "positives": Arg(SIZE), "fp": Arg(SIZE)}),
     # ---- roc.py --------------------------------------------------------------------------------
-    "roc_curve": _ranking(_bin(), rank_project=_first_two),
+    "roc_curve": _ranking(_bin(), rank_project=_first_two, thresholds=_roc_thresholds, float_thresholds=_FLOAT_THR),
     "auc": _ranking(_bin()),
     "average_precision": _ranking(_bin()),
     "precision_at_k": _ranking(_bin(k=3), extra={"k": Arg(SIZE)}),
@@ -520,18 +537,19 @@ REGISTRY: dict[str, Entry] = {
         {"y": _labels(aligned=False), "exponent": Arg(REAL, int_value=0), "train_size": Arg(REAL),
          "max_accuracy": Arg(REAL, int_value=1), "minimum": Arg(SIZE, huge_ok="as zipf_subsample")}),
     # ---- threshold_free.py ---------------------------------------------------------------------
-    "kappa_curve": _ranking(_bin(), rank_project=_first_two),
+    "kappa_curve": _ranking(_bin(), rank_project=_first_two, thresholds=_thresholds, float_thresholds=_FLOAT_THR),
     "auk": _ranking(_bin()),
     "max_f1": _ranking(_bin(beta=2.0), extra={"beta": _beta(large=lambda r: _approx(1.0)(r.value),
                                                            small=lambda r: _approx(1.0)(r.value))},
-                       rank_project=_project_value),
-    "max_mcc": _ranking(_bin(), rank_project=_project_value),
+                       rank_project=_project_value, thresholds=_threshold),
+    "max_mcc": _ranking(_bin(), rank_project=_project_value, thresholds=_threshold),
     "r_precision": _ranking(_bin()),
     "gini": _ranking(_bin()),
-    "ks_statistic": _ranking(_bin(), rank_project=_project_value),
-    "min_error_rate": _ranking(_bin(), rank_project=_project_value),
+    "ks_statistic": _ranking(_bin(), rank_project=_project_value, thresholds=_threshold),
+    "min_error_rate": _ranking(_bin(), rank_project=_project_value, thresholds=_threshold),
     # ---- hmeasure.py ---------------------------------------------------------------------------
-    "roc_convex_hull": _ranking(_bin(), rank_project=_no_thresholds),
+    "roc_convex_hull": _ranking(_bin(), rank_project=_no_thresholds, thresholds=_thresholds,
+                                float_thresholds=_FLOAT_THR),
     "h_measure": _ranking(_bin(severity_ratio=0.5),
                           extra={"severity_ratio": _severity(_approx(H_LIMIT_SMALL_RATIO, abs=1e-9))}),
     "h_measure_details": _ranking(_bin(severity_ratio=0.5),
@@ -562,12 +580,14 @@ REGISTRY: dict[str, Entry] = {
     "uniform_threshold_loss": Entry(lambda: {"model": _model(), "scale": 2.0},
                                     {"model": Arg(MODEL), "scale": Arg(REAL, int_value=2)}),
     "empirical_hand_loss": _ranking(_bin()),
-    "empirical_cost_intervals": _ranking(_bin(), rank_project=_no_thresholds,
+    "empirical_cost_intervals": _ranking(_bin(), rank_project=_no_thresholds, thresholds=_thresholds,
+                                         float_thresholds=_FLOAT_THR,
                                          nan_ok="c_low and c_high are NaN off the hull (documented)"),
     "empirical_loss": _ranking(_bin(c=[0.25, 0.5], scale=2.0),
                                extra={"c": _COST, "scale": Arg(REAL, int_value=2)}),
     "empirical_optimal_threshold": Entry(_bin(c=[0.25, 0.5]), {**_BIN, "c": _COST}, relabel=BIN_MAP,
-                                         note="returns thresholds, which are scores: not rank-invariant"),
+                                         thresholds=lambda r: r,
+                                         note="returns thresholds, which are scores: equivariant, not invariant"),
     "empirical_uniform_threshold_loss": _ranking(_bin(scale=2.0), extra={"scale": Arg(REAL, int_value=2)}),
     "uniform_threshold_loss_draws": _ranking(_bin(n_draws=20, seed=0, scale=2.0),
                                              extra={"n_draws": Arg(SIZE), "scale": Arg(REAL, int_value=2)}),
