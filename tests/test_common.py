@@ -100,31 +100,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ("f_of_tp", "float_fp"): _F_OF_TP + ": fp=1.0 is accepted as a count",
     ("f_of_tp", "bool_fp"): _F_OF_TP + ": fp=True is accepted as a count",
     ("f_of_tp", "huge_fp"): _F_OF_TP + ": fp=2**60 is accepted",
-    # roc.py
-    ("cv_auc", "empty_fold"): "a fold with no cases is accepted under method='merge' (only the per-fold path sees it)",
-    # auc_calibration.py
-    ("scores_with_auc", "np_float32_target_auc"): "target_auc must be a Python int/float: np.float32(0.75) is refused",
-    ("section32_study", "nan_merged_auc"): "merged_auc is not checked: NaN fails in int(round(...)), message not naming it",
-    ("section32_study", "inf_merged_auc"): "merged_auc is not checked: inf raises OverflowError in int(round(...))",
-    ("section32_study", "none_merged_auc"): "merged_auc is not checked: None fails in '*', message not naming it",
-    ("section32_study", "str_merged_auc"): "merged_auc is not checked: a str fails in round(), message not naming it",
-    ("merge_decomposition", "none_in_fold_labels"):
-        "fold labels are compared with 1 (np.asarray(t) == 1) before any check: None is read as a negative",
-    ("merge_decomposition", "nan_in_fold_labels"):
-        "fold labels are compared with 1 before any check: NaN is read as a negative",
-    ("merge_decomposition", "mixed_types_in_fold_labels"):
-        "fold labels are compared with 1 before any check: [1, 'a', ...] is accepted",
-    ("fold_scores", "none_in_labels"): "y is passed to scikit-learn unchecked: the error comes from sklearn",
-    ("fold_scores", "nan_in_labels"): "y is passed to scikit-learn unchecked: the error comes from sklearn",
-    ("fold_scores", "nan_in_object_labels"): "y is passed to scikit-learn unchecked: sklearn's error does not name y",
-    ("fold_scores", "pd_na_in_labels"): "y is passed to scikit-learn unchecked: the error comes from sklearn",
-    ("fold_scores", "mixed_types_in_labels"): "y=[1, 'a', ...] becomes strings in np.asarray and is fitted",
-    ("fold_scores", "2d_labels"): "y is passed to scikit-learn unchecked: the error comes from sklearn",
-    ("plot_rate_vs_score", "fold_count_mismatch"): "zip() drops the unmatched fold silently",
-    ("plot_rate_vs_score", "empty_fold_lists"): "no folds draws an empty plot instead of raising",
-    ("plot_figure3", "fold_count_mismatch"): "zip() drops the unmatched fold silently (plot_rate_vs_score)",
-    ("plot_figure3", "empty_fold_lists"): "no folds draws empty panels instead of raising (plot_rate_vs_score)",
-    ("plot_fold_rocs", "empty_fold_lists"): "no folds fails in np.concatenate, message not naming y_true_folds",
     # fold_size.py
     ("fold_sizes", "huge_n_instances"): _HUGE,
     ("corpus_counts", "huge_n_instances"): _HUGE + "; prop_a * n_instances is rounded in float",
@@ -153,8 +128,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
     # incoherence.py
     ("empirical_optimal_threshold", "thresholds_exact_above_2_53"):
         "thresholds come back as float64: integer scores 2**53 + 5 and 2**53 + 3 both become 2**53 + 4",
-    ("incoherence_comparison", "wrong_type_model_a"): "the TypeError names model, not model_a",
-    ("incoherence_comparison", "wrong_type_model_b"): "the TypeError names model, not model_b",
 }
 
 APPLES_DIR = Path(apples.__file__).resolve().parent
