@@ -237,6 +237,11 @@ def _finite(result):
     assert np.all(np.isfinite(a)), f"expected finite values, got {result!r}"
 
 
+def _no_density_below_1(result):
+    """severity_ratio -> 0: Parker's c (1 - Hand's c) has prior Beta(1 + 1/r, 2), all its mass at c = 1."""
+    np.testing.assert_allclose(np.asarray(result, dtype=float), 0.0, atol=1e-300)
+
+
 def _h_prior_finite(result):
     a, b = result
     assert np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0, f"expected a proper Beta prior, got {result!r}"
@@ -259,8 +264,10 @@ H_LIMIT_SMALL_RATIO = 2.0 / 3.0
 
 
 def _severity(expect):
+    """severity_ratio: 5e-324 (1/r overflows) may be refused; 1e-300 must be computed, and give the limit."""
     return Arg(REAL, none_ok=True, int_value=1,
-               overflow=(Overflow(5e-324, expect, may_raise=True, label="subnormal"),))
+               overflow=(Overflow(5e-324, expect, may_raise=True, label="subnormal"),
+                         Overflow(1e-300, expect, label="tiny")))
 
 
 # -- the registry ---------------------------------------------------------------------------------
@@ -592,7 +599,7 @@ REGISTRY: dict[str, Entry] = {
     "uniform_threshold_loss_draws": _ranking(_bin(n_draws=20, seed=0, scale=2.0),
                                              extra={"n_draws": Arg(SIZE), "scale": Arg(REAL, int_value=2)}),
     "h_prior_density": Entry(lambda: {"c": [0.25, 0.5], "pi_pos": 0.25, "severity_ratio": 0.5},
-                             {"c": _COST, "pi_pos": Arg(REAL), "severity_ratio": _severity(_finite)}),
+                             {"c": _COST, "pi_pos": Arg(REAL), "severity_ratio": _severity(_no_density_below_1)}),
     "binormal_h_measure": Entry(lambda: {"model": _model(), "severity_ratio": 0.5},
                                 {"model": Arg(MODEL), "severity_ratio": _severity(_finite_unit)}),
     "incoherence_comparison": Entry(lambda: {"model_a": _model(), "model_b": _model(mu_pos=2.0), "n_grid": 5},
