@@ -36,9 +36,21 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._validation import Undefined, check_choice, check_count, check_policy, divide
+from ._validation import (
+    Undefined,
+    check_choice,
+    check_count,
+    check_labels_1d,
+    check_policy,
+    check_real,
+    check_same_length,
+    divide,
+    label_kind,
+    rng_from_seed,
+    unique_labels,
+)
 from .cross_validation import percent
-from .roc import auc, cv_auc, roc_curve
+from .roc import _check_fold_lists, _in_fold, _merge_folds, auc, cv_auc, roc_curve
 
 __all__ = [
     "PAPER_FOLD_AUC",
@@ -128,8 +140,7 @@ def scores_with_auc(n_positives: int, n_negatives: int, target_auc: float, *,
         raise ValueError("n_positives and n_negatives must both be at least 1 for an AUC")
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    if isinstance(target_auc, bool) or not isinstance(target_auc, (int, float)) or not 0 <= target_auc <= 1:
-        raise ValueError(f"target_auc must be a number in [0, 1], got {target_auc!r}")
+    target_auc = check_real("target_auc", target_auc, low=0.0, high=1.0)
     pos = rng.standard_normal(p)
     neg = rng.standard_normal(n)
     u = int(round(target_auc * p * n))
@@ -244,11 +255,17 @@ def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOL
     >>> percent(cv_auc(study.y_true_folds, study.scores(), method="merge"))
     '80%'
     """
-    fold_aucs = tuple(fold_aucs)
+    if isinstance(fold_aucs, (str, bytes)) or not isinstance(fold_aucs, (Sequence, np.ndarray)):
+        raise TypeError(f"fold_aucs must be a sequence of AUCs (one per fold), got {type(fold_aucs).__name__}")
+    fold_aucs = tuple(check_real(f"fold_aucs[{i}]", a, low=0.0, high=1.0) for i, a in enumerate(fold_aucs))
+    merged_auc = check_real("merged_auc", merged_auc, low=0.0, high=1.0)
     sizes = stratified_fold_sizes(n_positives, n_cases, len(fold_aucs))
+    if (isinstance(moved, (str, bytes)) or not isinstance(moved, Sequence) or len(moved) != 2
+            or not all(isinstance(m, (int, np.integer)) and not isinstance(m, bool) for m in moved)):
+        raise TypeError(f"moved must be a pair of fold indices (ints), got {moved!r}")
     if len(set(moved)) != 2 or not all(0 <= m < len(fold_aucs) for m in moved):
         raise ValueError(f"moved must name two different folds in 0..{len(fold_aucs) - 1}, got {moved}")
-    rng = np.random.default_rng(seed)
+    rng = rng_from_seed(seed)
     folds = [scores_with_auc(p, n, a, rng=rng) for (p, n), a in zip(sizes, fold_aucs)]
     study = CalibrationStudy(tuple(y for y, _ in folds), tuple(z for _, z in folds),
                              shifts=(0.0,) * len(folds), scales=(1.0,) * len(folds))
@@ -314,6 +331,21 @@ def auc_table(y_true_folds, y_score_folds, *, undefined: str = "raise") -> pd.Da
     return table
 
 
+def _positive_folds(y_true_folds: list) -> list[np.ndarray]:
+    """Each fold's labels checked (errors name the fold) and read as booleans: label 1 is positive."""
+    out = []
+    for i, t in enumerate(y_true_folds):
+        try:
+            t = check_labels_1d("y_true", t)
+        except (ValueError, TypeError) as err:
+            raise _in_fold(i, err) from None
+        if label_kind(t) != "number":
+            raise TypeError(f"fold {i + 1} (index {i}): y_true must hold numeric labels, 1 = positive, "
+                            f"got {t[:5].tolist()}")
+        out.append(t == 1)
+    return out
+
+
 class MergeDecomposition(NamedTuple):
     """AUC_merge split into its within-fold and between-fold pairs (see :func:`merge_decomposition`)."""
 
@@ -354,8 +386,8 @@ def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Undefined = "
     (1.0, 0.5, 0.5, 0.75)
     """
     check_policy(undefined)
-    t_folds = [np.asarray(t) == 1 for t in y_true_folds]
-    s_folds = list(y_score_folds)
+    y_true_folds, s_folds = _check_fold_lists(y_true_folds, y_score_folds)
+    t_folds = _positive_folds(y_true_folds)
     merged = cv_auc([t.astype(int) for t in t_folds], s_folds, method="merge", undefined="nan")
     p = np.array([t.sum() for t in t_folds], dtype=float)
     n = np.array([t.size for t in t_folds], dtype=float) - p
@@ -424,7 +456,15 @@ def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
     from sklearn.base import clone
 
     check_choice("response", response, ("decision_function", "predict_proba"))
-    X, y = np.asarray(X), np.asarray(y)
+    X, y = np.asarray(X), check_labels_1d("y", y)
+    if X.ndim != 2:
+        raise ValueError(f"X must be two-dimensional (cases x features), got an array of shape {X.shape}")
+    check_same_length(X=X, y=y)
+    labels = unique_labels("y", y)
+    if label_kind(labels) != "number":
+        raise TypeError(f"y must hold numeric labels, 1 = positive, got {labels[:5].tolist()}")
+    if 1 not in labels.tolist():
+        raise ValueError(f"y must hold the positive label 1, got labels {labels[:5].tolist()}")
     y_true_folds, y_score_folds = [], []
     for train, test in cv.split(X, y):
         model = clone(estimator).fit(X[train], y[train])
@@ -537,10 +577,14 @@ def plot_rate_vs_score(y_true_folds, y_score_folds, *, rate: str = "fpr", ax=Non
     import matplotlib.pyplot as plt
 
     check_choice("rate", rate, ("fpr", "tpr"))
+    y_true_folds, y_score_folds = _check_fold_lists(y_true_folds, y_score_folds)
     ax = plt.gca() if ax is None else ax
     labels = labels or [f"fold {i + 1}" for i in range(len(y_true_folds))]
     for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds)):
-        fpr, tpr, thr = roc_curve(t, s)
+        try:
+            fpr, tpr, thr = roc_curve(t, s)
+        except (ValueError, TypeError) as err:
+            raise _in_fold(i, err) from None
         r = (fpr if rate == "fpr" else tpr)[1:][::-1] * 100
         x = thr[1:][::-1]
         if log and np.any(x <= 0):
@@ -584,12 +628,16 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
     """
     import matplotlib.pyplot as plt
 
+    y_true_folds, y_score_folds = _check_fold_lists(y_true_folds, y_score_folds)
     ax = plt.gca() if ax is None else ax
     for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds)):
-        fpr, tpr, _ = roc_curve(t, s)
+        try:
+            fpr, tpr, _ = roc_curve(t, s)
+        except (ValueError, TypeError) as err:
+            raise _in_fold(i, err) from None
         ax.plot(fpr * 100, tpr * 100, color=_FOLD_COLORS[i % len(_FOLD_COLORS)], lw=1,
                 label=f"fold {i + 1}: AUC {percent(auc(t, s), decimals=1)}")
-    t, s = np.concatenate([np.asarray(a) for a in y_true_folds]), np.concatenate([np.asarray(b) for b in y_score_folds])
+    t, s = _merge_folds(y_true_folds, y_score_folds)  # checked: labels of one kind, integer scores exact
     fpr, tpr, _ = roc_curve(t, s)
     ax.plot(fpr * 100, tpr * 100, color="black", lw=2.2,
             label=f"merged: AUC_merge {percent(auc(t, s), decimals=1)}")

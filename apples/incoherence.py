@@ -89,9 +89,9 @@ THRESHOLD_MEASURES = ("tpr", "precision", "kappa", "f1", "mcc")
 
 # -- input checks ---------------------------------------------------------------------
 
-def _check_model(model: object) -> Binormal:
+def _check_model(model: object, name: str = "model") -> Binormal:
     if not isinstance(model, Binormal):
-        raise TypeError(f"model must be an apples.Binormal, got {type(model).__name__}")
+        raise TypeError(f"{name} must be an apples.Binormal, got {type(model).__name__}")
     return model
 
 
@@ -886,7 +886,7 @@ def incoherence_comparison(model_a: Binormal, model_b: Binormal, *, n_grid: int 
     """
     import pandas as pd
 
-    a, b = _check_model(model_a), _check_model(model_b)
+    a, b = _check_model(model_a, "model_a"), _check_model(model_b, "model_b")
     if a.pi_pos != b.pi_pos:
         raise ValueError(f"the two models must share pi_pos (the same test data), got {a.pi_pos} and {b.pi_pos}")
     n_grid = _check_int_at_least("n_grid", n_grid, 3)
@@ -924,9 +924,7 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     if not isinstance(result, IncoherenceComparison):
         raise TypeError("result must be an apples.IncoherenceComparison (from incoherence_comparison), "
                         f"got {type(result).__name__}")
-    for name, m in (("model_a", model_a), ("model_b", model_b)):
-        if not isinstance(m, Binormal):
-            raise TypeError(f"{name} must be an apples.Binormal, got {type(m).__name__}")
+    _check_model(model_a, "model_a"), _check_model(model_b, "model_b")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(12, 4))
     ax_roc, ax_c = axes

@@ -321,6 +321,8 @@ def _check_fold_lists(y_true_folds, y_score_folds) -> tuple[list, list]:
             raise ValueError(f"fold {i + 1} (index {i}): y_true and y_score must be one-dimensional arrays")
         if len(a) != len(b):
             raise ValueError(f"fold {i + 1} (index {i}): y_true has {len(a)} cases but y_score has {len(b)}")
+        if len(a) == 0:  # merging would hide it; per fold it is "y_true is empty"
+            raise ValueError(f"fold {i + 1} (index {i}): the fold is empty (no test cases)")
     return t, s
 
 
