@@ -41,19 +41,35 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import stats
 
-from ._validation import check_choice, check_count
+from ._validation import check_choice, check_count, check_table_size
 from .cross_validation import CV_F_METHODS
-from .simulation import _check_folds_cases, _check_positive, _check_stratified, _log_comb, _tables, simulation_design
+from .simulation import (
+    _check_folds_cases,
+    _check_positive,
+    _check_stratified,
+    _log_comb,
+    _tables,
+    check_points,
+    simulation_design,
+)
 
 __all__ = ["EXACT_METHODS", "exact_cv_f", "exact_grid", "p_fold_without_positives"]
 
 #: Methods whose expectation :func:`exact_cv_f` sums exactly.
 EXACT_METHODS: tuple[str, ...] = ("tp_fp", "avg")
 
+#: Largest total size, in bits, of the integers :func:`p_fold_without_positives` sums exactly
+#: (binomial coefficients C(k, j) and C(n_cases − j·m, n_pos) over the terms). Exact big-integer
+#: binomials cost about n_bits**1.9: 10**5 bits take 0.3 s, 10**6 bits 25 s.
+MAX_EXACT_BITS = 500_000
+
 
 def _tp_fp_moments(design) -> tuple[float, float]:
+    # counts, pmfs and masks of every TP and FP value: about 48 bytes per case
+    check_table_size(f"the binomial laws of TP and FP over {design.n_cases:,} cases", 48 * (design.n_cases + 2),
+                     reduce="n_cases")
     tp = np.arange(design.n_pos + 1)
     fp = np.arange(design.n_neg + 1)
     p_tp = stats.binom.pmf(tp, design.n_pos, design.recall)
@@ -61,6 +77,8 @@ def _tp_fp_moments(design) -> tuple[float, float]:
     # terms whose probability underflows to 0 contribute nothing; dropping them bounds the work
     tp, p_tp = tp[p_tp > 0], p_tp[p_tp > 0]
     fp, p_fp = fp[p_fp > 0], p_fp[p_fp > 0]
+    check_table_size(f"the sum of F_tp,fp over {tp.size:,} × {fp.size:,} (TP, FP) outcomes",
+                     32 * tp.size * fp.size, reduce="n_cases")
     f = 2.0 * tp[:, None] / (tp[:, None] + fp[None, :] + design.n_pos)  # n_pos >= 1: never 0/0
     mean = float(p_tp @ f @ p_fp)
     second = float(p_tp @ (f * f) @ p_fp)
@@ -92,6 +110,8 @@ def _avg_moments(design, stratified: bool) -> tuple[float, float]:
     mean = float(h @ mu)
     var1 = float(h @ mu2) - mean**2
     # two folds: P(p1, p2) = C(m, p1) C(m, p2) C(n - 2m, n_pos - p1 - p2) / C(n, n_pos)
+    check_table_size(f"the joint law of two folds' positives ({p.size:,} × {p.size:,} values)",
+                     100 * p.size * p.size, reduce="the fold size n_cases / n_folds, or use stratified=True")
     p1, p2 = p[:, None], p[None, :]
     log_h2 = (_log_comb(m, p1) + _log_comb(m, p2) + _log_comb(n - 2 * m, n_pos - p1 - p2)
               - _log_comb(n, n_pos))
@@ -193,13 +213,14 @@ def exact_grid(points: pd.DataFrame) -> pd.DataFrame:
     (['tp_fp', 'avg'], [0.7988, 0.7492])
     """
     rows = []
-    for row in points[["prior", "f_true", "stratified"]].itertuples(index=False):
-        prior, f_true, stratified = float(row.prior), float(row.f_true), bool(row.stratified)
+    for row in check_points(points)[["prior", "f_true", "stratified"]].itertuples(index=False):
         for method in EXACT_METHODS:
-            kw = dict(stratified=stratified, method=method)
-            rows.append({"prior": prior, "f_true": f_true, "stratified": stratified, "method": method,
-                         "exact_mean": exact_cv_f(prior, f_true, **kw),
-                         "exact_std": exact_cv_f(prior, f_true, statistic="std", **kw)})
+            # the raw values: exact_cv_f checks them (float("0.1") or bool("no") would accept anything)
+            kw = dict(stratified=row.stratified, method=method)
+            mean = exact_cv_f(row.prior, row.f_true, **kw)
+            std = exact_cv_f(row.prior, row.f_true, statistic="std", **kw)
+            rows.append({"prior": float(row.prior), "f_true": float(row.f_true), "stratified": bool(row.stratified),
+                         "method": method, "exact_mean": mean, "exact_std": std})
     return pd.DataFrame(rows, columns=["prior", "f_true", "stratified", "method", "exact_mean", "exact_std"])
 
 
@@ -233,6 +254,13 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
         1 when ``n_pos < n_folds`` (a fold must be empty) and when
         ``n_pos == 0``; 0 when ``n_pos > n_cases − m`` (every fold has one).
 
+    Raises
+    ------
+    ValueError
+        Besides bad arguments: when the exact integers of the sum would
+        exceed :data:`MAX_EXACT_BITS` bits in all (e.g. 500,000 positives in
+        1,000,000 cases); the bound is estimated before any is computed.
+
     Examples
     --------
     >>> p_fold_without_positives(5), p_fold_without_positives(0)
@@ -248,9 +276,23 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
         raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
     n_trials = _check_positive("n_trials", n_trials)
     m = n_cases // n_folds
-    total = sum((-1) ** (j + 1) * special.comb(n_folds, j, exact=True)
-                * special.comb(n_cases - j * m, n_pos, exact=True) for j in range(1, n_folds + 1))
-    p_one = Fraction(total, special.comb(n_cases, n_pos, exact=True))
+    if n_pos < n_folds:  # some fold surely has no positive (n_pos = 0 included)
+        return 1.0
+    if n_pos > n_cases - m:  # every fold surely has one
+        return 0.0
+    terms = min(n_folds, (n_cases - n_pos) // m)  # C(n_cases − j·m, n_pos) = 0 for larger j
+    j = np.arange(1, min(terms, 10**6) + 1, dtype=float)
+    bits = float(np.sum(_log_comb(n_folds, j) + _log_comb(n_cases - j * m, n_pos))) / math.log(2)
+    bits += float(_log_comb(n_cases, n_pos)) / math.log(2)
+    if terms > 10**6 or bits > MAX_EXACT_BITS:
+        raise ValueError(
+            f"the exact inclusion-exclusion sum for n_pos={n_pos:,}, n_cases={n_cases:,}, n_folds={n_folds:,} "
+            f"has {terms:,} terms of about {bits:.3g} bits in all; the limit is MAX_EXACT_BITS = "
+            f"{MAX_EXACT_BITS:,} bits (about 10 s): reduce n_cases or n_pos"
+        )
+    total = sum((-1) ** (j + 1) * math.comb(n_folds, j) * math.comb(n_cases - j * m, n_pos)
+                for j in range(1, terms + 1))
+    p_one = Fraction(total, math.comb(n_cases, n_pos))
     if p_one == 1:
         return 1.0
     return float(-math.expm1(n_trials * math.log1p(-float(p_one))))

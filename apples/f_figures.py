@@ -6,18 +6,34 @@ Introduced in notebook 01. Pure functions compute; ``plot_*`` helpers take
 
 from __future__ import annotations
 
+import numbers
+
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ._validation import Undefined, check_policy, divide
+from ._validation import Undefined, check_count, check_policy, divide
 
 __all__ = ["f_from_rates", "f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_f_of_tp"]
 
 
 def _check_prior(prior: float) -> float:
-    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 < prior < 1:
+    # numpy scalars are numbers too; NaN fails the comparison
+    if isinstance(prior, (bool, np.bool_)) or not isinstance(prior, numbers.Real) or not 0 < prior < 1:
         raise ValueError(f"prior must be a number strictly between 0 and 1, got {prior!r}")
     return float(prior)
+
+
+def _check_values(name: str, values, *, high: int | None = 1) -> np.ndarray:
+    """A float array of real numbers in [0, high] (no NaN), from a number or an array-like of numbers."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a number or an array of numbers, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} contains NaN")
+    if np.any(arr < 0) or (high is not None and np.any(arr > high)):
+        raise ValueError(f"{name} must lie in [0, {high if high is not None else 'inf'}]")
+    return arr
 
 
 def f_from_rates(tpr, fpr, *, prior: float, undefined: Undefined = "zero"):
@@ -46,11 +62,8 @@ def f_from_rates(tpr, fpr, *, prior: float, undefined: Undefined = "zero"):
     """
     prior = _check_prior(prior)
     check_policy(undefined)
-    tpr = np.asarray(tpr, dtype=float)
-    fpr = np.asarray(fpr, dtype=float)
-    for name, a in (("tpr", tpr), ("fpr", fpr)):
-        if np.any((a < 0) | (a > 1)) or np.isnan(a).any():
-            raise ValueError(f"{name} must lie in [0, 1]")
+    tpr = _check_values("tpr", tpr)
+    fpr = _check_values("fpr", fpr)
     return divide(2 * tpr * prior, tpr * prior + prior + fpr * (1 - prior), undefined=undefined, what="F")
 
 
@@ -66,10 +79,12 @@ def f_of_tp(tp, *, positives: int, fp: int):
     >>> f_of_tp(3, positives=4, fp=1)
     0.75
     """
-    tp = np.asarray(tp, dtype=float)
-    if positives < 1 or fp < 0:
-        raise ValueError(f"need positives >= 1 and fp >= 0, got positives={positives}, fp={fp}")
-    if np.any((tp < 0) | (tp > positives)):
+    positives = check_count("positives", positives)
+    fp = check_count("fp", fp)
+    if positives < 1:
+        raise ValueError(f"need positives >= 1, got positives={positives}")
+    tp = _check_values("tp", tp, high=None)
+    if np.any(tp > positives):
         raise ValueError(f"tp must lie in [0, positives={positives}]")
     out = 2 * tp / (tp + fp + positives)
     return float(out) if out.ndim == 0 else out

@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validation import Undefined, check_choice, check_policy, divide
+from ._validation import MAX_EXACT_INT, Undefined, check_choice, check_policy, check_table_size, divide
 from .counts import Counts
 
 __all__ = [
@@ -94,6 +94,12 @@ _ERRORS = ("fixed", "binomial")
 _TAIL = 1e-17
 #: Repetitions x folds simulated at a time (bounds memory; fixed so results do not depend on it).
 _CHUNK_CELLS = 1 << 20
+#: Bytes per (repetition, fold) cell of simulate_fold_counts (three int64 results and the temporaries).
+_BYTES_PER_SIMULATED_FOLD = 64
+#: Peak bytes per term of the triple sum in exact_fold_f1 (measured: about 43).
+_BYTES_PER_EXACT_TERM = 48
+#: Bytes per value of a distribution's support (values, pmf, tail sums).
+_BYTES_PER_SUPPORT_VALUE = 48
 
 
 # ----------------------------------------------------------------------------- validation
@@ -250,8 +256,9 @@ def fold_sizes(n_instances: int, n_folds: int) -> np.ndarray:
     >>> fold_sizes(1003, 5).tolist()
     [201, 201, 201, 200, 200]
     """
-    n_instances = _check_int("n_instances", n_instances, low=2)
+    n_instances = _check_int("n_instances", n_instances, low=2, high=MAX_EXACT_INT)
     n_folds = _check_int("n_folds", n_folds, low=2, high=n_instances)
+    check_table_size(f"{n_folds:,} folds", 24 * n_folds, reduce="n_folds")
     q, r = divmod(n_instances, n_folds)
     return q + (np.arange(n_folds) < r).astype(np.int64)
 
@@ -267,7 +274,7 @@ def corpus_counts(prop_a: float, *, n_instances: int, recall_a: float = VAN_ASCH
     >>> corpus_counts(0.10, n_instances=10_000)
     {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
     """
-    n_instances = _check_int("n_instances", n_instances, low=2)
+    n_instances = _check_int("n_instances", n_instances, low=2, high=MAX_EXACT_INT)
     prop = _check_unit("prop_a", prop_a)
     r_a = _check_unit("recall_a", recall_a)
     r_b = _check_unit("recall_b", recall_b)
@@ -516,6 +523,9 @@ def simulate_fold_counts(prop_a: float, *, n_instances: int = 1000, n_folds: int
     """
     _, sizes, corpus = _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
     n_reps = _check_int("n_reps", n_reps, low=1)
+    check_table_size(f"{n_reps:,} simulated cross-validations of {len(sizes):,} folds",
+                     _BYTES_PER_SIMULATED_FOLD * n_reps * len(sizes),
+                     reduce="n_reps or n_folds (simulate_fold_f1 summarises any n_reps in bounded memory)")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     n_a, n_b, t_a, t_b = corpus["n_a"], corpus["n_b"], corpus["tp_a"], corpus["tp_b"]
     k = len(sizes)
@@ -599,6 +609,9 @@ def _support(lo_dist, hi_dist, lo_bound: int, hi_bound: int) -> np.ndarray:
     number of draws) with the lowest / highest quantiles. The tails are summed
     from the pmf (scipy's ``isf`` loses the far upper tail to 1 - cdf rounding).
     """
+    check_table_size(f"the support of a count between {lo_bound:,} and {hi_bound:,}",
+                     _BYTES_PER_SUPPORT_VALUE * (hi_bound - lo_bound + 1),
+                     reduce="n_instances (the exact sums run over every count of a fold or class)")
     x = np.arange(lo_bound, hi_bound + 1)
     low_tail = np.cumsum(_pmf(lo_dist, x))
     high_tail = np.cumsum(_pmf(hi_dist, x)[::-1])[::-1]
@@ -644,6 +657,9 @@ def _expected_fold(n: int, m_vals: np.ndarray, m_w: np.ndarray, *, errors: str, 
     kw_b = dict(n_class=corpus["n_b"], bad_class=corpus["n_b"] - corpus["tp_b"], p_bad=1.0 - recall_b)
     u = _support(_count_dist(errors, lo_m, **kw_a), _count_dist(errors, hi_m, **kw_a), 0, hi_m)  # fn_A
     w = _support(_count_dist(errors, n - hi_m, **kw_b), _count_dist(errors, n - lo_m, **kw_b), 0, n - lo_m)  # fp_A
+    check_table_size(f"the exact sum over a fold of {n:,} instances ({m_vals.size:,} × {u.size:,} × {w.size:,} "
+                     "terms)", _BYTES_PER_EXACT_TERM * m_vals.size * u.size * w.size,
+                     reduce="n_instances, or raise n_folds (smaller folds)")
     m_col = m_vals[:, None]
     pu = np.where(u[None, :] <= m_col, _pmf(_count_dist(errors, m_col, **kw_a), u[None, :]), 0.0)  # (M, U)
     pw = np.where(w[None, :] <= n - m_col, _pmf(_count_dist(errors, n - m_col, **kw_b), w[None, :]), 0.0)

@@ -12,12 +12,14 @@ Forman, G. & Scholz, M. (2010), §4.2–4.3.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ._validation import check_count, check_real
 from .cross_validation import CV_F_METHODS, METHOD_LABELS, percent
 from .exact import EXACT_METHODS, exact_cv_f
 from .simulation import sample_cv_f, simulation_design
@@ -90,7 +92,15 @@ def explore_cv_f(prior: float, f_true: float, *, n_folds: int = 10, n_cases: int
 
 
 def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 40, ax=None):
-    """Step histograms of each method's estimates (in %) with the ground truth marked; returns ``ax``."""
+    """Step histograms of each method's estimates (in %) with the ground truth marked; returns ``ax``.
+
+    ``estimates`` is :func:`apples.sample_cv_f` output (one column per method of ``CV_F_METHODS``).
+    """
+    _check_frame("estimates", estimates, CV_F_METHODS, "apples.sample_cv_f output")
+    f_true = check_real("f_true", f_true)
+    bins = check_count("bins", bins)
+    if bins < 1:
+        raise ValueError(f"bins must be at least 1, got {bins}")
     ax = plt.gca() if ax is None else ax
     values = estimates.to_numpy() * 100
     finite = values[np.isfinite(values)]
@@ -102,6 +112,14 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
                 label=METHOD_LABELS[method])
     ax.axvline(f_true * 100, color="grey", ls="--", lw=1, label="truth")
     return decorate(ax, xlabel="cross-validated F (%)", ylabel="repetitions (%)")
+
+
+def _check_frame(name: str, frame: object, columns, what: str) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a DataFrame ({what}), got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the column(s) {missing} ({what}); it has {list(frame.columns)[:10]}")
 
 
 def _summary_html(result: ExploreResult) -> str:
@@ -213,6 +231,15 @@ def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METH
     >>> len(ax.lines)
     5
     """
+    if not isinstance(x, str) or not isinstance(y, str):
+        raise TypeError(f"x and y must be column names (strings), got x={x!r}, y={y!r}")
+    _check_frame("frame", frame, ("method", x, y), "a long table such as apples.simulate_grid output")
+    if isinstance(methods, str) or not isinstance(methods, Iterable):
+        raise TypeError(f"methods must be a sequence of methods of CV_F_METHODS, got {methods!r}")
+    methods = list(methods)
+    unknown = [m for m in methods if not isinstance(m, str) or m not in METHOD_LABELS]
+    if unknown:
+        raise ValueError(f"methods has {unknown!r}, not methods of CV_F_METHODS {CV_F_METHODS}")
     ax = plt.gca() if ax is None else ax
     for method in methods:
         part = frame[frame["method"] == method].sort_values(x)

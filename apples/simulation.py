@@ -55,6 +55,20 @@ number of valid folds and ``k`` the number of folds,
 Skip methods are undefined (NaN) in a repetition without any valid fold;
 :func:`simulate_cv_f` reports how often that happened and averages the rest.
 
+Size limit
+----------
+The tables grow with the square of the fold size ``m``: a fold type with
+``p`` positives has ``(p + 1)(m − p + 1)`` outcomes, each taking about 200
+bytes while the tables are built. Before anything is allocated the size is
+estimated, and designs beyond ``apples._validation.MAX_TABLE_BYTES`` (1 GiB,
+about 5 million outcomes) are refused with a ValueError naming the arguments
+to reduce: 2 stratified folds of 100,000 cases (2.5 billion outcomes) would
+need hundreds of GiB. The
+same holds for the fold-allocation tables of unstratified folds (about
+``(k − 1)·n_small²/2`` cells) and for the arrays :func:`fold_positives` and
+:func:`sample_cv_f` return. The paper's design (folds of 100 cases) needs at
+most 180,000 outcomes, about 35 MiB.
+
 References
 ----------
 Forman, G. & Scholz, M. (2010). Apples-to-apples in cross-validation studies:
@@ -70,7 +84,6 @@ IEEE TSE 17(9).
 from __future__ import annotations
 
 import math
-import numbers
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -80,7 +93,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ._validation import check_count, divide
+from ._validation import check_count, check_real, check_table_size, divide
 from .cross_validation import CV_F_METHODS
 
 __all__ = ["SimulationDesign", "simulation_design", "fold_positives", "sample_cv_f", "simulate_cv_f",
@@ -97,6 +110,16 @@ FIGURE_PANEL_PRIORS: tuple[float, ...] = (0.01, 0.05, 0.25)
 _CHUNK_CELLS = 1 << 15
 #: Skip methods in CV_F_METHODS (undefined when no fold is valid).
 _SKIP = ("avg_skip", "pr_re_skip")
+#: Peak bytes per (TP, FP) outcome while the outcome and alias tables are built (measured: about
+#: 200, most of it the alias method's Python lists). With MAX_TABLE_BYTES (1 GiB) this allows about
+#: 5 million outcomes, e.g. stratified folds of 4,000 cases at a prior of 0.5; the paper's folds of 100
+#: cases need at most 180,000.
+_BYTES_PER_OUTCOME = 200
+#: Peak bytes per cell of the fold-allocation alias tables, and per table (a numpy view and its lists).
+_BYTES_PER_ALLOCATION_CELL = 200
+_BYTES_PER_ALLOCATION_TABLE = 400
+#: Bytes per (repetition, fold) cell while fold allocations are drawn (uniforms, counts, indices).
+_BYTES_PER_DRAWN_FOLD = 40
 
 
 # ----------------------------------------------------------------------------- design
@@ -130,15 +153,6 @@ class SimulationDesign:
     def prior(self) -> float:
         """Realised class prior ``n_pos / n_cases``."""
         return self.n_pos / self.n_cases
-
-
-def _check_real(name: str, value: object) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
-    value = float(value)
-    if math.isnan(value):
-        raise ValueError(f"{name} is NaN")
-    return value
 
 
 def _check_folds_cases(n_cases: object, n_folds: object) -> tuple[int, int]:
@@ -189,8 +203,8 @@ def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_fol
     >>> d.n_pos, d.n_neg, d.fold_size, round(d.fpr, 6)
     (10, 990, 100, 0.00202)
     """
-    prior = _check_real("prior", prior)
-    f_true = _check_real("f_true", f_true)
+    prior = check_real("prior", prior)
+    f_true = check_real("f_true", f_true)
     if not 0.0 < prior < 1.0:
         raise ValueError(f"prior must lie strictly between 0 and 1, got {prior!r}")
     if not 0.0 < f_true <= 1.0:
@@ -319,6 +333,23 @@ def _allocation_tables(n_cases: int, n_folds: int, n_small: int) -> _AliasSet:
     return _AliasSet(pmfs)
 
 
+def _check_allocation_size(n_cases: int, n_folds: int, n_small: int, n_reps: int) -> None:
+    """Refuse fold allocations whose alias tables or draws would exceed MAX_TABLE_BYTES (estimated first).
+
+    ``_allocation_tables`` holds ``n_folds − 1`` times ``n_small + 1`` tables, table ``r`` with
+    ``min(m, r) + 1`` cells; the draws take ``n_reps × n_folds`` cells.
+    """
+    m = n_cases // n_folds
+    top = min(m, n_small)
+    cells_per_fold = (top + 1) * (top + 2) // 2 + (n_small - top) * (m + 1)
+    nbytes = ((n_folds - 1) * (cells_per_fold * _BYTES_PER_ALLOCATION_CELL
+                               + (n_small + 1) * _BYTES_PER_ALLOCATION_TABLE)
+              + n_reps * n_folds * _BYTES_PER_DRAWN_FOLD)
+    check_table_size(f"unstratified fold allocation ({n_folds:,} folds of {m:,} cases, {n_small:,} cases "
+                     f"of the smaller class, {n_reps:,} repetitions)", nbytes,
+                     reduce="n_folds, n_cases, n_reps, or the smaller class (n_pos or n_cases − n_pos)")
+
+
 def _draw_positives(rng: np.random.Generator, design: SimulationDesign, size: int) -> np.ndarray:
     """Positives per fold of ``size`` uniformly random equal-size partitions, shape (size, k).
 
@@ -332,6 +363,7 @@ def _draw_positives(rng: np.random.Generator, design: SimulationDesign, size: in
     """
     k, m = design.n_folds, design.fold_size
     small, flip = (design.n_pos, False) if design.n_pos <= design.n_neg else (design.n_neg, True)
+    _check_allocation_size(design.n_cases, k, small, size)
     tables = _allocation_tables(design.n_cases, k, small)
     u = rng.random((k - 1, size))
     out = np.empty((size, k), dtype=np.int64)
@@ -370,6 +402,12 @@ def fold_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, strati
     -------
     ndarray of int, shape (n_reps, n_folds)
 
+    Raises
+    ------
+    ValueError
+        Besides bad arguments: an allocation whose tables or result would
+        need more than 1 GiB (see "Size limit" in the module docstring).
+
     Examples
     --------
     >>> fold_positives(25, n_cases=1000, n_folds=10, stratified=True)
@@ -385,6 +423,8 @@ def fold_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, strati
     n_reps = _check_positive("n_reps", n_reps)
     seed = check_count("seed", seed)
     if stratified:
+        check_table_size(f"a table of {n_reps:,} × {n_folds:,} fold counts", 8 * n_reps * n_folds,
+                         reduce="n_reps or n_folds")
         return np.tile(_stratified_positives(n_pos, n_folds), (n_reps, 1))
     design = SimulationDesign(n_cases, n_folds, n_cases // n_folds, n_pos, n_cases - n_pos, 1.0, 1.0, 0.0)
     return _draw_positives(np.random.default_rng(seed), design, n_reps)
@@ -451,8 +491,38 @@ class _OutcomeTables:
         return v, rest % self._base_tp, rest // self._base_tp
 
 
+def _outcome_count(design: SimulationDesign, stratified: bool) -> int:
+    """Number of (TP, FP) outcomes the tables hold: Σ (p + 1)(m − p + 1) over the fold types p (exact)."""
+    m = design.fold_size
+    if stratified:
+        ps = set(_stratified_positives(design.n_pos, design.n_folds).tolist())
+        return sum((p + 1) * (m - p + 1) for p in ps)
+    a, b = max(0, m - design.n_neg), min(m, design.n_pos)
+
+    def s1(n):  # Σ_{p=0..n} p
+        return n * (n + 1) // 2 if n >= 0 else 0
+
+    def s2(n):  # Σ_{p=0..n} p²
+        return n * (n + 1) * (2 * n + 1) // 6 if n >= 0 else 0
+
+    # (p + 1)(m + 1 − p) = −p² + m·p + (m + 1)
+    return -(s2(b) - s2(a - 1)) + m * (s1(b) - s1(a - 1)) + (m + 1) * (b - a + 1)
+
+
+def _check_outcome_size(design: SimulationDesign, stratified: bool) -> None:
+    n = _outcome_count(design, stratified)
+    check_table_size(
+        f"the (TP, FP) outcome tables of {'stratified' if stratified else 'unstratified'} folds of "
+        f"{design.fold_size:,} cases with {design.n_pos:,} positives in all ({n:,} outcomes)",
+        n * _BYTES_PER_OUTCOME,
+        reduce="the fold size n_cases / n_folds (more folds or fewer cases)"
+               + ("" if stratified else ", or use stratified=True"),
+    )
+
+
 @lru_cache(maxsize=8)
 def _tables(design: SimulationDesign, stratified: bool) -> _OutcomeTables:
+    _check_outcome_size(design, stratified)
     return _OutcomeTables(design, _support(design, stratified))
 
 
@@ -531,7 +601,10 @@ def sample_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int, n
     stratified : bool
         Stratified or unstratified folds.
     n_reps : int
-        Repetitions (rows). Memory is ``40 · n_reps`` bytes for the result.
+        Repetitions (rows). Memory is ``40 · n_reps`` bytes for the result
+        (about three times that while it is built); more than 1 GiB in all
+        (``n_reps`` above about 8.9 million) is refused: :func:`simulate_cv_f`
+        summarises any number of repetitions in bounded memory.
     seed : int, default 0
         Seed; results are identical for every ``n_jobs``.
     n_jobs : int, default 1
@@ -550,7 +623,11 @@ def sample_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int, n
     (['avg', 'pr_re', 'tp_fp', 'avg_skip', 'pr_re_skip'], (1000, 5))
     """
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
-    chunks = _run(design, _check_stratified(stratified), _check_positive("n_reps", n_reps),
+    n_reps = _check_positive("n_reps", n_reps)
+    # the chunks, their concatenation and the DataFrame: three copies of n_reps × 5 floats
+    check_table_size(f"{n_reps:,} repetitions × 5 estimates", 3 * 40 * n_reps,
+                     reduce="n_reps (simulate_cv_f summarises any number of repetitions in bounded memory)")
+    chunks = _run(design, _check_stratified(stratified), n_reps,
                   check_count("seed", seed), _check_positive("n_jobs", n_jobs), reduce=lambda est: est)
     return pd.DataFrame(np.concatenate(chunks), columns=list(CV_F_METHODS))
 
@@ -620,7 +697,9 @@ def simulate_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int,
     ------
     ValueError, TypeError
         For a bad design (see :func:`simulation_design`), ``n_reps < 1`` or a
-        bad ``seed``/``n_jobs``/``stratified``.
+        bad ``seed``/``n_jobs``/``stratified``. A ValueError too for folds so
+        large that the outcome tables would need more than 1 GiB (see
+        "Size limit" in the module docstring).
 
     References
     ----------
@@ -678,6 +757,21 @@ def figure_grid() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["prior", "f_true", "stratified"])
 
 
+def check_points(points: object) -> pd.DataFrame:
+    """``points`` if it is a DataFrame with columns ``prior``, ``f_true``, ``stratified`` (not exported).
+
+    Shared with :func:`apples.exact_grid`; the values are checked where they are used.
+    """
+    if not isinstance(points, pd.DataFrame):
+        raise TypeError("points must be a DataFrame with columns prior, f_true and stratified "
+                        f"(e.g. apples.figure_grid()), got {type(points).__name__}")
+    missing = [c for c in ("prior", "f_true", "stratified") if c not in points.columns]
+    if missing:
+        raise ValueError(f"points lacks the column(s) {missing}; it needs prior, f_true and stratified "
+                         f"(e.g. apples.figure_grid()), got columns {list(points.columns)[:10]}")
+    return points
+
+
 def simulate_grid(points: pd.DataFrame | None = None, *, n_reps: int, seed: int = 0, n_jobs: int = 1,
                   progress=None) -> pd.DataFrame:
     """:func:`simulate_cv_f` at every point of a grid, as one long table.
@@ -708,12 +802,16 @@ def simulate_grid(points: pd.DataFrame | None = None, *, n_reps: int, seed: int 
     >>> g.shape
     (10, 12)
     """
-    points = figure_grid() if points is None else points
+    points = figure_grid() if points is None else check_points(points)
+    seed = check_count("seed", seed)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable progress(i, n_points, seconds) or None, got {progress!r}")
     frames = []
     for i, row in enumerate(points.itertuples(index=False)):
-        point_seed = int(np.random.SeedSequence([check_count("seed", seed), i]).generate_state(1)[0])
+        point_seed = int(np.random.SeedSequence([seed, i]).generate_state(1)[0])
         start = time.perf_counter()
-        t = simulate_cv_f(float(row.prior), float(row.f_true), stratified=bool(row.stratified), n_reps=n_reps,
+        # the raw values: simulate_cv_f checks them (float("0.1") or bool("no") would accept anything)
+        t = simulate_cv_f(row.prior, row.f_true, stratified=row.stratified, n_reps=n_reps,
                           seed=point_seed, n_jobs=n_jobs)
         seconds = time.perf_counter() - start
         t = t.reset_index()

@@ -393,3 +393,138 @@ def test_prediction_cost_accepts_numpy_scalars():
     assert relabel_uncertain([1, 2], [0.1, 0.9], threshold=np.float32(0.5), target=np.int64(7)).tolist() == [1, 7]
     with pytest.raises(ValueError, match="^threshold must be a number, got NaN"):
         relabel_uncertain([1, 2], [0.1, 0.9], threshold=np.float64("nan"), target=7)
+
+
+# --- simulation.py, exact.py, fold_size.py: sizes refused before anything is allocated ---------------
+def _quick(call, seconds=5.0):
+    """Run ``call`` and return its exception, failing if it took longer than ``seconds``."""
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as info:
+        call()
+    assert time.perf_counter() - start < seconds
+    return str(info.value)
+
+
+def test_simulate_cv_f_refuses_outcome_tables_beyond_the_memory_limit():
+    from apples import exact_cv_f, sample_cv_f, simulate_cv_f
+
+    # 2 stratified folds of 100,000 cases with 50,000 positives each: (50,001)² = 2.5e9 outcomes
+    big = dict(stratified=True, n_cases=200_000, n_folds=2)
+    message = _quick(lambda: simulate_cv_f(0.5, 0.8, n_reps=1, **big))
+    assert "2,500,100,001 outcomes" in message and "the limit is 1 GiB" in message
+    assert "reduce the fold size n_cases / n_folds" in message
+    _quick(lambda: sample_cv_f(0.5, 0.8, n_reps=1, **big))
+    _quick(lambda: exact_cv_f(0.5, 0.8, method="avg", **big))
+
+
+def test_outcome_count_matches_the_sum_over_fold_types():
+    from apples.simulation import _outcome_count, simulation_design
+
+    # by hand: 10 positives in 10 stratified folds of 100: one type p = 1, 2 · 100 outcomes
+    assert _outcome_count(simulation_design(0.01, 0.8), True) == 2 * 100
+    # unstratified folds of 4 cases, 3 positives and 5 negatives in all: p from 0 to 3,
+    # Σ (p + 1)(5 − p) = 5 + 8 + 9 + 8
+    assert _outcome_count(simulation_design(3 / 8, 0.8, n_cases=8, n_folds=2), False) == 30
+
+
+def test_fold_positives_refuses_allocations_beyond_the_memory_limit():
+    from apples import fold_positives
+
+    message = _quick(lambda: fold_positives(5, n_cases=10**9, n_folds=10**8, stratified=False))
+    assert "100,000,000 folds of 10 cases" in message and "reduce n_folds" in message
+    _quick(lambda: fold_positives(5, n_cases=1000, n_folds=10, stratified=True, n_reps=10**9))
+    _quick(lambda: fold_positives(5, n_cases=1000, n_folds=10, stratified=False, n_reps=10**9))
+
+
+def test_sample_cv_f_refuses_a_result_beyond_the_memory_limit():
+    from apples import sample_cv_f
+
+    message = _quick(lambda: sample_cv_f(0.05, 0.8, stratified=True, n_reps=10**8))
+    assert "100,000,000 repetitions" in message and "simulate_cv_f" in message
+
+
+def test_exact_tp_fp_refuses_sums_beyond_the_memory_limit():
+    from apples import exact_cv_f
+
+    message = _quick(lambda: exact_cv_f(0.5, 0.8, stratified=True, method="tp_fp", n_cases=2**40, n_folds=2))
+    assert "binomial laws of TP and FP" in message and "reduce n_cases" in message
+
+
+def test_p_fold_without_positives_refuses_integers_beyond_the_work_limit():
+    from apples import p_fold_without_positives
+
+    message = _quick(lambda: p_fold_without_positives(5 * 10**8, n_cases=10**9, n_folds=10))
+    assert "MAX_EXACT_BITS" in message
+    # the shortcuts are the exact values: pigeonhole (5 positives, 10 folds) and every fold full
+    assert p_fold_without_positives(5, n_cases=10**9, n_folds=10) == 1.0
+    assert p_fold_without_positives(10**9 - 10**8 + 1, n_cases=10**9, n_folds=10) == 0.0
+    # by hand: 2 positives in 2 folds of 2 cases (C(4, 2) = 6 placements), both in one fold: 2 of 6
+    assert p_fold_without_positives(2, n_cases=4, n_folds=2) == pytest.approx(1 / 3, rel=1e-15)
+
+
+def test_fold_size_simulation_and_exact_sums_refuse_sizes_beyond_the_memory_limit():
+    from apples import exact_fold_f1, fold_sizes, simulate_fold_counts
+
+    message = _quick(lambda: simulate_fold_counts(0.05, n_instances=1000, n_folds=10, n_reps=10**9))
+    assert "1,000,000,000 simulated cross-validations of 10 folds" in message
+    _quick(lambda: fold_sizes(2**52, 2**50))
+    message = _quick(lambda: exact_fold_f1(0.05, method="avg", n_instances=2**40, n_folds=2))
+    assert "reduce n_instances" in message
+    with pytest.raises(ValueError, match="^n_instances must be between 2 and 9007199254740992"):
+        fold_sizes(10**30, 10)
+
+
+def test_simulate_grid_and_exact_grid_name_points():
+    from apples import exact_grid, simulate_grid
+
+    for grid in (simulate_grid, exact_grid):
+        kw = {"n_reps": 10} if grid is simulate_grid else {}
+        with pytest.raises(TypeError, match="^points must be a DataFrame with columns prior, f_true and stratified"):
+            grid([(0.01, 0.8, True)], **kw)
+        with pytest.raises(ValueError, match=r"^points lacks the column\(s\) \['stratified'\]"):
+            grid(pd.DataFrame({"prior": [0.01], "f_true": [0.8]}), **kw)
+        # a string or an int in a column is refused by the function that uses it, not converted
+        with pytest.raises(TypeError, match="^stratified must be True or False"):
+            grid(pd.DataFrame({"prior": [0.01], "f_true": [0.8], "stratified": ["no"]}), **kw)
+        with pytest.raises(TypeError, match="^prior must be a real number"):
+            grid(pd.DataFrame({"prior": ["0.01"], "f_true": [0.8], "stratified": [True]}), **kw)
+
+
+# --- f_figures.py, sim_explorer.py ------------------------------------------------------------------------
+def test_f_figures_accept_numpy_scalars_and_name_bad_arguments():
+    from apples import f_from_rates, f_of_tp
+
+    # F = 2·tpr·π / (tpr·π + π + fpr·(1 − π)); by hand at tpr 0.8, fpr 0, π 0.5: 0.8 / 0.9
+    assert f_from_rates(0.8, 0.0, prior=np.float32(0.5)) == pytest.approx(0.8 / 0.9, rel=1e-15)
+    assert f_of_tp(np.int64(3), positives=np.int64(4), fp=np.int64(1)) == 0.75  # 6 / 8
+    with pytest.raises(TypeError, match="^tpr must be a number or an array of numbers"):
+        f_from_rates("0.8", 0.1, prior=0.5)
+    with pytest.raises(ValueError, match="^tp contains NaN"):
+        f_of_tp(float("nan"), positives=4, fp=1)
+    with pytest.raises(TypeError, match="^positives must be a non-negative integer count"):
+        f_of_tp(1, positives="4", fp=1)
+
+
+def test_sim_explorer_plots_name_bad_tables():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from apples import plot_cv_f_histograms, plot_method_curves
+
+    fig, ax = plt.subplots()
+    try:
+        with pytest.raises(TypeError, match="^estimates must be a DataFrame"):
+            plot_cv_f_histograms([0.5], 0.8, ax=ax)
+        with pytest.raises(ValueError, match=r"^estimates lacks the column\(s\) \['avg'"):
+            plot_cv_f_histograms(pd.DataFrame({"x": [0.5]}), 0.8, ax=ax)
+        with pytest.raises(ValueError, match=r"^frame lacks the column\(s\) \['method'"):
+            plot_method_curves(pd.DataFrame({"prior": [0.01], "bias": [0.0]}), x="prior", y="bias", ax=ax)
+        with pytest.raises(ValueError, match="^methods has"):
+            plot_method_curves(pd.DataFrame({"method": ["avg"], "prior": [0.01], "bias": [0.0]}),
+                               x="prior", y="bias", methods=["mean"], ax=ax)
+    finally:
+        plt.close(fig)
