@@ -79,41 +79,16 @@ from common_registry import (
 
 #: (registry key, check) -> what is wrong in the library. Each runs as ``xfail(strict=True)``:
 #: when a fix lands the case XPASSes, which fails, and the entry must be removed.
-_F_OF_TP = "f_of_tp checks only positives >= 1, fp >= 0 and 0 <= tp <= positives"
 _HUGE = "accepted and attempted: no upper bound (counts above 2**53 are refused elsewhere by check_count)"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
     # counts.py
     ("fold_counts", "empty"): "empty y_true/y_pred/folds give [] (no folds) instead of a ValueError naming y_true",
-    # f_figures.py
-    ("f_from_rates", "str_tpr"): "tpr='0.5' is parsed as a number by np.asarray(dtype=float)",
-    ("f_from_rates", "str_fpr"): "fpr='0.5' is parsed as a number by np.asarray(dtype=float)",
-    ("f_from_rates", "np_float32_prior"): "prior must be a Python int/float: np.float32(0.25) is refused",
-    ("f_of_tp", "nan_tp"): _F_OF_TP + ": tp=NaN returns NaN",
-    ("f_of_tp", "none_tp"): _F_OF_TP + ": tp=None becomes NaN and returns NaN",
-    ("f_of_tp", "str_tp"): _F_OF_TP + ": tp='0.5' is parsed as a number",
-    ("f_of_tp", "none_positives"): _F_OF_TP + ": positives=None fails in '<' (TypeError not naming positives)",
-    ("f_of_tp", "str_positives"): _F_OF_TP + ": positives='4' fails in '<' (TypeError not naming positives)",
-    ("f_of_tp", "float_positives"): _F_OF_TP + ": positives=4.0 is accepted as a count",
-    ("f_of_tp", "huge_positives"): _F_OF_TP + ": positives=2**60 is accepted",
-    ("f_of_tp", "none_fp"): _F_OF_TP + ": fp=None fails in '<' (TypeError not naming fp)",
-    ("f_of_tp", "str_fp"): _F_OF_TP + ": fp='1' fails in '<' (TypeError not naming fp)",
-    ("f_of_tp", "float_fp"): _F_OF_TP + ": fp=1.0 is accepted as a count",
-    ("f_of_tp", "bool_fp"): _F_OF_TP + ": fp=True is accepted as a count",
-    ("f_of_tp", "huge_fp"): _F_OF_TP + ": fp=2**60 is accepted",
     # fold_size.py
-    ("fold_sizes", "huge_n_instances"): _HUGE,
-    ("corpus_counts", "huge_n_instances"): _HUGE + "; prop_a * n_instances is rounded in float",
     ("fold_f1", "huge_in_counts_fold_size"): _HUGE + "; F1 is computed in float from inexact counts",
     ("delta_factors", "huge_in_counts_fold_size"): _HUGE + "; delta is computed in float from inexact counts",
     ("delta_table", "huge_in_counts_fold_size"): _HUGE + "; the table is computed in float from inexact counts",
-    ("simulate_fold_counts", "huge_n_instances"): _HUGE + "; numpy refuses it with a message not naming n_instances",
-    ("simulate_fold_counts", "huge_n_reps"): _HUGE + "; numpy refuses it with a message not naming n_reps",
-    ("simulate_fold_f1", "huge_n_instances"): _HUGE + "; numpy refuses it with a message not naming n_instances",
     ("simulate_fold_f1", "huge_n_reps"): _HUGE + "; the chunked simulation runs until stopped",
-    ("exact_fold_f1", "huge_n_instances"): _HUGE + "; ends in a MemoryError",
-    ("fold_f1_curve", "huge_n_instances"): _HUGE + "; numpy refuses it with a message not naming n_instances",
     ("fold_f1_curve", "huge_n_reps"): _HUGE + "; the chunked simulation runs until stopped",
-    ("fold_f1_readings", "huge_n_instances"): _HUGE + "; ends in a MemoryError",
     # prediction_cost.py
     ("score_change", "table_not_a_mapping"): "errors about before name counts_by_label, not a parameter of score_change",
     ("score_change", "table_empty"): "errors about before name counts_by_label, not a parameter of score_change",
