@@ -924,7 +924,8 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     if not isinstance(result, IncoherenceComparison):
         raise TypeError("result must be an apples.IncoherenceComparison (from incoherence_comparison), "
                         f"got {type(result).__name__}")
-    _check_model(model_a, "model_a"), _check_model(model_b, "model_b")
+    _check_model(model_a, "model_a")
+    _check_model(model_b, "model_b")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(12, 4))
     ax_roc, ax_c = axes

@@ -258,7 +258,9 @@ def precision_at_k(y_true, y_score, *, k: int, positive=1,
     ValueError
         If ``k`` is outside ``[1, n]``, or on bad labels/scores.
     TypeError
-        If ``k`` is not an integer (``bool`` and ``float`` are rejected).
+        If ``k`` is not an integer (``bool`` and ``float`` are rejected), or
+        ``positive`` is of another kind than the labels: ``["pos", "pos"]``
+        with the default ``positive=1`` is an error, not a precision of 0.
 
     References
     ----------
@@ -403,8 +405,9 @@ def cv_ranking_score(y_true_folds, y_score_folds, *, metric, method: Literal["av
         ``"skip"`` when every fold is undefined.
     ValueError, TypeError
         Unknown ``metric``/``method``/``undefined``, fold lists of different
-        lengths or empty, a fold whose labels and scores differ in length, or
-        bad labels/scores in a fold (the message names the fold).
+        lengths or empty, an empty fold, a fold whose labels and scores differ
+        in length, or bad labels/scores in a fold (the message names the
+        fold); with ``"merge"``, folds whose labels are of different kinds.
 
     References
     ----------
