@@ -402,9 +402,13 @@ def _transform_scores(entry: Entry, kwargs: dict, transform: Callable) -> dict:
     return out
 
 
-def _dense_rank(values: np.ndarray, offset: int = 0):
+def _dense_rank(values: np.ndarray, offset: int = 0, dtype=np.int64):
+    """The scores' dense ranks (1, 2, ...) plus ``offset``, as integers of ``dtype`` (a strictly increasing map)."""
     def rank(a):
-        return np.searchsorted(values, a).astype(np.int64) + 1 + offset
+        r = np.searchsorted(values, a) + 1
+        if dtype is np.uint64:
+            return r.astype(np.uint64) + np.uint64(offset)
+        return (r - 1).astype(np.int64) + np.int64(offset + 1)  # offset + 1 fits int64 even at its minimum
     return rank
 
 
@@ -512,6 +516,8 @@ def _case_array_cases(key: str, entry: Entry):
 def _positive_cases(key: str, entry: Entry):
     for arg in _args_of(entry, POSITIVE):
         yield _reject_case(key, entry, "positive_absent", lambda kw, arg=arg: _with(kw, **{arg: 2}), (arg,))
+        yield _same_case(key, entry, "np_int64_positive",
+                         lambda kw, arg=arg: _with(kw, **{arg: np.int64(kw.get(arg, _signature_default(key, arg)))}))
         yield _reject_case(key, entry, "positive_wrong_type", lambda kw, arg=arg: _with(kw, **{arg: "1"}), (arg,))
         if _signature_default(key, arg) == 1:
             def strings(kw, arg=arg):
@@ -520,6 +526,7 @@ def _positive_cases(key: str, entry: Entry):
                 return kw
             yield _reject_case(key, entry, "positive_default_str_labels", strings, (arg,))
     for arg in _args_of(entry, TARGET):
+        yield _same_case(key, entry, f"np_int64_{arg}", lambda kw, arg=arg: _with(kw, **{arg: np.int64(kw[arg])}))
         yield _reject_case(key, entry, f"wrong_type_{arg}", lambda kw, arg=arg: _with(kw, **{arg: "a"}), (arg,))
     for arg in _args_of(entry, TABLE_LABEL):
         yield _reject_case(key, entry, f"absent_{arg}", lambda kw, arg=arg: _with(kw, **{arg: "zz"}), (arg,))
@@ -757,6 +764,11 @@ def invariance_cases():
                 "rank_exp": lambda kw: np.exp,
                 "rank_dense": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw)),
                 "big_int_scores": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw), offset=2**53),
+                # uint64 beyond int64 (negating them wraps) and int64 at its minimum (negating it overflows)
+                "uint64_scores": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw), offset=2**63,
+                                                                     dtype=np.uint64),
+                "int64_min_scores": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw),
+                                                                        offset=-(2**63) - 1),
             }
             for name, make in transforms.items():
                 def rank(key=key, entry=entry, make=make):
