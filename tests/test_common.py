@@ -48,7 +48,6 @@ import pytest
 
 import apples
 from common_registry import (
-    BIN_MAP,
     CASE_ARRAYS,
     COUNT_ARRAY,
     COUNTS,
@@ -190,7 +189,7 @@ def _run_guarded(key: str, kwargs: dict) -> tuple:
         try:
             os.close(read)
             limit = _vm_size() + GUARD_MEMORY
-            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            _, hard = resource.getrlimit(resource.RLIMIT_AS)
             if hard == resource.RLIM_INFINITY or limit < hard:
                 resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
             try:
@@ -612,11 +611,11 @@ def _count_cases(key: str, entry: Entry):
     for arg in _args_of(entry, COUNTS):
         yield _reject_case(key, entry, f"not_counts_{arg}", lambda kw, arg=arg: _with(kw, **{arg: (3, 1, 2, 4)}), (arg,))
         yield _reject_case(key, entry, f"none_{arg}", lambda kw, arg=arg: _with(kw, **{arg: None}), (arg,))
+    one = apples.Counts(1, 1, 1, 1)
     for arg in _args_of(entry, FOLDS):
-        c = apples.Counts(1, 1, 1, 1)
         yield _reject_case(key, entry, "empty_folds", lambda kw, arg=arg: _with(kw, **{arg: []}), (arg,))
-        yield _reject_case(key, entry, "single_counts_as_folds", lambda kw, arg=arg: _with(kw, **{arg: c}), (arg,))
-        yield _reject_case(key, entry, "none_in_folds", lambda kw, arg=arg: _with(kw, **{arg: [c, None]}), (arg,))
+        yield _reject_case(key, entry, "single_counts_as_folds", lambda kw, arg=arg: _with(kw, **{arg: one}), (arg,))
+        yield _reject_case(key, entry, "none_in_folds", lambda kw, arg=arg: _with(kw, **{arg: [one, None]}), (arg,))
         yield _reject_case(key, entry, "str_as_folds", lambda kw, arg=arg: _with(kw, **{arg: "abc"}), (arg,))
     for arg in _args_of(entry, COUNTS_BY_LABEL):
         suffix = "" if _args_of(entry, COUNTS_BY_LABEL)[0] == arg else f"_{arg}"
