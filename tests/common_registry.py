@@ -55,6 +55,8 @@ FOLD_SCORES = "fold_scores"  #: a sequence of 1-d score arrays, one per fold (y_
 MULTILABEL = "multilabel"  #: a sequence of label collections (multi-label sets)
 COUNTS_BY_LABEL = "counts_by_label"  #: a mapping label -> apples.Counts
 FREQUENCIES = "frequencies"  #: a mapping label -> relative frequency
+SHIFTS = "shifts"  #: a mapping label -> signed integer change
+MOVES = "moves"  #: a sequence of (source label, target label, integer delta) triples
 COUNT_ARRAY = "count_array"  #: an array of non-negative integer counts (per fold, or a matrix)
 REAL = "real"  #: a real parameter (beta, prior, severity_ratio, ...), scalar or array
 SIZE = "size"  #: an integer size (n_reps, n_cases, k, ...)
@@ -502,9 +504,9 @@ REGISTRY: dict[str, Entry] = {
     "recall_factor": Entry(lambda: {"counts": C, "delta": 1, "weight": 0.5},
                            {"counts": Arg(COUNTS), "delta": Arg(INT), "weight": Arg(REAL, int_value=1)}),
     "precision_change": Entry(lambda: {"counts_by_label": dict(CBL), "moves": [("b", "c", 2)], "average": "macro"},
-                              _CBL_ARG),
+                              {**_CBL_ARG, "moves": Arg(MOVES)}, relabel=CBL_MAP),
     "recall_change": Entry(lambda: {"counts_by_label": dict(CBL), "shifts": {"a": 1, "c": -2}, "average": "macro"},
-                           _CBL_ARG),
+                           {**_CBL_ARG, "shifts": Arg(SHIFTS)}, relabel=CBL_MAP),
     "move_false_positives": Entry(lambda: {"counts_by_label": dict(CBL), "source": "b", "target": "c", "delta": 2},
                                   {**_CBL_ARG, "source": Arg(TABLE_LABEL), "target": Arg(TABLE_LABEL),
                                    "delta": Arg(INT)}, relabel=CBL_MAP),

@@ -62,12 +62,14 @@ from common_registry import (
     LABEL_SET,
     LABELS,
     MODEL,
+    MOVES,
     MULTILABEL,
     POSITIVE,
     PREDICTIONS,
     REAL,
     REGISTRY,
     SCORES,
+    SHIFTS,
     SIZE,
     TABLE_LABEL,
     TARGET,
@@ -95,6 +97,8 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ("score_change", "table_not_a_mapping_after"): "errors about after name counts_by_label, not after",
     ("score_change", "table_empty_after"): "errors about after name counts_by_label, not after",
     ("score_change", "table_bad_value_after"): "errors about after name counts_by_label, not after",
+    ("precision_change", "absent_label_in_moves"):
+        "an unknown label in moves is reported as source='zz', not a parameter of precision_change; moves is not named",
     ("accuracy_by_uncertainty", "mixed_label_kinds"): "y_true ints against y_pred strs accepted (nothing counts as correct)",
     ("accuracy_by_uncertainty", "huge_bins"): _HUGE + "; numpy refuses it with a message not naming bins",
     ("expected_accuracy", "mixed_label_kinds"): "y_true ints against y_pred strs accepted (nothing counts as correct)",
@@ -376,8 +380,10 @@ def _map_labels(entry: Entry, key: str, kwargs: dict, mapping: Mapping) -> dict:
             out[name] = m(out.get(name, _signature_default(key, name)))
         elif arg.kind == PREDICTIONS:
             out[name] = {k: m(v) for k, v in out[name].items()}
-        elif arg.kind in (COUNTS_BY_LABEL, FREQUENCIES):  # renamed and in reverse order
+        elif arg.kind in (COUNTS_BY_LABEL, FREQUENCIES, SHIFTS):  # renamed and in reverse order
             out[name] = {mapping.get(k, k): v for k, v in reversed(out[name].items())}
+        elif arg.kind == MOVES:
+            out[name] = [(mapping.get(a, a), mapping.get(b, b), d) for a, b, d in out[name]]
     return out
 
 
@@ -653,6 +659,16 @@ def _count_cases(key: str, entry: Entry):
         yield _reject_case(key, entry, f"negative_in_counts_{arg}", lambda kw, cell=cell: cell(kw, -1), names)
         yield _reject_case(key, entry, f"huge_in_counts_{arg}", lambda kw, cell=cell: cell(kw, HUGE), names,
                            guarded=True)
+    for arg in _args_of(entry, SHIFTS):
+        yield _reject_case(key, entry, "absent_label_in_shifts", lambda kw, arg=arg: _with(kw, **{arg: {"zz": 1}}),
+                           (arg,))
+        yield _reject_case(key, entry, "str_in_shifts",
+                           lambda kw, arg=arg: _with(kw, **{arg: {k: str(v) for k, v in kw[arg].items()}}), (arg,))
+    for arg in _args_of(entry, MOVES):
+        yield _reject_case(key, entry, "absent_label_in_moves",
+                           lambda kw, arg=arg: _with(kw, **{arg: [("zz", b, d) for _, b, d in kw[arg]]}), (arg,))
+        yield _reject_case(key, entry, "str_in_moves",
+                           lambda kw, arg=arg: _with(kw, **{arg: [(a, b, str(d)) for a, b, d in kw[arg]]}), (arg,))
     for arg in _args_of(entry, MODEL):
         yield _reject_case(key, entry, f"wrong_type_{arg}", lambda kw, arg=arg: _with(kw, **{arg: "binormal"}), (arg,))
 
