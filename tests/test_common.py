@@ -5,8 +5,9 @@ registry says, per public name, how to call it on a small valid input and
 which input classes it takes (labels, scores, counts, folds, multi-label
 sets, real parameters, integer sizes, ...); every check below runs over every
 entry that takes the input class it is about. A new public function is tested
-by adding one entry to the registry (``test_every_public_name_is_registered``
-fails until it is there).
+by adding one entry to the registry
+(``test_every_public_name_is_registered_or_exempt`` fails until it is there).
+Case ids are ``<registry key>-<check>``, e.g. ``auc-none_in_labels``.
 
 The contract for bad input (CONTRIBUTING.md, house rules): a ``ValueError`` or
 ``TypeError`` (``apples.UndefinedMetricError`` is a ValueError) whose message
@@ -18,10 +19,12 @@ forked child with a time and memory limit, so a function that tries to honour
 them fails the check instead of hanging the suite.
 
 Invariances: consistent relabelling (0/1 -> strings with the positive label
-renamed too; a permutation of class names for multi-class averages), strictly
-increasing transforms of the scores for rank-based measures (affine, exp,
-dense rank, integer ranks beyond 2**53), and list vs numpy array vs pandas
-Series input.
+renamed too; a permutation of class names, and of the order of label tables,
+for multi-class averages), strictly increasing transforms of the scores for
+rank-based measures (affine, exp, dense rank, integer ranks beyond 2**53,
+uint64 beyond int64, int64 at its minimum), thresholds that follow such a
+transform (and come back as the exact integer scores), and list vs numpy
+array vs pandas Series input.
 
 A check that fails because the library is wrong is listed in
 :data:`KNOWN_FAILURES` with what is wrong; it runs as a strict xfail, so the
@@ -78,9 +81,9 @@ from common_registry import (
     resolve,
 )
 
+_HUGE = "accepted and attempted: no upper bound (counts above 2**53 are refused elsewhere by check_count)"
 #: (registry key, check) -> what is wrong in the library. Each runs as ``xfail(strict=True)``:
 #: when a fix lands the case XPASSes, which fails, and the entry must be removed.
-_HUGE = "accepted and attempted: no upper bound (counts above 2**53 are refused elsewhere by check_count)"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
     # counts.py
     ("fold_counts", "empty"): "empty y_true/y_pred/folds give [] (no folds) instead of a ValueError naming y_true",
