@@ -124,22 +124,23 @@ class AveragedScores(NamedTuple):
 
 
 # -- internal helpers, shared with apples.prediction_cost (not exported) ----------------------
-def check_counts_by_label(counts_by_label: object) -> tuple[list[Hashable], list[Counts]]:
+def check_counts_by_label(counts_by_label: object, name: str = "counts_by_label") -> tuple[list[Hashable], list[Counts]]:
     """Validate a per-label table ``{label: Counts}``; returns its labels and counts, in order.
 
-    Internal helper shared with :mod:`apples.prediction_cost` (not in ``__all__``).
+    ``name`` is the caller's argument name, used in the messages. Internal helper
+    shared with :mod:`apples.prediction_cost` (not in ``__all__``).
     """
     if not isinstance(counts_by_label, Mapping):
         raise TypeError(
-            "counts_by_label must be a mapping label -> apples.Counts (e.g. from apples.label_counts), "
+            f"{name} must be a mapping label -> apples.Counts (e.g. from apples.label_counts), "
             f"got {type(counts_by_label).__name__}"
         )
     if len(counts_by_label) == 0:
-        raise ValueError("counts_by_label is empty; it needs at least one label")
+        raise ValueError(f"{name} is empty; it needs at least one label")
     labels = list(counts_by_label)
     counts = [counts_by_label[k] for k in labels]
     for label, c in zip(labels, counts):
-        check_counts(f"counts_by_label[{label!r}]", c)
+        check_counts(f"{name}[{label!r}]", c)
     return labels, counts
 
 

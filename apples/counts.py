@@ -237,5 +237,7 @@ def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:
     p = check_labels_1d("y_pred", y_pred)
     f = check_labels_1d("folds", folds)
     check_same_length(y_true=t, y_pred=p, folds=f)
+    if t.size == 0:
+        raise ValueError("y_true is empty: there are no cases, hence no folds to count")
     t, p = _positive_masks(t, p, positive)
     return [_count(t[f == k], p[f == k]) for k in unique_labels("folds", f)]

@@ -142,6 +142,9 @@ def _check_count_array(name: str, value: object, *, scalar_ok: bool = False) -> 
         raise ValueError(f"{name} must have a fold axis (last axis), got a scalar")
     if (arr < 0).any():
         raise ValueError(f"{name} must be non-negative counts, got a minimum of {arr.min()}")
+    if (arr > MAX_EXACT_INT).any():  # also uint64 values that int64 would wrap around
+        raise ValueError(f"{name} holds a count above 2**53 ({arr.max()}), beyond what float arithmetic "
+                         "holds exactly")
     return arr.astype(np.int64)
 
 
@@ -571,7 +574,7 @@ def simulate_fold_f1(prop_a: float, *, n_instances: int = 1000, n_folds: int = 1
     0.0
     """
     _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
-    n_reps = _check_int("n_reps", n_reps, low=1)
+    n_reps = _check_int("n_reps", n_reps, low=1, high=MAX_EXACT_INT)  # the mean divides by n_reps in float
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     chunk = max(1, _CHUNK_CELLS // n_folds)
     keys = [(a, m) for a in _AVERAGES for m in _METHODS]
@@ -757,7 +760,7 @@ def fold_f1_curve(props, *, n_instances: int = 1000, n_folds: int = 10, allocati
         the same for both methods).
     """
     props = np.atleast_1d(_check_unit_array("props", props))
-    n_reps = _check_int("n_reps", n_reps, low=0)
+    n_reps = _check_int("n_reps", n_reps, low=0, high=MAX_EXACT_INT)
     children = np.random.SeedSequence(_check_int("seed", seed, low=0)).spawn(len(props))
     rows = []
     for prop, child in zip(props, children):

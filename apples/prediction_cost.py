@@ -97,6 +97,7 @@ from scipy.optimize import isotonic_regression
 from ._validation import (
     Undefined,
     check_choice,
+    check_count,
     check_label_kind,
     check_labels_1d,
     check_policy,
@@ -138,9 +139,9 @@ def _check_int(name: str, value: object) -> int:
     return int(value)
 
 
-def _check_table(counts_by_label: object) -> dict:
-    """A validated copy of a per-label table ``{label: Counts}``."""
-    return dict(zip(*check_counts_by_label(counts_by_label)))
+def _check_table(counts_by_label: object, name: str = "counts_by_label") -> dict:
+    """A validated copy of a per-label table ``{label: Counts}`` (``name``: the caller's argument)."""
+    return dict(zip(*check_counts_by_label(counts_by_label, name)))
 
 
 def _check_label(name: str, label: object, table: Mapping) -> Hashable:
@@ -591,8 +592,8 @@ def score_change(before: Mapping[Hashable, Counts], after: Mapping[Hashable, Cou
     >>> round(precision_change(t, ("A", "B", 1), average="macro"), 6)
     -0.043651
     """
-    b = _check_table(before)
-    a = _check_table(after)
+    b = _check_table(before, "before")
+    a = _check_table(after, "after")
     if list(a) != list(b):
         raise ValueError("before and after must have the same labels in the same order")
     kw = dict(average=average, frequencies=frequencies, undefined=undefined)
@@ -635,11 +636,13 @@ def accuracy_by_uncertainty(y_true, y_pred, uncertainty, *, bins: int = 10) -> p
     p = check_labels_1d("y_pred", y_pred)
     u = check_scores("uncertainty", uncertainty)
     check_same_length(y_true=t, y_pred=p, uncertainty=u)
-    bins = _check_int("bins", bins)
+    check_same_label_kind(y_true=t, y_pred=p)  # ints against strings: nothing would count as correct
+    bins = check_count("bins", bins)  # above 2**53 refused, like every count
     if bins < 1:
         raise ValueError(f"bins must be >= 1, got {bins}")
     if u.size == 0:
         raise ValueError("y_true is empty")
+    bins = min(bins, u.size)  # more bins than predictions cut at every rank, exactly as bins = n does
     order = np.argsort(u, kind="stable")
     us, ok = u[order], (t == p)[order]
     # cut points at equal ranks, moved to the end of a run of ties
@@ -681,6 +684,7 @@ def expected_accuracy(y_true, y_pred, uncertainty) -> pd.DataFrame:
     p = check_labels_1d("y_pred", y_pred)
     u = check_scores("uncertainty", uncertainty)
     check_same_length(y_true=t, y_pred=p, uncertainty=u)
+    check_same_label_kind(y_true=t, y_pred=p)  # ints against strings: nothing would count as correct
     if u.size == 0:
         raise ValueError("y_true is empty")
     uniq, inv = np.unique(u, return_inverse=True)
