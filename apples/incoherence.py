@@ -39,6 +39,7 @@ Where Parker (2011) needs a correction (each checked numerically in
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from typing import Callable, Literal, NamedTuple
@@ -199,11 +200,15 @@ def _lambda_coefficients(m: Binormal):
     return A, B, C
 
 
-def _stationary_points(c: np.ndarray, m: Binormal) -> np.ndarray:
-    """Real roots t of c·π_0 f_0(t) = (1 - c)·π_1 f_1(t) (eq. 5), shape c.shape + (2,), NaN if none."""
+def _stationary_points(c: np.ndarray, m: Binormal, k: np.ndarray | None = None) -> np.ndarray:
+    """Real roots t of c·π_0 f_0(t) = (1 - c)·π_1 f_1(t) (eq. 5), shape c.shape + (2,), NaN if none.
+
+    ``k = log((1 - c)/c)`` may be given when 1 - c is known more precisely than from c.
+    """
     A, B, C = _lambda_coefficients(m)
-    with np.errstate(divide="ignore"):
-        k = np.log1p(-c) - np.log(c)  # log((1 - c)/c), ±inf at c = 0, 1
+    if k is None:
+        with np.errstate(divide="ignore"):
+            k = np.log1p(-c) - np.log(c)  # log((1 - c)/c), ±inf at c = 0, 1
     roots = np.full(c.shape + (2,), np.nan)
     finite = np.isfinite(k)
     if A == 0:
@@ -829,8 +834,11 @@ def binormal_h_measure(model: Binormal, *, severity_ratio: float | None = None, 
     The minimum loss at each cost uses :func:`optimal_threshold` (a linear
     loss is minimised over the ROC curve where it is minimised over its
     convex hull, so this is Hand's hull-based definition); u is the prior of
-    :func:`h_prior_density`; the integrals are by quadrature. A large sample
-    scored by :func:`apples.h_measure` converges to it (tested).
+    :func:`h_prior_density`; the integrals are by quadrature over the log of
+    Hand's cost 1 - c, so that a prior piled up near c = 1 (a tiny
+    ``severity_ratio``, down to the 2.2e-308 that :func:`apples.h_measure`
+    accepts) is resolved. A large sample scored by :func:`apples.h_measure`
+    converges to it (tested).
 
     Examples
     --------
@@ -842,16 +850,50 @@ def binormal_h_measure(model: Binormal, *, severity_ratio: float | None = None, 
 
     alpha, beta = h_measure_prior(p0, severity_ratio=severity_ratio, prior=prior)
 
-    def u(c):  # the prior over Parker's c is Beta(beta, alpha), see h_prior_density
-        return _beta_pdf(c, beta, alpha)
+    # The prior over Parker's c is Beta(beta, alpha) (h_prior_density); Hand's c, h = 1 - c, is
+    # Beta(alpha, beta). Integrate over v = log h, where the prior is one smooth bump of width O(1)
+    # wherever it sits: severity_ratio=1e-8 puts Beta(2, 1e8) within ~1e-7 of h = 0, which quadrature
+    # over c missed (L_max came out 0). c = -expm1(v) and 1 - c = exp(v) both keep their digits.
+    # Both losses are divided by scale = min(p0·E[c], p1·E[1 - c]) >= L_max (~1e-300 for
+    # severity_ratio=1e-300), so that one absolute tolerance suits every prior; H = 1 - L/L_max is unchanged.
+    mean_h = alpha / (alpha + beta)
+    scale = min(p0 * beta / (alpha + beta), p1 * mean_h)
+    log_norm = special.betaln(alpha, beta)
 
-    def min_loss(c):
-        return misclassification_loss(optimal_threshold(c, m), c, m)
+    def weight(v):  # the prior density of v = log h, from logs (no overflow for any representable prior)
+        return math.exp(alpha * v + special.xlog1py(beta - 1.0, -math.exp(v)) - log_norm) / scale
 
-    opts = dict(epsabs=1e-13, epsrel=1e-10, limit=400, points=[p1])
-    loss = integrate.quad(lambda c: min_loss(c) * u(c), 0.0, 1.0, **opts)[0]
-    max_loss = integrate.quad(lambda c: min(c * p0, (1 - c) * p1) * u(c), 0.0, 1.0, **opts)[0]
-    return float(1.0 - loss / max_loss)
+    def min_loss(v):
+        c, one_minus_c = np.asarray(-math.expm1(v)), np.asarray(math.exp(v))
+        return float(_min_loss(c, one_minus_c, m)) * weight(v)
+
+    def trivial_loss(v):
+        return min(-math.expm1(v) * p0, math.exp(v) * p1) * weight(v)
+
+    # below lo lies less than e^-50 of the prior (its lower tail is ~h^alpha, alpha >= 1), above hi less
+    # than e^-38 (for Beta(alpha, beta) with beta large, beta·h is about Gamma(alpha)); else hi = 0, h = 1
+    lo, hi = math.log(mean_h) - 50.0 / alpha, min(0.0, math.log(mean_h) + math.log(40.0))
+    marks = (math.log(mean_h) - 3.0, math.log(mean_h), math.log(mean_h) + 1.0, math.log(p0))  # log p0: c = p1
+    opts = dict(epsabs=1e-13, epsrel=1e-10, limit=400, points=sorted({x for x in marks if lo < x < hi}))
+    loss = integrate.quad(min_loss, lo, hi, **opts)[0]
+    max_loss = integrate.quad(trivial_loss, lo, hi, **opts)[0]
+    ratio = loss / max_loss if max_loss > 0 else float("nan")
+    if not np.isfinite(ratio):  # never divide by 0 nor clip a NaN
+        raise ValueError(f"H cannot be computed for this prior (Beta({alpha!r}, {beta!r}), severity_ratio="
+                         f"{severity_ratio!r}): L = {loss!r}, L_max = {max_loss!r}")
+    return min(1.0, max(0.0, 1.0 - ratio))  # 0 <= L <= L_max; clip quadrature round-off only
+
+
+def _min_loss(c: np.ndarray, one_minus_c: np.ndarray, m: Binormal) -> np.ndarray:
+    """min over t of Q(t; 1, c) (Parker eqs. 3-4), with c and 1 - c given separately."""
+    with np.errstate(divide="ignore"):
+        k = np.log(one_minus_c) - np.log(c)  # ±inf at c = 0, 1: then an end t = ±inf is optimal
+    roots = _stationary_points(c, m, k=k)
+    cand = np.concatenate([roots, np.broadcast_to(np.array([-np.inf, np.inf]), c.shape + (2,))], axis=-1)
+    missing = np.isnan(cand)
+    with np.errstate(invalid="ignore"):
+        q = _q(np.where(missing, 0.0, cand), c[..., None], m, one_minus_c=one_minus_c[..., None])
+    return np.where(missing, np.inf, q).min(axis=-1)
 
 
 # -- two classifiers on the same data: the explorer ------------------------------------

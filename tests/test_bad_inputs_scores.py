@@ -598,3 +598,42 @@ def test_fold_plots_check_the_fold_lists():
             apples.plot_fold_rocs([[1, 0], ["a", "b"]], [[0.5, 0.2], [0.4, 0.3]], ax=ax)
     finally:
         plt.close("all")
+
+
+def _gamma_limit_h(mu: float, p0: float, r: float) -> float:
+    """H of N(mu, 1) positives vs N(0, 1) negatives as severity_ratio r -> 0, independently of apples.
+
+    Hand's cost h is Beta(2, beta), beta = 1 + 1/r, so beta·h -> x ~ Gamma(2) (error O(1/beta)).
+    At cost h the optimal threshold is T = mu/2 + log(h·p1/((1 - h)·p0))/mu (equal variances), the
+    loss (1 - h)·p0·Φ(T - mu) + h·p1·Φ(-T), and the best trivial loss h·p1 (h < p0 throughout).
+    """
+    import math
+
+    from scipy import integrate, special
+
+    beta, p1 = 1.0 + 1.0 / r, 1.0 - p0
+
+    def loss_times_beta(x):
+        h = x / beta
+        t = mu / 2 + (math.log(x * p1 / p0) - math.log(beta) - math.log1p(-h)) / mu
+        missed = math.exp(math.log(beta) + math.log1p(-h) + math.log(p0) + special.log_ndtr(t - mu))
+        return (missed + x * p1 * special.ndtr(-t)) * x * math.exp(-x)
+
+    trivial = integrate.quad(lambda x: x * p1 * x * math.exp(-x), 0, 200)[0]
+    return 1 - integrate.quad(loss_times_beta, 0, 200, epsabs=1e-14, limit=400)[0] / trivial
+
+
+@pytest.mark.parametrize("mu, r", [(12.0, 1e-30), (37.0, 1e-300)])
+def test_binormal_h_measure_tiny_severity_ratio_is_computed(mu, r):
+    # quadrature over c missed a prior piled up within ~r of c = 1: L_max = 0, ZeroDivisionError
+    # (already at severity_ratio=3e-7); mu is chosen so that H is far from 0 and 1 at that r
+    got = apples.binormal_h_measure(Binormal(mu_pos=mu, pi_pos=0.3), severity_ratio=r)
+    assert got == pytest.approx(_gamma_limit_h(mu, 0.3, r), abs=1e-9)
+    assert 0.3 < got < 0.7
+
+
+def test_binormal_h_measure_small_severity_ratio_matches_a_large_sample():
+    m = Binormal(mu_pos=1.5, sd_pos=0.6, sd_neg=1.4, pi_pos=0.2)
+    y, s = m.sample(40_000, 160_000, seed=4)
+    assert apples.binormal_h_measure(m, severity_ratio=1e-3) == pytest.approx(
+        h_measure(y, s, severity_ratio=1e-3), abs=0.005)
