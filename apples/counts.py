@@ -227,6 +227,7 @@ def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:
         As :meth:`Counts.from_labels`, checked once over all folds together:
         three labels in the data are an error even if every fold holds only
         two, and a fold without positives is valid when the data have them.
+        Empty data (no cases, so no folds) are a ValueError.
 
     Examples
     --------
