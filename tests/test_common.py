@@ -81,34 +81,13 @@ from common_registry import (
     resolve,
 )
 
-_HUGE = "accepted and attempted: no upper bound (counts above 2**53 are refused elsewhere by check_count)"
 #: (registry key, check) -> what is wrong in the library. Each runs as ``xfail(strict=True)``:
 #: when a fix lands the case XPASSes, which fails, and the entry must be removed.
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    # counts.py
-    ("fold_counts", "empty"): "empty y_true/y_pred/folds give [] (no folds) instead of a ValueError naming y_true",
-    # fold_size.py
-    ("fold_f1", "huge_in_counts_fold_size"): _HUGE + "; F1 is computed in float from inexact counts",
-    ("delta_factors", "huge_in_counts_fold_size"): _HUGE + "; delta is computed in float from inexact counts",
-    ("delta_table", "huge_in_counts_fold_size"): _HUGE + "; the table is computed in float from inexact counts",
-    ("simulate_fold_f1", "huge_n_reps"): _HUGE + "; the chunked simulation runs until stopped",
-    ("fold_f1_curve", "huge_n_reps"): _HUGE + "; the chunked simulation runs until stopped",
     # prediction_cost.py
-    ("score_change", "table_not_a_mapping"): "errors about before name counts_by_label, not a parameter of score_change",
-    ("score_change", "table_empty"): "errors about before name counts_by_label, not a parameter of score_change",
-    ("score_change", "table_bad_value"): "errors about before name counts_by_label, not a parameter of score_change",
-    ("score_change", "table_not_a_mapping_after"): "errors about after name counts_by_label, not after",
-    ("score_change", "table_empty_after"): "errors about after name counts_by_label, not after",
-    ("score_change", "table_bad_value_after"): "errors about after name counts_by_label, not after",
     ("precision_change", "absent_label_in_moves"):
         "an unknown label in moves is reported as source='zz', not a parameter of precision_change; moves is not named",
-    ("accuracy_by_uncertainty", "mixed_label_kinds"): "y_true ints against y_pred strs accepted (nothing counts as correct)",
-    ("accuracy_by_uncertainty", "huge_bins"): _HUGE + "; numpy refuses it with a message not naming bins",
-    ("expected_accuracy", "mixed_label_kinds"): "y_true ints against y_pred strs accepted (nothing counts as correct)",
-    ("uncertainty_threshold", "mixed_label_kinds"): "y_true ints against y_pred strs accepted (nothing counts as correct)",
     # incoherence.py
-    ("binormal_h_measure", "overflow_severity_ratio_tiny"):
-        "severity_ratio=1e-300 (h_measure accepts it; so does 1e-8) raises ZeroDivisionError: L_max's quadrature is 0",
     ("empirical_optimal_threshold", "thresholds_exact_above_2_53"):
         "thresholds come back as float64: integer scores 2**53 + 5 and 2**53 + 3 both become 2**53 + 4",
 }
