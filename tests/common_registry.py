@@ -627,3 +627,68 @@ EXEMPT: dict[str, str] = {
                      "plot_incoherence_comparison"], _PLOT),
     **dict.fromkeys(["calibration_explorer", "build_sim_explorer", "incoherence_explorer"], _WIDGET),
 }
+
+
+# -- where each metric is 0/0: what each undefined= policy must give --------------------------------
+@dataclass(frozen=True)
+class ZeroByZero:
+    """An input where the entry's measure is 0/0, and per ``undefined=`` policy the value it must give.
+
+    ``"raise"`` must raise :class:`apples.UndefinedMetricError`, ``"nan"`` must
+    give NaN (the one place a NaN is a chosen result); ``"zero"`` and ``"skip"``
+    map to the value worked out by hand (compared after the entry's ``project``).
+    """
+
+    recipe: Callable[[], dict]
+    expect: Mapping[str, Any]  #: policy -> hand value ("raise" and "nan" map to None)
+
+
+_Z = apples.Counts
+ZERO_BY_ZERO: dict[str, ZeroByZero] = {
+    # TP + FP = 0, TP + FN = 0, no cases, TP = FP = FN = 0, Pr = Re = 0: the substituted value is 0
+    "precision": ZeroByZero(lambda: {"counts": _Z(0, 0, 4)}, {"zero": 0.0, "nan": None, "raise": None}),
+    "recall": ZeroByZero(lambda: {"counts": _Z(0, 3, 0)}, {"zero": 0.0, "nan": None, "raise": None}),
+    "accuracy": ZeroByZero(lambda: {"counts": _Z(0, 0, 0, 0)}, {"zero": 0.0, "nan": None, "raise": None}),
+    "f_measure": ZeroByZero(lambda: {"counts": _Z(0, 0, 0)}, {"zero": 0.0, "nan": None, "raise": None}),
+    "f_measure@harmonic": ZeroByZero(lambda: {"counts": _Z(0, 0, 4), "formula": "harmonic"},
+                                     {"zero": 0.0, "nan": None, "raise": None}),
+    "f_from_precision_recall": ZeroByZero(lambda: {"precision": 0.0, "recall": 0.0},
+                                          {"zero": 0.0, "nan": None, "raise": None}),
+    # one class: no AUC; no positives: no AP
+    "auc": ZeroByZero(lambda: {"y_true": [1, 1], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
+    "average_precision": ZeroByZero(lambda: {"y_true": [0, 0], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
+    # all scores tied: every prediction is constant; "zero" gives MCC 0 at the only threshold
+    "max_mcc": ZeroByZero(lambda: {"y_true": [1, 0], "y_score": [0.5, 0.5]},
+                          {"zero": (0.0, 0.5), "nan": None, "raise": None}),
+    # fold 1 has one class; fold 2 ranks its positive first: skipping fold 1 leaves 1.0
+    "cv_auc": ZeroByZero(lambda: {"y_true_folds": [[1, 1], [1, 0]], "y_score_folds": [[0.5, 0.25], [0.5, 0.25]],
+                                  "method": "avg"}, {"skip": 1.0, "nan": None, "raise": None}),
+    "cv_ranking_score": ZeroByZero(lambda: {"y_true_folds": [[0, 0], [1, 0]], "y_score_folds": [[0.5, 0.25], [0.5, 0.25]],
+                                            "metric": "average_precision", "method": "avg"},
+                                   {"skip": 1.0, "nan": None, "raise": None}),
+    # one fold: no pair spans two folds, AUC_between is 0/0 (merged = within = 1, share 1)
+    "merge_decomposition": ZeroByZero(lambda: {"y_true_folds": [[1, 0]], "y_score_folds": [[0.5, 0.25]]},
+                                      {"zero": (1.0, 1.0, 0.0, 1.0), "nan": None, "raise": None}),
+    # no class A and r_B = 1: no false positives either, F1 of A is 0/0
+    "theoretical_f1": ZeroByZero(lambda: {"prop_a": 0.0, "recall_b": 1.0, "average": "binary"},
+                                 {"zero": 0.0, "nan": None, "raise": None}),
+    "fold_f1": ZeroByZero(lambda: {"n_a": [0, 0], "tp_a": [0, 0], "tp_b": [10, 10], "fold_size": 10, "method": "tp_fp"},
+                          {"zero": 0.0, "nan": None, "raise": None}),
+    # label b is never predicted nor in the gold: macro over a (P 3/4, R 3/5, F 2/3) and b (0/0)
+    "average_scores": ZeroByZero(
+        lambda: {"counts_by_label": {"a": _Z(3, 1, 2), "b": _Z(0, 0, 0)}, "average": "macro"},
+        {"zero": (3 / 8, 3 / 10, 2 * (3 / 8) * (3 / 10) / (3 / 8 + 3 / 10), 1 / 3),
+         "skip": (3 / 4, 3 / 5, 2 / 3, 2 / 3), "nan": None, "raise": None}),
+    # precision before is 0/0 (0 under "zero"), after 0/1: the change is 0
+    "precision_factor": ZeroByZero(lambda: {"counts": _Z(0, 0, 3), "delta": 1},
+                                   {"zero": 0.0, "nan": None, "raise": None}),
+    "recall_factor": ZeroByZero(lambda: {"counts": _Z(0, 2, 0), "delta": 0}, {"zero": 0.0, "nan": None, "raise": None}),
+    "recall_change": ZeroByZero(lambda: {"counts_by_label": {"a": _Z(3, 1, 2, 4), "b": _Z(0, 2, 0, 6)},
+                                         "shifts": {"b": 0}, "average": "macro"},
+                                {"zero": 0.0, "nan": None, "raise": None}),
+    # d (0/0 before, 0/1 after) takes one false positive of b (1/3 -> 1/2): (1/2 - 1/3) / 3 labels
+    "precision_change": ZeroByZero(lambda: {"counts_by_label": {"a": _Z(3, 1, 2, 4), "b": _Z(1, 2, 0, 6),
+                                                                "d": _Z(0, 0, 0, 9)},
+                                            "moves": [("b", "d", 1)], "average": "macro"},
+                                   {"zero": 1 / 18, "nan": None, "raise": None}),
+}

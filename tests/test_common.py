@@ -76,6 +76,7 @@ from common_registry import (
     SIZE,
     TABLE_LABEL,
     TARGET,
+    ZERO_BY_ZERO,
     Entry,
     public_name,
     resolve,
@@ -808,7 +809,43 @@ def _params(cases):
     return out
 
 
+def undefined_cases():
+    """Each undefined= policy on an input where the measure is 0/0: raise, NaN, or the hand value."""
+    for key, spec in ZERO_BY_ZERO.items():
+        entry = REGISTRY.get(key) or REGISTRY[key.split("@")[0]]
+        for policy, expected in spec.expect.items():
+            def run(key=key, entry=entry, spec=spec, policy=policy, expected=expected):
+                kwargs = {**spec.recipe(), "undefined": policy}
+                if policy == "raise":
+                    with pytest.raises(apples.UndefinedMetricError) as info:
+                        _call(key, kwargs)
+                    assert _in_apples(_innermost_file(info.tb)), "raised outside apples/"
+                    return
+                out = _call(key, kwargs)
+                if policy == "nan":
+                    assert _has_nan(out), f"undefined='nan' did not give NaN: {_short(out)}"
+                    return
+                assert not _has_nan(out), f"undefined={policy!r} gave NaN: {_short(out)}"
+                assert_same(canon(_project(entry, out)), canon(expected), f"undefined={policy!r}")
+            yield Case(key, f"undefined_{policy}", run)
+
+
+def _python_float_cases():
+    """Functions annotated ``-> float`` return a Python float, never np.float64 (which prints as np.float64(...))."""
+    for key, entry in REGISTRY.items():
+        try:
+            annotation = inspect.signature(resolve(key)).return_annotation
+        except (TypeError, ValueError):
+            continue
+        if annotation in ("float", float):
+            def run(key=key, entry=entry):
+                out = _call(key, entry.recipe())
+                assert type(out) is float, f"returned {type(out).__name__}, not float: {out!r}"
+            yield Case(key, "returns_python_float", run)
+
+
 BAD_INPUT_CASES = list(bad_input_cases())
+UNDEFINED_CASES = list(undefined_cases()) + list(_python_float_cases())
 INVARIANCE_CASES = list(invariance_cases())
 
 
@@ -819,6 +856,11 @@ def test_bad_input(case):
 
 @pytest.mark.parametrize("case", _params(INVARIANCE_CASES))
 def test_invariance(case):
+    case.run()
+
+
+@pytest.mark.parametrize("case", _params(UNDEFINED_CASES))
+def test_undefined_and_result_type(case):
     case.run()
 
 
@@ -851,8 +893,18 @@ def test_registry_entry_matches_signature(key):
     assert not unknown, f"{key}: input classes declared for parameters it does not have: {unknown}"
 
 
+@pytest.mark.parametrize("key", sorted(ZERO_BY_ZERO))
+def test_zero_by_zero_entry_matches_signature(key):
+    """Each 0/0 recipe belongs to a public callable that takes undefined=, and binds with every policy."""
+    assert public_name(key) in apples.__all__
+    signature = inspect.signature(resolve(key))
+    assert "undefined" in signature.parameters, f"{key} has no undefined= policy"
+    for policy in ZERO_BY_ZERO[key].expect:
+        signature.bind(**ZERO_BY_ZERO[key].recipe(), undefined=policy)
+
+
 def test_known_failures_name_generated_cases():
-    ids = {(c.key, c.check) for c in BAD_INPUT_CASES + INVARIANCE_CASES}
+    ids = {(c.key, c.check) for c in BAD_INPUT_CASES + INVARIANCE_CASES + UNDEFINED_CASES}
     stale = sorted(k for k in KNOWN_FAILURES if k not in ids)
     assert not stale, f"KNOWN_FAILURES entries that match no generated check: {stale}"
 
