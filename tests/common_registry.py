@@ -30,6 +30,7 @@ under ``2 s - 1``), labels are small integers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -231,6 +232,24 @@ def _f_column_is_precision(table):
 def _no_density_below_1(result):
     """severity_ratio -> 0: Parker's c (1 - Hand's c) has prior Beta(1 + 1/r, 2), all its mass at c = 1."""
     np.testing.assert_allclose(np.asarray(result, dtype=float), 0.0, atol=1e-300)
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _positives_at_1(model):
+    """sd_pos -> 0: every positive scores mu_pos = 1, negatives N(0, 1): TPR = 1 wherever the threshold
+    -Phi^-1(FPR) is below 1 (FPR = 1/4, 1/2), and AUC = P(negative < 1) = Phi(1)."""
+    np.testing.assert_allclose(np.asarray(model.roc([0.25, 0.5]), dtype=float), [1.0, 1.0], rtol=1e-12)
+    assert model.auc == pytest.approx(_phi(1.0), rel=1e-12)
+
+
+def _negatives_at_0(model):
+    """sd_neg -> 0: every negative scores 0, positives N(1, 0.5²): any FPR strictly inside (0, 1) needs the
+    threshold 0, so TPR = P(positive > 0) = Phi(2) there, and AUC = Phi(2)."""
+    np.testing.assert_allclose(np.asarray(model.roc([0.25, 0.5]), dtype=float), [_phi(2.0)] * 2, rtol=1e-12)
+    assert model.auc == pytest.approx(_phi(2.0), rel=1e-12)
 
 
 def _h_prior_finite(result):
@@ -598,8 +617,13 @@ REGISTRY: dict[str, Entry] = {
                                     {"model_a": Arg(MODEL), "model_b": Arg(MODEL), "n_grid": Arg(SIZE)}),
     # ---- binormal.py ---------------------------------------------------------------------------
     "Binormal": Entry(lambda: {"mu_pos": 1.0, "sd_pos": 0.5, "mu_neg": 0.0, "sd_neg": 1.0, "pi_pos": 0.25},
-                      {"mu_pos": Arg(REAL, int_value=1), "sd_pos": Arg(REAL), "mu_neg": Arg(REAL, int_value=0),
-                       "sd_neg": Arg(REAL, int_value=1), "pi_pos": Arg(REAL)}),
+                      {"mu_pos": Arg(REAL, int_value=1),
+                       "sd_pos": Arg(REAL, overflow=(Overflow(5e-324, _positives_at_1, may_raise=True,
+                                                              label="subnormal"),)),
+                       "mu_neg": Arg(REAL, int_value=0),
+                       "sd_neg": Arg(REAL, int_value=1, overflow=(Overflow(5e-324, _negatives_at_0, may_raise=True,
+                                                                           label="subnormal"),)),
+                       "pi_pos": Arg(REAL)}),
     "Binormal.roc": Entry(lambda: {"self": _model(), "fpr": [0.25, 0.5]}, {"fpr": Arg(REAL, array=True)}),
     "Binormal.sample": Entry(lambda: {"self": _model(), "n_pos": 3, "n_neg": 4, "seed": 0},
                              {"n_pos": Arg(SIZE), "n_neg": Arg(SIZE)}),
