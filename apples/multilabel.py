@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import (
+    _is_missing,
     check_choice,
     check_count,
     check_labels_1d,
@@ -80,10 +81,9 @@ def _plain(x):
 
 def _check_label(name: str, where: str, x) -> Hashable:
     x = _plain(x)
-    if x is None:
-        raise ValueError(f"{name}{where} is None; labels must be real values (use [] for no label)")
-    if isinstance(x, float) and x != x:
-        raise ValueError(f"{name}{where} is NaN; labels must be real values (use [] for no label)")
+    if _is_missing(x):  # None, NaN, pd.NA, NaT
+        what = "None" if x is None else "NaN" if isinstance(x, float) else f"a missing value ({x!r})"
+        raise ValueError(f"{name}{where} is {what}; labels must be real values (use [] for no label)")
     try:
         hash(x)
     except TypeError:
@@ -186,7 +186,6 @@ def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty:
                     if _is_collection(lab):
                         raise ValueError(f"{name}[{i}][{j}] is a collection; labels cannot be nested")
                     labs.append(_check_label(name, f"[{i}][{j}]", lab))
-                check_labels_1d(f"{name}[{i}]", labs)  # pd.NA, NaT, mixed types within the instance
                 occurrences += labs
                 if empty == "label" and NONE_LABEL in labs:
                     raise ValueError(

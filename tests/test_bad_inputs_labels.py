@@ -236,7 +236,7 @@ def test_percent_of_large_and_numpy_values():
 
 # --- multilabel.py: every label checked, arguments named as the caller calls them -----------------------
 def test_label_counts_rejects_a_missing_value_in_a_nullable_column():
-    with pytest.raises(ValueError, match=r"^y_true contains a missing value \(<NA>\) at position 1"):
+    with pytest.raises(ValueError, match=r"^y_true\[1\] is a missing value \(<NA>\)"):
         label_counts(pd.Series([1, pd.NA, 0], dtype="Int64"), [1, 1, 0])
 
 
@@ -265,9 +265,9 @@ def test_label_counts_rejects_mixed_types_within_one_side():
 
 
 @pytest.mark.parametrize("y_true, y_pred, error, match", [
-    ([[1, pd.NA]], [[1]], ValueError, r"^y_true\[0\] contains a missing value \(<NA>\) at position 1"),
-    ([[1]], [[pd.NaT]], ValueError, r"^y_pred\[0\] contains a missing value \(NaT\) at position 0"),
-    ([[1, "a"]], [[1]], TypeError, r"^y_true\[0\] mixes label types"),
+    ([[1, pd.NA]], [[1]], ValueError, r"^y_true\[0\]\[1\] is a missing value \(<NA>\)"),
+    ([[1]], [[pd.NaT]], ValueError, r"^y_pred\[0\]\[0\] is a missing value \(NaT\)"),
+    ([[1, "a"]], [[1]], TypeError, r"^y_true mixes label types"),
     ([[1], ["a"]], [[1], [1]], TypeError, r"^y_true mixes label types"),
     ([[1], [2]], [["1"], ["2"]], TypeError, "^mix of label types: y_true holds number labels, y_pred holds str"),
 ])
@@ -279,7 +279,7 @@ def test_multilabel_instances_are_checked_label_by_label(y_true, y_pred, error, 
 def test_label_counts_labels_argument_of_another_type():
     with pytest.raises(TypeError, match="^mix of label types: labels holds str labels, y_true and y_pred holds number"):
         label_counts([1, 2], [1, 2], labels=["1", "2"])
-    with pytest.raises(ValueError, match=r"^labels contains a missing value \(<NA>\) at position 1"):
+    with pytest.raises(ValueError, match=r"^labels\[1\] is a missing value \(<NA>\)"):
         label_counts([1, 2], [1, 2], labels=[1, pd.NA, 2])
     # the NONE label of empty='label' is not a label of the data's type, and is allowed in labels=
     out = label_counts([[1], []], [[1], [2]], labels=[1, 2, "NONE"], empty="label")
@@ -292,7 +292,7 @@ def test_label_frequencies_names_its_argument_y():
         label_frequencies([])
     with pytest.raises(ValueError, match=r"^y contains label\(s\) 'z' that are not in labels="):
         label_frequencies(["a", "z"], labels=["a"])
-    with pytest.raises(ValueError, match=r"^y contains a missing value \(<NA>\) at position 0"):
+    with pytest.raises(ValueError, match=r"^y\[0\] is a missing value \(<NA>\)"):
         label_frequencies(pd.Series([pd.NA, 1], dtype="Int64"))
     with pytest.raises(ValueError, match=r"^y is ragged"):
         label_frequencies([["a"], "b"])
