@@ -427,6 +427,10 @@ def _convert(entry: Entry, kwargs: dict, how: str) -> dict:
             out[name] = conv(kwargs[name])
         elif arg.kind in (FOLD_LABELS, FOLD_SCORES):
             out[name] = [conv(f) for f in kwargs[name]]
+        elif arg.kind == MULTILABEL:  # one label list per instance: a 1-d object array, not a 2-d one
+            sets = np.empty(len(kwargs[name]), dtype=object)
+            sets[:] = [list(x) for x in kwargs[name]]
+            out[name] = sets if how == "array" else pd.Series(sets, index=range(100, 100 + len(sets)))
         elif arg.kind == COUNT_ARRAY and isinstance(kwargs[name], list) and how == "array":
             out[name] = np.asarray(kwargs[name])
     return out
@@ -799,7 +803,7 @@ def invariance_cases():
                     assert all(a == b for a, b in zip(after, expected)) and len(after) == len(expected), \
                         f"thresholds {after} are not the integer scores {expected}"
                 yield Case(key, "thresholds_exact_above_2_53", exact)
-        if _args_of(entry, LABELS, FOLD_IDS, SCORES, FOLD_LABELS, FOLD_SCORES):
+        if _args_of(entry, LABELS, FOLD_IDS, SCORES, FOLD_LABELS, FOLD_SCORES, MULTILABEL):
             for how in ("array", "series"):
                 yield _same_case(key, entry, f"{how}_input", lambda kw, how=how, entry=entry: _convert(entry, kw, how))
 
