@@ -332,9 +332,11 @@ def _moves(moves: object) -> list[tuple[Hashable, Hashable, int]]:
 
 def _net_fp_changes(table: Mapping, moves: list) -> dict:
     net = dict.fromkeys(table, 0)
-    for source, target, delta in moves:
-        _check_label("source", source, table)
-        _check_label("target", target, table)
+    for i, (source, target, delta) in enumerate(moves):
+        for role, label in (("source", source), ("target", target)):
+            if label not in table:
+                raise ValueError(f"moves[{i}] has {role} {label!r}, which is not a label of counts_by_label "
+                                 f"(labels: {list(table)!r})")
         net[source] -= delta
         net[target] += delta
     return net

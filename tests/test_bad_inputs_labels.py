@@ -580,3 +580,11 @@ def test_simulate_fold_f1_refuses_n_reps_above_2_53():
 
     _quick(lambda: simulate_fold_f1(0.05, n_reps=2**60))
     _quick(lambda: fold_f1_curve([0.05], n_reps=2**60))
+
+
+def test_precision_change_names_the_move_with_an_unknown_label():
+    from apples import precision_change
+
+    table = {"a": Counts(1, 2, 0), "b": Counts(1, 0, 0)}
+    with pytest.raises(ValueError, match=r"^moves\[1\] has target 'zz', which is not a label of counts_by_label"):
+        precision_change(table, [("a", "b", 1), ("a", "zz", 1)], average="macro")
