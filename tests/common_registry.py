@@ -95,7 +95,7 @@ class Arg:
     array: bool = False  #: an array of reals is valid (and the recipe may pass one)
     int_value: int | None = None  #: a valid integer value, for the np.int64 check of a real
     overflow: tuple[Overflow, ...] = ()
-    huge_ok: str | None = None  #: why a size beyond 2**53 is harmless here (checked not to be refused)
+    huge_ok: str | None = None  #: why a size beyond 2**53 is harmless here (then it is not expected to be refused)
     aligned: bool = True  #: a case array whose length must match the entry's other case arrays
     names: tuple[str, ...] = ()  #: further words an error message may use to name this argument
 
@@ -299,10 +299,10 @@ def _bin(**kw):
 
 def _foldlists(**kw):
     return lambda: {"y_true_folds": _l(YF), "y_score_folds": _l(SF),
-                    **{k: (v() if v is _FRESH_AX else v) for k, v in kw.items()}}
+                    **{k: (v() if v is _fresh_ax else v) for k, v in kw.items()}}
 
 
-def _FRESH_AX():
+def _fresh_ax():
     """New Axes for a plotting helper (with ax=None it would add to whatever plt.gca() holds)."""
     import matplotlib.pyplot as plt
 
@@ -435,9 +435,9 @@ REGISTRY: dict[str, Entry] = {
                          note="y goes to scikit-learn's splitter and estimator as given"),
     "TrainingSetCalibration": Entry(lambda: {"estimator": _logistic(), "method": "sigmoid"},
                                     note="a scikit-learn estimator: fit(X, y) is validated by scikit-learn"),
-    "plot_rate_vs_score": Entry(_foldlists(ax=_FRESH_AX), _FOLDLISTS),
+    "plot_rate_vs_score": Entry(_foldlists(ax=_fresh_ax), _FOLDLISTS),
     "plot_figure3": Entry(_foldlists(), _FOLDLISTS),
-    "plot_fold_rocs": Entry(_foldlists(ax=_FRESH_AX), _FOLDLISTS),
+    "plot_fold_rocs": Entry(_foldlists(ax=_fresh_ax), _FOLDLISTS),
     # ---- simulation.py, exact.py, sim_explorer.py ----------------------------------------------
     "simulation_design": Entry(lambda: dict(_SIM_KW), _SIM),
     "fold_positives": Entry(lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "stratified": False, "n_reps": 3},

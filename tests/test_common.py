@@ -85,9 +85,6 @@ from common_registry import (
 #: (registry key, check) -> what is wrong in the library. Each runs as ``xfail(strict=True)``:
 #: when a fix lands the case XPASSes, which fails, and the entry must be removed.
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    # prediction_cost.py
-    ("precision_change", "absent_label_in_moves"):
-        "an unknown label in moves is reported as source='zz', not a parameter of precision_change; moves is not named",
     # binormal.py
     ("Binormal", "overflow_sd_pos_subnormal"):
         "sd_pos=5e-324 is accepted, then roc() takes b = sd_neg/sd_pos = inf and inf * ndtri(1/2) = NaN "
