@@ -7,6 +7,7 @@ what came.
 
 from __future__ import annotations
 
+import datetime
 import numbers
 from typing import Literal
 
@@ -85,11 +86,15 @@ def check_count(name: str, value: object) -> int:
 
 
 def _label_kind(value: object) -> str:
-    """"str", "number" or the type name: labels of different kinds cannot be compared."""
+    """"str", "number", "datetime", "timedelta" or the type name: labels of different kinds cannot be compared."""
     if isinstance(value, (str, np.str_, bytes, np.bytes_)):
         return "str"
-    if isinstance(value, (numbers.Number, np.number, np.bool_)):
+    if isinstance(value, (numbers.Number, np.number, np.bool_)) and not isinstance(value, np.timedelta64):
         return "number"
+    if isinstance(value, (np.datetime64, datetime.datetime, datetime.date)):
+        return "datetime"
+    if isinstance(value, (np.timedelta64, datetime.timedelta)):
+        return "timedelta"
     return type(value).__name__
 
 
@@ -157,8 +162,13 @@ def check_labels_1d(name: str, values) -> np.ndarray:
         if len(kinds) > 1:
             raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
     elif kind in "US" and not isinstance(values, np.ndarray):
-        # numpy turns [1, "a"] into ["1", "a"]: check the elements it was given.
-        kinds = {_label_kind(v) for v in values}
+        # numpy turns [1, "a"] into ["1", "a"] and ["a", nan] into ["a", "nan"]:
+        # check the elements it was given.
+        kinds = set()
+        for i, v in enumerate(values):
+            if _is_missing(v):
+                raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
+            kinds.add(_label_kind(v))
         if len(kinds) > 1:
             raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
     return arr
@@ -180,6 +190,10 @@ def label_kind(arr: np.ndarray) -> str:
         return "number"
     if kind == "b":
         return "number"
+    if kind == "M":
+        return "datetime"
+    if kind == "m":
+        return "timedelta"
     if kind == "O" and arr.size:
         return _label_kind(arr[0])
     return "empty" if arr.size == 0 else arr.dtype.name

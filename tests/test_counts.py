@@ -107,8 +107,8 @@ def test_from_labels_more_than_two_labels():
         Counts.from_labels([0, 1, 2], [0, 1, 1])
 
 
-def test_from_labels_positive_not_among_two_labels():
-    with pytest.raises(ValueError, match=r"positive=1 is not one of the labels \['ham', 'spam'\]"):
+def test_from_labels_default_positive_against_string_labels_is_a_type_error():
+    with pytest.raises(TypeError, match=r"positive=1 is a number but the labels .* are strs"):
         Counts.from_labels(["spam", "ham"], ["ham", "ham"])
 
 

@@ -1,0 +1,35 @@
+"""The shared checks in apples._validation: what each accepts and what it names."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from apples import Counts
+from apples._validation import check_labels_1d, check_pos_label, label_kind
+
+
+def test_nan_among_string_labels_is_reported_as_missing_not_as_a_type_mix():
+    # numpy would store ["a", nan] as the strings "a" and "nan"
+    with pytest.raises(ValueError, match=r"y_true contains a missing value \(nan\) at position 1"):
+        check_labels_1d("y_true", ["a", float("nan")])
+
+
+def test_pd_na_in_a_nullable_column_is_a_missing_value():
+    with pytest.raises(ValueError, match="y_pred contains a missing value"):
+        check_labels_1d("y_pred", pd.Series([1, pd.NA, 0], dtype="Int64"))
+
+
+def test_datetime_labels_accept_a_datetime_positive_label():
+    days = np.array(["2020-01-01", "2020-01-02", "2020-01-01"], dtype="datetime64[D]")
+    arr = check_labels_1d("y_true", days)
+    assert label_kind(arr) == "datetime"
+    check_pos_label(np.datetime64("2020-01-01", "D"), np.unique(arr))  # no error
+    with pytest.raises(TypeError, match="pos_label=1 is a number"):
+        check_pos_label(1, np.unique(arr))
+    counts = Counts.from_labels(days, days[::-1], positive=np.datetime64("2020-01-01", "D"))
+    assert counts == Counts(tp=2, fp=0, fn=0, tn=1)
+
+
+def test_timedelta_labels_are_not_numbers():
+    gaps = check_labels_1d("y_true", np.array([1, 2], dtype="timedelta64[s]"))
+    assert label_kind(gaps) == "timedelta"
