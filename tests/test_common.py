@@ -21,7 +21,8 @@ them fails the check instead of hanging the suite.
 Invariances: consistent relabelling (0/1 -> strings with the positive label
 renamed too; a permutation of class names, and of the order of label tables,
 for multi-class averages), strictly increasing transforms of the scores for
-rank-based measures (affine, exp, dense rank, integer ranks beyond 2**53,
+rank-based measures (affine, exp, values near +-1.7e308, a tie between 0.0 and
+-0.0, dense rank, integer ranks beyond 2**53,
 uint64 beyond int64, int64 at its minimum), thresholds that follow such a
 transform (and come back as the exact integer scores), and list vs numpy
 array vs pandas Series input.
@@ -401,6 +402,14 @@ def _dense_rank(values: np.ndarray, offset: int = 0, dtype=np.int64):
     return rank
 
 
+def _signed_zero_tie(a: np.ndarray) -> np.ndarray:
+    """Scores shifted so a tie sits at 0, with every other zero written -0.0: still one tie (-0.0 == 0.0)."""
+    b = a - 0.5
+    zeros = np.flatnonzero(b == 0)
+    b[zeros[1::2]] = -0.0
+    return b
+
+
 def _on_thresholds(transform: Callable, thresholds):
     """A score transform applied to thresholds (+-inf, "beyond every score", stays where it is)."""
     t = np.asarray(thresholds, dtype=float)
@@ -765,6 +774,9 @@ def invariance_cases():
             transforms = {
                 "rank_affine": lambda kw: (lambda a: 2.0 * a - 1.0),
                 "rank_exp": lambda kw: np.exp,
+                # scores near +-1.7e308, whose differences overflow float64
+                "rank_extreme_floats": lambda kw: (lambda a: np.where(a > 0.4, a, a - 1.0) * 1.7e308),
+                "signed_zero_tie": lambda kw: _signed_zero_tie,
                 "rank_dense": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw)),
                 "big_int_scores": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw), offset=2**53),
                 # uint64 beyond int64 (negating them wraps) and int64 at its minimum (negating it overflows)
