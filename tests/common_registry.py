@@ -484,6 +484,11 @@ REGISTRY: dict[str, Entry] = {
                           {"y_true": _labels(), "y_pred": _labels()}, relabel=MC_MAP),
     "label_counts@multilabel": Entry(lambda: {"y_true": _l(YL), "y_pred": _l(PL)},
                                      {"y_true": Arg(MULTILABEL), "y_pred": Arg(MULTILABEL)}, relabel=ML_MAP),
+    "label_counts@labels": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM), "labels": [2, 0, 1]},
+                                 {"y_true": _labels(), "y_pred": _labels(), "labels": Arg(LABEL_SET)},
+                                 relabel=MC_MAP,
+                                 empty_ok="with labels= given, no data counts zeros for every label (only "
+                                          "empty data without labels= is refused, as documented)"),
     "label_frequencies": Entry(lambda: {"y": list(YM)}, {"y": _labels()}, relabel=MC_MAP),
     "label_frequencies@multilabel": Entry(lambda: {"y": _l(YL)}, {"y": Arg(MULTILABEL)}, relabel=ML_MAP),
     "split_confusion_matrix": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM)},

@@ -21,11 +21,12 @@ them fails the check instead of hanging the suite.
 Invariances: consistent relabelling (0/1 -> strings with the positive label
 renamed too; a permutation of class names, and of the order of label tables,
 for multi-class averages), strictly increasing transforms of the scores for
-rank-based measures (affine, exp, values near +-1.7e308, a tie between 0.0 and
--0.0, dense rank, integer ranks beyond 2**53,
-uint64 beyond int64, int64 at its minimum), thresholds that follow such a
-transform (and come back as the exact integer scores), and list vs numpy
-array vs pandas Series input.
+rank-based measures (affine, exp, values near +-1.7e308, a tie between 0.0
+and -0.0, dense rank, integer ranks beyond 2**53, uint64 beyond int64, int64
+at its minimum), thresholds that follow such a transform (and come back as
+the exact integer scores), and list vs numpy array vs pandas Series input.
+Where a measure is 0/0 (``ZERO_BY_ZERO``), each ``undefined=`` policy gives
+what it promises: an UndefinedMetricError, NaN, or the hand-worked value.
 
 A check that fails because the library is wrong is listed in
 :data:`KNOWN_FAILURES` with what is wrong; it runs as a strict xfail, so the
@@ -635,6 +636,8 @@ def _count_cases(key: str, entry: Entry):
             return _with(kw, **{arg: f})
         yield _reject_case(key, entry, "nan_frequency", lambda kw: freq(kw, math.nan), (arg,))
         yield _reject_case(key, entry, "str_frequency", lambda kw: freq(kw, "0.25"), (arg,))
+        yield _reject_case(key, entry, "negative_frequency", lambda kw: freq(kw, -0.25), (arg,))
+        yield _reject_case(key, entry, "frequencies_not_summing_to_1", lambda kw: freq(kw, 0.5), (arg,))
         yield _same_case(key, entry, "np_float32_frequencies",
                          lambda kw, arg=arg: _with(kw, **{arg: {k: np.float32(v) for k, v in kw[arg].items()}}))
     for arg in _args_of(entry, COUNT_ARRAY):
