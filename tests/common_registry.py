@@ -415,6 +415,8 @@ REGISTRY: dict[str, Entry] = {
     "precision_at_k": _ranking(_bin(k=3), extra={"k": Arg(SIZE)}),
     "cv_auc": Entry(_foldlists(method="merge"), {**_FOLDLISTS, "positive": Arg(POSITIVE)},
                     rank_based=True, relabel=BIN_MAP),
+    "cv_auc@avg": Entry(_foldlists(method="avg"), {**_FOLDLISTS, "positive": Arg(POSITIVE)},
+                        rank_based=True, relabel=BIN_MAP),
     "cv_ranking_score": Entry(_foldlists(metric="average_precision", method="avg"), _FOLDLISTS, rank_based=True),
     # ---- auc_calibration.py --------------------------------------------------------------------
     "stratified_fold_sizes": Entry(lambda: {"n_positives": 5, "n_cases": 40, "n_folds": 4},
