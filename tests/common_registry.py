@@ -63,6 +63,7 @@ REAL = "real"  #: a real parameter (beta, prior, severity_ratio, ...), scalar or
 SIZE = "size"  #: an integer size (n_reps, n_cases, k, ...)
 INT = "int"  #: a signed integer parameter (a change of a count)
 MODEL = "model"  #: an apples.Binormal
+SEED = "seed"  #: an explicit seed: a non-negative int (reproducible draws; None is not a seed)
 
 #: Input kinds that are 1-d arrays of one value per case (lengths must agree within a call).
 CASE_ARRAYS = (LABELS, FOLD_IDS, SCORES, MULTILABEL)
@@ -426,12 +427,13 @@ REGISTRY: dict[str, Entry] = {
                              {"n_positives": Arg(SIZE), "n_negatives": Arg(SIZE), "target_auc": Arg(REAL)}),
     "section32_study": Entry(lambda: {"n_positives": 8, "n_cases": 80, "fold_aucs": (0.75, 0.75, 0.875, 0.625),
                                       "merged_auc": 0.625},
-                             {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "merged_auc": Arg(REAL)}),
+                             {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "merged_auc": Arg(REAL),
+                              "seed": Arg(SEED)}),
     "auc_table": Entry(_foldlists(), _FOLDLISTS, rank_based=True,
                        nan_ok="the AUC_avg row has no class counts (NA cells, documented layout)"),
     "merge_decomposition": Entry(_foldlists(), _FOLDLISTS, rank_based=True),
     "digits_one_vs_rest": Entry(lambda: {"digit": 8, "n_positives": 5, "seed": 0},
-                                {"n_positives": Arg(SIZE, none_ok=True)}),
+                                {"digit": Arg(INT), "n_positives": Arg(SIZE, none_ok=True), "seed": Arg(SEED)}),
     "fold_scores": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), estimator=_logistic(), cv=_two_fold_cv()),
                          {"y": _labels(aligned=False)},
                          note="y goes to scikit-learn's splitter and estimator as given"),
@@ -443,16 +445,17 @@ REGISTRY: dict[str, Entry] = {
     # ---- simulation.py, exact.py, sim_explorer.py ----------------------------------------------
     "simulation_design": Entry(lambda: dict(_SIM_KW), _SIM),
     "fold_positives": Entry(lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "stratified": False, "n_reps": 3},
-                            {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE), "n_reps": Arg(SIZE)}),
+                            {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE), "n_reps": Arg(SIZE),
+                             "seed": Arg(SEED)}),
     "sample_cv_f": Entry(lambda: {**_SIM_KW, "stratified": True, "n_reps": 4, "n_jobs": 1},
-                         {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE)},
+                         {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE), "seed": Arg(SEED)},
                          nan_ok="skip methods are NaN in repetitions without a valid fold (documented)"),
     "simulate_cv_f": Entry(lambda: {**_SIM_KW, "stratified": True, "n_reps": 4, "n_jobs": 1},
-                           {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE)},
+                           {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE), "seed": Arg(SEED)},
                            nan_ok="a skip method undefined in every repetition has NaN mean (documented)"),
     "figure_grid": Entry(lambda: {}),
     "simulate_grid": Entry(lambda: {"points": apples.figure_grid().head(1), "n_reps": 3},
-                           {"n_reps": Arg(SIZE)}, project=lambda t: t.drop(columns="seconds"),
+                           {"n_reps": Arg(SIZE), "seed": Arg(SEED)}, project=lambda t: t.drop(columns="seconds"),
                            nan_ok="as simulate_cv_f"),
     "exact_cv_f": Entry(lambda: {**_SIM_KW, "stratified": False, "method": "avg"}, _SIM),
     "exact_grid": Entry(lambda: {"points": apples.figure_grid().head(1)}),
@@ -460,7 +463,7 @@ REGISTRY: dict[str, Entry] = {
                                       {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE),
                                        "n_trials": Arg(SIZE)}),
     "explore_cv_f": Entry(lambda: {**_SIM_KW, "n_reps": 4},
-                          {**_SIM, "n_reps": Arg(SIZE)},
+                          {**_SIM, "n_reps": Arg(SIZE), "seed": Arg(SEED)},
                           nan_ok="exact_mean is NaN for methods without an exact sum (documented)"),
     # ---- fold_size.py --------------------------------------------------------------------------
     "theoretical_f1": Entry(lambda: {"prop_a": 0.125, "recall_a": 0.75, "recall_b": 0.875},
@@ -473,12 +476,12 @@ REGISTRY: dict[str, Entry] = {
     "fold_f1": Entry(_fold_counts(method="avg"), _FOLD_COUNTS),
     "delta_factors": Entry(_fold_counts(), _FOLD_COUNTS),
     "delta_table": Entry(_fold_counts(), _FOLD_COUNTS),
-    "simulate_fold_counts": Entry(lambda: {**_VA_KW, "n_reps": 3}, {**_VA, "n_reps": Arg(SIZE)}),
-    "simulate_fold_f1": Entry(lambda: {**_VA_KW, "n_reps": 3}, {**_VA, "n_reps": Arg(SIZE)}),
+    "simulate_fold_counts": Entry(lambda: {**_VA_KW, "n_reps": 3}, {**_VA, "n_reps": Arg(SIZE), "seed": Arg(SEED)}),
+    "simulate_fold_f1": Entry(lambda: {**_VA_KW, "n_reps": 3}, {**_VA, "n_reps": Arg(SIZE), "seed": Arg(SEED)}),
     "exact_fold_f1": Entry(lambda: {**_VA_KW, "method": "avg"}, _VA),
     "fold_f1_curve": Entry(lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4, "n_reps": 3},
                            {"props": Arg(REAL, array=True), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE),
-                            "n_reps": Arg(SIZE)}),
+                            "n_reps": Arg(SIZE), "seed": Arg(SEED)}),
     "fold_f1_readings": Entry(lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4},
                               {"props": Arg(REAL, array=True), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE)}),
     # ---- multilabel.py -------------------------------------------------------------------------
@@ -539,7 +542,8 @@ REGISTRY: dict[str, Entry] = {
                                    {**_UNCERTAIN, "max_accuracy": Arg(REAL, int_value=1)}, relabel=MC_MAP),
     "zipf_subsample": Entry(lambda: {"y": list(YM), "exponent": 1.0, "minimum": 1, "seed": 0},
                             {"y": _labels(), "exponent": Arg(REAL, int_value=1),
-                             "minimum": Arg(SIZE, huge_ok="a minimum above a class size keeps the whole class")},
+                             "minimum": Arg(SIZE, huge_ok="a minimum above a class size keeps the whole class"),
+                             "seed": Arg(SEED)},
                             empty_ok="a subsample of no instances is empty (indices into y)"),
     "relabel_uncertain": Entry(lambda: {"y_pred": list(PM), "uncertainty": list(UM), "threshold": 0.5, "target": 0},
                                {"y_pred": _labels(), "uncertainty": Arg(SCORES),
@@ -560,7 +564,8 @@ REGISTRY: dict[str, Entry] = {
         lambda: dict(zip(("X", "y"), _digits_like()), seed=0, exponent=0.0, minimum=1, train_size=0.5,
                      max_accuracy=0.375),
         {"y": _labels(aligned=False), "exponent": Arg(REAL, int_value=0), "train_size": Arg(REAL),
-         "max_accuracy": Arg(REAL, int_value=1), "minimum": Arg(SIZE, huge_ok="as zipf_subsample")}),
+         "max_accuracy": Arg(REAL, int_value=1), "minimum": Arg(SIZE, huge_ok="as zipf_subsample"),
+         "seed": Arg(SEED)}),
     # ---- threshold_free.py ---------------------------------------------------------------------
     "kappa_curve": _ranking(_bin(), rank_project=_first_two, thresholds=_thresholds, float_thresholds=_FLOAT_THR),
     "auk": _ranking(_bin()),
@@ -615,7 +620,8 @@ REGISTRY: dict[str, Entry] = {
                                          note="returns thresholds, which are scores: equivariant, not invariant"),
     "empirical_uniform_threshold_loss": _ranking(_bin(scale=2.0), extra={"scale": Arg(REAL, int_value=2)}),
     "uniform_threshold_loss_draws": _ranking(_bin(n_draws=20, seed=0, scale=2.0),
-                                             extra={"n_draws": Arg(SIZE), "scale": Arg(REAL, int_value=2)}),
+                                             extra={"n_draws": Arg(SIZE), "scale": Arg(REAL, int_value=2),
+                                                    "seed": Arg(SEED)}),
     "h_prior_density": Entry(lambda: {"c": [0.25, 0.5], "pi_pos": 0.25, "severity_ratio": 0.5},
                              {"c": _COST, "pi_pos": Arg(REAL), "severity_ratio": _severity(_no_density_below_1)}),
     "binormal_h_measure": Entry(lambda: {"model": _model(), "severity_ratio": 0.5},
@@ -633,7 +639,7 @@ REGISTRY: dict[str, Entry] = {
                        "pi_pos": Arg(REAL)}),
     "Binormal.roc": Entry(lambda: {"self": _model(), "fpr": [0.25, 0.5]}, {"fpr": Arg(REAL, array=True)}),
     "Binormal.sample": Entry(lambda: {"self": _model(), "n_pos": 3, "n_neg": 4, "seed": 0},
-                             {"n_pos": Arg(SIZE), "n_neg": Arg(SIZE)}),
+                             {"n_pos": Arg(SIZE), "n_neg": Arg(SIZE), "seed": Arg(SEED)}),
 }
 
 #: Public names that take none of the input classes, with the reason.
