@@ -91,6 +91,10 @@ _SEED_NONE = "seed=None is accepted: default_rng(None) draws differently on ever
 _SEED_NUMPY = "seed goes to numpy.random.default_rng unchecked: numpy's error does not name seed"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
     # auc_calibration.py
+    ("plot_rate_vs_score", "str_log"): "log is used as a truth value: log='yes' draws a log axis",
+    ("plot_rate_vs_score", "none_log"): "log is used as a truth value: log=None draws a linear axis",
+    ("plot_figure3", "str_log"): "log is used as a truth value (plot_rate_vs_score): log='yes' draws log axes",
+    ("plot_figure3", "none_log"): "log is used as a truth value (plot_rate_vs_score): log=None draws linear axes",
     ("digits_one_vs_rest", "none_seed"): _SEED_NONE,
     ("digits_one_vs_rest", "str_seed"): _SEED_NUMPY,
     ("digits_one_vs_rest", "float_seed"): _SEED_NUMPY,
@@ -778,6 +782,25 @@ def _seed_cases(key: str, entry: Entry):
                          lambda kw, arg=arg: _with(kw, **{arg: np.int64(kw.get(arg, _signature_default(key, arg)))}))
 
 
+def _option_cases(key: str, entry: Entry):
+    """Options read off the signature: a str option (method=, average=, undefined=, ...) refuses an unknown
+    value, a bool flag refuses "yes" and None; both naming the parameter. Classes validate in fit (sklearn)."""
+    if inspect.isclass(resolve(key)):
+        return
+    kwargs = entry.recipe()
+    for name, p in inspect.signature(resolve(key)).parameters.items():
+        if name in entry.args or name == "self":
+            continue
+        value = kwargs.get(name, p.default)
+        if isinstance(value, str):
+            yield _reject_case(key, entry, f"unknown_{name}", lambda kw, name=name: _with(kw, **{name: "nope"}),
+                               (name,))
+        elif isinstance(value, bool):
+            for check, bad in (("str", "yes"), ("none", None)):
+                yield _reject_case(key, entry, f"{check}_{name}", lambda kw, name=name, bad=bad: _with(kw, **{name: bad}),
+                                   (name,))
+
+
 def _valid_case(key: str, entry: Entry):
     def run():
         out = _call(key, entry.recipe())
@@ -790,7 +813,7 @@ def bad_input_cases():
     for key, entry in REGISTRY.items():
         yield _valid_case(key, entry)
         for gen in (_label_cases, _score_cases, _case_array_cases, _positive_cases, _fold_list_cases,
-                    _multilabel_cases, _count_cases, _real_cases, _size_cases, _seed_cases):
+                    _multilabel_cases, _count_cases, _real_cases, _size_cases, _seed_cases, _option_cases):
             yield from gen(key, entry)
 
 
