@@ -477,3 +477,24 @@ def rng_from_seed(seed, name: str = "seed") -> np.random.Generator:
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{name} must be a non-negative int or a numpy.random.Generator, got {seed!r} "
                         f"({exc})") from None
+
+
+def check_bool(name: str, value: object) -> bool:
+    """A flag: ``True`` or ``False`` (a ``numpy.bool_`` too), returned as a Python ``bool``.
+
+    Anything else is a TypeError naming ``name``: used as a truth value,
+    ``"no"`` and ``"False"`` would be true, and ``None``, ``0`` or an empty
+    list false, silently.
+
+    Examples
+    --------
+    >>> check_bool("log", np.True_)
+    True
+    >>> check_bool("log", "yes")
+    Traceback (most recent call last):
+    ...
+    TypeError: log must be True or False, got 'yes' (str)
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return bool(value)

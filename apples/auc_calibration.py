@@ -38,6 +38,7 @@ import pandas as pd
 
 from ._validation import (
     Undefined,
+    check_bool,
     check_choice,
     check_count,
     check_labels_1d,
@@ -410,7 +411,8 @@ def digits_one_vs_rest(digit: int = 8, *, n_positives: int | None = 38, seed: in
     """scikit-learn's bundled digits as a rare-class task: ``digit`` against the rest.
 
     All other digits are negatives; ``n_positives`` of the ``digit`` images
-    are kept (drawn without replacement by ``numpy.random.default_rng(seed)``),
+    are kept (drawn without replacement by ``numpy.random.default_rng(seed)``;
+    ``seed`` is required, a non-negative int or a Generator),
     so that the task has a few percent positives like §3.2 (38 positives);
     ``None`` keeps them all (about 10%). Features are the 64 raw pixel values
     (0–16) as shipped.
@@ -423,13 +425,14 @@ def digits_one_vs_rest(digit: int = 8, *, n_positives: int | None = 38, seed: in
 
     if not isinstance(digit, (int, np.integer)) or isinstance(digit, bool) or not 0 <= digit <= 9:
         raise ValueError(f"digit must be an integer 0..9, got {digit!r}")
+    rng = rng_from_seed(seed)  # checked even when n_positives=None draws nothing
     X, y = load_digits(return_X_y=True)
     pos = np.flatnonzero(y == digit)
     if n_positives is not None:
         n_positives = check_count("n_positives", n_positives)
         if not 1 <= n_positives <= pos.size:
             raise ValueError(f"n_positives must lie in [1, {pos.size}] for digit {digit}, got {n_positives}")
-        pos = np.random.default_rng(seed).choice(pos, n_positives, replace=False)
+        pos = rng.choice(pos, n_positives, replace=False)
     keep = np.sort(np.r_[pos, np.flatnonzero(y != digit)])
     return X[keep], (y[keep] == digit).astype(int)
 
@@ -529,6 +532,7 @@ class TrainingSetCalibration:
         self.method = method
 
     def get_params(self, deep: bool = True) -> dict:
+        check_bool("deep", deep)
         return {"estimator": self.estimator, "method": self.method}
 
     def set_params(self, **params):
@@ -577,6 +581,7 @@ def plot_rate_vs_score(y_true_folds, y_score_folds, *, rate: str = "fpr", ax=Non
     import matplotlib.pyplot as plt
 
     check_choice("rate", rate, ("fpr", "tpr"))
+    log = check_bool("log", log)
     y_true_folds, y_score_folds = _check_fold_lists(y_true_folds, y_score_folds)
     ax = plt.gca() if ax is None else ax
     labels = labels or [f"fold {i + 1}" for i in range(len(y_true_folds))]
@@ -610,6 +615,7 @@ def plot_figure3(y_true_folds, y_score_folds, *, axes=None, log: bool = True):
     """
     import matplotlib.pyplot as plt
 
+    log = check_bool("log", log)
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(9.6, 3.6), sharex=True)
     plot_rate_vs_score(y_true_folds, y_score_folds, rate="fpr", ax=axes[0], log=log)
@@ -684,6 +690,7 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
 
+    plot = check_bool("plot", plot)
     study = section32_study() if study is None else study
     shift_sliders = [widgets.FloatSlider(value=v, min=-2.0, max=2.0, step=0.05, description=f"fold {i + 1} shift",
                                          readout_format=".2f", continuous_update=False,

@@ -90,15 +90,6 @@ from common_registry import (
 _SEED_NONE = "seed=None is accepted: default_rng(None) draws differently on every call (no explicit seed)"
 _SEED_NUMPY = "seed goes to numpy.random.default_rng unchecked: numpy's error does not name seed"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    # auc_calibration.py
-    ("plot_rate_vs_score", "str_log"): "log is used as a truth value: log='yes' draws a log axis",
-    ("plot_rate_vs_score", "none_log"): "log is used as a truth value: log=None draws a linear axis",
-    ("plot_figure3", "str_log"): "log is used as a truth value (plot_rate_vs_score): log='yes' draws log axes",
-    ("plot_figure3", "none_log"): "log is used as a truth value (plot_rate_vs_score): log=None draws linear axes",
-    ("digits_one_vs_rest", "none_seed"): _SEED_NONE,
-    ("digits_one_vs_rest", "str_seed"): _SEED_NUMPY,
-    ("digits_one_vs_rest", "float_seed"): _SEED_NUMPY,
-    ("digits_one_vs_rest", "negative_seed"): _SEED_NUMPY,
     # fold_size.py
     ("simulate_fold_counts", "none_seed"): _SEED_NONE,
     ("simulate_fold_counts", "str_seed"): _SEED_NUMPY,

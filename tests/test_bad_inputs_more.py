@@ -1,0 +1,109 @@
+"""Bad input, continued: one regression test per fix of a ``tests/test_common.py`` known failure.
+
+Each test is named after what it guards. Expected values come from numpy itself
+(``numpy.random.default_rng`` for draws), from formulas worked out by hand next to
+them, or from the scores given (a threshold is one of them); never from apples'
+own output on the same input.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import apples  # noqa: E402
+from apples._validation import check_bool  # noqa: E402
+
+#: Two folds of labels and positive scores (a log axis needs positive scores).
+YF = [[1, 0, 1, 0], [1, 0, 0, 1]]
+SF = [[0.75, 0.5, 0.5, 0.25], [0.625, 0.375, 0.125, 0.25]]
+
+NOT_FLAGS = ["yes", "False", None, 0, 1, [], np.array([True])]
+
+
+# -- check_bool ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", [True, False, np.True_, np.False_])
+def test_check_bool_accepts_python_and_numpy_bools(value):
+    out = check_bool("flag", value)
+    assert type(out) is bool and out == (value is True or value is np.True_)
+
+
+@pytest.mark.parametrize("value", NOT_FLAGS, ids=repr)
+def test_check_bool_refuses_truthy_and_falsy_non_bools(value):
+    with pytest.raises(TypeError, match=r"^flag must be True or False, got "):
+        check_bool("flag", value)
+
+
+# -- plotting helpers: log is a flag, not a truth value --------------------------------------------
+@pytest.mark.parametrize("bad", ["yes", "False", None, 0], ids=repr)
+def test_plot_rate_vs_score_log_must_be_a_bool(bad):
+    fig, ax = plt.subplots()
+    try:
+        with pytest.raises(TypeError, match=r"^log must be True or False"):
+            apples.plot_rate_vs_score(YF, SF, ax=ax, log=bad)
+        assert len(ax.lines) == 0 and ax.get_xscale() == "linear"  # refused before drawing
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("flag, scale", [(np.True_, "log"), (np.False_, "linear")])
+def test_plot_rate_vs_score_log_accepts_numpy_bools(flag, scale):
+    fig, ax = plt.subplots()
+    try:
+        apples.plot_rate_vs_score(YF, SF, ax=ax, log=flag)
+        assert ax.get_xscale() == scale
+        assert len(ax.lines) == 2  # one step curve per fold
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("bad", ["yes", None], ids=repr)
+def test_plot_figure3_log_must_be_a_bool_and_opens_no_figure(bad):
+    before = plt.get_fignums()
+    with pytest.raises(TypeError, match=r"^log must be True or False"):
+        apples.plot_figure3(YF, SF, log=bad)
+    assert plt.get_fignums() == before  # refused before plt.subplots
+
+
+def test_calibration_explorer_plot_must_be_a_bool():
+    with pytest.raises(TypeError, match=r"^plot must be True or False, got 'no'"):
+        apples.calibration_explorer(plot="no")
+
+
+def test_training_set_calibration_get_params_deep_must_be_a_bool():
+    model = apples.TrainingSetCalibration()
+    assert model.get_params(deep=np.False_) == {"estimator": None, "method": "sigmoid"}
+    with pytest.raises(TypeError, match=r"^deep must be True or False"):
+        model.get_params(deep="no")
+
+
+# -- seeds: required, checked by apples, never None -----------------------------------------------
+BAD_SEEDS = [(None, TypeError, "seed is required"), ("0", TypeError, "seed must be"),
+             (0.5, TypeError, "seed must be"), (-1, ValueError, "seed must be"),
+             (True, TypeError, "seed must be")]
+
+
+@pytest.mark.parametrize("seed, exc, msg", BAD_SEEDS, ids=repr)
+@pytest.mark.parametrize("n_positives", [5, None])
+def test_digits_one_vs_rest_seed_is_checked_even_when_nothing_is_drawn(seed, exc, msg, n_positives):
+    with pytest.raises(exc, match=f"^{msg}"):
+        apples.digits_one_vs_rest(8, n_positives=n_positives, seed=seed)
+
+
+def test_digits_one_vs_rest_draws_the_positives_with_default_rng_of_the_seed():
+    from sklearn.datasets import load_digits
+
+    X_all, y_all = load_digits(return_X_y=True)
+    pos = np.flatnonzero(y_all == 8)
+    chosen = np.random.default_rng(7).choice(pos, 5, replace=False)  # what the docstring promises
+    expected = np.sort(np.r_[chosen, np.flatnonzero(y_all != 8)])
+    for seed in (7, np.int64(7), np.random.default_rng(7)):
+        X, y = apples.digits_one_vs_rest(8, n_positives=5, seed=seed)
+        np.testing.assert_array_equal(X, X_all[expected])
+        np.testing.assert_array_equal(y, (y_all[expected] == 8).astype(int))
+    assert y.sum() == 5
