@@ -61,7 +61,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validation import MAX_EXACT_INT, Undefined, check_choice, check_policy, check_table_size, divide
+from ._validation import (
+    MAX_EXACT_INT,
+    Undefined,
+    check_bool,
+    check_choice,
+    check_policy,
+    check_table_size,
+    divide,
+    rng_from_seed,
+)
 from .counts import Counts
 
 __all__ = [
@@ -513,6 +522,7 @@ def simulate_fold_counts(prop_a: float, *, n_instances: int = 1000, n_folds: int
     recall_a, recall_b : float, defaults 0.8 and 0.977
     n_reps : int, default 1
     seed : int or numpy.random.Generator, default 0
+        Required: ``None`` (fresh entropy, draws that differ on every call) is refused.
 
     Returns
     -------
@@ -529,7 +539,7 @@ def simulate_fold_counts(prop_a: float, *, n_instances: int = 1000, n_folds: int
     check_table_size(f"{n_reps:,} simulated cross-validations of {len(sizes):,} folds",
                      _BYTES_PER_SIMULATED_FOLD * n_reps * len(sizes),
                      reduce="n_reps or n_folds (simulate_fold_f1 summarises any n_reps in bounded memory)")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = rng_from_seed(seed)  # a Generator is used as it is
     n_a, n_b, t_a, t_b = corpus["n_a"], corpus["n_b"], corpus["tp_a"], corpus["tp_b"]
     k = len(sizes)
     if allocation == "even":
@@ -575,7 +585,7 @@ def simulate_fold_f1(prop_a: float, *, n_instances: int = 1000, n_folds: int = 1
     """
     _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
     n_reps = _check_int("n_reps", n_reps, low=1, high=MAX_EXACT_INT)  # the mean divides by n_reps in float
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = rng_from_seed(seed)  # a Generator is used as it is
     chunk = max(1, _CHUNK_CELLS // n_folds)
     keys = [(a, m) for a in _AVERAGES for m in _METHODS]
     s1 = dict.fromkeys(keys, 0.0)
@@ -856,6 +866,8 @@ def plot_fold_f1(curve: pd.DataFrame, *, average: str = "macro", ax=None, title:
     from .style import METHOD_COLORS
 
     check_choice("average", average, _AVERAGES)
+    theory = check_bool("theory", theory)
+    legend = check_bool("legend", legend)
     ax = plt.gca() if ax is None else ax
     data = curve[curve["average"] == average]
     for method in _METHODS:

@@ -8,6 +8,8 @@ own output on the same input.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -24,6 +26,15 @@ YF = [[1, 0, 1, 0], [1, 0, 0, 1]]
 SF = [[0.75, 0.5, 0.5, 0.25], [0.625, 0.375, 0.125, 0.25]]
 
 NOT_FLAGS = ["yes", "False", None, 0, 1, [], np.array([True])]
+APPLES_DIR = Path(apples.__file__).resolve().parent
+
+
+def _raised_in_apples(exc: BaseException) -> bool:
+    """The innermost frame of the traceback is apples' own code, not numpy's, scipy's or sklearn's."""
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return Path(tb.tb_frame.f_code.co_filename).resolve().is_relative_to(APPLES_DIR)
 
 
 # -- check_bool ------------------------------------------------------------------------------------
@@ -91,8 +102,9 @@ BAD_SEEDS = [(None, TypeError, "seed is required"), ("0", TypeError, "seed must 
 @pytest.mark.parametrize("seed, exc, msg", BAD_SEEDS, ids=repr)
 @pytest.mark.parametrize("n_positives", [5, None])
 def test_digits_one_vs_rest_seed_is_checked_even_when_nothing_is_drawn(seed, exc, msg, n_positives):
-    with pytest.raises(exc, match=f"^{msg}"):
+    with pytest.raises(exc, match=f"^{msg}") as info:
         apples.digits_one_vs_rest(8, n_positives=n_positives, seed=seed)
+    assert _raised_in_apples(info.value)
 
 
 def test_digits_one_vs_rest_draws_the_positives_with_default_rng_of_the_seed():
@@ -107,3 +119,65 @@ def test_digits_one_vs_rest_draws_the_positives_with_default_rng_of_the_seed():
         np.testing.assert_array_equal(X, X_all[expected])
         np.testing.assert_array_equal(y, (y_all[expected] == 8).astype(int))
     assert y.sum() == 5
+
+
+# -- fold_size: simulate_fold_counts / simulate_fold_f1 seeds --------------------------------------
+VA = dict(n_instances=80, n_folds=4)
+
+
+@pytest.mark.parametrize("seed, exc, msg", BAD_SEEDS, ids=repr)
+@pytest.mark.parametrize("func", [apples.simulate_fold_counts, apples.simulate_fold_f1], ids=lambda f: f.__name__)
+def test_simulate_fold_seed_is_required_and_checked_by_apples(func, seed, exc, msg):
+    with pytest.raises(exc, match=f"^{msg}") as info:
+        func(0.125, **VA, n_reps=3, seed=seed)
+    assert _raised_in_apples(info.value)
+
+
+def test_simulate_fold_counts_seed_int_and_generator_give_the_same_draws():
+    runs = [apples.simulate_fold_counts(0.125, **VA, n_reps=50, seed=s)
+            for s in (5, np.int64(5), np.random.default_rng(5))]
+    for other in runs[1:]:
+        for field in ("n_a", "tp_a", "tp_b"):
+            np.testing.assert_array_equal(getattr(other, field), getattr(runs[0], field))
+    # class A (10 of 80) really is dealt at random over the 4 folds: the draws vary between repetitions
+    assert runs[0].n_a.sum(axis=1).tolist() == [10] * 50
+    assert np.unique(runs[0].n_a, axis=0).shape[0] > 1
+    # a Generator is used as it is (advanced), not reseeded
+    rng = np.random.default_rng(5)
+    first = apples.simulate_fold_counts(0.125, **VA, n_reps=50, seed=rng)
+    second = apples.simulate_fold_counts(0.125, **VA, n_reps=50, seed=rng)
+    assert not np.array_equal(first.n_a, second.n_a)
+
+
+def test_simulate_fold_f1_seed_int_and_generator_agree():
+    a = apples.simulate_fold_f1(0.125, **VA, n_reps=40, seed=9)
+    b = apples.simulate_fold_f1(0.125, **VA, n_reps=40, seed=np.random.default_rng(9))
+    np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
+
+
+# -- fold_size: plot_fold_f1 flags ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def van_asch_curve():
+    return apples.fold_f1_curve([0.025, 0.05], n_instances=80, n_folds=4, n_reps=0)
+
+
+@pytest.mark.parametrize("flag", ["theory", "legend"])
+@pytest.mark.parametrize("bad", ["no", None], ids=repr)
+def test_plot_fold_f1_flags_must_be_bools(van_asch_curve, flag, bad):
+    fig, ax = plt.subplots()
+    try:
+        with pytest.raises(TypeError, match=f"^{flag} must be True or False"):
+            apples.plot_fold_f1(van_asch_curve, ax=ax, **{flag: bad})
+        assert len(ax.lines) == 0
+    finally:
+        plt.close(fig)
+
+
+def test_plot_fold_f1_numpy_false_flags_leave_out_theory_and_legend(van_asch_curve):
+    fig, ax = plt.subplots()
+    try:
+        apples.plot_fold_f1(van_asch_curve, ax=ax, theory=np.False_, legend=np.False_)
+        assert len(ax.lines) == 2  # the two exact-mean lines (tp_fp, avg), no eq. (31)
+        assert ax.get_legend() is None
+    finally:
+        plt.close(fig)

@@ -90,15 +90,6 @@ from common_registry import (
 _SEED_NONE = "seed=None is accepted: default_rng(None) draws differently on every call (no explicit seed)"
 _SEED_NUMPY = "seed goes to numpy.random.default_rng unchecked: numpy's error does not name seed"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    # fold_size.py
-    ("simulate_fold_counts", "none_seed"): _SEED_NONE,
-    ("simulate_fold_counts", "str_seed"): _SEED_NUMPY,
-    ("simulate_fold_counts", "float_seed"): _SEED_NUMPY,
-    ("simulate_fold_counts", "negative_seed"): _SEED_NUMPY,
-    ("simulate_fold_f1", "none_seed"): _SEED_NONE,
-    ("simulate_fold_f1", "str_seed"): _SEED_NUMPY,
-    ("simulate_fold_f1", "float_seed"): _SEED_NUMPY,
-    ("simulate_fold_f1", "negative_seed"): _SEED_NUMPY,
     # prediction_cost.py
     ("zipf_subsample", "negative_seed"): "seed=-1 passes the integer check; " + _SEED_NUMPY,
     ("nearest_neighbour_boosting", "negative_seed"): "seed=-1 passes the integer check; " + _SEED_NUMPY,
