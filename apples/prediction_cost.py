@@ -106,6 +106,7 @@ from ._validation import (
     check_same_length,
     check_scores,
     divide,
+    rng_from_seed,
 )
 from .averaging import AVERAGES, AveragedScores, average_scores, check_counts_by_label, check_frequencies
 from .counts import Counts, check_counts
@@ -133,6 +134,10 @@ __all__ = [
 ]
 
 # -- validation helpers --------------------------------------------------------------
+#: Largest ``random_state`` scikit-learn accepts (numpy's legacy RandomState seeds are 32-bit).
+_MAX_SKLEARN_SEED = 2**32 - 1
+
+
 def _check_int(name: str, value: object) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
@@ -760,8 +765,7 @@ def zipf_subsample(y, *, exponent: float = 1.0, minimum: int = 1, seed: int) -> 
     minimum = _check_int("minimum", minimum)
     if minimum < 0:
         raise ValueError(f"minimum must be >= 0, got {minimum}")
-    seed = _check_int("seed", seed)
-    rng = np.random.default_rng(seed)
+    rng = rng_from_seed(_check_int("seed", seed))  # a negative seed is refused naming seed
     keep = []
     for rank, label in enumerate(np.unique(t), start=1):
         idx = np.flatnonzero(t == label)
@@ -996,7 +1000,8 @@ def nearest_neighbour_boosting(X, y, *, seed: int, exponent: float = 1.5, minimu
     y : array-like of shape (n,)
         Labels.
     seed : int
-        Seeds the subsample and the split.
+        Seeds the subsample and the split: an integer in [0, 2**32 - 1], the
+        range scikit-learn accepts as ``random_state``.
     exponent, minimum : see :func:`zipf_subsample`
         ``exponent=0`` keeps all instances (no skew).
     train_size : float in (0, 1), default 0.3
@@ -1028,6 +1033,9 @@ def nearest_neighbour_boosting(X, y, *, seed: int, exponent: float = 1.5, minimu
     from sklearn.model_selection import train_test_split  # scikit-learn is a notebook dependency only
 
     t = check_labels_1d("y", y)
+    seed = _check_int("seed", seed)
+    if not 0 <= seed <= _MAX_SKLEARN_SEED:  # it is also train_test_split's random_state
+        raise ValueError(f"seed must lie in [0, 2**32 - 1] (it seeds scikit-learn's train_test_split too), got {seed}")
     train_size = check_real("train_size", train_size, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     if distances is None:
         x = np.asarray(X, dtype=float)

@@ -10,16 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt  # the root conftest selects the Agg backend
+import numpy as np
+import pytest
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-import apples  # noqa: E402
-from apples._validation import check_bool  # noqa: E402
+import apples
+from apples._validation import check_bool
 
 #: Two folds of labels and positive scores (a log axis needs positive scores).
 YF = [[1, 0, 1, 0], [1, 0, 0, 1]]
@@ -122,7 +118,7 @@ def test_digits_one_vs_rest_draws_the_positives_with_default_rng_of_the_seed():
 
 
 # -- fold_size: simulate_fold_counts / simulate_fold_f1 seeds --------------------------------------
-VA = dict(n_instances=80, n_folds=4)
+VA = {"n_instances": 80, "n_folds": 4}
 
 
 @pytest.mark.parametrize("seed, exc, msg", BAD_SEEDS, ids=repr)
@@ -181,3 +177,53 @@ def test_plot_fold_f1_numpy_false_flags_leave_out_theory_and_legend(van_asch_cur
         assert ax.get_legend() is None
     finally:
         plt.close(fig)
+
+
+# -- prediction_cost: zipf_subsample / nearest_neighbour_boosting seeds ----------------------------
+Y3 = [0] * 12 + [1] * 12 + [2] * 12
+
+
+@pytest.mark.parametrize("seed, exc", [(None, TypeError), ("0", TypeError), (0.5, TypeError), (-1, ValueError)],
+                         ids=repr)
+def test_zipf_subsample_negative_and_non_integer_seeds_are_refused_naming_seed(seed, exc):
+    with pytest.raises(exc, match=r"^seed must be") as info:
+        apples.zipf_subsample(Y3, seed=seed)
+    assert _raised_in_apples(info.value)
+
+
+def test_zipf_subsample_draws_with_default_rng_of_the_seed():
+    # exponent 1: ranks 1, 2, 3 keep round(12/1), round(12/2), round(12/3) = 12, 6, 4 (docstring formula)
+    rng = np.random.default_rng(2**40)  # a seed beyond 32 bits is fine for default_rng
+    expected = np.sort(np.concatenate([rng.choice(np.arange(12 * i, 12 * i + 12), size=k, replace=False)
+                                       for i, k in enumerate((12, 6, 4))]))
+    np.testing.assert_array_equal(apples.zipf_subsample(Y3, exponent=1.0, seed=2**40), expected)
+    np.testing.assert_array_equal(apples.zipf_subsample(Y3, exponent=1.0, seed=np.int64(2**40)), expected)
+
+
+def _digits_like(n=60):
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(n, 4)), np.repeat([0, 1, 2], n // 3)
+
+
+@pytest.mark.parametrize("seed, exc", [(None, TypeError), ("0", TypeError), (0.5, TypeError), (-1, ValueError),
+                                       (2**32, ValueError)], ids=repr)
+def test_nearest_neighbour_boosting_seed_must_be_a_32_bit_non_negative_int(seed, exc):
+    X, y = _digits_like()
+    with pytest.raises(exc, match=r"^seed must") as info:
+        apples.nearest_neighbour_boosting(X, y, seed=seed, exponent=0.0, minimum=1, train_size=0.5)
+    assert _raised_in_apples(info.value)  # not scikit-learn's InvalidParameterError about random_state
+
+
+def test_nearest_neighbour_boosting_largest_32_bit_seed_is_accepted_and_seeds_the_split():
+    from sklearn.model_selection import train_test_split
+
+    X, y = _digits_like()
+    seed = 2**32 - 1
+    table = apples.nearest_neighbour_boosting(X, y, seed=seed, exponent=0.0, minimum=1, train_size=0.5)
+    # exponent 0 keeps every instance; NORMAL is 1-NN on scikit-learn's split with random_state=seed
+    from sklearn.neighbors import KNeighborsClassifier
+
+    train, test = train_test_split(np.arange(y.size), train_size=0.5, random_state=seed, stratify=y)
+    knn = KNeighborsClassifier(n_neighbors=1, algorithm="brute").fit(X[train], y[train])
+    assert table.loc["NORMAL", "correct"] == int((knn.predict(X[test]) == y[test]).sum())
+    assert table.loc["NORMAL", "accuracy"] == pytest.approx(knn.score(X[test], y[test]), abs=1e-15)

@@ -90,9 +90,6 @@ from common_registry import (
 _SEED_NONE = "seed=None is accepted: default_rng(None) draws differently on every call (no explicit seed)"
 _SEED_NUMPY = "seed goes to numpy.random.default_rng unchecked: numpy's error does not name seed"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    # prediction_cost.py
-    ("zipf_subsample", "negative_seed"): "seed=-1 passes the integer check; " + _SEED_NUMPY,
-    ("nearest_neighbour_boosting", "negative_seed"): "seed=-1 passes the integer check; " + _SEED_NUMPY,
     # binormal.py
     ("Binormal", "overflow_sd_pos_subnormal"):
         "sd_pos=5e-324 is accepted, then roc() takes b = sd_neg/sd_pos = inf and inf * ndtri(1/2) = NaN "
