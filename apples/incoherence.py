@@ -48,7 +48,7 @@ import numpy as np
 from scipy import integrate, optimize, special
 
 from ._ranking import check_binary_scores, cumulative_counts
-from ._validation import check_choice, check_count, check_real, check_real_array, rng_from_seed
+from ._validation import check_bool, check_choice, check_count, check_real, check_real_array, rng_from_seed
 from .binormal import Binormal
 from .hmeasure import _check_cost, h_measure_prior, roc_convex_hull
 
@@ -1022,9 +1022,7 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
                                 ("sd_b", sd_b, 0.8, 1.2), ("pi_pos", pi_pos, 0.05, 0.95)):
         check_real(name, value, low=lo, high=hi)
     n_grid = _check_int_at_least("n_grid", n_grid, 3)
-    if not isinstance(continuous_update, (bool, np.bool_)):
-        raise TypeError(f"continuous_update must be True or False, got {continuous_update!r}")
-    continuous_update = bool(continuous_update)
+    continuous_update = check_bool("continuous_update", continuous_update)
 
     def slider(value, lo, hi, step, desc):
         return w.FloatSlider(value=value, min=lo, max=hi, step=step, description=desc,

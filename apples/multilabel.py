@@ -43,6 +43,7 @@ import pandas as pd
 
 from ._validation import (
     _is_missing,
+    check_bool,
     check_choice,
     check_count,
     check_labels_1d,
@@ -154,8 +155,7 @@ def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty:
     name_t, name_p = names
     if multilabel is not None and not isinstance(multilabel, (bool, np.bool_)):
         raise TypeError(f"multilabel must be True, False or None (detect), got {multilabel!r}")
-    if not isinstance(deduplicate, (bool, np.bool_)):
-        raise TypeError(f"deduplicate must be True or False, got {deduplicate!r}")
+    deduplicate = check_bool("deduplicate", deduplicate)
     check_choice("empty", empty, ("ignore", "label"))
     fast = _fast_single_label(y_true, y_pred, multilabel, empty, names)
     if fast is not None:

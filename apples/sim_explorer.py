@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ._validation import check_count, check_real
+from ._validation import check_bool, check_count, check_real
 from .cross_validation import CV_F_METHODS, METHOD_LABELS, percent
 from .exact import EXACT_METHODS, exact_cv_f
 from .simulation import sample_cv_f, simulation_design
@@ -173,6 +173,7 @@ def build_sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True
     """
     import ipywidgets as w
 
+    draw = check_bool("draw", draw)
     parts = SimExplorer(
         prior=w.FloatSlider(value=0.01, min=0.005, max=0.5, step=0.005, description="prior",
                             readout_format=".1%", continuous_update=False),

@@ -93,7 +93,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ._validation import check_count, check_real, check_table_size, divide
+from ._validation import check_bool, check_count, check_real, check_table_size, divide
 from .cross_validation import CV_F_METHODS
 
 __all__ = ["SimulationDesign", "simulation_design", "fold_positives", "sample_cv_f", "simulate_cv_f",
@@ -228,9 +228,7 @@ def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_fol
 
 
 def _check_stratified(stratified: object) -> bool:
-    if not isinstance(stratified, (bool, np.bool_)):
-        raise TypeError(f"stratified must be True or False, got {stratified!r}")
-    return bool(stratified)
+    return check_bool("stratified", stratified)
 
 
 def _check_positive(name: str, value: object) -> int:

@@ -227,3 +227,45 @@ def test_nearest_neighbour_boosting_largest_32_bit_seed_is_accepted_and_seeds_th
     knn = KNeighborsClassifier(n_neighbors=1, algorithm="brute").fit(X[train], y[train])
     assert table.loc["NORMAL", "correct"] == int((knn.predict(X[test]) == y[test]).sum())
     assert table.loc["NORMAL", "accuracy"] == pytest.approx(knn.score(X[test], y[test]), abs=1e-15)
+
+
+# -- every other bool flag of the package goes through check_bool ----------------------------------
+@pytest.mark.parametrize("bad", ["yes", None, 1], ids=repr)
+def test_stratified_flag_is_checked_by_check_bool_everywhere(bad):
+    calls = [lambda: apples.fold_positives(10, n_cases=80, n_folds=8, stratified=bad, n_reps=2),
+             lambda: apples.sample_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
+             lambda: apples.simulate_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
+             lambda: apples.exact_cv_f(0.05, 0.8, stratified=bad, method="avg", n_cases=100),
+             lambda: apples.explore_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100)]
+    for call in calls:
+        with pytest.raises(TypeError, match=r"^stratified must be True or False, got .* \(") as info:
+            call()
+        assert _raised_in_apples(info.value)
+
+
+def test_stratified_flag_accepts_numpy_bools():
+    # stratified: every fold of 8 gets 10/8 -> 1 or 2 positives; unstratified draws put 0 in some fold
+    strat = apples.fold_positives(10, n_cases=80, n_folds=8, stratified=np.True_, n_reps=50, seed=1)
+    assert set(np.unique(strat).tolist()) == {1, 2}
+    loose = apples.fold_positives(10, n_cases=80, n_folds=8, stratified=np.False_, n_reps=50, seed=1)
+    assert loose.min() == 0 and loose.sum(axis=1).tolist() == [10] * 50
+
+
+@pytest.mark.parametrize("func", [apples.label_counts, apples.split_confusion_matrix], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("bad", ["True", None, 1], ids=repr)
+def test_deduplicate_must_be_a_bool(func, bad):
+    with pytest.raises(TypeError, match=r"^deduplicate must be True or False"):
+        func([["A"]], [["A", "A"]], deduplicate=bad)
+
+
+def test_deduplicate_numpy_true_counts_a_repeated_prediction_once():
+    # gold {A}, predicted A three times: deduplicated, one true positive and no false positive
+    c = apples.label_counts([["A"]], [["A", "A", "A"]], deduplicate=np.True_)["A"]
+    assert (c.tp, c.fp, c.fn) == (1, 0, 0)
+
+
+def test_widget_flags_must_be_bools():
+    with pytest.raises(TypeError, match=r"^draw must be True or False, got 'no'"):
+        apples.build_sim_explorer(draw="no")
+    with pytest.raises(TypeError, match=r"^continuous_update must be True or False, got None"):
+        apples.incoherence_explorer(continuous_update=None)
