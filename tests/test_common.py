@@ -87,8 +87,6 @@ from common_registry import (
 
 #: (registry key, check) -> what is wrong in the library. Each runs as ``xfail(strict=True)``:
 #: when a fix lands the case XPASSes, which fails, and the entry must be removed.
-_SEED_NONE = "seed=None is accepted: default_rng(None) draws differently on every call (no explicit seed)"
-_SEED_NUMPY = "seed goes to numpy.random.default_rng unchecked: numpy's error does not name seed"
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
     # binormal.py
     ("Binormal", "overflow_sd_pos_subnormal"):
