@@ -37,6 +37,8 @@ from ._validation import check_count, check_real, check_real_array, rng_from_see
 __all__ = ["Binormal"]
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
+#: Largest finite float64 (about 1.8e308).
+_MAX_FLOAT = float(np.finfo(np.float64).max)
 
 
 def _check_parameter(name: str, value: object) -> float:
@@ -78,7 +80,11 @@ class Binormal:
         If a parameter is not a real number.
     ValueError
         If a parameter is not finite, a standard deviation is not positive,
-        or ``pi_pos`` is not strictly between 0 and 1.
+        ``pi_pos`` is not strictly between 0 and 1, or the binormal ``a`` or
+        ``b`` (Notes) is not a finite non-zero float: a standard deviation
+        about 1.8e308 times smaller than the other one (or than
+        ``|mu_pos - mu_neg|``), e.g. ``sd_pos=5e-324``, where the ROC curve
+        would be NaN.
 
     Notes
     -----
@@ -112,6 +118,36 @@ class Binormal:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if not 0 < self.pi_pos < 1:
             raise ValueError(f"pi_pos must be strictly between 0 and 1, got {self.pi_pos}")
+        self._check_roc_parameters()
+
+    def _check_roc_parameters(self) -> None:
+        """Refuse parameters whose binormal a or b is not a finite, non-zero float.
+
+        With b = inf (sd_pos tiny against sd_neg) or a = ±inf, ``roc`` meets
+        inf·0 and inf - inf (NaN); with b = 0 (sd_neg tiny against sd_pos),
+        0·inf at FPR 0 and 1. The error names the argument and its usable range.
+        """
+        big = _MAX_FLOAT
+        if not math.isfinite(self.sd_neg / self.sd_pos):
+            raise ValueError(
+                f"sd_pos={self.sd_pos!r} is too small for sd_neg={self.sd_neg!r}: the binormal slope "
+                f"b = sd_neg/sd_pos overflows float64; sd_pos must be at least sd_neg/{big:.4g} "
+                f"(about {self.sd_neg / big:.3g} here)")
+        if self.sd_neg / self.sd_pos == 0.0:
+            raise ValueError(
+                f"sd_neg={self.sd_neg!r} is too small for sd_pos={self.sd_pos!r}: the binormal slope "
+                f"b = sd_neg/sd_pos underflows to 0; sd_neg must be at least sd_pos·5e-324 "
+                f"(about {self.sd_pos * 5e-324:.3g} here)")
+        gap = self.mu_pos - self.mu_neg
+        if not math.isfinite(gap):
+            raise ValueError(
+                f"mu_pos={self.mu_pos!r} and mu_neg={self.mu_neg!r} are too far apart: mu_pos - mu_neg "
+                f"overflows float64; their difference must be at most {big:.4g}")
+        if not math.isfinite(gap / self.sd_pos):
+            raise ValueError(
+                f"sd_pos={self.sd_pos!r} is too small for mu_pos - mu_neg = {gap!r}: the binormal intercept "
+                f"a = (mu_pos - mu_neg)/sd_pos overflows float64; sd_pos must be at least "
+                f"|mu_pos - mu_neg|/{big:.4g} (about {abs(gap) / big:.3g} here)")
 
     # -- the two classes ----------------------------------------------------------
     @property
@@ -192,7 +228,10 @@ class Binormal:
     def roc(self, fpr):
         """TPR as a function of FPR: Φ(a + b·Φ⁻¹(FPR)) (Parker's F_0(F_1⁻¹(v)))."""
         v = _check_fpr(fpr)
-        return special.ndtr(self.a + self.b * special.ndtri(v))
+        # a and b are finite with b > 0 (checked at construction), so a + b·Φ⁻¹(v) is never NaN; with b
+        # near 1.8e308, b·Φ⁻¹(v) may overflow to ±inf, which is the limit itself (TPR 0 or 1)
+        with np.errstate(over="ignore"):
+            return special.ndtr(self.a + self.b * special.ndtri(v))
 
     def threshold_at_fpr(self, fpr):
         """The threshold whose false-positive rate is ``fpr``, Parker's F_1⁻¹(v)."""

@@ -8,6 +8,8 @@ own output on the same input.
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 
 import matplotlib.pyplot as plt  # the root conftest selects the Agg backend
@@ -269,3 +271,41 @@ def test_widget_flags_must_be_bools():
         apples.build_sim_explorer(draw="no")
     with pytest.raises(TypeError, match=r"^continuous_update must be True or False, got None"):
         apples.incoherence_explorer(continuous_update=None)
+
+
+# -- Binormal: standard deviations whose ratio overflows are refused ---------------------------------
+def _phi(x: float) -> float:
+    """Standard normal CDF from math.erf (independent of scipy's ndtr)."""
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+@pytest.mark.parametrize("kwargs, name, usable", [
+    ({"sd_pos": 5e-324}, "sd_pos", r"sd_pos must be at least sd_neg/1\.798e\+308 \(about 5\.56e-309 here\)"),
+    ({"sd_pos": 5e-309, "sd_neg": 1.0}, "sd_pos", r"sd_pos must be at least"),
+    ({"sd_neg": 5e-324, "sd_pos": 2.0}, "sd_neg", r"sd_neg must be at least sd_pos"),
+    ({"mu_pos": 1e308, "mu_neg": -1e308}, "mu_pos", r"difference must be at most 1\.798e\+308"),
+    ({"mu_pos": 1e10, "sd_pos": 1e-300}, "sd_pos", r"sd_pos must be at least \|mu_pos - mu_neg\|/1\.798e\+308"),
+], ids=["sd_pos_subnormal", "sd_pos_just_too_small", "sd_neg_ratio_underflows", "means_too_far_apart",
+        "intercept_overflows"])
+def test_binormal_refuses_standard_deviations_whose_ratio_overflows(kwargs, name, usable):
+    with pytest.raises(ValueError, match=f"^{name}=") as info:
+        apples.Binormal(**kwargs)
+    assert _raised_in_apples(info.value)
+    assert re.search(usable, str(info.value)), str(info.value)
+
+
+def test_binormal_at_the_edge_of_the_usable_range_gives_the_point_mass_limit_without_nan():
+    # sd_pos = 1e-308: positives are (all but) a point mass at mu_pos = 1, negatives N(0, 1). At FPR v the
+    # threshold is Phi^-1(1 - v): TPR = 1 where it is below 1 (v > 1 - Phi(1) = 0.1587), else 0.
+    m = apples.Binormal(mu_pos=1.0, sd_pos=1e-308, mu_neg=0.0, sd_neg=1.0)
+    assert 1 - _phi(1.0) == pytest.approx(0.15865525393145707, rel=1e-12)
+    np.testing.assert_array_equal(m.roc([0.0, 0.01, 0.1, 0.25, 0.5, 1.0]), [0.0, 0.0, 0.0, 1.0, 1.0, 1.0])
+    assert m.auc == pytest.approx(_phi(1.0), rel=1e-12)  # AUC = P(negative < 1)
+
+
+def test_binormal_subnormal_sd_neg_with_a_representable_slope_is_still_accepted():
+    # b = 5e-324/0.5 = 1e-323 > 0: negatives a point mass at 0, positives N(1, 0.5^2): TPR = P(pos > 0) = Phi(2)
+    m = apples.Binormal(mu_pos=1.0, sd_pos=0.5, mu_neg=0.0, sd_neg=5e-324)
+    np.testing.assert_allclose(m.roc([0.25, 0.5]), [_phi(2.0)] * 2, rtol=1e-12)
+    np.testing.assert_array_equal(m.roc([0.0, 1.0]), [0.0, 1.0])
+    assert m.auc == pytest.approx(_phi(2.0), rel=1e-12)

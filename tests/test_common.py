@@ -88,10 +88,6 @@ from common_registry import (
 #: (registry key, check) -> what is wrong in the library. Each runs as ``xfail(strict=True)``:
 #: when a fix lands the case XPASSes, which fails, and the entry must be removed.
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    # binormal.py
-    ("Binormal", "overflow_sd_pos_subnormal"):
-        "sd_pos=5e-324 is accepted, then roc() takes b = sd_neg/sd_pos = inf and inf * ndtri(1/2) = NaN "
-        "(RuntimeWarning); the limit is TPR = 1 (every positive at mu_pos)",
     # incoherence.py
     ("empirical_optimal_threshold", "thresholds_exact_above_2_53"):
         "thresholds come back as float64: integer scores 2**53 + 5 and 2**53 + 3 both become 2**53 + 4",
