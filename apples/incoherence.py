@@ -714,17 +714,39 @@ def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, positive=1):
 def empirical_optimal_threshold(y_true, y_score, c, *, positive=1):
     """T(c) for empirical scores: the threshold of least loss (the highest one if several tie).
 
-    Returned as float, since it may be +inf (predict nothing positive):
-    integer scores beyond 2**53 are ranked exactly but may print rounded.
+    Thresholds as in :func:`empirical_loss`: predict positive for ``y_score >= t``,
+    and ``t = inf`` (predict nothing positive) where that is best.
+
+    Returns
+    -------
+    float, int or ndarray
+        One threshold per cost, in the shape of ``c``. Float scores give a
+        float (a float64 array for array ``c``). Integer scores (int64,
+        uint64, datetime ticks) give the scores themselves, exactly, since
+        float64 would merge distinct scores above 2**53: a Python ``int``, or
+        for array ``c`` an object array of Python ints; either holds the float
+        ``inf`` where nothing is predicted positive.
 
     Examples
     --------
-    >>> empirical_optimal_threshold([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1], [0.1, 0.6]).tolist()
-    [5.0, 3.0]
+    >>> empirical_optimal_threshold([1, 1, 0, 1, 0, 0], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1], [0.1, 0.6]).tolist()
+    [0.5, 0.3]
+    >>> empirical_optimal_threshold([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1], [0.0, 0.1, 0.6]).tolist()
+    [inf, 5, 3]
+    >>> empirical_optimal_threshold([1, 0], np.array([2**53 + 1, 2**53]), 0.5)
+    9007199254740993
     """
-    thr = _roc_points(y_true, y_score, positive)[0]
+    is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
     q = empirical_loss(y_true, y_score, c, positive=positive)
-    return _out(thr[np.argmin(q, axis=0)])
+    best = np.argmin(q, axis=0)  # index into (+inf, the distinct scores decreasing)
+    cc = cumulative_counts(is_pos, s)
+    if s.dtype.kind == "f":
+        return _out(cc.with_origin().thresholds[best])
+    # integer scores: index a table of Python ints (exact at any size), +inf first
+    table = np.empty(cc.thresholds.size + 1, dtype=object)
+    table[0] = math.inf
+    table[1:] = cc.thresholds.astype(object)
+    return table[best]
 
 
 def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, positive=1) -> float:

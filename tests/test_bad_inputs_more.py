@@ -309,3 +309,52 @@ def test_binormal_subnormal_sd_neg_with_a_representable_slope_is_still_accepted(
     np.testing.assert_allclose(m.roc([0.25, 0.5]), [_phi(2.0)] * 2, rtol=1e-12)
     np.testing.assert_array_equal(m.roc([0.0, 1.0]), [0.0, 1.0])
     assert m.auc == pytest.approx(_phi(2.0), rel=1e-12)
+
+
+# -- empirical_optimal_threshold: integer scores come back exactly ----------------------------------
+def _loss_by_hand(y, s, c, t):
+    """Q(t; 1, c) = c * missed positives / n + (1 - c) * false positives / n, predicting s >= t."""
+    y, s = np.asarray(y), np.asarray(s, dtype=object)  # object: Python ints compare exactly
+    pred = np.array([v >= t for v in s])
+    return (c * np.sum((y == 1) & ~pred) + (1 - c) * np.sum((y == 0) & pred)) / y.size
+
+
+def test_empirical_optimal_threshold_returns_the_exact_integer_score_above_2_53():
+    # scores 2**53 + 5 > 2**53 + 3 > ... : in float64 the first two are both 2**53 + 4
+    big = 2**53
+    y = [1, 0, 1, 0, 0]
+    s = np.array([big + 5, big + 3, big + 2, big + 1, big], dtype=np.int64)
+    assert float(s[0]) == float(s[1])
+    # costs where the best threshold is, by the hand loss over every candidate, 2**53 + 5 and 2**53 + 2
+    candidates = [math.inf, *sorted({int(v) for v in s}, reverse=True)]
+    for c, want in ((0.4, big + 5), (0.7, big + 2)):
+        losses = [_loss_by_hand(y, s, c, t) for t in candidates]
+        assert candidates[int(np.argmin(losses))] == want  # the hand minimum (highest on ties)
+        got = apples.empirical_optimal_threshold(y, s, c)
+        assert type(got) is int and got == want
+    out = apples.empirical_optimal_threshold(y, s, [0.4, 0.7])
+    assert out.shape == (2,) and out.tolist() == [big + 5, big + 2]
+    assert all(type(v) is int for v in out.tolist())
+
+
+def test_empirical_optimal_threshold_keeps_inf_only_beyond_every_score():
+    # c = 0: a missed positive costs nothing, so predicting nothing positive (t = inf) has loss 0
+    y, s = [1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1]
+    assert apples.empirical_optimal_threshold(y, s, 0.0) == math.inf
+    out = apples.empirical_optimal_threshold(y, s, [0.0, 0.1, 0.6])
+    assert out.tolist() == [math.inf, 5, 3]  # hand: c = 0.1 -> losses inf:0.05, 6:0.0333, 5:0.0167, ...
+    assert _loss_by_hand(y, s, 0.1, 5) < min(_loss_by_hand(y, s, 0.1, t) for t in (math.inf, 6, 4, 3, 2, 1))
+    assert type(out[0]) is float and type(out[1]) is int
+
+
+def test_empirical_optimal_threshold_uint64_scores_beyond_int64_are_exact():
+    s = np.array([2**64 - 1, 2**63], dtype=np.uint64)
+    assert apples.empirical_optimal_threshold([1, 0], s, 0.5) == 2**64 - 1  # the positive's score
+
+
+def test_empirical_optimal_threshold_float_scores_still_give_floats():
+    y, s = [1, 1, 0, 1, 0, 0], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]
+    got = apples.empirical_optimal_threshold(y, s, 0.1)
+    assert type(got) is float and got == 0.5
+    out = apples.empirical_optimal_threshold(y, s, [0.0, 0.6])
+    assert out.dtype == np.float64 and out.tolist() == [math.inf, 0.3]

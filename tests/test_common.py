@@ -88,9 +88,6 @@ from common_registry import (
 #: (registry key, check) -> what is wrong in the library. Each runs as ``xfail(strict=True)``:
 #: when a fix lands the case XPASSes, which fails, and the entry must be removed.
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    # incoherence.py
-    ("empirical_optimal_threshold", "thresholds_exact_above_2_53"):
-        "thresholds come back as float64: integer scores 2**53 + 5 and 2**53 + 3 both become 2**53 + 4",
 }
 
 APPLES_DIR = Path(apples.__file__).resolve().parent
