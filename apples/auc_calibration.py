@@ -583,8 +583,16 @@ def plot_rate_vs_score(y_true_folds, y_score_folds, *, rate: str = "fpr", ax=Non
     check_choice("rate", rate, ("fpr", "tpr"))
     log = check_bool("log", log)
     y_true_folds, y_score_folds = _check_fold_lists(y_true_folds, y_score_folds)
+    n_folds = len(y_true_folds)
+    if labels is None:
+        labels = [f"fold {i + 1}" for i in range(n_folds)]
+    else:  # not `labels or ...`: the truth value of an array is numpy's ValueError
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)):
+            raise TypeError(f"labels must be a sequence of legend labels, one per fold, got {labels!r}")
+        if len(labels) != n_folds:
+            raise ValueError(f"labels has {len(labels)} entries but there are {n_folds} folds; pass one per fold")
+        labels = [str(label) for label in labels]
     ax = plt.gca() if ax is None else ax
-    labels = labels or [f"fold {i + 1}" for i in range(len(y_true_folds))]
     for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds)):
         try:
             fpr, tpr, thr = roc_curve(t, s)

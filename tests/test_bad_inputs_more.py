@@ -358,3 +358,26 @@ def test_empirical_optimal_threshold_float_scores_still_give_floats():
     assert type(got) is float and got == 0.5
     out = apples.empirical_optimal_threshold(y, s, [0.0, 0.6])
     assert out.dtype == np.float64 and out.tolist() == [math.inf, 0.3]
+
+
+# -- plot_rate_vs_score: labels is not a truth value either ----------------------------------------
+def test_plot_rate_vs_score_labels_as_an_array_name_the_folds():
+    fig, ax = plt.subplots()
+    try:
+        apples.plot_rate_vs_score(YF, SF, ax=ax, labels=np.array(["train A", "train B"]))
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["train A", "train B"]
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("labels, exc", [(["only one"], ValueError), ([], ValueError), ("ab", TypeError),
+                                         (np.array(["a", "b", "c"]), ValueError)], ids=repr)
+def test_plot_rate_vs_score_labels_must_give_one_per_fold(labels, exc):
+    fig, ax = plt.subplots()
+    try:
+        with pytest.raises(exc, match=r"^labels ") as info:
+            apples.plot_rate_vs_score(YF, SF, ax=ax, labels=labels)
+        assert _raised_in_apples(info.value)
+        assert len(ax.lines) == 0
+    finally:
+        plt.close(fig)
