@@ -1,6 +1,6 @@
 """Shared core of every score-based (threshold-free) measure.
 
-``y_true`` holds two classes (1 or ``positive`` = positive), ``y_score`` is
+``y_true`` holds two classes (1 or ``pos_label`` = positive), ``y_score`` is
 real-valued with higher = more positive. A threshold t predicts positive for
 ``y_score >= t``; the thresholds are the distinct scores in decreasing order,
 so a group of tied scores is never split (one ROC step, a diagonal segment).
@@ -30,30 +30,30 @@ class BinaryScores(NamedTuple):
     is_positive: np.ndarray  #: bool, True where ``y_true == positive``
     scores: np.ndarray  #: float64, or int64/uint64 for integer and datetime scores (ranked exactly)
     labels: np.ndarray  #: the distinct labels found in ``y_true`` (one or two)
-    positive: object  #: the positive label
+    pos_label: object  #: the positive label
     name_true: str  #: the name of ``y_true`` in messages
 
     def one_class(self) -> str:
         """Why there is one class only, naming the positive label and the labels found.
 
-        >>> binary_scores(["a", "a"], [0.1, 0.2], positive="b", require_both=False).one_class()
-        "y_true has only one class (no positives: positive='b' is not among the labels found, ['a'])"
+        >>> binary_scores(["a", "a"], [0.1, 0.2], pos_label="b", require_both=False).one_class()
+        "y_true has only one class (no positives: pos_label='b' is not among the labels found, ['a'])"
         """
         if not self.is_positive.any():
-            return (f"{self.name_true} has only one class (no positives: positive={self.positive!r} "
+            return (f"{self.name_true} has only one class (no positives: pos_label={self.pos_label!r} "
                     f"is not among the labels found, {self.labels.tolist()})")
-        return f"{self.name_true} has only one class (no negatives: every label is positive={self.positive!r})"
+        return f"{self.name_true} has only one class (no negatives: every label is pos_label={self.pos_label!r})"
 
 
-def binary_scores(y_true, y_score, *, positive=1, require_both: bool = True,
+def binary_scores(y_true, y_score, *, pos_label=1, require_both: bool = True,
                   name_true: str = "y_true", name_score: str = "y_score") -> BinaryScores:
     """Validate a binary scoring problem, keeping the labels found for messages.
 
     Raises, naming the argument, a ValueError for mismatched lengths, missing
     labels (None, NaN), NaN/infinite scores, more than two labels, an empty
-    input, a ``positive`` label absent while two labels are present, or
+    input, a ``pos_label`` label absent while two labels are present, or
     (``require_both=True``) only one class; a TypeError for labels of mixed
-    kinds, non-numeric scores, and a ``positive`` label of another kind than
+    kinds, non-numeric scores, and a ``pos_label`` label of another kind than
     the labels (``1`` for ``["a", "b"]``, ``"1"`` for ``[0, 1]``), which can
     never match, whatever ``require_both`` says.
 
@@ -62,13 +62,13 @@ def binary_scores(y_true, y_score, *, positive=1, require_both: bool = True,
 
     Examples
     --------
-    >>> b = binary_scores(["spam", "ham", "spam"], [0.9, 0.2, 0.4], positive="spam")
+    >>> b = binary_scores(["spam", "ham", "spam"], [0.9, 0.2, 0.4], pos_label="spam")
     >>> b.is_positive.tolist(), b.labels.tolist()
     ([True, False, True], ['ham', 'spam'])
     >>> binary_scores(["a", "b"], [0.1, 0.2])
     Traceback (most recent call last):
     ...
-    TypeError: positive=1 is a number but the labels in y_true are strs (['a', 'b'])
+    TypeError: pos_label=1 is a number but the labels in y_true are strs (['a', 'b'])
     """
     t = check_labels_1d(name_true, y_true)
     s = check_scores(name_score, y_score)
@@ -79,20 +79,20 @@ def binary_scores(y_true, y_score, *, positive=1, require_both: bool = True,
     if labels.size > 2:
         raise ValueError(f"{name_true} must hold two classes, got {labels.size}: {labels[:5].tolist()}")
     try:
-        check_pos_label(positive, labels, name="positive", where=name_true)
+        check_pos_label(pos_label, labels, name="pos_label", where=name_true)
     except ValueError:
         # With one class, a positive label of the right kind may be absent: no positives
         # (each measure says whether it is then defined). A TypeError always propagates.
-        if labels.size == 2 or _is_missing(positive):
+        if labels.size == 2 or _is_missing(pos_label):
             raise
-    pos = t == positive
-    b = BinaryScores(pos, s, labels, positive, name_true)
+    pos = t == pos_label
+    b = BinaryScores(pos, s, labels, pos_label, name_true)
     if require_both and (pos.all() or not pos.any()):
         raise ValueError(f"{b.one_class()}; the measure needs both")
     return b
 
 
-def check_binary_scores(y_true, y_score, *, positive=1, require_both: bool = True,
+def check_binary_scores(y_true, y_score, *, pos_label=1, require_both: bool = True,
                         name_true: str = "y_true", name_score: str = "y_score"):
     """Validate a binary scoring problem; returns ``(is_positive, scores)``.
 
@@ -100,7 +100,7 @@ def check_binary_scores(y_true, y_score, *, positive=1, require_both: bool = Tru
     integer and datetime scores (never converted to float, which would merge
     distinct scores above 2**53). The checks are those of :func:`binary_scores`.
     """
-    b = binary_scores(y_true, y_score, positive=positive, require_both=require_both,
+    b = binary_scores(y_true, y_score, pos_label=pos_label, require_both=require_both,
                       name_true=name_true, name_score=name_score)
     return b.is_positive, b.scores
 

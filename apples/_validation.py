@@ -346,11 +346,11 @@ def check_label_kind(name: str, value: object, labels: np.ndarray, *, where: str
 
     Examples
     --------
-    >>> check_label_kind("positive", 1, np.array([0, 0]), where="y_true")
-    >>> check_label_kind("positive", 1, np.array(["no", "no"]), where="y_true")
+    >>> check_label_kind("pos_label", 1, np.array([0, 0]), where="y_true")
+    >>> check_label_kind("pos_label", 1, np.array(["no", "no"]), where="y_true")
     Traceback (most recent call last):
     ...
-    TypeError: positive=1 is a number but the labels in y_true are strs (['no', 'no']); pass positive= a label of that type
+    TypeError: pos_label=1 is a number but the labels in y_true are strs (['no', 'no']); pass pos_label= a label of that type
     """
     if _is_missing(value):
         raise ValueError(f"{name}={value!r} is a missing value, not a label")

@@ -51,7 +51,7 @@ from ._validation import (
     unique_labels,
 )
 from .cross_validation import percent
-from .roc import _check_fold_lists, _in_fold, _merge_folds, auc, cv_auc, roc_curve
+from .roc import _check_fold_lists, _in_fold, _merge_folds, roc_auc, cv_roc_auc, roc_curve
 
 __all__ = [
     "PAPER_FOLD_AUC",
@@ -132,7 +132,7 @@ def scores_with_auc(n_positives: int, n_negatives: int, target_auc: float, *,
     Examples
     --------
     >>> y, z = scores_with_auc(10, 366, 0.96, rng=np.random.default_rng(0))
-    >>> auc(y, z) * 10 * 366                     # round(0.96 * 3660) = 3514
+    >>> roc_auc(y, z) * 10 * 366                     # round(0.96 * 3660) = 3514
     3514.0
     """
     p = check_count("n_positives", n_positives)
@@ -209,7 +209,7 @@ def _merged_count(study: CalibrationStudy, delta: float, moved: tuple[int, int])
     s = study.log_scores(_opposite_shifts(study.n_folds, moved, delta))
     n_pos = sum(int(t.sum()) for t in y)
     n_neg = sum(t.size for t in y) - n_pos
-    return int(round(2 * cv_auc(y, s, method="merge") * n_pos * n_neg))  # 2U, an integer
+    return int(round(2 * cv_roc_auc(y, s, method="merge") * n_pos * n_neg))  # 2U, an integer
 
 
 def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOLD_AUC,
@@ -251,9 +251,9 @@ def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOL
     Examples
     --------
     >>> study = section32_study()
-    >>> [percent(auc(y, s)) for y, s in zip(study.y_true_folds, study.scores())]
+    >>> [percent(roc_auc(y, s)) for y, s in zip(study.y_true_folds, study.scores())]
     ['96%', '91%', '94%', '87%']
-    >>> percent(cv_auc(study.y_true_folds, study.scores(), method="merge"))
+    >>> percent(cv_roc_auc(study.y_true_folds, study.scores(), method="merge"))
     '80%'
     """
     if isinstance(fold_aucs, (str, bytes)) or not isinstance(fold_aucs, (Sequence, np.ndarray)):
@@ -305,9 +305,9 @@ def auc_table(y_true_folds, y_score_folds, *, undefined: str = "raise") -> pd.Da
     """Per-fold AUC with the fold's class counts, then AUC_avg and AUC_merge.
 
     Labels are 1 (positive) and anything else (negative). Rows ``1..k`` hold
-    ``positives``, ``negatives`` and ``auc`` of each fold
+    ``positives``, ``negatives`` and ``roc_auc`` of each fold
     (NaN where undefined, under ``undefined="nan"`` or ``"skip"``); row
-    ``"AUC_avg"`` and row ``"AUC_merge"`` hold :func:`~apples.cv_auc`
+    ``"AUC_avg"`` and row ``"AUC_merge"`` hold :func:`~apples.cv_roc_auc`
     with the given ``undefined`` policy.
 
     Examples
@@ -316,13 +316,13 @@ def auc_table(y_true_folds, y_score_folds, *, undefined: str = "raise") -> pd.Da
     >>> t["auc"].tolist()
     [1.0, 1.0, 1.0, 0.75]
     """
-    aggregates = {f"AUC_{m}": cv_auc(y_true_folds, y_score_folds, method=m, undefined=undefined)
+    aggregates = {f"AUC_{m}": cv_roc_auc(y_true_folds, y_score_folds, method=m, undefined=undefined)
                   for m in ("avg", "merge")}  # validates, and raises naming the fold under "raise"
     rows = []
     for t, s in zip(y_true_folds, y_score_folds):
         t = np.asarray(t)
         rows.append({"positives": int((t == 1).sum()), "negatives": int((t != 1).sum()),
-                     "auc": auc(t, s, undefined="nan")})
+                     "auc": roc_auc(t, s, undefined="nan")})
     table = pd.DataFrame(rows, index=pd.Index(range(1, len(rows) + 1), name="fold", dtype=object))
     for name, value in aggregates.items():
         table.loc[name, "auc"] = value
@@ -389,14 +389,14 @@ def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Undefined = "
     check_policy(undefined)
     y_true_folds, s_folds = _check_fold_lists(y_true_folds, y_score_folds)
     t_folds = _positive_folds(y_true_folds)
-    merged = cv_auc([t.astype(int) for t in t_folds], s_folds, method="merge", undefined="nan")
+    merged = cv_roc_auc([t.astype(int) for t in t_folds], s_folds, method="merge", undefined="nan")
     p = np.array([t.sum() for t in t_folds], dtype=float)
     n = np.array([t.size for t in t_folds], dtype=float) - p
     pairs_all = p.sum() * n.sum()
     if merged != merged:
         merged = divide(0.0, 0.0, undefined=undefined, what="AUC_merge (the pooled folds hold one class)")
     pairs_within = float(np.sum(p * n))
-    u_within = sum(auc(t.astype(int), s) * pk * nk
+    u_within = sum(roc_auc(t.astype(int), s) * pk * nk
                    for t, s, pk, nk in zip(t_folds, s_folds, p, n) if pk * nk > 0)
     u_merged = merged * pairs_all  # nan stays nan
     within = divide(u_within, pairs_within, undefined=undefined, what="AUC_within (no fold has both classes)")
@@ -454,7 +454,7 @@ def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
     Returns
     -------
     y_true_folds, y_score_folds : lists of arrays, one per test fold, ready for
-    :func:`~apples.cv_auc` (``roc_auc_score`` of the concatenation is AUC_merge).
+    :func:`~apples.cv_roc_auc` (``roc_auc_score`` of the concatenation is AUC_merge).
     """
     from sklearn.base import clone
 
@@ -523,7 +523,7 @@ class TrainingSetCalibration:
     >>> p = model.predict_proba(X)[:, 1]
     >>> bool(p.min() < 1e-10)  # a steep sigmoid: probabilities over many decades
     True
-    >>> auc(y, p) == auc(y, model.calibrated_.estimator.decision_function(X))  # same order
+    >>> roc_auc(y, p) == roc_auc(y, model.calibrated_.estimator.decision_function(X))  # same order
     True
     """
 
@@ -650,11 +650,11 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
         except (ValueError, TypeError) as err:
             raise _in_fold(i, err) from None
         ax.plot(fpr * 100, tpr * 100, color=_FOLD_COLORS[i % len(_FOLD_COLORS)], lw=1,
-                label=f"fold {i + 1}: AUC {percent(auc(t, s), decimals=1)}")
+                label=f"fold {i + 1}: AUC {percent(roc_auc(t, s), decimals=1)}")
     t, s = _merge_folds(y_true_folds, y_score_folds)  # checked: labels of one kind, integer scores exact
     fpr, tpr, _ = roc_curve(t, s)
     ax.plot(fpr * 100, tpr * 100, color="black", lw=2.2,
-            label=f"merged: AUC_merge {percent(auc(t, s), decimals=1)}")
+            label=f"merged: AUC_merge {percent(roc_auc(t, s), decimals=1)}")
     ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls=":")
     ax.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", xlim=(-1, 101), ylim=(-1, 101))
     ax.legend(loc="lower right")

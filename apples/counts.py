@@ -131,7 +131,7 @@ class Counts:
         return cls(tp=tp, fp=fp, fn=positives - tp, tn=negatives - fp)
 
     @classmethod
-    def from_labels(cls, y_true, y_pred, *, positive=1) -> "Counts":
+    def from_labels(cls, y_true, y_pred, *, pos_label=1) -> "Counts":
         """Count a binary prediction.
 
         Parameters
@@ -139,20 +139,20 @@ class Counts:
         y_true, y_pred : array-like of shape (n,)
             True and predicted labels, of one type (numbers, or strings);
             together they hold at most two distinct values.
-        positive : label, default 1
+        pos_label : label, default 1
             The label of the positive class, of the same type as the labels.
             It may be absent when the data hold a single label (a fold
             without positives and without positive predictions: all TN, or
-            with ``positive`` as the only label all TP).
+            with ``pos_label`` as the only label all TP).
 
         Raises
         ------
         ValueError
             A missing label (None, NaN, ``pd.NA``), unequal lengths, more
-            than two distinct labels, or two labels of which none is ``positive``.
+            than two distinct labels, or two labels of which none is ``pos_label``.
         TypeError
             ``y_true`` and ``y_pred`` hold labels of different types, or
-            ``positive`` is of another type than the labels (the default 1
+            ``pos_label`` is of another type than the labels (the default 1
             with string labels ``["no", "no"]`` would count every case as a
             negative without a word).
 
@@ -166,15 +166,15 @@ class Counts:
         t = check_labels_1d("y_true", y_true)
         p = check_labels_1d("y_pred", y_pred)
         check_same_length(y_true=t, y_pred=p)
-        t, p = _positive_masks(t, p, positive)
+        t, p = _positive_masks(t, p, pos_label)
         return _count(t, p)
 
 
-def _positive_masks(t: np.ndarray, p: np.ndarray, positive) -> tuple[np.ndarray, np.ndarray]:
+def _positive_masks(t: np.ndarray, p: np.ndarray, pos_label) -> tuple[np.ndarray, np.ndarray]:
     """``t == positive`` and ``p == positive`` after checking the label set of checked label arrays.
 
     The labels of ``y_true`` and ``y_pred`` must be of one kind, at most two
-    distinct, and ``positive`` of their kind; when there are two, ``positive``
+    distinct, and ``pos_label`` of their kind; when there are two, ``pos_label``
     must be one of them (with one label a fold without positives is valid).
     """
     check_same_label_kind(y_true=t, y_pred=p)
@@ -185,10 +185,10 @@ def _positive_masks(t: np.ndarray, p: np.ndarray, positive) -> tuple[np.ndarray,
             "binary counts need at most two"
         )
     if both.size == 2:
-        check_pos_label(positive, both, name="positive", where="y_true and y_pred")
+        check_pos_label(pos_label, both, name="pos_label", where="y_true and y_pred")
     else:
-        check_label_kind("positive", positive, both, where="y_true and y_pred")
-    return t == positive, p == positive
+        check_label_kind("pos_label", pos_label, both, where="y_true and y_pred")
+    return t == pos_label, p == pos_label
 
 
 def _count(t: np.ndarray, p: np.ndarray) -> Counts:
@@ -208,7 +208,7 @@ def check_counts(name: str, value: object) -> Counts:
     return value
 
 
-def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:
+def fold_counts(y_true, y_pred, folds, *, pos_label=1) -> list[Counts]:
     """One :class:`Counts` per fold, from labels and a fold assignment.
 
     Parameters
@@ -218,7 +218,7 @@ def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:
         ``sklearn.model_selection.cross_val_predict``).
     folds : array-like of shape (n,)
         The fold each case was tested in; the result is ordered by sorted fold id.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Raises
@@ -240,5 +240,5 @@ def fold_counts(y_true, y_pred, folds, *, positive=1) -> list[Counts]:
     check_same_length(y_true=t, y_pred=p, folds=f)
     if t.size == 0:
         raise ValueError("y_true is empty: there are no cases, hence no folds to count")
-    t, p = _positive_masks(t, p, positive)
+    t, p = _positive_masks(t, p, pos_label)
     return [_count(t[f == k], p[f == k]) for k in unique_labels("folds", f)]

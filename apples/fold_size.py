@@ -474,15 +474,15 @@ class FoldCounts:
         return np.atleast_1d(fold_f1(self.n_a, self.tp_a, self.tp_b, fold_size=self.fold_size,
                                      method=method, average=average, undefined=undefined))
 
-    def counts(self, rep: int = 0, *, positive: str = "A") -> list[Counts]:
-        """The folds of repetition ``rep`` as :class:`~apples.Counts` with class ``positive`` ("A" or "B")."""
+    def counts(self, rep: int = 0, *, pos_label: str = "A") -> list[Counts]:
+        """The folds of repetition ``rep`` as :class:`~apples.Counts` with class ``pos_label`` ("A" or "B")."""
         rep = _check_int("rep", rep, low=0, high=self.n_reps - 1)
-        check_choice("positive", positive, ("A", "B"))
+        check_choice("pos_label", pos_label, ("A", "B"))
         out = []
         for n, m, ta, tb in zip(self.fold_size, self.n_a[rep], self.tp_a[rep], self.tp_b[rep]):
             n, m, ta, tb = int(n), int(m), int(ta), int(tb)
             fn_a, fp_a = m - ta, n - m - tb
-            if positive == "A":
+            if pos_label == "A":
                 out.append(Counts(tp=ta, fp=fp_a, fn=fn_a, tn=tb))
             else:
                 out.append(Counts(tp=tb, fp=fn_a, fn=fp_a, tn=ta))

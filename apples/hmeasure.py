@@ -22,7 +22,7 @@ Which c? In Hand (2009), Parker (2011) and the R package, class 0 is the
 class with the *lower* scores and c is the cost share of misclassifying a
 class-0 case. Here (and in the R package) class 0 is the negative class, so
 c is the cost share of a false positive. Parker calls his low-scored class 0
-"positive": with his labels read as ours (positive = positive), his c is
+"positive": with his labels read as ours (pos_label = positive), his c is
 1 − c here and his Beta(α, β) prior is our Beta(β, α).
 
 Exact integration
@@ -79,7 +79,7 @@ from scipy.special import betainc
 
 from ._ranking import check_binary_scores, cumulative_counts
 from ._validation import check_choice, check_real_array
-from .roc import auc
+from .roc import roc_auc
 
 __all__ = [
     "ROCHull",
@@ -159,7 +159,7 @@ def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return idx[np.array(hull, dtype=np.intp)]
 
 
-def roc_convex_hull(y_true, y_score, *, positive=1) -> ROCHull:
+def roc_convex_hull(y_true, y_score, *, pos_label=1) -> ROCHull:
     """Upper convex hull of the empirical ROC curve (Hand 2009 §5).
 
     Tied scores are one threshold (a diagonal ROC step). Points on a hull edge
@@ -172,7 +172,7 @@ def roc_convex_hull(y_true, y_score, *, positive=1) -> ROCHull:
         Two classes.
     y_score : array-like of shape (n,)
         Finite scores, higher = more positive.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -193,7 +193,7 @@ def roc_convex_hull(y_true, y_score, *, positive=1) -> ROCHull:
     >>> h.cost_low.tolist(), h.cost_high.tolist()
     ([1.0, 0.5, 0.0, 0.0], [1.0, 1.0, 0.5, 0.0])
     """
-    is_pos, scores = check_binary_scores(y_true, y_score, positive=positive)
+    is_pos, scores = check_binary_scores(y_true, y_score, pos_label=pos_label)
     cc = cumulative_counts(is_pos, scores).with_origin()
     idx = _upper_hull(cc.fp, cc.tp)
     fp, tp, thresholds = cc.fp[idx], cc.tp[idx], cc.thresholds[idx]
@@ -334,7 +334,7 @@ def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
 def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
                       prior: Literal["severity", "hand2014"] = "severity",
                       worse_than_random: Literal["literal", "flip"] = "literal",
-                      positive=1) -> HMeasureResult:
+                      pos_label=1) -> HMeasureResult:
     """H-measure with its loss, maximal loss and prior; see :func:`h_measure`.
 
     Parameters
@@ -363,19 +363,19 @@ def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
     ((2.0, 2.0), 0.078125, 0.15625, 0.5)
     """
     check_choice("worse_than_random", worse_than_random, _WORSE_THAN_RANDOM)
-    is_pos, scores = check_binary_scores(y_true, y_score, positive=positive)
+    is_pos, scores = check_binary_scores(y_true, y_score, pos_label=pos_label)
     n_pos, n = int(is_pos.sum()), is_pos.size
     pi1 = n_pos / n
     pi0 = 1.0 - pi1
     a, b = h_measure_prior(pi1, severity_ratio=severity_ratio, prior=prior)
     flipped = False
-    if worse_than_random == "flip" and auc(is_pos, scores, positive=True) < 0.5:
+    if worse_than_random == "flip" and roc_auc(is_pos, scores, pos_label=True) < 0.5:
         warnings.warn("ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
                       "as Hand's R package does (worse_than_random='flip')", UserWarning, stacklevel=2)
         # reverse the order by the scores' dense ranks: negating would wrap a uint64 score around
         # and overflow the int64 minimum; H depends on the order (and ties) only
         scores, flipped = -np.unique(scores, return_inverse=True)[1].reshape(-1), True
-    hull = roc_convex_hull(is_pos, scores, positive=True)
+    hull = roc_convex_hull(is_pos, scores, pos_label=True)
     # ∫_lo^hi c u(c) dc and ∫_lo^hi (1 - c) u(c) dc for each vertex's cost interval
     w_fp = a / (a + b) * (betainc(a + 1, b, hull.cost_high) - betainc(a + 1, b, hull.cost_low))
     w_fn = b / (a + b) * (betainc(a, b + 1, hull.cost_high) - betainc(a, b + 1, hull.cost_low))
@@ -395,7 +395,7 @@ def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
 def h_measure(y_true, y_score, *, severity_ratio: float | None = None,
               prior: Literal["severity", "hand2014"] = "severity",
               worse_than_random: Literal["literal", "flip"] = "literal",
-              positive=1) -> float:
+              pos_label=1) -> float:
     """Hand's H-measure: 1 − expected minimum loss / that of the best trivial classifier.
 
     See the module docstring for the definition, the exact integration and
@@ -419,7 +419,7 @@ def h_measure(y_true, y_score, *, severity_ratio: float | None = None,
         ``"literal"``: H of the scores as given, 0 when the ROC curve lies
         under the diagonal. ``"flip"``: reverse the scores when AUC < 1/2
         and warn, as Hand's R package does.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class (class 1 of Hand; π1 is its proportion).
 
     Returns
@@ -445,4 +445,4 @@ def h_measure(y_true, y_score, *, severity_ratio: float | None = None,
     0.5
     """
     return h_measure_details(y_true, y_score, severity_ratio=severity_ratio, prior=prior,
-                             worse_than_random=worse_than_random, positive=positive).h
+                             worse_than_random=worse_than_random, pos_label=pos_label).h

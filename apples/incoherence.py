@@ -557,15 +557,15 @@ class _Atoms(NamedTuple):
     n_neg: int
 
 
-def _roc_points(y_true, y_score, positive):
+def _roc_points(y_true, y_score, pos_label):
     """Validated ROC points in counts: thresholds (+inf first), TP and FP (0 first), P, N."""
-    is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
+    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
     cc = cumulative_counts(is_pos, s).with_origin()
     return cc.thresholds, cc.tp, cc.fp, cc.n_pos, cc.n_neg
 
 
-def _atoms(y_true, y_score, positive) -> _Atoms:
-    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, positive)
+def _atoms(y_true, y_score, pos_label) -> _Atoms:
+    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
     return _Atoms(thr[1:], np.diff(tp), np.diff(fp), tp[:-1], fp[:-1], n_pos, n_neg)
 
 
@@ -589,7 +589,7 @@ class HandLoss(NamedTuple):
 
 
 def empirical_hand_loss(y_true, y_score, *, ties: Literal["half", "positive", "negative"] = "half",
-                        positive=1) -> HandLoss:
+                        pos_label=1) -> HandLoss:
     """Hand's weighted loss L_G for empirical scores, summed exactly (Parker §III-B).
 
     For empirical scores W_G (eq. 8) puts mass (n_pos,t + n_neg,t)/n on each
@@ -606,7 +606,7 @@ def empirical_hand_loss(y_true, y_score, *, ties: Literal["half", "positive", "n
         How the cases tied *at* the threshold t are predicted when the rates
         F_0(t), F_1(t) are evaluated at an atom: half each way (each CDF at
         the midpoint of its jump), all positive, or all negative.
-    positive : label, default 1
+    pos_label : label, default 1
 
     Returns
     -------
@@ -629,7 +629,7 @@ def empirical_hand_loss(y_true, y_score, *, ties: Literal["half", "positive", "n
     (0.0, 0.25, 0.0625)
     """
     check_choice("ties", ties, ("half", "positive", "negative"))
-    a = _atoms(y_true, y_score, positive)
+    a = _atoms(y_true, y_score, pos_label)
     share = {"half": 0.5, "positive": 0.0, "negative": 1.0}[ties]  # share of tied cases predicted negative
     fnr, fpr = _rates_at_atoms(a, share)
     missed = float(np.sum(a.dn * fnr) / a.n_neg)
@@ -650,7 +650,7 @@ class EmpiricalCosts(NamedTuple):
     on_hull: np.ndarray  #: True for the vertices of the ROC convex hull
 
 
-def empirical_cost_intervals(y_true, y_score, *, positive=1) -> EmpiricalCosts:
+def empirical_cost_intervals(y_true, y_score, *, pos_label=1) -> EmpiricalCosts:
     """The empirical inverse of T(c): the interval of costs for which each threshold is optimal.
 
     Thresholds predict positive for ``score >= t`` (a tie group is never
@@ -675,8 +675,8 @@ def empirical_cost_intervals(y_true, y_score, *, positive=1) -> EmpiricalCosts:
     >>> [(float(a), float(b)) for a, b, h in zip(r.c_low, r.c_high, r.on_hull) if h]
     [(0.0, 0.0), (0.0, 0.5), (0.5, 1.0), (1.0, 1.0)]
     """
-    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, positive)
-    hull = roc_convex_hull(y_true, y_score, positive=positive)
+    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
+    hull = roc_convex_hull(y_true, y_score, pos_label=pos_label)
     # Match the hull's vertices by their counts, not their thresholds: float thresholds of integer
     # scores above 2**53 may coincide. TP + FP grows by at least 1 from one point to the next.
     on = np.isin(tp + fp, hull.tp + hull.fp)
@@ -688,7 +688,7 @@ def empirical_cost_intervals(y_true, y_score, *, positive=1) -> EmpiricalCosts:
     return EmpiricalCosts(thr, tp / n_pos, fp / n_neg, c_low, c_high, on)
 
 
-def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, positive=1):
+def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, pos_label=1):
     """Q(t; b, c) (Parker eq. 4) at every empirical threshold: shape (n_thresholds,) + c.shape.
 
     Thresholds as in :func:`empirical_cost_intervals` (+inf first); at
@@ -702,7 +702,7 @@ def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, positive=1):
     >>> empirical_loss([1, 0, 1], [3, 2, 1], 0.25).round(4).tolist()
     [0.1667, 0.0833, 0.3333, 0.25]
     """
-    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, positive)
+    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
     c = _check_cost(c)
     b = _check_scale(scale)
     n = n_pos + n_neg
@@ -711,7 +711,7 @@ def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, positive=1):
     return b * (c * fnr + (1 - c) * fpr)
 
 
-def empirical_optimal_threshold(y_true, y_score, c, *, positive=1):
+def empirical_optimal_threshold(y_true, y_score, c, *, pos_label=1):
     """T(c) for empirical scores: the threshold of least loss (the highest one if several tie).
 
     Thresholds as in :func:`empirical_loss`: predict positive for ``y_score >= t``,
@@ -736,8 +736,8 @@ def empirical_optimal_threshold(y_true, y_score, c, *, positive=1):
     >>> empirical_optimal_threshold([1, 0], np.array([2**53 + 1, 2**53]), 0.5)
     9007199254740993
     """
-    is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
-    q = empirical_loss(y_true, y_score, c, positive=positive)
+    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
+    q = empirical_loss(y_true, y_score, c, pos_label=pos_label)
     best = np.argmin(q, axis=0)  # index into (+inf, the distinct scores decreasing)
     cc = cumulative_counts(is_pos, s)
     if s.dtype.kind == "f":
@@ -749,7 +749,7 @@ def empirical_optimal_threshold(y_true, y_score, c, *, positive=1):
     return table[best]
 
 
-def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, positive=1) -> float:
+def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos_label=1) -> float:
     """Flach et al.'s L_c^t for empirical scores, exactly (Parker §VI-B).
 
     The threshold is the score of a test case drawn uniformly (W_G), the cases
@@ -764,7 +764,7 @@ def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos
     0.3125
     """
     b = _check_scale(scale)
-    a = _atoms(y_true, y_score, positive)
+    a = _atoms(y_true, y_score, pos_label)
     n = a.n_pos + a.n_neg
     p0, p1 = a.n_pos / n, a.n_neg / n
     fnr, fpr = _rates_at_atoms(a, 0.5)  # the midpoint rule
@@ -773,7 +773,7 @@ def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos
 
 
 def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: float = 2.0,
-                                 positive=1) -> np.ndarray:
+                                 pos_label=1) -> np.ndarray:
     """Monte Carlo draws of Flach et al.'s loss, whose mean converges to :func:`empirical_uniform_threshold_loss`.
 
     Each draw picks a test case uniformly (its score is the threshold), the
@@ -803,7 +803,7 @@ def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: 
     """
     b = _check_scale(scale)
     n_draws = _check_int_at_least("n_draws", n_draws, 1)
-    is_pos, s = check_binary_scores(y_true, y_score, positive=positive)
+    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
     rng = rng_from_seed(seed)
     n = s.size
     out = np.empty(int(n_draws))

@@ -55,16 +55,16 @@ from ._validation import (
 
 __all__ = [
     "roc_curve",
-    "auc",
+    "roc_auc",
     "average_precision",
     "precision_at_k",
-    "cv_auc",
+    "cv_roc_auc",
     "cv_ranking_score",
-    "CV_AUC_METHODS",
+    "CV_ROC_AUC_METHODS",
     "PRECISION_AT_K_TIES",
 ]
 
-CV_AUC_METHODS: tuple[str, ...] = ("avg", "merge")
+CV_ROC_AUC_METHODS: tuple[str, ...] = ("avg", "merge")
 PRECISION_AT_K_TIES: tuple[str, ...] = ("expected", "pessimistic", "optimistic")
 _CV_UNDEFINED = ("raise", "nan", "skip")
 
@@ -73,7 +73,7 @@ def _check_metric_undefined(undefined: object) -> str:
     return check_choice("undefined", undefined, ("raise", "nan"))
 
 
-def roc_curve(y_true, y_score, *, positive=1):
+def roc_curve(y_true, y_score, *, pos_label=1):
     """ROC curve: false and true positive rate at every distinct score threshold.
 
     Parameters
@@ -83,7 +83,7 @@ def roc_curve(y_true, y_score, *, positive=1):
     y_score : array-like of shape (n,)
         Real-valued scores, higher = more positive (probabilities, SVM
         margins, anything ranked).
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -103,9 +103,9 @@ def roc_curve(y_true, y_score, *, positive=1):
     ValueError
         If ``y_true`` holds only one class (the curve is 0/0 on one axis; note
         scikit-learn warns and returns NaN instead), on mismatched lengths,
-        missing labels or non-finite scores, or if ``positive`` is absent.
+        missing labels or non-finite scores, or if ``pos_label`` is absent.
     TypeError
-        For non-numeric scores, labels of mixed kinds, or a ``positive`` label
+        For non-numeric scores, labels of mixed kinds, or a ``pos_label`` label
         of another kind than the labels (e.g. ``1`` for ``["a", "b"]``).
 
     Notes
@@ -123,12 +123,12 @@ def roc_curve(y_true, y_score, *, positive=1):
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.5, 0.1])
     """
-    pos, s = check_binary_scores(y_true, y_score, positive=positive)
+    pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
     c = cumulative_counts(pos, s).with_origin()
     return c.fp / c.n_neg, c.tp / c.n_pos, c.thresholds
 
 
-def auc(y_true, y_score, *, positive=1, undefined: Literal["raise", "nan"] = "raise") -> float:
+def roc_auc(y_true, y_score, *, pos_label=1, undefined: Literal["raise", "nan"] = "raise") -> float:
     """Area under the ROC curve, the Mann–Whitney probability with ties counting 1/2.
 
     ``AUC = (#{pos > neg} + 0.5 · #{pos = neg}) / (P · N)`` over all
@@ -139,7 +139,7 @@ def auc(y_true, y_score, *, positive=1, undefined: Literal["raise", "nan"] = "ra
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels (two classes) and scores (higher = more positive).
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
     undefined : {"raise", "nan"}, default "raise"
         When ``y_true`` holds one class only, AUC is undefined: raise
@@ -157,13 +157,13 @@ def auc(y_true, y_score, *, positive=1, undefined: Literal["raise", "nan"] = "ra
 
     Examples
     --------
-    >>> auc([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # pairs: 1, 1, 1, 0.5 of 4
+    >>> roc_auc([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # pairs: 1, 1, 1, 0.5 of 4
     0.875
-    >>> auc([0, 0], [0.3, 0.4], undefined="nan")
+    >>> roc_auc([0, 0], [0.3, 0.4], undefined="nan")
     nan
     """
     _check_metric_undefined(undefined)
-    b = binary_scores(y_true, y_score, positive=positive, require_both=False)
+    b = binary_scores(y_true, y_score, pos_label=pos_label, require_both=False)
     pos, s = b.is_positive, b.scores
     n_pos = int(pos.sum())
     n_neg = pos.size - n_pos
@@ -180,7 +180,7 @@ def auc(y_true, y_score, *, positive=1, undefined: Literal["raise", "nan"] = "ra
     return float(u / (2.0 * n_pos * n_neg))
 
 
-def average_precision(y_true, y_score, *, positive=1, undefined: Literal["raise", "nan"] = "raise") -> float:
+def average_precision(y_true, y_score, *, pos_label=1, undefined: Literal["raise", "nan"] = "raise") -> float:
     """Average precision: precision at each threshold weighted by the recall it adds.
 
     ``AP = Σ_t (R_t − R_{t−1}) · P_t`` over the distinct score thresholds t
@@ -193,7 +193,7 @@ def average_precision(y_true, y_score, *, positive=1, undefined: Literal["raise"
     ----------
     y_true, y_score : array-like of shape (n,)
         Labels (two classes) and scores (higher = more positive).
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
     undefined : {"raise", "nan"}, default "raise"
         With no positives recall is 0/0 and AP is undefined: raise
@@ -211,7 +211,7 @@ def average_precision(y_true, y_score, *, positive=1, undefined: Literal["raise"
     0.833333333333
     """
     _check_metric_undefined(undefined)
-    b = binary_scores(y_true, y_score, positive=positive, require_both=False)
+    b = binary_scores(y_true, y_score, pos_label=pos_label, require_both=False)
     pos, s = b.is_positive, b.scores
     n_pos = int(pos.sum())
     if n_pos == 0:
@@ -223,7 +223,7 @@ def average_precision(y_true, y_score, *, positive=1, undefined: Literal["raise"
     return float(np.sum(d_tp * (c.tp / (c.tp + c.fp))) / n_pos)
 
 
-def precision_at_k(y_true, y_score, *, k: int, positive=1,
+def precision_at_k(y_true, y_score, *, k: int, pos_label=1,
                    ties: Literal["expected", "pessimistic", "optimistic"] = "expected") -> float:
     """Precision among the k highest-scored cases ("precision at k", Forman & Scholz §3.2).
 
@@ -233,7 +233,7 @@ def precision_at_k(y_true, y_score, *, k: int, positive=1,
         Labels (two classes, or one) and scores (higher = more positive).
     k : int
         How many top-ranked cases to inspect, ``1 <= k <= n``.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
     ties : {"expected", "pessimistic", "optimistic"}, default "expected"
         The rule when a group of tied scores straddles position k, i.e. only
@@ -259,8 +259,8 @@ def precision_at_k(y_true, y_score, *, k: int, positive=1,
         If ``k`` is outside ``[1, n]``, or on bad labels/scores.
     TypeError
         If ``k`` is not an integer (``bool`` and ``float`` are rejected), or
-        ``positive`` is of another kind than the labels: ``["pos", "pos"]``
-        with the default ``positive=1`` is an error, not a precision of 0.
+        ``pos_label`` is of another kind than the labels: ``["pos", "pos"]``
+        with the default ``pos_label=1`` is an error, not a precision of 0.
 
     References
     ----------
@@ -274,7 +274,7 @@ def precision_at_k(y_true, y_score, *, k: int, positive=1,
     [0.5, 0.3333333333333333, 0.6666666666666666]
     """
     check_choice("ties", ties, PRECISION_AT_K_TIES)
-    pos, s = check_binary_scores(y_true, y_score, positive=positive, require_both=False)
+    pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label, require_both=False)
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
         raise TypeError(f"k must be a positive integer, got {k!r} ({type(k).__name__})")
     k = int(k)
@@ -299,7 +299,7 @@ def precision_at_k(y_true, y_score, *, k: int, positive=1,
 
 #: metric name -> (function, name used in error messages)
 _METRICS: dict[str, tuple[Callable[..., float], str]] = {
-    "auc": (auc, "AUC"),
+    "roc_auc": (roc_auc, "AUC"),
     "average_precision": (average_precision, "average precision"),
     "precision_at_k": (precision_at_k, "precision at k"),
 }
@@ -374,7 +374,7 @@ def cv_ranking_score(y_true_folds, y_score_folds, *, metric, method: Literal["av
     ----------
     y_true_folds, y_score_folds : sequence of array-like
         One array of labels and one of scores per test fold.
-    metric : {"auc", "average_precision", "precision_at_k"} or callable
+    metric : {"roc_auc", "average_precision", "precision_at_k"} or callable
         The ranking metric; a callable ``f(y_true, y_score, **metric_options)``
         must raise :class:`~apples.UndefinedMetricError` where it is undefined.
     method : {"avg", "merge"}
@@ -419,9 +419,9 @@ def cv_ranking_score(y_true_folds, y_score_folds, *, metric, method: Literal["av
 
     >>> y = [[1, 0, 0], [1, 0, 0]]
     >>> s = [[0.9, 0.8, 0.7], [0.3, 0.2, 0.1]]
-    >>> cv_ranking_score(y, s, metric="auc", method="avg")
+    >>> cv_ranking_score(y, s, metric="roc_auc", method="avg")
     1.0
-    >>> cv_ranking_score(y, s, metric="auc", method="merge")   # fold 2's positive is below fold 1's negatives
+    >>> cv_ranking_score(y, s, metric="roc_auc", method="merge")   # fold 2's positive is below fold 1's negatives
     0.75
     >>> cv_ranking_score(y, s, metric="precision_at_k", k=1, method="avg"), \
 cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
@@ -433,7 +433,7 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
         func, name = metric, getattr(metric, "__name__", "metric")
     else:
         raise TypeError(f"metric must be a metric name or a callable, got {type(metric).__name__}")
-    check_choice("method", method, CV_AUC_METHODS)
+    check_choice("method", method, CV_ROC_AUC_METHODS)
     check_choice("undefined", undefined, _CV_UNDEFINED)
     t_folds, s_folds = _check_fold_lists(y_true_folds, y_score_folds)
     if method == "merge":
@@ -463,8 +463,8 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
     return float(np.mean(values))
 
 
-def cv_auc(y_true_folds, y_score_folds, *, method: Literal["avg", "merge"],
-           undefined: Literal["raise", "nan", "skip"] = "raise", positive=1) -> float:
+def cv_roc_auc(y_true_folds, y_score_folds, *, method: Literal["avg", "merge"],
+           undefined: Literal["raise", "nan", "skip"] = "raise", pos_label=1) -> float:
     """Cross-validated AUC: AUC_avg or AUC_merge of Forman & Scholz §2.4.
 
     Parameters
@@ -481,7 +481,7 @@ def cv_auc(y_true_folds, y_score_folds, *, method: Literal["avg", "merge"],
         :class:`~apples.UndefinedMetricError` naming the fold, return ``nan``
         (as scikit-learn's ``cross_val_score`` averages do since 1.6), or skip
         the fold. Never a silent 0.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -497,10 +497,10 @@ def cv_auc(y_true_folds, y_score_folds, *, method: Literal["avg", "merge"],
     --------
     >>> y = [[1, 0, 0, 1], [1, 0, 0, 0]]
     >>> s = [[0.9, 0.1, 0.4, 0.3], [5.0, 4.0, 1.0, 2.0]]
-    >>> cv_auc(y, s, method="avg"), cv_auc(y, s, method="merge")
+    >>> cv_roc_auc(y, s, method="avg"), cv_roc_auc(y, s, method="merge")
     (0.875, 0.5333333333333333)
-    >>> cv_auc([[1, 0], [0, 0]], [[0.9, 0.1], [0.3, 0.2]], method="avg", undefined="skip")
+    >>> cv_roc_auc([[1, 0], [0, 0]], [[0.9, 0.1], [0.3, 0.2]], method="avg", undefined="skip")
     1.0
     """
-    return cv_ranking_score(y_true_folds, y_score_folds, metric="auc", method=method,
-                            undefined=undefined, positive=positive)
+    return cv_ranking_score(y_true_folds, y_score_folds, metric="roc_auc", method=method,
+                            undefined=undefined, pos_label=pos_label)

@@ -11,7 +11,7 @@ in :mod:`apples.hmeasure`.
 
 Conventions (the same in every function here)
 ----------------------------------------------
-- ``y_true`` holds two classes; ``positive`` (default 1) is the positive class.
+- ``y_true`` holds two classes; ``pos_label`` (default 1) is the positive class.
   Parker's paper uses the opposite labelling (0 positive, low score = positive);
   only the names differ.
 - ``y_score``: real, finite, higher = more positive. A threshold ``t`` predicts
@@ -36,7 +36,7 @@ import numpy as np
 from ._ranking import check_binary_scores, cumulative_counts
 from ._validation import Undefined, UndefinedMetricError, check_choice, check_policy, divide
 from .f_measure import check_beta, f_beta_weights
-from .roc import auc, precision_at_k
+from .roc import roc_auc, precision_at_k
 
 __all__ = [
     "ThresholdResult",
@@ -73,13 +73,13 @@ class KappaCurve(NamedTuple):
     thresholds: np.ndarray  #: score threshold of each point, float; ``inf`` for the first (as in roc_curve)
 
 
-def _counts(y_true, y_score, positive):
+def _counts(y_true, y_score, pos_label):
     """Validated cumulative counts at every distinct threshold (decreasing)."""
-    is_pos, scores = check_binary_scores(y_true, y_score, positive=positive)
+    is_pos, scores = check_binary_scores(y_true, y_score, pos_label=pos_label)
     return cumulative_counts(is_pos, scores)
 
 
-def kappa_curve(y_true, y_score, *, positive=1) -> KappaCurve:
+def kappa_curve(y_true, y_score, *, pos_label=1) -> KappaCurve:
     """Cohen's kappa at every threshold, against the false positive rate.
 
     Kappa compares the accuracy ``a`` with the accuracy ``p_c`` of a random
@@ -98,7 +98,7 @@ def kappa_curve(y_true, y_score, *, positive=1) -> KappaCurve:
         Two classes.
     y_score : array-like of shape (n,)
         Finite scores, higher = more positive.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -118,7 +118,7 @@ def kappa_curve(y_true, y_score, *, positive=1) -> KappaCurve:
     >>> c.fpr.tolist(), c.kappa.tolist()
     ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 0.5, 0.0])
     """
-    cc = _counts(y_true, y_score, positive).with_origin()
+    cc = _counts(y_true, y_score, pos_label).with_origin()
     P, N = cc.n_pos, cc.n_neg
     tp = cc.tp.astype(float)
     fp = cc.fp.astype(float)
@@ -129,7 +129,7 @@ def kappa_curve(y_true, y_score, *, positive=1) -> KappaCurve:
     return KappaCurve(fp / N, kappa, cc.thresholds)
 
 
-def auk(y_true, y_score, *, positive=1) -> float:
+def auk(y_true, y_score, *, pos_label=1) -> float:
     """Area under the Cohen's kappa curve, AUK (Kaymak, Ben-David & Potharst 2010).
 
     ``AUK = ∫ kappa d(FPR)`` (Parker §II-F), by the trapezoid rule over the
@@ -147,7 +147,7 @@ def auk(y_true, y_score, *, positive=1) -> float:
         Two classes.
     y_score : array-like of shape (n,)
         Finite scores, higher = more positive.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -168,7 +168,7 @@ def auk(y_true, y_score, *, positive=1) -> float:
     >>> auk([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])     # AUC = 0.75
     0.25
     """
-    c = kappa_curve(y_true, y_score, positive=positive)
+    c = kappa_curve(y_true, y_score, pos_label=pos_label)
     return float(np.trapezoid(c.kappa, c.fpr))
 
 
@@ -181,7 +181,7 @@ def _argmax_result(values: np.ndarray, thresholds: np.ndarray) -> ThresholdResul
     return ThresholdResult(float(values[i]), thresholds[i].item())
 
 
-def max_f1(y_true, y_score, *, beta: float = 1.0, positive=1) -> ThresholdResult:
+def max_f1(y_true, y_score, *, beta: float = 1.0, pos_label=1) -> ThresholdResult:
     """The largest F-measure over thresholds, and its threshold (Parker §II-A).
 
     ``F_beta(t) = (1 + beta²) TP / ((1 + beta²) TP + beta² FN + FP)`` (Forman
@@ -198,7 +198,7 @@ def max_f1(y_true, y_score, *, beta: float = 1.0, positive=1) -> ThresholdResult
         Finite scores, higher = more positive.
     beta : float, default 1.0
         Weight of recall (1 gives F1).
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -217,13 +217,13 @@ def max_f1(y_true, y_score, *, beta: float = 1.0, positive=1) -> ThresholdResult
     ThresholdResult(value=0.8, threshold=0.3)
     """
     w_fn, w_fp = f_beta_weights(beta)
-    cc = _counts(y_true, y_score, positive)
+    cc = _counts(y_true, y_score, pos_label)
     fn = cc.n_pos - cc.tp
     f = divide(cc.tp, cc.tp + w_fn * fn + w_fp * cc.fp, undefined="raise", what="F-measure")
     return _argmax_result(f, cc.thresholds)
 
 
-def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", positive=1) -> ThresholdResult:
+def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", pos_label=1) -> ThresholdResult:
     """The largest Matthews correlation (phi) over thresholds, and its threshold (Parker §II-B).
 
     ``MCC(t) = (TP·TN − FP·FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``
@@ -246,7 +246,7 @@ def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", positive=1) -> Th
         nothing is left (all scores tied), ``"nan"`` returns
         ``ThresholdResult(nan, nan)`` and ``"raise"`` raises
         :class:`~apples.UndefinedMetricError`.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -269,7 +269,7 @@ def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", positive=1) -> Th
     ThresholdResult(value=nan, threshold=nan)
     """
     check_policy(undefined)
-    cc = _counts(y_true, y_score, positive)
+    cc = _counts(y_true, y_score, pos_label)
     tp, fp = cc.tp.astype(float), cc.fp.astype(float)
     fn, tn = cc.n_pos - tp, cc.n_neg - fp
     den = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
@@ -289,7 +289,7 @@ def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", positive=1) -> Th
 
 
 def ks_statistic(y_true, y_score, *, alternative: Literal["two-sided", "greater"] = "two-sided",
-                 positive=1) -> ThresholdResult:
+                 pos_label=1) -> ThresholdResult:
     """Kolmogorov–Smirnov statistic between the score distributions of the two classes.
 
     The largest vertical distance between the ROC curve and the diagonal, i.e.
@@ -307,7 +307,7 @@ def ks_statistic(y_true, y_score, *, alternative: Literal["two-sided", "greater"
         Finite scores, higher = more positive.
     alternative : {"two-sided", "greater"}, default "two-sided"
         Absolute or signed distance.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -330,14 +330,14 @@ def ks_statistic(y_true, y_score, *, alternative: Literal["two-sided", "greater"
     0.0
     """
     check_choice("alternative", alternative, ("two-sided", "greater"))
-    cc = _counts(y_true, y_score, positive)
+    cc = _counts(y_true, y_score, pos_label)
     d = cc.tp / cc.n_pos - cc.fp / cc.n_neg
     if alternative == "two-sided":
         d = np.abs(d)
     return _argmax_result(d, cc.thresholds)
 
 
-def min_error_rate(y_true, y_score, *, positive=1) -> ThresholdResult:
+def min_error_rate(y_true, y_score, *, pos_label=1) -> ThresholdResult:
     """The smallest error rate (FP + FN)/n over thresholds, and its threshold.
 
     The candidates are every distinct score *and* predicting nothing positive
@@ -352,7 +352,7 @@ def min_error_rate(y_true, y_score, *, positive=1) -> ThresholdResult:
         Two classes.
     y_score : array-like of shape (n,)
         Finite scores, higher = more positive.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -373,14 +373,14 @@ def min_error_rate(y_true, y_score, *, positive=1) -> ThresholdResult:
     >>> min_error_rate([1, 0, 0, 0], [0.1, 0.8, 0.3, 0.9])      # best: predict all negative
     ThresholdResult(value=0.25, threshold=inf)
     """
-    cc = _counts(y_true, y_score, positive)
+    cc = _counts(y_true, y_score, pos_label)
     errors = np.r_[cc.n_pos, cc.fp + (cc.n_pos - cc.tp)]  # first: nothing predicted positive
     i = int(np.argmin(errors))
     threshold = float("inf") if i == 0 else cc.thresholds[i - 1].item()  # exact for integer scores
     return ThresholdResult(float(errors[i] / (cc.n_pos + cc.n_neg)), threshold)
 
 
-def r_precision(y_true, y_score, *, positive=1,
+def r_precision(y_true, y_score, *, pos_label=1,
                 ties: Literal["expected", "pessimistic", "optimistic"] = "expected") -> float:
     """Precision at r, where r = P is the number of positives (Parker §II-C).
 
@@ -395,7 +395,7 @@ def r_precision(y_true, y_score, *, positive=1,
         Two classes.
     y_score : array-like of shape (n,)
         Finite scores, higher = more positive.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
     ties : {"expected", "pessimistic", "optimistic"}, default "expected"
         A tie group that straddles position r is not split: by default it
@@ -417,14 +417,14 @@ def r_precision(y_true, y_score, *, positive=1,
     >>> r_precision([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # 1 + (1 of 2 tied places) x 1/2
     0.75
     """
-    is_pos, _ = check_binary_scores(y_true, y_score, positive=positive)
-    return precision_at_k(y_true, y_score, k=int(is_pos.sum()), positive=positive, ties=ties)
+    is_pos, _ = check_binary_scores(y_true, y_score, pos_label=pos_label)
+    return precision_at_k(y_true, y_score, k=int(is_pos.sum()), pos_label=pos_label, ties=ties)
 
 
-def gini(y_true, y_score, *, positive=1) -> float:
+def gini(y_true, y_score, *, pos_label=1) -> float:
     """Gini coefficient, 2·AUC − 1 (Parker §II-D; Hand & Till 2001).
 
-    The linear transformation of :func:`apples.auc` that puts a random
+    The linear transformation of :func:`apples.roc_auc` that puts a random
     ranking at 0 and a perfect one at 1 (the "Gini" of Hand's R package
     ``hmeasure``). It inherits AUC's treatment of ties (a positive–negative
     tie counts 1/2).
@@ -435,7 +435,7 @@ def gini(y_true, y_score, *, positive=1) -> float:
         Two classes.
     y_score : array-like of shape (n,)
         Finite scores, higher = more positive.
-    positive : label, default 1
+    pos_label : label, default 1
         The positive class.
 
     Returns
@@ -451,5 +451,5 @@ def gini(y_true, y_score, *, positive=1) -> float:
     >>> gini([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # AUC = 0.875
     0.75
     """
-    check_binary_scores(y_true, y_score, positive=positive)
-    return 2.0 * auc(y_true, y_score, positive=positive) - 1.0
+    check_binary_scores(y_true, y_score, pos_label=pos_label)
+    return 2.0 * roc_auc(y_true, y_score, pos_label=pos_label) - 1.0

@@ -1,4 +1,4 @@
-"""Speed of apples.auc / average_precision against scikit-learn, measured in one run.
+"""Speed of apples.roc_auc / average_precision against scikit-learn, measured in one run.
 
 Usage: .venv/bin/python benchmarks/roc_auc.py [n]
 
@@ -36,7 +36,7 @@ def main(n: int) -> None:
     }
     print(f"n = {n:,} scores, {y.sum():,} positives")
     for label, s in cases.items():
-        for name, ours, theirs in [("AUC", apples.auc, roc_auc_score),
+        for name, ours, theirs in [("AUC", apples.roc_auc, roc_auc_score),
                                    ("AP", apples.average_precision, average_precision_score)]:
             assert abs(ours(y, s) - theirs(y, s)) < 1e-12
             t_ours, t_theirs = best_of(ours, y, s), best_of(theirs, y, s)

@@ -289,7 +289,7 @@ def _labels(**kw):
 
 #: Curves return their thresholds as one float64 array that starts with +inf, as scikit-learn's roc_curve.
 _FLOAT_THR = "a float64 array starting with +inf (scikit-learn's roc_curve layout); for plotting"
-_BIN = {"y_true": _labels(), "y_score": Arg(SCORES), "positive": Arg(POSITIVE)}
+_BIN = {"y_true": _labels(), "y_score": Arg(SCORES), "pos_label": Arg(POSITIVE)}
 _FOLDLISTS = {"y_true_folds": Arg(FOLD_LABELS, names=("y_true",)),
               "y_score_folds": Arg(FOLD_SCORES, names=("y_score",))}
 
@@ -375,12 +375,12 @@ REGISTRY: dict[str, Entry] = {
     "Counts.from_fold": Entry(lambda: {"positives": 5, "negatives": 6, "tp": 3, "fp": 2},
                               {"positives": Arg(SIZE), "negatives": Arg(SIZE), "tp": Arg(SIZE), "fp": Arg(SIZE)}),
     "Counts.from_labels": Entry(lambda: {"y_true": list(Y), "y_pred": list(P)},
-                                {"y_true": _labels(), "y_pred": _labels(), "positive": Arg(POSITIVE)},
+                                {"y_true": _labels(), "y_pred": _labels(), "pos_label": Arg(POSITIVE)},
                                 relabel=BIN_MAP,
                                 empty_ok="counting no cases gives Counts(0, 0, 0, 0), the zero of fold pooling"),
     "fold_counts": Entry(lambda: {"y_true": list(Y), "y_pred": list(P), "folds": list(F)},
                          {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS),
-                          "positive": Arg(POSITIVE)}, relabel=BIN_MAP),
+                          "pos_label": Arg(POSITIVE)}, relabel=BIN_MAP),
     # ---- f_measure.py --------------------------------------------------------------------------
     "precision": Entry(lambda: {"counts": C}, {"counts": Arg(COUNTS)}),
     "recall": Entry(lambda: {"counts": C}, {"counts": Arg(COUNTS)}),
@@ -411,12 +411,12 @@ REGISTRY: dict[str, Entry] = {
                      {"tp": Arg(REAL, array=True, int_value=3), "positives": Arg(SIZE), "fp": Arg(SIZE)}),
     # ---- roc.py --------------------------------------------------------------------------------
     "roc_curve": _ranking(_bin(), rank_project=_first_two, thresholds=_roc_thresholds, float_thresholds=_FLOAT_THR),
-    "auc": _ranking(_bin()),
+    "roc_auc": _ranking(_bin()),
     "average_precision": _ranking(_bin()),
     "precision_at_k": _ranking(_bin(k=3), extra={"k": Arg(SIZE)}),
-    "cv_auc": Entry(_foldlists(method="merge"), {**_FOLDLISTS, "positive": Arg(POSITIVE)},
+    "cv_roc_auc": Entry(_foldlists(method="merge"), {**_FOLDLISTS, "pos_label": Arg(POSITIVE)},
                     rank_based=True, relabel=BIN_MAP),
-    "cv_auc@avg": Entry(_foldlists(method="avg"), {**_FOLDLISTS, "positive": Arg(POSITIVE)},
+    "cv_roc_auc@avg": Entry(_foldlists(method="avg"), {**_FOLDLISTS, "pos_label": Arg(POSITIVE)},
                         rank_based=True, relabel=BIN_MAP),
     "cv_ranking_score": Entry(_foldlists(metric="average_precision", method="avg"), _FOLDLISTS, rank_based=True),
     # ---- auc_calibration.py --------------------------------------------------------------------
@@ -648,7 +648,7 @@ _RESULT = "result type returned by a registered function; built by it, not from 
 _PLOT = "plotting helper: draws a notebook figure from a registered function's values or result table"
 _WIDGET = "widget builder for a notebook: wires sliders to registered functions"
 EXEMPT: dict[str, str] = {
-    **dict.fromkeys(["CV_F_METHODS", "CV_AUC_METHODS", "PRECISION_AT_K_TIES", "PAPER_FOLD_AUC", "PAPER_AUC_AVG",
+    **dict.fromkeys(["CV_F_METHODS", "CV_ROC_AUC_METHODS", "PRECISION_AT_K_TIES", "PAPER_FOLD_AUC", "PAPER_AUC_AVG",
                      "PAPER_AUC_MERGE", "PAPER_N_POSITIVES", "PAPER_N_CASES", "FIGURE_PRIORS", "FIGURE_F_TRUE",
                      "FIGURE_PANEL_PRIORS", "EXACT_METHODS", "VAN_ASCH_RECALL_A", "VAN_ASCH_RECALL_B",
                      "NONE_LABEL", "UNMATCHED", "AVERAGES", "H_MEASURE_PRIORS", "THRESHOLD_MEASURES"], _CONSTANT),
@@ -692,13 +692,13 @@ ZERO_BY_ZERO: dict[str, ZeroByZero] = {
     "f_from_precision_recall": ZeroByZero(lambda: {"precision": 0.0, "recall": 0.0},
                                           {"zero": 0.0, "nan": None, "raise": None}),
     # one class: no AUC; no positives: no AP
-    "auc": ZeroByZero(lambda: {"y_true": [1, 1], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
+    "roc_auc": ZeroByZero(lambda: {"y_true": [1, 1], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
     "average_precision": ZeroByZero(lambda: {"y_true": [0, 0], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
     # all scores tied: every prediction is constant; "zero" gives MCC 0 at the only threshold
     "max_mcc": ZeroByZero(lambda: {"y_true": [1, 0], "y_score": [0.5, 0.5]},
                           {"zero": (0.0, 0.5), "nan": None, "raise": None}),
     # fold 1 has one class; fold 2 ranks its positive first: skipping fold 1 leaves 1.0
-    "cv_auc": ZeroByZero(lambda: {"y_true_folds": [[1, 1], [1, 0]], "y_score_folds": [[0.5, 0.25], [0.5, 0.25]],
+    "cv_roc_auc": ZeroByZero(lambda: {"y_true_folds": [[1, 1], [1, 0]], "y_score_folds": [[0.5, 0.25], [0.5, 0.25]],
                                   "method": "avg"}, {"skip": 1.0, "nan": None, "raise": None}),
     "cv_ranking_score": ZeroByZero(lambda: {"y_true_folds": [[0, 0], [1, 0]], "y_score_folds": [[0.5, 0.25], [0.5, 0.25]],
                                             "metric": "average_precision", "method": "avg"},

@@ -19,7 +19,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict, cross_va
 from sklearn.svm import LinearSVC
 
 import apples
-from apples import auc, cv_auc, percent
+from apples import roc_auc, cv_roc_auc, percent
 from apples.auc_calibration import (
     CalibrationStudy,
     auc_table,
@@ -58,16 +58,16 @@ def test_fold_sizes_match_the_paper():
 def test_per_fold_aucs_hit_the_paper(study):
     for y, s, target, printed in zip(study.y_true_folds, study.scores(), (0.96, 0.91, 0.94, 0.87), PAPER_FOLDS):
         p, n = int(y.sum()), int((y == 0).sum())
-        assert round(auc(y, s) * p * n) == round(target * p * n)  # the closest achievable AUC
-        assert abs(auc(y, s) - target) <= 0.5 / (p * n)
-        assert percent(auc(y, s)) == printed
-        assert auc(y, s) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+        assert round(roc_auc(y, s) * p * n) == round(target * p * n)  # the closest achievable AUC
+        assert abs(roc_auc(y, s) - target) <= 0.5 / (p * n)
+        assert percent(roc_auc(y, s)) == printed
+        assert roc_auc(y, s) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
 
 
 def test_auc_avg_and_merge_hit_the_paper(study):
     y, s = study.y_true_folds, study.scores()
-    assert percent(cv_auc(y, s, method="avg")) == "92%"
-    merged = cv_auc(y, s, method="merge")
+    assert percent(cv_roc_auc(y, s, method="avg")) == "92%"
+    merged = cv_roc_auc(y, s, method="merge")
     assert round(merged * 38 * 1466) == round(0.80 * 38 * 1466)  # = 44566, closest to 80%
     assert abs(merged - 0.80) <= 0.5 / (38 * 1466)
     assert percent(merged) == "80%"
@@ -83,20 +83,20 @@ def test_two_folds_aligned_two_shifted(study):
     assert all(np.all(s > 0) for s in study.scores())  # positive, for the log axis
     # aligning the folds raises the merged AUC towards the average
     aligned = study.scores(shifts=(0, 0, 0, 0))
-    assert cv_auc(study.y_true_folds, aligned, method="merge") > 0.85
+    assert cv_roc_auc(study.y_true_folds, aligned, method="merge") > 0.85
 
 
 @settings(max_examples=40)
 @given(st.lists(st.floats(-3, 3), min_size=4, max_size=4), st.lists(st.floats(0.25, 4), min_size=4, max_size=4))
 def test_auc_avg_does_not_move_with_shifts_and_scales(study, shifts, scales):
     y = study.y_true_folds
-    base = cv_auc(y, study.log_scores(), method="avg")
-    assert cv_auc(y, study.log_scores(shifts, scales), method="avg") == pytest.approx(base, abs=1e-12)
+    base = cv_roc_auc(y, study.log_scores(), method="avg")
+    assert cv_roc_auc(y, study.log_scores(shifts, scales), method="avg") == pytest.approx(base, abs=1e-12)
 
 
 def test_merge_moves_with_shifts(study):
     s = study
-    values = {round(cv_auc(s.y_true_folds, s.log_scores((0, 0, d, -d)), method="merge"), 6) for d in (0, 0.5, 1, 2)}
+    values = {round(cv_roc_auc(s.y_true_folds, s.log_scores((0, 0, d, -d)), method="merge"), 6) for d in (0, 0.5, 1, 2)}
     assert len(values) == 4
 
 
@@ -104,15 +104,15 @@ def test_merge_moves_with_shifts(study):
 def test_scores_with_auc_count_is_exact(p, n, target, seed):
     y, z = scores_with_auc(p, n, target, rng=np.random.default_rng(seed))
     assert y.sum() == p and y.size == p + n
-    assert round(auc(y, z) * p * n * 2) == 2 * round(target * p * n)
+    assert round(roc_auc(y, z) * p * n * 2) == 2 * round(target * p * n)
     assert not np.isin(z[y == 1], z[y == 0]).any()  # no positive–negative ties
 
 
 def test_other_seed_and_targets():
     s = section32_study(seed=7, fold_aucs=(0.9, 0.8), merged_auc=0.7, n_positives=20, n_cases=400, moved=(0, 1))
     y = s.y_true_folds
-    assert [round(auc(t, v) * t.sum() * (t.size - t.sum())) for t, v in zip(y, s.scores())] == [1710, 1520]  # 0.9 and 0.8 of 10 x 190 pairs
-    assert round(cv_auc(y, s.scores(), method="merge") * 20 * 380) == round(0.7 * 20 * 380)
+    assert [round(roc_auc(t, v) * t.sum() * (t.size - t.sum())) for t, v in zip(y, s.scores())] == [1710, 1520]  # 0.9 and 0.8 of 10 x 190 pairs
+    assert round(cv_roc_auc(y, s.scores(), method="merge") * 20 * 380) == round(0.7 * 20 * 380)
 
 
 # -- bad input ---------------------------------------------------------------------------------------------
@@ -177,11 +177,11 @@ def test_fold_scores_match_sklearn_conventions():
     est = LinearSVC(C=1.0, dual=False)
     yt, ys = fold_scores(est, X, y, cv=cv)
     # cross_val_score averages per-fold AUCs: AUC_avg
-    assert cv_auc(yt, ys, method="avg") == pytest.approx(
+    assert cv_roc_auc(yt, ys, method="avg") == pytest.approx(
         cross_val_score(est, X, y, cv=cv, scoring="roc_auc").mean(), abs=1e-12)
     # scoring the pooled out-of-fold decision values merges them: AUC_merge
     pooled = cross_val_predict(est, X, y, cv=cv, method="decision_function")
-    assert cv_auc(yt, ys, method="merge") == pytest.approx(roc_auc_score(y, pooled), abs=1e-12)
+    assert cv_roc_auc(yt, ys, method="merge") == pytest.approx(roc_auc_score(y, pooled), abs=1e-12)
     with pytest.raises(ValueError, match="response='predict'"):
         fold_scores(est, X, y, cv=cv, response="predict")
 
@@ -192,7 +192,7 @@ def test_sklearn_one_class_fold_is_nan():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert np.isnan(roc_auc_score(y[2:], np.arange(6.0)))
-    assert np.isnan(cv_auc([y[:4], y[4:]], [np.arange(4.0), np.arange(4.0)], method="avg", undefined="nan"))
+    assert np.isnan(cv_roc_auc([y[:4], y[4:]], [np.arange(4.0), np.arange(4.0)], method="avg", undefined="nan"))
 
 
 # -- plots and explorer ------------------------------------------------------------------------------------------
@@ -227,7 +227,7 @@ def test_explorer_updates_merge_not_avg(study):
     ex.scales[0].value = 2.0
     after = _parse(ex.result.value)
     assert after["AUC_avg"] == "92.0%"
-    expected = cv_auc(study.y_true_folds, study.scores((0, 0, 0, 0), (2, 1, 1, 1)), method="merge")
+    expected = cv_roc_auc(study.y_true_folds, study.scores((0, 0, 0, 0), (2, 1, 1, 1)), method="merge")
     assert after["AUC_merge"] == percent(expected, decimals=1) != "80.0%"
 
 
@@ -284,7 +284,7 @@ def test_merge_decomposition_of_the_study(study):
     d = apples.merge_decomposition(study.y_true_folds, study.scores())
     # hand: within pairs 2 x 10 x 366 + 2 x 9 x 367 = 13926 of 38 x 1466 = 55708
     assert d.within_share == pytest.approx(13926 / 55708, abs=1e-15)
-    assert d.merged == pytest.approx(cv_auc(study.y_true_folds, study.scores(), method="merge"), abs=1e-15)
+    assert d.merged == pytest.approx(cv_roc_auc(study.y_true_folds, study.scores(), method="merge"), abs=1e-15)
     assert d.merged == pytest.approx(roc_auc_score(np.concatenate(study.y_true_folds), np.concatenate(study.scores())),
                                      abs=1e-12)
 
@@ -337,12 +337,12 @@ def test_training_set_calibration_keeps_each_fold_auc_but_moves_merge():
     # a sigmoid with a positive slope is strictly increasing: every fold's AUC is the raw margin's
     for t, m, t2, p in zip(yt, margins, yt2, probs):
         assert np.array_equal(t, t2)
-        assert auc(t2, p) == pytest.approx(auc(t, m), abs=1e-12)
+        assert roc_auc(t2, p) == pytest.approx(roc_auc(t, m), abs=1e-12)
         assert np.all((p > 0) & (p < 1))
-    assert cv_auc(yt2, probs, method="avg") == pytest.approx(cv_auc(yt, margins, method="avg"), abs=1e-12)
+    assert cv_roc_auc(yt2, probs, method="avg") == pytest.approx(cv_roc_auc(yt, margins, method="avg"), abs=1e-12)
     # the sigmoid fitted on (nearly separable) training margins is steep: probabilities span many decades
     assert min(p.min() for p in probs) < 1e-10
-    assert cv_auc(yt2, probs, method="merge") != pytest.approx(cv_auc(yt, margins, method="merge"), abs=1e-6)
+    assert cv_roc_auc(yt2, probs, method="merge") != pytest.approx(cv_roc_auc(yt, margins, method="merge"), abs=1e-6)
 
 
 def test_training_set_calibration_rejects_bad_input():
@@ -365,7 +365,7 @@ def test_eight_is_the_hardest_digit_for_the_linear_svm():
     for digit in range(10):
         X, y = digits_one_vs_rest(digit, n_positives=None)
         yt, ys = fold_scores(LinearSVC(C=1.0, dual=False), X, y, cv=StratifiedKFold(4, shuffle=True, random_state=0))
-        result[digit] = cv_auc(yt, ys, method="avg")
+        result[digit] = cv_roc_auc(yt, ys, method="avg")
     assert min(result, key=result.get) == 8
     # independent of apples: scikit-learn's mean of per-fold roc_auc on the same splits
     X, y = digits_one_vs_rest(8, n_positives=None)
@@ -389,7 +389,7 @@ def test_leave_one_out_merge_of_a_prior_only_model_is_zero():
     scores = np.concatenate(ys)
     labels = np.concatenate(yt)
     assert np.allclose(scores[labels == 1], (P - 1) / (n - 1)) and np.allclose(scores[labels == 0], P / (n - 1))
-    assert cv_auc(yt, ys, method="merge") == 0.0
+    assert cv_roc_auc(yt, ys, method="merge") == 0.0
 
 
 def test_merge_decomposition_pooled_one_class():

@@ -42,8 +42,8 @@ def test_fold_counts_checks_the_label_set_over_all_folds():
 
 
 def test_fold_counts_checks_the_positive_label_over_all_folds():
-    # labels {0, 2} over the data: positive=1 is absent, although each fold alone holds one label
-    with pytest.raises(ValueError, match=r"positive=1 is not one of the labels"):
+    # labels {0, 2} over the data: pos_label=1 is absent, although each fold alone holds one label
+    with pytest.raises(ValueError, match=r"pos_label=1 is not one of the labels"):
         fold_counts([0, 0, 2, 2], [0, 0, 2, 2], [0, 0, 1, 1])
 
 
@@ -54,30 +54,30 @@ def test_fold_counts_keeps_a_fold_without_positives():
 
 def test_from_labels_fold_without_positives_still_counts():
     assert Counts.from_labels([0, 0], [0, 0]) == Counts(tp=0, fp=0, fn=0, tn=2)
-    assert Counts.from_labels(["no", "no"], ["no", "no"], positive="yes") == Counts(0, 0, 0, 2)
+    assert Counts.from_labels(["no", "no"], ["no", "no"], pos_label="yes") == Counts(0, 0, 0, 2)
     assert Counts.from_labels([], []) == Counts(0, 0, 0, 0)
 
 
-@pytest.mark.parametrize("y, positive", [
-    (["no", "no"], 1),          # the default positive=1 against string labels
+@pytest.mark.parametrize("y, pos_label", [
+    (["no", "no"], 1),          # the default pos_label=1 against string labels
     ([1, 1], "1"),              # a string positive against integer labels
     ([0, 1], "1"),              # ... also with two labels
     (np.array([0.0, 0.0]), "0"),
 ])
-def test_from_labels_positive_of_another_type_is_a_type_error(y, positive):
-    with pytest.raises(TypeError, match=rf"^positive={positive!r} is a "):
-        Counts.from_labels(y, y, positive=positive)
+def test_from_labels_positive_of_another_type_is_a_type_error(y, pos_label):
+    with pytest.raises(TypeError, match=rf"^pos_label={pos_label!r} is a "):
+        Counts.from_labels(y, y, pos_label=pos_label)
 
 
 def test_fold_counts_positive_of_another_type_is_a_type_error():
-    with pytest.raises(TypeError, match=r"^positive=1 is a number but the labels .* are strs"):
+    with pytest.raises(TypeError, match=r"^pos_label=1 is a number but the labels .* are strs"):
         fold_counts(["no", "no"], ["no", "no"], [0, 1])
 
 
-@pytest.mark.parametrize("positive", [None, float("nan"), pd.NA])
-def test_from_labels_missing_positive_is_rejected(positive):
-    with pytest.raises(ValueError, match="positive=.* is a missing value"):
-        Counts.from_labels([0, 0], [0, 0], positive=positive)
+@pytest.mark.parametrize("pos_label", [None, float("nan"), pd.NA])
+def test_from_labels_missing_positive_is_rejected(pos_label):
+    with pytest.raises(ValueError, match="pos_label=.* is a missing value"):
+        Counts.from_labels([0, 0], [0, 0], pos_label=pos_label)
 
 
 def test_from_labels_y_true_and_y_pred_of_different_types():
@@ -89,7 +89,7 @@ def test_from_labels_y_true_and_y_pred_of_different_types():
 def test_from_labels_rejects_missing_labels_naming_the_argument():
     # the NaN used to become the string label 'nan'; pd.NA used to be a label of its own
     with pytest.raises((ValueError, TypeError), match="^y_true "):
-        Counts.from_labels(["a", float("nan")], ["a", "a"], positive="a")
+        Counts.from_labels(["a", float("nan")], ["a", "a"], pos_label="a")
     with pytest.raises(ValueError, match=r"^y_true contains a missing value \(<NA>\) at position 1"):
         Counts.from_labels(pd.Series([1, pd.NA], dtype="Int64"), [1, 1])
     with pytest.raises(ValueError, match="^y_pred contains NaN at position 0"):

@@ -20,10 +20,10 @@ import apples
 from apples import (
     Binormal,
     UndefinedMetricError,
-    auc,
+    roc_auc,
     auk,
     average_precision,
-    cv_auc,
+    cv_roc_auc,
     cv_ranking_score,
     empirical_cost_intervals,
     empirical_hand_loss,
@@ -52,7 +52,7 @@ APPLES_DIR = os.path.dirname(apples.__file__)
 #: every public function that ranks (y_true, y_score) with a positive label, with extra arguments
 RANKING = {
     "roc_curve": (roc_curve, {}),
-    "auc": (auc, {}),
+    "roc_auc": (roc_auc, {}),
     "average_precision": (average_precision, {}),
     "precision_at_k": (precision_at_k, {"k": 2}),
     "kappa_curve": (kappa_curve, {}),
@@ -75,7 +75,7 @@ RANKING = {
 }
 
 #: the ones that accept a single class (no positives) and say so themselves
-ONE_CLASS_OK = ("auc", "average_precision", "precision_at_k")
+ONE_CLASS_OK = ("roc_auc", "average_precision", "precision_at_k")
 
 
 def _raised_by_apples(excinfo) -> bool:
@@ -105,7 +105,7 @@ def _same(a, b) -> bool:
 def test_integer_scores_above_2_53_are_not_merged_into_ties():
     # float64 rounds 2**53 + 1 to 2**53: the old code saw a tie and answered 0.5
     s = np.array([2**53 + 1, 2**53])
-    assert auc([1, 0], s) == skm.roc_auc_score([1, 0], s) == 1.0
+    assert roc_auc([1, 0], s) == skm.roc_auc_score([1, 0], s) == 1.0
     fpr, tpr, thr = roc_curve([1, 0], s)
     fpr_sk, tpr_sk, thr_sk = skm.roc_curve([1, 0], s, drop_intermediate=False)
     assert len(thr) == len(thr_sk) == 3  # inf and two distinct scores (the collapse gave 2)
@@ -123,8 +123,8 @@ def test_integer_scores_match_scikit_learn_where_floats_would_tie(dtype, base):
     offsets = rng.integers(0, 300, 400)
     s = (np.array(base, dtype=dtype) + offsets.astype(dtype)).astype(dtype)
     assert np.unique(s.astype(float)).size < np.unique(s).size  # the collapse is real here
-    assert auc(y, s) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
-    assert auc(y, s) == pytest.approx(skm.roc_auc_score(y, offsets), abs=1e-12)
+    assert roc_auc(y, s) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert roc_auc(y, s) == pytest.approx(skm.roc_auc_score(y, offsets), abs=1e-12)
     assert average_precision(y, s) == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
     fpr, tpr, thr = roc_curve(y, s)
     fpr_sk, tpr_sk, thr_sk = skm.roc_curve(y, s, drop_intermediate=False)
@@ -174,10 +174,10 @@ def _without_thresholds(name, r):
 def test_nanosecond_timestamps_are_ranked_exactly():
     # nanoseconds since 1970 are ~1.7e18 > 2**53: one nanosecond apart must still rank
     t = np.array(["2024-05-01T12:00:00.000000001", "2024-05-01T12:00:00.000000000"], dtype="datetime64[ns]")
-    assert auc([1, 0], t) == 1.0  # by hand: the positive is later
-    assert auc([0, 1], t) == 0.0
+    assert roc_auc([1, 0], t) == 1.0  # by hand: the positive is later
+    assert roc_auc([0, 1], t) == 0.0
     ticks = t.view(np.int64)
-    assert auc([1, 0], ticks) == skm.roc_auc_score([1, 0], ticks) == 1.0
+    assert roc_auc([1, 0], ticks) == skm.roc_auc_score([1, 0], ticks) == 1.0
     assert max_f1([1, 0], t) == (1.0, int(ticks[0]))  # threshold: the positive's tick, exactly
     assert len(roc_curve([1, 0], t)[2]) == 3
 
@@ -185,16 +185,16 @@ def test_nanosecond_timestamps_are_ranked_exactly():
 def test_uint64_scores_sort_without_wrapping_around():
     # -uint64(1) wraps to 2**64 - 1: sorting by negation ranked 0 above 1
     s = np.array([1, 0], dtype=np.uint64)
-    assert auc([1, 0], s) == skm.roc_auc_score([1, 0], s) == 1.0
+    assert roc_auc([1, 0], s) == skm.roc_auc_score([1, 0], s) == 1.0
     s = np.array([2**64 - 1, 0, 2**64 - 2], dtype=np.uint64)
-    assert auc([1, 0, 1], s) == 1.0
+    assert roc_auc([1, 0, 1], s) == 1.0
     assert max_f1([1, 0, 1], s) == (1.0, 2**64 - 2)  # F1 = 1 once both positives are in: by hand
 
 
 def test_int64_minimum_score_is_ranked_lowest():
     # -(-2**63) overflows back to -2**63: the old sort put the minimum first
     s = np.array([0, np.iinfo(np.int64).min])
-    assert auc([1, 0], s) == skm.roc_auc_score([1, 0], s) == 1.0
+    assert roc_auc([1, 0], s) == skm.roc_auc_score([1, 0], s) == 1.0
     assert min_error_rate([1, 0], s) == (0.0, 0)  # predict positive from 0 up: no error (by hand)
 
 
@@ -219,10 +219,10 @@ def test_cv_auc_merge_keeps_int64_and_uint64_folds_exact():
     ys = [[1, 0], [1, 0]]
     ss = [np.array([2**53 + 1, 2**53], dtype=np.int64), np.array([2**53 + 3, 2**53 + 2], dtype=np.uint64)]
     # merged ranking, by hand: 2**53+3 (pos) > 2**53+2 (neg) > 2**53+1 (pos) > 2**53 (neg): 3 of 4 pairs
-    assert cv_auc(ys, ss, method="merge") == 0.75
+    assert cv_roc_auc(ys, ss, method="merge") == 0.75
     ss_bad = [np.array([-1, -2]), np.array([2**64 - 1, 2**64 - 2], dtype=np.uint64)]
     with pytest.raises(ValueError, match="cannot be ranked together exactly"):
-        cv_auc(ys, ss_bad, method="merge")
+        cv_roc_auc(ys, ss_bad, method="merge")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -235,7 +235,7 @@ def test_huge_finite_scores_emit_no_overflow_warning(name):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # np.diff(1e308, -1e308) overflowed in the tie detection
         func(y, s, **kw)
-    assert auc([1, 0], [1e308, -1e308]) == 1.0
+    assert roc_auc([1, 0], [1e308, -1e308]) == 1.0
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -289,53 +289,53 @@ def test_none_in_labels_or_scores_is_named_by_our_code(name):
 def test_positive_label_of_another_kind_is_a_type_error(name):
     func, kw = RANKING[name]
     s = [0.4, 0.3, 0.2, 0.1]
-    with pytest.raises(TypeError, match=r"positive=1 is a number but the labels in y_true are strs"):
+    with pytest.raises(TypeError, match=r"pos_label=1 is a number but the labels in y_true are strs"):
         func(["a", "b", "a", "b"], s, **kw)
-    with pytest.raises(TypeError, match=r"positive='1' is a str but the labels in y_true are numbers"):
-        func([1, 0, 1, 0], s, positive="1", **kw)
+    with pytest.raises(TypeError, match=r"pos_label='1' is a str but the labels in y_true are numbers"):
+        func([1, 0, 1, 0], s, pos_label="1", **kw)
     # one class only, and the positive label cannot be it by type: a TypeError, never "no positives"
-    with pytest.raises(TypeError, match=r"positive=1 is a number"):
+    with pytest.raises(TypeError, match=r"pos_label=1 is a number"):
         func(["pos", "pos", "pos", "pos"], s, **kw)
 
 
 def test_precision_at_k_absent_positive_of_another_type_is_not_zero():
     # was 0.0: the default positive label 1 can never be one of the string labels
-    with pytest.raises(TypeError, match=r"positive=1 is a number but the labels in y_true are strs \(\['pos'\]\)"):
+    with pytest.raises(TypeError, match=r"pos_label=1 is a number but the labels in y_true are strs \(\['pos'\]\)"):
         precision_at_k(["pos", "pos", "pos"], [0.3, 0.2, 0.1], k=2)
     # a fold without positives of the right kind still has precision 0: its true value (by hand)
-    assert precision_at_k(["neg", "neg", "neg"], [0.3, 0.2, 0.1], k=2, positive="pos") == 0.0
+    assert precision_at_k(["neg", "neg", "neg"], [0.3, 0.2, 0.1], k=2, pos_label="pos") == 0.0
 
 
 def test_average_precision_without_positives_names_the_positive_label_and_the_labels():
-    with pytest.raises(TypeError, match=r"positive=1 .*\['pos'\]"):
+    with pytest.raises(TypeError, match=r"pos_label=1 .*\['pos'\]"):
         average_precision(["pos", "pos"], [0.1, 0.2])
     with pytest.raises(UndefinedMetricError,
-                       match=r"no positives: positive='pos' is not among the labels found, \['neg'\]"):
-        average_precision(["neg", "neg"], [0.1, 0.2], positive="pos")
-    with pytest.raises(UndefinedMetricError, match=r"no positives: positive=1 is not among the labels found, \[0\]"):
-        auc([0, 0], [0.1, 0.2])
-    with pytest.raises(UndefinedMetricError, match=r"no negatives: every label is positive=1"):
-        auc([1, 1], [0.1, 0.2])
+                       match=r"no positives: pos_label='pos' is not among the labels found, \['neg'\]"):
+        average_precision(["neg", "neg"], [0.1, 0.2], pos_label="pos")
+    with pytest.raises(UndefinedMetricError, match=r"no positives: pos_label=1 is not among the labels found, \[0\]"):
+        roc_auc([0, 0], [0.1, 0.2])
+    with pytest.raises(UndefinedMetricError, match=r"no negatives: every label is pos_label=1"):
+        roc_auc([1, 1], [0.1, 0.2])
 
 
 @pytest.mark.parametrize("name", sorted(set(RANKING) - set(ONE_CLASS_OK)))
 def test_one_class_error_names_the_positive_label(name):
     func, kw = RANKING[name]
-    with pytest.raises(ValueError, match=r"only one class \(no positives: positive='yes' is not among the labels found, "
+    with pytest.raises(ValueError, match=r"only one class \(no positives: pos_label='yes' is not among the labels found, "
                                          r"\['no'\]\)"):
-        func(["no", "no", "no", "no"], [0.4, 0.3, 0.2, 0.1], positive="yes", **kw)
+        func(["no", "no", "no", "no"], [0.4, 0.3, 0.2, 0.1], pos_label="yes", **kw)
 
 
 @pytest.mark.parametrize("name", sorted(RANKING))
 def test_absent_positive_label_with_two_classes_is_a_value_error(name):
     func, kw = RANKING[name]
-    with pytest.raises(ValueError, match=r"positive=1 is not one of the labels in y_true \[0, 2\]"):
+    with pytest.raises(ValueError, match=r"pos_label=1 is not one of the labels in y_true \[0, 2\]"):
         func([0, 2, 0, 2], [0.4, 0.3, 0.2, 0.1], **kw)
 
 
 def test_missing_positive_label_is_refused():
-    with pytest.raises(ValueError, match="positive=None is a missing value"):
-        auc([0, 0], [0.1, 0.2], positive=None, undefined="nan")
+    with pytest.raises(ValueError, match="pos_label=None is a missing value"):
+        roc_auc([0, 0], [0.1, 0.2], pos_label=None, undefined="nan")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -344,11 +344,11 @@ def test_missing_positive_label_is_refused():
 @pytest.mark.parametrize("method", ["avg", "merge"])
 def test_cv_auc_type_error_names_the_fold(method):
     with pytest.raises(TypeError, match=r"fold 2 \(index 1\): y_score must be numeric"):
-        cv_auc([[1, 0], [1, 0]], [[0.9, 0.1], ["a", "b"]], method=method)
+        cv_roc_auc([[1, 0], [1, 0]], [[0.9, 0.1], ["a", "b"]], method=method)
     with pytest.raises(ValueError, match=r"fold 2 \(index 1\): y_true contains a missing value \(None\)"):
-        cv_auc([[1, 0], [1, None]], [[0.9, 0.1], [0.8, 0.2]], method=method)
-    with pytest.raises(TypeError, match=r"fold 1 \(index 0\): positive=1 is a number"):
-        cv_auc([["a", "b"], ["a", "b"]], [[0.9, 0.1], [0.8, 0.2]], method="avg")
+        cv_roc_auc([[1, 0], [1, None]], [[0.9, 0.1], [0.8, 0.2]], method=method)
+    with pytest.raises(TypeError, match=r"fold 1 \(index 0\): pos_label=1 is a number"):
+        cv_roc_auc([["a", "b"], ["a", "b"]], [[0.9, 0.1], [0.8, 0.2]], method="avg")
 
 
 def test_cv_ranking_score_type_error_from_the_metric_names_the_fold():
@@ -359,13 +359,13 @@ def test_cv_ranking_score_type_error_from_the_metric_names_the_fold():
 def test_cv_merge_refuses_folds_with_labels_of_different_kinds():
     # numpy would merge [1, 0] and ["a", "b"] into four string labels
     with pytest.raises(TypeError, match=r"mix of label types: fold 1 \(index 0\) of y_true_folds holds number labels"):
-        cv_auc([[1, 0], ["a", "b"]], [[0.9, 0.1], [0.8, 0.2]], method="merge")
+        cv_roc_auc([[1, 0], ["a", "b"]], [[0.9, 0.1], [0.8, 0.2]], method="merge")
 
 
 def test_cv_ragged_fold_is_named():
     # np.ndim of a ragged list raised numpy's own "inhomogeneous shape" ValueError
     with pytest.raises(ValueError, match=r"fold 2 \(index 1\): y_true and y_score must be one-dimensional") as exc:
-        cv_auc([[1, 0], [[1], [0, 1]]], [[0.9, 0.1], [0.8, 0.2]], method="avg")
+        cv_roc_auc([[1, 0], [[1], [0, 1]]], [[0.9, 0.1], [0.8, 0.2]], method="avg")
     assert _raised_by_apples(exc)
 
 
@@ -530,7 +530,7 @@ def test_rng_from_seed_contract():
 def test_cv_auc_empty_fold_is_refused_under_both_methods(method):
     # merging silently dropped a fold with no test cases
     with pytest.raises(ValueError, match=r"fold 2 \(index 1\): the fold is empty"):
-        cv_auc([[1, 0], []], [[0.9, 0.1], []], method=method)
+        cv_roc_auc([[1, 0], []], [[0.9, 0.1], []], method=method)
 
 
 def test_incoherence_comparison_names_which_model_is_wrong():
@@ -594,7 +594,7 @@ def test_fold_plots_check_the_fold_lists():
             apples.plot_rate_vs_score([], [], ax=ax)
         with pytest.raises(ValueError, match="y_true_folds is empty"):
             apples.plot_fold_rocs([], [], ax=ax)
-        with pytest.raises(TypeError, match=r"fold 2 \(index 1\): positive=1 is a number"):
+        with pytest.raises(TypeError, match=r"fold 2 \(index 1\): pos_label=1 is a number"):
             apples.plot_fold_rocs([[1, 0], ["a", "b"]], [[0.5, 0.2], [0.4, 0.3]], ax=ax)
     finally:
         plt.close("all")

@@ -959,10 +959,10 @@ def test_integer_scores_beyond_2_53_are_ranked_exactly():
     from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 
     y, s = [1, 0], np.array([2**53 + 1, 2**53], dtype=np.int64)
-    assert apples.auc(y, s) == roc_auc_score(y, s) == 1.0
+    assert apples.roc_auc(y, s) == roc_auc_score(y, s) == 1.0
     assert apples.average_precision([0, 1], s) == average_precision_score([0, 1], s) == 0.5  # the positive is 2nd
     fpr, tpr, _ = apples.roc_curve(y, s)
     ref_fpr, ref_tpr, _ = roc_curve(y, s, drop_intermediate=False)
     np.testing.assert_array_equal(fpr, ref_fpr)
     np.testing.assert_array_equal(tpr, ref_tpr)
-    assert apples.cv_auc([y, y], [s, s], method="merge") == 1.0
+    assert apples.cv_roc_auc([y, y], [s, s], method="merge") == 1.0

@@ -82,7 +82,7 @@ def test_from_labels_by_hand():
 
 
 def test_from_labels_string_labels_and_positive():
-    c = Counts.from_labels(["spam", "ham", "spam"], ["spam", "spam", "ham"], positive="spam")
+    c = Counts.from_labels(["spam", "ham", "spam"], ["spam", "spam", "ham"], pos_label="spam")
     assert c == Counts(tp=1, fp=1, fn=1, tn=0)
 
 
@@ -108,7 +108,7 @@ def test_from_labels_more_than_two_labels():
 
 
 def test_from_labels_default_positive_against_string_labels_is_a_type_error():
-    with pytest.raises(TypeError, match=r"positive=1 is a number but the labels .* are strs"):
+    with pytest.raises(TypeError, match=r"pos_label=1 is a number but the labels .* are strs"):
         Counts.from_labels(["spam", "ham"], ["ham", "ham"])
 
 

@@ -170,10 +170,10 @@ def test_reproducible():
 
 # ----------------------------------------------------------------------------- fold_f1 == cv_f_measure
 def cv_reference(sim, rep, method, average):
-    a = cv_f_measure(sim.counts(rep, positive="A"), method=method)
+    a = cv_f_measure(sim.counts(rep, pos_label="A"), method=method)
     if average == "binary":
         return a
-    return (a + cv_f_measure(sim.counts(rep, positive="B"), method=method)) / 2
+    return (a + cv_f_measure(sim.counts(rep, pos_label="B"), method=method)) / 2
 
 
 @pytest.mark.parametrize("design", [
@@ -537,8 +537,8 @@ def test_other_rejections():
     sim = simulate_fold_counts(0.05, n_reps=2)
     with pytest.raises(ValueError, match="rep"):
         sim.counts(2)
-    with pytest.raises(ValueError, match="positive"):
-        sim.counts(0, positive="C")
+    with pytest.raises(ValueError, match="pos_label"):
+        sim.counts(0, pos_label="C")
     with pytest.raises(ValueError, match="seed"):
         fold_f1_curve([0.05], seed=-1, n_reps=1)
     with pytest.raises(ValueError, match="props"):

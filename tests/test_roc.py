@@ -16,7 +16,7 @@ from sklearn import metrics as skm
 
 import apples
 from apples import UndefinedMetricError
-from apples.roc import auc, average_precision, cv_auc, cv_ranking_score, precision_at_k, roc_curve
+from apples.roc import roc_auc, average_precision, cv_roc_auc, cv_ranking_score, precision_at_k, roc_curve
 
 
 # -- strategies ------------------------------------------------------------------------------------
@@ -37,14 +37,14 @@ def binary_scores(draw, min_size=2, max_size=60, n_levels=None):
 @given(binary_scores())
 def test_auc_matches_sklearn_with_ties(data):
     y, s = data
-    assert auc(y, s) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert roc_auc(y, s) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
 
 
 @given(binary_scores())
 def test_auc_is_mann_whitney_u(data):
     y, s = data
     u = mannwhitneyu(s[y == 1], s[y == 0]).statistic  # ties count 1/2
-    assert auc(y, s) == pytest.approx(u / ((y == 1).sum() * (y == 0).sum()), abs=1e-12)
+    assert roc_auc(y, s) == pytest.approx(u / ((y == 1).sum() * (y == 0).sum()), abs=1e-12)
 
 
 @given(binary_scores())
@@ -55,7 +55,7 @@ def test_roc_curve_matches_sklearn(data):
     np.testing.assert_allclose(fpr, fpr_sk, atol=1e-15)
     np.testing.assert_allclose(tpr, tpr_sk, atol=1e-15)
     np.testing.assert_array_equal(thr, thr_sk)
-    assert np.trapezoid(tpr, fpr) == pytest.approx(auc(y, s), abs=1e-12)
+    assert np.trapezoid(tpr, fpr) == pytest.approx(roc_auc(y, s), abs=1e-12)
 
 
 @given(binary_scores())
@@ -68,18 +68,18 @@ def test_adversarial_large_ties_and_tiny_differences():
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 5000)
     s = np.where(rng.random(5000) < 0.5, 0.5, 0.5 + rng.integers(-2, 3, 5000) * 1e-12)
-    assert auc(y, s) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert roc_auc(y, s) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
     assert average_precision(y, s) == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
     all_tied = np.full(5000, 2.0)
-    assert auc(y, all_tied) == 0.5  # one diagonal step
+    assert roc_auc(y, all_tied) == 0.5  # one diagonal step
 
 
 def test_hand_calculations():
     # positives 3, 2, 2; negatives 2, 1: pairs 3>2, 3>1, 2=2 (1/2), 2>1, 2=2 (1/2), 2>1 -> 5/6
-    assert auc([1, 1, 1, 0, 0], [3, 2, 2, 2, 1]) == pytest.approx(5 / 6, abs=1e-15)
+    assert roc_auc([1, 1, 1, 0, 0], [3, 2, 2, 2, 1]) == pytest.approx(5 / 6, abs=1e-15)
     # AP: thresholds 3 (R 1/3, P 1), 2 (R 1, P 3/4), 1 -> 1/3 + 2/3 * 3/4 = 5/6
     assert average_precision([1, 1, 1, 0, 0], [3, 2, 2, 2, 1]) == pytest.approx(5 / 6, abs=1e-15)
-    assert auc(["b", "a", "b"], [1, 2, 3], positive="b") == 0.5
+    assert roc_auc(["b", "a", "b"], [1, 2, 3], pos_label="b") == 0.5
     assert average_precision([0, 0, 1], [1, 1, 1]) == pytest.approx(1 / 3)
 
 
@@ -90,15 +90,15 @@ TRANSFORMS = [np.exp, lambda x: x ** 3, lambda x: 100.0 * x - 7.0, np.arctan, la
 @given(binary_scores(n_levels=1000), st.sampled_from(range(len(TRANSFORMS))))
 def test_auc_invariant_to_increasing_transform(data, i):
     y, s = data
-    assert auc(y, TRANSFORMS[i](s)) == auc(y, s)
+    assert roc_auc(y, TRANSFORMS[i](s)) == roc_auc(y, s)
 
 
 @given(binary_scores())
 def test_auc_of_negated_scores(data):
     y, s = data
-    assert auc(y, -s) == pytest.approx(1.0 - auc(y, s), abs=1e-12)
+    assert roc_auc(y, -s) == pytest.approx(1.0 - roc_auc(y, s), abs=1e-12)
     # swapping the classes is the same reflection
-    assert auc(1 - y, s) == pytest.approx(1.0 - auc(y, s), abs=1e-12)
+    assert roc_auc(1 - y, s) == pytest.approx(1.0 - roc_auc(y, s), abs=1e-12)
 
 
 @given(st.lists(binary_scores(min_size=4, max_size=25, n_levels=1000), min_size=2, max_size=5))
@@ -106,20 +106,20 @@ def test_auc_avg_invariant_to_per_fold_transforms(folds):
     ys = [y for y, _ in folds]
     ss = [s for _, s in folds]
     moved = [TRANSFORMS[i % len(TRANSFORMS)](s) for i, s in enumerate(ss)]
-    assert cv_auc(ys, moved, method="avg") == pytest.approx(cv_auc(ys, ss, method="avg"), abs=1e-12)
+    assert cv_roc_auc(ys, moved, method="avg") == pytest.approx(cv_roc_auc(ys, ss, method="avg"), abs=1e-12)
     # the same transform in every fold leaves the merged AUC alone too
     same = [np.exp(s) for s in ss]
-    assert cv_auc(ys, same, method="merge") == cv_auc(ys, ss, method="merge")
+    assert cv_roc_auc(ys, same, method="merge") == cv_roc_auc(ys, ss, method="merge")
 
 
 def test_auc_merge_not_invariant_to_per_fold_transforms():
     # each fold ranks perfectly; fold 2 is shifted below fold 1 by a per-fold transform
     ys = [[1, 0, 0], [1, 0, 0]]
     ss = [np.array([0.9, 0.5, 0.1]), np.array([0.8, 0.4, 0.2])]
-    assert cv_auc(ys, ss, method="merge") == 1.0
+    assert cv_roc_auc(ys, ss, method="merge") == 1.0
     moved = [ss[0], ss[1] - 1.0]  # fold-2 positive now below both fold-1 negatives: 6 of 8 pairs
-    assert cv_auc(ys, moved, method="avg") == 1.0
-    assert cv_auc(ys, moved, method="merge") == 0.75
+    assert cv_roc_auc(ys, moved, method="avg") == 1.0
+    assert cv_roc_auc(ys, moved, method="merge") == 0.75
 
 
 @settings(max_examples=60)
@@ -128,7 +128,7 @@ def test_cv_merge_is_metric_of_concatenation(folds):
     ys = [y for y, _ in folds]
     ss = [s for _, s in folds]
     y, s = np.concatenate(ys), np.concatenate(ss)
-    assert cv_auc(ys, ss, method="merge") == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert cv_roc_auc(ys, ss, method="merge") == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
     assert cv_ranking_score(ys, ss, metric="average_precision", method="merge") == pytest.approx(
         skm.average_precision_score(y, s), abs=1e-12)
     per_fold = [skm.average_precision_score(a, b) for a, b in folds]
@@ -139,7 +139,7 @@ def test_cv_merge_is_metric_of_concatenation(folds):
 def test_single_fold_avg_equals_merge():
     y, s = [1, 0, 1, 0, 0], [0.2, 0.1, 0.9, 0.3, 0.3]
     # by hand: positive 0.9 beats the three negatives, 0.2 beats 0.1 only -> 4 of 6 pairs
-    assert cv_auc([y], [s], method="avg") == cv_auc([y], [s], method="merge") == auc(y, s) == pytest.approx(4 / 6)
+    assert cv_roc_auc([y], [s], method="avg") == cv_roc_auc([y], [s], method="merge") == roc_auc(y, s) == pytest.approx(4 / 6)
 
 
 # -- precision at k ------------------------------------------------------------------------------------
@@ -190,10 +190,10 @@ def test_precision_at_k_hand_and_defined_without_positives():
 # -- undefined values: each policy ---------------------------------------------------------------------
 def test_auc_undefined_policies():
     with pytest.raises(UndefinedMetricError, match="only one class"):
-        auc([1, 1, 1], [0.1, 0.2, 0.3])
-    assert np.isnan(auc([0, 0], [0.1, 0.2], undefined="nan"))
+        roc_auc([1, 1, 1], [0.1, 0.2, 0.3])
+    assert np.isnan(roc_auc([0, 0], [0.1, 0.2], undefined="nan"))
     with pytest.raises(ValueError, match="undefined='zero'"):
-        auc([0, 0], [0.1, 0.2], undefined="zero")
+        roc_auc([0, 0], [0.1, 0.2], undefined="zero")
     with pytest.raises(ValueError, match="only one class"):
         roc_curve([0, 0], [0.1, 0.2])
 
@@ -211,26 +211,26 @@ FOLDS_S = [[0.9, 0.5, 0.1], [0.4, 0.3, 0.2], [0.8, 0.1, 0.3]]
 
 def test_cv_auc_undefined_raise_names_the_fold():
     with pytest.raises(UndefinedMetricError, match=r"fold 2 \(index 1\)"):
-        cv_auc(FOLDS_Y, FOLDS_S, method="avg")
+        cv_roc_auc(FOLDS_Y, FOLDS_S, method="avg")
 
 
 def test_cv_auc_undefined_nan_and_skip():
-    assert np.isnan(cv_auc(FOLDS_Y, FOLDS_S, method="avg", undefined="nan"))
+    assert np.isnan(cv_roc_auc(FOLDS_Y, FOLDS_S, method="avg", undefined="nan"))
     # folds 0 and 2 have AUC 1 and 1/2 by hand
-    assert cv_auc(FOLDS_Y, FOLDS_S, method="avg", undefined="skip") == 0.75
+    assert cv_roc_auc(FOLDS_Y, FOLDS_S, method="avg", undefined="skip") == 0.75
     with pytest.raises(UndefinedMetricError, match="every one of the 2 folds"):
-        cv_auc([[0, 0], [1, 1]], [[1, 2], [3, 4]], method="avg", undefined="skip")
+        cv_roc_auc([[0, 0], [1, 1]], [[1, 2], [3, 4]], method="avg", undefined="skip")
 
 
 def test_cv_auc_merge_undefined_only_when_pooled_has_one_class():
     # fold 1 has one class, but the pooled scores have both: merge is defined
     pooled_y = np.concatenate(FOLDS_Y)
     pooled_s = np.concatenate(FOLDS_S)
-    assert cv_auc(FOLDS_Y, FOLDS_S, method="merge") == pytest.approx(skm.roc_auc_score(pooled_y, pooled_s))
+    assert cv_roc_auc(FOLDS_Y, FOLDS_S, method="merge") == pytest.approx(skm.roc_auc_score(pooled_y, pooled_s))
     for policy in ("raise", "skip"):
         with pytest.raises(UndefinedMetricError, match="merged"):
-            cv_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined=policy)
-    assert np.isnan(cv_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined="nan"))
+            cv_roc_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined=policy)
+    assert np.isnan(cv_roc_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined="nan"))
 
 
 def test_cv_average_precision_undefined_fold():
@@ -247,11 +247,11 @@ def test_cv_ranking_score_precision_at_k_and_callable():
     assert cv_ranking_score(ys, ss, metric="precision_at_k", k=1, method="avg") == 0.5
     assert cv_ranking_score(ys, ss, metric="precision_at_k", k=2, method="merge") == 0.5
     # per fold AUC by hand: fold 1 positives 4, 1 vs negatives 3, 2 -> 2/4; fold 2 positive 0.3 beats 0.2, 0.1 -> 2/3
-    assert cv_ranking_score(ys, ss, metric=auc, method="avg") == cv_auc(ys, ss, method="avg") == pytest.approx(7 / 12)
+    assert cv_ranking_score(ys, ss, metric=roc_auc, method="avg") == cv_roc_auc(ys, ss, method="avg") == pytest.approx(7 / 12)
 
 
 # -- bad input -----------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("func", [roc_curve, auc, average_precision])
+@pytest.mark.parametrize("func", [roc_curve, roc_auc, average_precision])
 def test_bad_input_rejected(func):
     with pytest.raises(ValueError, match="inconsistent lengths"):
         func([1, 0], [0.1, 0.2, 0.3])
@@ -263,8 +263,8 @@ def test_bad_input_rejected(func):
         func([1, 0, 2], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="empty"):
         func([], [])
-    with pytest.raises(ValueError, match="positive=2"):
-        func([1, 0], [0.1, 0.2], positive=2)
+    with pytest.raises(ValueError, match="pos_label=2"):
+        func([1, 0], [0.1, 0.2], pos_label=2)
     with pytest.raises(TypeError, match="y_score must be numeric"):
         func([1, 0], ["a", "b"])
 
@@ -283,27 +283,27 @@ def test_precision_at_k_bad_k_and_ties():
 def test_cv_bad_arguments():
     ys, ss = [[1, 0], [1, 0]], [[0.9, 0.1], [0.8, 0.2]]
     with pytest.raises(ValueError, match="method='mean'"):
-        cv_auc(ys, ss, method="mean")
+        cv_roc_auc(ys, ss, method="mean")
     with pytest.raises(ValueError, match="undefined='zero'"):
-        cv_auc(ys, ss, method="avg", undefined="zero")
+        cv_roc_auc(ys, ss, method="avg", undefined="zero")
     with pytest.raises(ValueError, match="metric='f1'"):
         cv_ranking_score(ys, ss, metric="f1", method="avg")
     with pytest.raises(TypeError, match="metric must be"):
         cv_ranking_score(ys, ss, metric=3, method="avg")
     with pytest.raises(ValueError, match="2 folds but y_score_folds has 1"):
-        cv_auc(ys, ss[:1], method="avg")
+        cv_roc_auc(ys, ss[:1], method="avg")
     with pytest.raises(ValueError, match="empty"):
-        cv_auc([], [], method="avg")
+        cv_roc_auc([], [], method="avg")
     with pytest.raises(ValueError, match=r"fold 2 \(index 1\): y_true has 2 cases but y_score has 3"):
-        cv_auc(ys, [ss[0], [0.1, 0.2, 0.3]], method="avg")
+        cv_roc_auc(ys, [ss[0], [0.1, 0.2, 0.3]], method="avg")
     with pytest.raises(TypeError, match="sequence of arrays"):
-        cv_auc("ab", ss, method="avg")
+        cv_roc_auc("ab", ss, method="avg")
     with pytest.raises(ValueError, match=r"fold 1 \(index 0\): y_score contains NaN"):
-        cv_auc(ys, [[np.nan, 0.1], [0.8, 0.2]], method="avg")
+        cv_roc_auc(ys, [[np.nan, 0.1], [0.8, 0.2]], method="avg")
     with pytest.raises(ValueError, match="one-dimensional"):
-        cv_auc([1, 0], [0.1, 0.2], method="avg")
+        cv_roc_auc([1, 0], [0.1, 0.2], method="avg")
 
 
 def test_exported():
-    for name in ("roc_curve", "auc", "average_precision", "precision_at_k", "cv_auc", "cv_ranking_score"):
+    for name in ("roc_curve", "roc_auc", "average_precision", "precision_at_k", "cv_roc_auc", "cv_ranking_score"):
         assert getattr(apples, name) is getattr(apples.roc, name)

@@ -53,14 +53,14 @@ def tied_scores():
     pos = [v for v, k in zip(s_t.tolist(), y_t.tolist()) if k == 1]
     neg = [v for v, k in zip(s_t.tolist(), y_t.tolist()) if k == 0]
     pairs = list(product(pos, neg))
-    auc = sum(Fraction(1) if p > q else Fraction(1, 2) if p == q else Fraction(0) for p, q in pairs) / len(pairs)
-    return y_t, s_t, auc, Fraction(len(pos), len(y_t))
+    roc_auc = sum(Fraction(1) if p > q else Fraction(1, 2) if p == q else Fraction(0) for p, q in pairs) / len(pairs)
+    return y_t, s_t, roc_auc, Fraction(len(pos), len(y_t))
 
 
 def test_nb07_uniform_threshold_loss_for_tied_scores(tied_scores):
     """§7: the exact sum L_c^t = π₀π₁(1 - 2 AUC) + ½ for tied scores (midpoint rule)."""
-    y_t, s_t, auc, p0 = tied_scores
-    target = p0 * (1 - p0) * (1 - 2 * auc) + Fraction(1, 2)
+    y_t, s_t, roc_auc, p0 = tied_scores
+    target = p0 * (1 - p0) * (1 - 2 * roc_auc) + Fraction(1, 2)
     exact = apples.empirical_uniform_threshold_loss(y_t, s_t)
     # a float sum over the six atoms: a few ulps of 0.42 (5.6e-17). Measured: 0.2 ulp (the nearest float).
     assert abs(Fraction(exact) - target) <= Fraction(5e-16)
@@ -68,8 +68,8 @@ def test_nb07_uniform_threshold_loss_for_tied_scores(tied_scores):
 
 def test_nb07_hand_identity_for_tied_scores(tied_scores):
     """§3: L_G = 2π₀π₁(1 - AUC) for every tie rule; the notebook prints L_G to 12 decimals."""
-    y_t, s_t, auc, p0 = tied_scores
-    target = 2 * p0 * (1 - p0) * (1 - auc)
+    y_t, s_t, roc_auc, p0 = tied_scores
+    target = 2 * p0 * (1 - p0) * (1 - roc_auc)
     for ties in ("half", "positive", "negative"):
         # a few ulps of 0.17 (2.8e-17). Measured: 1.9e-17.
         assert abs(Fraction(apples.empirical_hand_loss(y_t, s_t, ties=ties).loss) - target) <= Fraction(2e-16)

@@ -329,7 +329,7 @@ _ALL = {
     ([1, 0, 1], [0.1, np.inf, 0.3], ValueError, "y_score contains an infinite"),
     ([1, 0, 1], [0.1, -np.inf, 0.3], ValueError, "y_score contains an infinite"),
     ([1, 0, 2], [0.1, 0.2, 0.3], ValueError, "y_true must hold two classes"),
-    ([3, 2, 3], [0.1, 0.2, 0.3], ValueError, "positive=1 is not one of the labels"),
+    ([3, 2, 3], [0.1, 0.2, 0.3], ValueError, "pos_label=1 is not one of the labels"),
     ([1, 0, 1], [0.1, 0.2], ValueError, "inconsistent lengths"),
     ([], [], ValueError, "y_true is empty"),
     ([[1, 0]], [[0.1, 0.2]], ValueError, "one-dimensional"),
@@ -358,6 +358,6 @@ def test_bad_options():
 def test_positive_label_keyword():
     y = np.array(["spam", "ham", "spam", "ham"])
     s = [0.9, 0.8, 0.3, 0.1]
-    assert max_f1(y, s, positive="spam") == max_f1([1, 0, 1, 0], s)
-    assert auk(y, s, positive="spam") == auk([1, 0, 1, 0], s)
-    assert gini(y, s, positive="ham") == gini([0, 1, 0, 1], s)
+    assert max_f1(y, s, pos_label="spam") == max_f1([1, 0, 1, 0], s)
+    assert auk(y, s, pos_label="spam") == auk([1, 0, 1, 0], s)
+    assert gini(y, s, pos_label="ham") == gini([0, 1, 0, 1], s)

@@ -26,7 +26,7 @@ def test_datetime_labels_accept_a_datetime_positive_label():
     check_pos_label(np.datetime64("2020-01-01", "D"), np.unique(arr))  # no error
     with pytest.raises(TypeError, match="pos_label=1 is a number"):
         check_pos_label(1, np.unique(arr))
-    counts = Counts.from_labels(days, days[::-1], positive=np.datetime64("2020-01-01", "D"))
+    counts = Counts.from_labels(days, days[::-1], pos_label=np.datetime64("2020-01-01", "D"))
     assert counts == Counts(tp=2, fp=0, fn=0, tn=1)
 
 
