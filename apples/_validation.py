@@ -13,7 +13,7 @@ from typing import Literal
 
 import numpy as np
 
-__all__ = ["UndefinedMetricError", "Undefined", "divide", "check_policy", "check_choice"]
+__all__ = ["Undefined", "UndefinedMetricError", "check_choice", "check_policy", "divide"]
 
 #: Largest integer a float64 holds exactly; counts and integer scores beyond it
 #: would silently collapse when converted to float.
@@ -80,7 +80,8 @@ def check_count(name: str, value: object) -> int:
         raise ValueError(f"{name} must be a non-negative integer count, got {value}")
     if value > MAX_EXACT_INT:
         raise ValueError(
-            f"{name}={value} is larger than 2**53, the largest count that float arithmetic holds exactly"
+            f"{name}={value if value < 10**20 else f'<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>'} is larger than 2**53, "
+            "the largest count that float arithmetic holds exactly"
         )
     return value
 
@@ -132,7 +133,7 @@ def check_labels_1d(name: str, values) -> np.ndarray:
     ...
     TypeError: y_true mixes label types (number and str); use labels of one type
     """
-    if isinstance(values, (str, bytes)) or np.ndim(values) == 0 and not hasattr(values, "__len__"):
+    if isinstance(values, (str, bytes)) or (np.ndim(values) == 0 and not hasattr(values, "__len__")):
         raise TypeError(f"{name} must be a one-dimensional array-like of labels, got {type(values).__name__}")
     if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas Series / Index / array
         values = values.to_numpy(dtype=object) if _has_missing_pandas(values) else values.to_numpy()

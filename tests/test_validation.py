@@ -33,3 +33,12 @@ def test_datetime_labels_accept_a_datetime_positive_label():
 def test_timedelta_labels_are_not_numbers():
     gaps = check_labels_1d("y_true", np.array([1, 2], dtype="timedelta64[s]"))
     assert label_kind(gaps) == "timedelta"
+
+
+def test_a_huge_count_is_refused_without_printing_or_converting_it():
+    # str() of an integer above 4300 digits itself raises in Python >= 3.11; the message must not need it
+    for value in (10**400, 10**5000):
+        with pytest.raises(ValueError, match=r"tp=<an integer of about \d+ digits> is larger than 2\*\*53"):
+            Counts(value, 1, 0)
+    with pytest.raises(ValueError, match=r"tp=9007199254740993 is larger than 2\*\*53"):
+        Counts(2**53 + 1, 1, 0)
