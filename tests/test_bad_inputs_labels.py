@@ -123,7 +123,7 @@ def test_fold_counts_nullable_integer_columns_are_accepted():
 # --- counts beyond 2**53 -----------------------------------------------------------------------------
 def test_counts_refuse_a_count_float_arithmetic_cannot_hold():
     # precision(Counts(10**400, 1, 0)) was an OverflowError from float(); now Counts refuses it
-    with pytest.raises(ValueError, match=r"^tp=1000.* is larger than 2\*\*53"):
+    with pytest.raises(ValueError, match=r"^tp=<an integer of about 401 digits> is larger than 2\*\*53"):
         precision(Counts(10**400, 1, 0))
 
 
