@@ -155,24 +155,23 @@ def check_labels_1d(name: str, values) -> np.ndarray:
         if bad.size:
             raise ValueError(f"{name} contains NaT at position {int(bad[0])}")
     elif kind == "O":
-        kinds = set()
-        for i, v in enumerate(arr):
-            if _is_missing(v):
-                raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
-            kinds.add(_label_kind(v))
-        if len(kinds) > 1:
-            raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
+        _check_label_elements(name, arr)
     elif kind in "US" and not isinstance(values, np.ndarray):
         # numpy turns [1, "a"] into ["1", "a"] and ["a", nan] into ["a", "nan"]:
         # check the elements it was given.
-        kinds = set()
-        for i, v in enumerate(values):
-            if _is_missing(v):
-                raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
-            kinds.add(_label_kind(v))
-        if len(kinds) > 1:
-            raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
+        _check_label_elements(name, values)
     return arr
+
+
+def _check_label_elements(name: str, values) -> None:
+    """No missing value and a single label kind among ``values``, checked element by element."""
+    kinds = set()
+    for i, v in enumerate(values):
+        if _is_missing(v):
+            raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
+        kinds.add(_label_kind(v))
+    if len(kinds) > 1:
+        raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
 
 
 def _has_missing_pandas(values) -> bool:
