@@ -21,7 +21,7 @@ from ._validation import (
     unique_labels,
 )
 
-__all__ = ["check_binary_scores", "binary_scores", "BinaryScores", "cumulative_counts", "CumulativeCounts"]
+__all__ = ["BinaryScores", "CumulativeCounts", "binary_scores", "check_binary_scores", "cumulative_counts"]
 
 
 class BinaryScores(NamedTuple):
@@ -114,7 +114,7 @@ class CumulativeCounts(NamedTuple):
     n_pos: int
     n_neg: int
 
-    def with_origin(self) -> "CumulativeCounts":
+    def with_origin(self) -> CumulativeCounts:
         """The same counts with the ROC origin first: threshold +inf, TP = FP = 0 (nothing predicted positive).
 
         The thresholds become float64 to hold +inf: integer scores above 2**53

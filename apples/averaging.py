@@ -139,7 +139,7 @@ def check_counts_by_label(counts_by_label: object, name: str = "counts_by_label"
         raise ValueError(f"{name} is empty; it needs at least one label")
     labels = list(counts_by_label)
     counts = [counts_by_label[k] for k in labels]
-    for label, c in zip(labels, counts):
+    for label, c in zip(labels, counts, strict=True):
         check_counts(f"{name}[{label!r}]", c)
     return labels, counts
 
@@ -167,7 +167,7 @@ def frequencies_from_counts(counts_by_label: Mapping[Hashable, Counts]) -> dict[
     weights = _test_frequencies(counts)
     if weights is None:
         raise UndefinedMetricError("test frequencies are undefined: no label occurs in the gold data")
-    return {label: float(w) for label, w in zip(labels, weights)}
+    return {label: float(w) for label, w in zip(labels, weights, strict=True)}
 
 
 def _test_frequencies(counts: list[Counts]) -> np.ndarray | None:
@@ -234,11 +234,11 @@ def _average(values: np.ndarray, weights: np.ndarray, labels: list[Hashable], un
     """Weighted mean of per-label values (nan = undefined) under an averaging policy."""
     keep = weights > 0
     v, w = values[keep], weights[keep]
-    kept_labels = [label for label, k in zip(labels, keep) if k]
+    kept_labels = [label for label, k in zip(labels, keep, strict=True) if k]
     bad = np.isnan(v)
     if bad.any():
         if undefined == "raise":
-            names = [label for label, b in zip(kept_labels, bad) if b]
+            names = [label for label, b in zip(kept_labels, bad, strict=True) if b]
             raise UndefinedMetricError(
                 f"{what} is undefined (0/0) for label(s) {names!r}; pass undefined='zero', 'skip' or 'nan' "
                 "to substitute, leave out, or propagate it"
@@ -353,10 +353,7 @@ def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Liter
     p = _average(per_p, weights, labels, undefined, f"{average} precision: precision (TP + FP = 0)")
     r = _average(per_r, weights, labels, undefined, f"{average} recall: recall (TP + FN = 0)")
     mean_f = _average(per_f, weights, labels, undefined, f"{average} mean F: F (TP = FP = FN = 0)")
-    if math.isnan(p) or math.isnan(r):
-        f_avg = math.nan
-    else:
-        f_avg = f_from_precision_recall(p, r, undefined=scalar_policy)
+    f_avg = math.nan if math.isnan(p) or math.isnan(r) else f_from_precision_recall(p, r, undefined=scalar_policy)
     return AveragedScores(p, r, f_avg, mean_f)
 
 
@@ -404,7 +401,7 @@ def averaging_table(counts_by_label: Mapping[Hashable, Counts], *,
     per_label = "nan" if undefined == "skip" else undefined
     rows = {}
     f_test = _test_frequencies(counts)
-    for i, (label, c) in enumerate(zip(labels, counts)):
+    for i, (label, c) in enumerate(zip(labels, counts, strict=True)):
         rows[label] = {
             "tp": c.tp, "fp": c.fp, "fn": c.fn,
             "precision": precision(c, undefined=per_label),

@@ -71,12 +71,12 @@ class Counts:
             object.__setattr__(self, name, check_count(name, getattr(self, name)))
 
     # -- arithmetic: pooling folds -------------------------------------------------
-    def __add__(self, other: object) -> "Counts":
+    def __add__(self, other: object) -> Counts:
         if isinstance(other, Counts):
             return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn, self.tn + other.tn)
         return NotImplemented
 
-    def __radd__(self, other: object) -> "Counts":
+    def __radd__(self, other: object) -> Counts:
         # lets the builtin sum() start from 0
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:
             return self
@@ -105,7 +105,7 @@ class Counts:
 
     # -- constructors -------------------------------------------------------------
     @classmethod
-    def from_fold(cls, *, positives: int, negatives: int, tp: int, fp: int) -> "Counts":
+    def from_fold(cls, *, positives: int, negatives: int, tp: int, fp: int) -> Counts:
         """Counts from a fold described as in Forman & Scholz Tables 1 and 2.
 
         Parameters
@@ -131,7 +131,7 @@ class Counts:
         return cls(tp=tp, fp=fp, fn=positives - tp, tn=negatives - fp)
 
     @classmethod
-    def from_labels(cls, y_true, y_pred, *, pos_label=1) -> "Counts":
+    def from_labels(cls, y_true, y_pred, *, pos_label=1) -> Counts:
         """Count a binary prediction.
 
         Parameters

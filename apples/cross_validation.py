@@ -33,7 +33,7 @@ from ._validation import check_choice, check_count, check_real, divide
 from .counts import Counts, check_counts
 from .f_measure import accuracy, check_beta, f_from_precision_recall, f_measure, precision, recall
 
-__all__ = ["CV_F_METHODS", "cv_f_measure", "cv_table", "cv_accuracy", "format_cv_table", "fold_validity", "percent"]
+__all__ = ["CV_F_METHODS", "cv_accuracy", "cv_f_measure", "cv_table", "fold_validity", "format_cv_table", "percent"]
 
 CV_F_METHODS: tuple[str, ...] = ("avg", "pr_re", "tp_fp", "avg_skip", "pr_re_skip")
 
@@ -131,11 +131,11 @@ def cv_f_measure(folds: Iterable[Counts], *, method: str, beta: float = 1.0) -> 
                 f"method={method!r} skips folds with undefined precision or recall, "
                 f"and all {len(folds)} folds are undefined"
             )
-        folds = [c for c, v in zip(folds, valid) if v]
+        folds = [c for c, v in zip(folds, valid, strict=True) if v]
         valid = valid[valid]
     if method in ("avg", "avg_skip"):
         # F^(i) := 0 where V^(i) = 0 (§2.3); skip methods have only valid folds left.
-        per_fold = [f_measure(c, beta=beta) if v else 0.0 for c, v in zip(folds, valid)]
+        per_fold = [f_measure(c, beta=beta) if v else 0.0 for c, v in zip(folds, valid, strict=True)]
         return float(np.mean(per_fold))
     pr = float(np.mean([precision(c, undefined="zero") for c in folds]))
     re = float(np.mean([recall(c, undefined="zero") for c in folds]))

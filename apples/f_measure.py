@@ -32,7 +32,7 @@ import numpy as np
 from ._validation import Undefined, check_choice, check_policy, check_real, divide
 from .counts import Counts, check_counts
 
-__all__ = ["precision", "recall", "f_measure", "f_from_precision_recall", "accuracy"]
+__all__ = ["accuracy", "f_from_precision_recall", "f_measure", "precision", "recall"]
 
 
 def check_beta(beta: object) -> float:

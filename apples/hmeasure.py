@@ -82,14 +82,14 @@ from ._validation import check_choice, check_real_array
 from .roc import roc_auc
 
 __all__ = [
-    "ROCHull",
+    "H_MEASURE_PRIORS",
     "HMeasureResult",
-    "roc_convex_hull",
-    "h_measure_prior",
-    "minimum_loss",
+    "ROCHull",
     "h_measure",
     "h_measure_details",
-    "H_MEASURE_PRIORS",
+    "h_measure_prior",
+    "minimum_loss",
+    "roc_convex_hull",
 ]
 
 H_MEASURE_PRIORS: tuple[str, ...] = ("severity", "hand2014")

@@ -54,8 +54,8 @@ from .counts import Counts
 
 __all__ = [
     "NONE_LABEL",
-    "SplitConfusionMatrix",
     "UNMATCHED",
+    "SplitConfusionMatrix",
     "label_counts",
     "label_frequencies",
     "labels_from_confusion_matrix",
@@ -209,7 +209,7 @@ def _fast_single_label(y_true, y_pred, multilabel, empty, names):
     if multilabel or empty != "ignore":
         return None
     arrays = []
-    for name, y in zip(names, (y_true, y_pred)):
+    for name, y in zip(names, (y_true, y_pred), strict=True):
         if not isinstance(y, np.ndarray) or y.ndim != 1 or y.dtype.kind not in "biufUS":
             return None
         if y.dtype.kind == "f" and np.isnan(y).any():
@@ -259,7 +259,7 @@ def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool,
         if dup:
             raise ValueError(f"labels has duplicates: {dup!r}")
         known = set(out)
-        for name, cs in zip(names, (gold, pred)):
+        for name, cs in zip(names, (gold, pred), strict=True):
             unknown = sorted({repr(lab) for lab in _unique_labels(cs, ml) if lab not in known
                               and not (empty == "label" and lab == NONE_LABEL)})
             if unknown:
@@ -271,7 +271,7 @@ def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool,
         if empty == "label":
             out = [lab for lab in out if lab != NONE_LABEL]
     if empty == "label":
-        out = out + [NONE_LABEL]
+        out = [*out, NONE_LABEL]
     if not out:
         data = " and ".join(dict.fromkeys(names))
         raise ValueError(f"there are no labels: {data} {'is' if ' ' not in data else 'are'} empty "
@@ -373,7 +373,7 @@ def label_counts(y_true, y_pred, *, labels: Sequence[Hashable] | None = None, mu
     fp = np.zeros(q, dtype=np.int64)
     fn = np.zeros(q, dtype=np.int64)
     occurrences = 0
-    for g, p in zip(gold, pred):
+    for g, p in zip(gold, pred, strict=True):
         occurrences += sum(g.values())
         for lab in g.keys() | p.keys():
             i = index[lab]
@@ -447,7 +447,7 @@ class SplitConfusionMatrix(NamedTuple):
         col_tot = self.column_values.sum(axis=0)
         body.append([f"{v:.4g}" for v in col_tot]
                     + [fmt(self.column_values.sum(), self.row_values.sum())])
-        return pd.DataFrame(body, index=names + ["Σ"], columns=names + ["Σ"])
+        return pd.DataFrame(body, index=[*names, "Σ"], columns=[*names, "Σ"])
 
 
 def split_confusion_matrix(y_true, y_pred, *, labels: Sequence[Hashable] | None = None,
@@ -496,19 +496,19 @@ def split_confusion_matrix(y_true, y_pred, *, labels: Sequence[Hashable] | None 
         gold, pred = [Counter([_plain(g)]) for g in gold], [Counter([_plain(p)]) for p in pred]
     need_extra = any(
         sum((g - p).values()) == 0 < sum((p - g).values()) or sum((p - g).values()) == 0 < sum((g - p).values())
-        for g, p in zip(gold, pred)
+        for g, p in zip(gold, pred, strict=True)
     )
     if need_extra:
         if UNMATCHED in {lab for c in gold + pred for lab in c}:
             raise ValueError(f"the data use {UNMATCHED!r} as a label, which the split matrix reserves for "
                              "labels without a partner; rename that label")
-        out_labels = out_labels + [UNMATCHED]
+        out_labels = [*out_labels, UNMATCHED]
     index = {lab: i for i, lab in enumerate(out_labels)}
     q = len(out_labels)
     rows = np.zeros((q, q))
     cols = np.zeros((q, q))
     extra = index.get(UNMATCHED)
-    for g, p in zip(gold, pred):
+    for g, p in zip(gold, pred, strict=True):
         for lab, k in (g & p).items():
             rows[index[lab], index[lab]] += k
             cols[index[lab], index[lab]] += k

@@ -54,14 +54,14 @@ from ._validation import (
 )
 
 __all__ = [
-    "roc_curve",
-    "roc_auc",
-    "average_precision",
-    "precision_at_k",
-    "cv_roc_auc",
-    "cv_ranking_score",
     "CV_ROC_AUC_METHODS",
     "PRECISION_AT_K_TIES",
+    "average_precision",
+    "cv_ranking_score",
+    "cv_roc_auc",
+    "precision_at_k",
+    "roc_auc",
+    "roc_curve",
 ]
 
 CV_ROC_AUC_METHODS: tuple[str, ...] = ("avg", "merge")
@@ -307,14 +307,14 @@ _METRICS: dict[str, tuple[Callable[..., float], str]] = {
 
 def _check_fold_lists(y_true_folds, y_score_folds) -> tuple[list, list]:
     for name, v in (("y_true_folds", y_true_folds), ("y_score_folds", y_score_folds)):
-        if isinstance(v, (str, bytes)) or not isinstance(v, Sequence) and not isinstance(v, np.ndarray):
+        if isinstance(v, (str, bytes)) or (not isinstance(v, Sequence) and not isinstance(v, np.ndarray)):
             raise TypeError(f"{name} must be a sequence of arrays (one per fold), got {type(v).__name__}")
     t, s = list(y_true_folds), list(y_score_folds)
     if len(t) != len(s):
         raise ValueError(f"y_true_folds has {len(t)} folds but y_score_folds has {len(s)}")
     if not t:
         raise ValueError("y_true_folds is empty; a cross-validation needs at least one fold")
-    for i, (a, b) in enumerate(zip(t, s)):
+    for i, (a, b) in enumerate(zip(t, s, strict=True)):
         try:
             dims = (np.ndim(a), np.ndim(b))
         except ValueError:  # a ragged nested list: numpy cannot even tell its shape
@@ -343,7 +343,7 @@ def _merge_folds(t_folds: list, s_folds: list) -> tuple[np.ndarray, np.ndarray]:
     scores are concatenated in an integer dtype.
     """
     ts, ss = [], []
-    for i, (a, b) in enumerate(zip(t_folds, s_folds)):
+    for i, (a, b) in enumerate(zip(t_folds, s_folds, strict=True)):
         try:
             ts.append(check_labels_1d("y_true", a))
             ss.append(check_scores("y_score", b))
@@ -446,7 +446,7 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
             raise UndefinedMetricError(f"the merged folds: {err}") from None
     values = []
     undefined_folds = []
-    for i, (t, s) in enumerate(zip(t_folds, s_folds)):
+    for i, (t, s) in enumerate(zip(t_folds, s_folds, strict=True)):
         try:
             values.append(float(func(t, s, **metric_options)))
         except UndefinedMetricError as err:

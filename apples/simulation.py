@@ -96,8 +96,18 @@ from scipy import special, stats
 from ._validation import check_bool, check_count, check_real, check_table_size, divide
 from .cross_validation import CV_F_METHODS
 
-__all__ = ["SimulationDesign", "simulation_design", "fold_positives", "sample_cv_f", "simulate_cv_f",
-           "FIGURE_PRIORS", "FIGURE_F_TRUE", "FIGURE_PANEL_PRIORS", "figure_grid", "simulate_grid"]
+__all__ = [
+    "FIGURE_F_TRUE",
+    "FIGURE_PANEL_PRIORS",
+    "FIGURE_PRIORS",
+    "SimulationDesign",
+    "figure_grid",
+    "fold_positives",
+    "sample_cv_f",
+    "simulate_cv_f",
+    "simulate_grid",
+    "simulation_design",
+]
 
 #: x-axis of Forman & Scholz Figures 4 and 5 (class prior, at F = 80%).
 FIGURE_PRIORS: tuple[float, ...] = (0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05)
@@ -552,10 +562,7 @@ def _estimates(s_f, s_pr, s_re, v, tp, fp, *, n_folds: int, n_pos: int) -> np.nd
 def _chunk(design, tables, stratified, seed_seq, n, *, return_folds=False):
     rng = np.random.default_rng(seed_seq)
     k = design.n_folds
-    if stratified:
-        p = _stratified_positives(design.n_pos, k)[None, :]
-    else:
-        p = _draw_positives(rng, design, n)
+    p = _stratified_positives(design.n_pos, k)[None, :] if stratified else _draw_positives(rng, design, n)
     u = rng.random((n, k))
     idx = tables.sample(p, u)
     ones = np.ones(k)  # row sums as matrix-vector products: much faster than .sum(axis=1) over k columns

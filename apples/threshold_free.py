@@ -35,20 +35,20 @@ import numpy as np
 
 from ._ranking import check_binary_scores, cumulative_counts
 from ._validation import Undefined, UndefinedMetricError, check_choice, check_policy, divide
-from .f_measure import check_beta, f_beta_weights
-from .roc import roc_auc, precision_at_k
+from .f_measure import f_beta_weights
+from .roc import precision_at_k, roc_auc
 
 __all__ = [
-    "ThresholdResult",
     "KappaCurve",
-    "kappa_curve",
+    "ThresholdResult",
     "auk",
+    "gini",
+    "kappa_curve",
+    "ks_statistic",
     "max_f1",
     "max_mcc",
-    "r_precision",
-    "gini",
-    "ks_statistic",
     "min_error_rate",
+    "r_precision",
 ]
 
 
