@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import numbers
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
@@ -20,24 +20,26 @@ __all__ = ["Undefined", "UndefinedMetricError", "check_choice", "check_policy", 
 MAX_EXACT_INT = 2**53
 
 Undefined = Literal["zero", "nan", "raise"]
-_POLICIES = ("zero", "nan", "raise")
+_POLICIES: tuple[Undefined, ...] = ("zero", "nan", "raise")
+
+_Choice = TypeVar("_Choice", bound=str)
 
 
 class UndefinedMetricError(ValueError):
     """A metric was asked for where it is 0/0 and the policy is ``"raise"``."""
 
 
-def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+def check_choice(name: str, value: object, choices: tuple[_Choice, ...]) -> _Choice:
     """Return ``value`` if it is one of ``choices``, else raise a ValueError naming ``name``."""
     if not isinstance(value, str) or value not in choices:
         raise ValueError(
             f"{name}={value!r} is not recognised; expected one of "
             + ", ".join(repr(c) for c in choices)
         )
-    return value
+    return value  # narrowed by `in choices` to their (Literal) type
 
 
-def check_policy(undefined: object, name: str = "undefined") -> str:
+def check_policy(undefined: object, name: str = "undefined") -> Undefined:
     """Validate an undefined-value policy: ``"zero"``, ``"nan"`` or ``"raise"``."""
     return check_choice(name, undefined, _POLICIES)
 
@@ -79,9 +81,9 @@ def check_count(name: str, value: object) -> int:
     if value < 0:
         raise ValueError(f"{name} must be a non-negative integer count, got {value}")
     if value > MAX_EXACT_INT:
+        shown = value if value < 10**20 else f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
         raise ValueError(
-            f"{name}={value if value < 10**20 else f'<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>'} is larger than 2**53, "
-            "the largest count that float arithmetic holds exactly"
+            f"{name}={shown} is larger than 2**53, the largest count that float arithmetic holds exactly"
         )
     return value
 
@@ -351,7 +353,7 @@ def check_label_kind(name: str, value: object, labels: np.ndarray, *, where: str
     Traceback (most recent call last):
     ...
     TypeError: pos_label=1 is a number but the labels in y_true are strs (['no', 'no']); pass pos_label= a label of that type
-    """
+    """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
     if _is_missing(value):
         raise ValueError(f"{name}={value!r} is a missing value, not a label")
     if labels.size and _label_kind(value) != label_kind(labels):
@@ -379,7 +381,7 @@ def check_table_size(what: str, nbytes: int, *, reduce: str) -> None:
     Traceback (most recent call last):
     ...
     ValueError: the outcome table would need about 2 GiB; the limit is 1 GiB (apples._validation.MAX_TABLE_BYTES): reduce n_cases or n_folds
-    """
+    """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
     if nbytes > MAX_TABLE_BYTES:
         raise ValueError(
             f"{what} would need about {nbytes / 2**30:.3g} GiB; the limit is {MAX_TABLE_BYTES / 2**30:.3g} GiB "

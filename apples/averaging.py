@@ -339,6 +339,7 @@ def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Liter
         f = f_measure(pooled, undefined=scalar_policy)
         return AveragedScores(p, r, f, f)
 
+    weights: np.ndarray | None
     if average == "macro":
         weights = np.ones(len(labels))
     else:
@@ -416,6 +417,7 @@ def averaging_table(counts_by_label: Mapping[Hashable, Counts], *,
         for label in labels:
             rows[label]["f_train"] = float(frequencies.get(label, math.nan))
         rows["total"]["f_train"] = math.fsum(float(v) for v in frequencies.values())
+    averages: list[tuple[str, Literal["macro", "micro", "lfb"], Mapping[Hashable, float] | Literal["test"] | None]]
     averages = [("macro-averaged", "macro", None), ("micro-averaged", "micro", None)]
     if frequencies is not None:
         averages.append(("lfb-micro-averaged", "lfb", frequencies))

@@ -299,7 +299,8 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
         out[col] = table[col].map(lambda v: "" if pd.isna(v) else f"{int(v)}")
     for col in ("precision", "recall", "f"):
         out[col] = table[col].map(lambda v: "" if pd.isna(v) else percent(v, decimals=decimals))
-    for idx, und in table["undefined"].items():
+    # = table["undefined"].items(), whose labels pandas-stubs types as Hashable, which .loc refuses
+    for idx, und in zip(table.index, table["undefined"], strict=True):
         for name in und.split(", ") if und else []:
             out.loc[idx, name] += " †"
     return out.rename(columns={"negatives": "Negatives", "positives": "Positives", "tp": "TP", "fp": "FP",

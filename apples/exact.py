@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -213,12 +213,12 @@ def exact_grid(points: pd.DataFrame) -> pd.DataFrame:
     (['tp_fp', 'avg'], [0.7988, 0.7492])
     """
     rows = []
+    row: Any  # a row of the caller's table: its values are passed on raw, for exact_cv_f to check
     for row in check_points(points)[["prior", "f_true", "stratified"]].itertuples(index=False):
         for method in EXACT_METHODS:
             # the raw values: exact_cv_f checks them (float("0.1") or bool("no") would accept anything)
-            kw = dict(stratified=row.stratified, method=method)
-            mean = exact_cv_f(row.prior, row.f_true, **kw)
-            std = exact_cv_f(row.prior, row.f_true, statistic="std", **kw)
+            mean = exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method)
+            std = exact_cv_f(row.prior, row.f_true, statistic="std", stratified=row.stratified, method=method)
             rows.append({"prior": float(row.prior), "f_true": float(row.f_true), "stratified": bool(row.stratified),
                          "method": method, "exact_mean": mean, "exact_std": std})
     return pd.DataFrame(rows, columns=["prior", "f_true", "stratified", "method", "exact_mean", "exact_std"])

@@ -173,11 +173,13 @@ def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty:
     ml = bool(ml_t)
     if not ml and empty == "label":
         raise ValueError("empty='label' applies to multi-label data only; single-label data has no empty instance")
-    gold, pred = [], []
+    gold: list[Counter[Hashable] | Hashable] = []  # a Counter per instance if multi-label, else a label
+    pred: list[Counter[Hashable] | Hashable] = []
     checked = {}
     for name, items, out in ((name_t, t, gold), (name_p, p, pred)):
         occurrences = []
         for i, x in enumerate(items):
+            c: Counter[Hashable] | Hashable
             if ml:
                 if isinstance(x, np.ndarray) and x.ndim != 1:
                     raise ValueError(f"{name}[{i}] must be a flat collection of labels, got shape {x.shape}")

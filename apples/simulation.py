@@ -88,6 +88,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -455,10 +456,10 @@ class _OutcomeTables:
         self.n_folds = design.n_folds
         span = int(self.ps.max()) + 1
         self.pmfs = [np.zeros(0)] * span
-        pieces = {name: [] for name in ("tp", "fp", "p")}
+        pieces: dict[str, list[np.ndarray]] = {name: [] for name in ("tp", "fp", "p")}
         ps_col = self.ps[:, None]
-        tp_pmfs = stats.binom.pmf(np.arange(m + 1)[None, :], ps_col, design.recall)
-        fp_pmfs = stats.binom.pmf(np.arange(m + 1)[None, :], m - ps_col, design.fpr)
+        tp_pmfs = np.asarray(stats.binom.pmf(np.arange(m + 1)[None, :], ps_col, design.recall))  # 2-d already
+        fp_pmfs = np.asarray(stats.binom.pmf(np.arange(m + 1)[None, :], m - ps_col, design.fpr))
         for i, p in enumerate(self.ps.tolist()):
             n = m - p
             tp_pmf, fp_pmf = tp_pmfs[i, :p + 1], fp_pmfs[i, :n + 1]
@@ -481,7 +482,7 @@ class _OutcomeTables:
         if self.code.max() * design.n_folds >= 2**53:
             raise ValueError("design too large for the packed fold statistics")  # pragma: no cover
         self.code_f = self.code.astype(float)
-        self._alias = None
+        self._alias: _AliasSet | None = None
 
     @property
     def alias(self) -> _AliasSet:
@@ -546,16 +547,16 @@ def _estimates(s_f, s_pr, s_re, v, tp, fp, *, n_folds: int, n_pos: int) -> np.nd
     k = float(n_folds)
     out = np.empty((len(s_f), len(CV_F_METHODS)))
     pr, re = s_pr / k, s_re / k
-    harmonic = {"undefined": "zero", "what": "F of mean precision and recall"}
+    harmonic = "F of mean precision and recall"
     out[:, 0] = s_f / k
-    out[:, 1] = divide(2.0 * pr * re, pr + re, **harmonic)
+    out[:, 1] = divide(2.0 * pr * re, pr + re, undefined="zero", what=harmonic)
     out[:, 2] = 2.0 * tp / (tp + fp + n_pos)
     out[:, 3] = divide(s_f, v, undefined="nan", what="F~_avg")
     pr_s = divide(s_pr, v, undefined="nan", what="F~_pr,re precision")
     re_s = divide(s_re, v, undefined="nan", what="F~_pr,re recall")
     has = v > 0
     pr_s, re_s = np.where(has, pr_s, 0.0), np.where(has, re_s, 0.0)
-    out[:, 4] = np.where(has, divide(2.0 * pr_s * re_s, pr_s + re_s, **harmonic), np.nan)
+    out[:, 4] = np.where(has, divide(2.0 * pr_s * re_s, pr_s + re_s, undefined="zero", what=harmonic), np.nan)
     return out
 
 
@@ -758,8 +759,8 @@ def figure_grid() -> pd.DataFrame:
     """
     rows = {(p, 0.80, s) for p in FIGURE_PRIORS for s in (True, False)}
     rows |= {(p, f, s) for p in FIGURE_PANEL_PRIORS for f in FIGURE_F_TRUE for s in (True, False)}
-    rows = sorted(rows, key=lambda r: (not r[2], r[0], r[1]))
-    return pd.DataFrame(rows, columns=["prior", "f_true", "stratified"])
+    ordered = sorted(rows, key=lambda r: (not r[2], r[0], r[1]))
+    return pd.DataFrame(ordered, columns=["prior", "f_true", "stratified"])
 
 
 def check_points(points: object) -> pd.DataFrame:
@@ -812,6 +813,7 @@ def simulate_grid(points: pd.DataFrame | None = None, *, n_reps: int, seed: int 
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(i, n_points, seconds) or None, got {progress!r}")
     frames = []
+    row: Any  # a row of the caller's table: its values are passed on raw, for simulate_cv_f to check
     for i, row in enumerate(points.itertuples(index=False)):
         point_seed = int(np.random.SeedSequence([seed, i]).generate_state(1)[0])
         start = time.perf_counter()
