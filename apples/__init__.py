@@ -19,20 +19,21 @@ from .f_figures import f_from_rates, f_of_tp, plot_f_of_tp, plot_f_precision_rec
 from .f_measure import accuracy, f_from_precision_recall, f_measure, precision, recall
 from .style import decorate, set_style
 
+# isort: split
 # Modules added by later issues; each lists its public names in __all__.
-from .roc import *  # noqa: F401,F403  (issue 3: AUC under CV)
-from .auc_calibration import *  # noqa: F401,F403  (issue 3)
-from .simulation import *  # noqa: F401,F403  (issue 4: bias simulation)
-from .exact import *  # noqa: F401,F403  (issue 4)
-from .sim_explorer import *  # noqa: F401,F403  (issue 4)
-from .fold_size import *  # noqa: F401,F403  (issue 4: Van Asch §7)
-from .multilabel import *  # noqa: F401,F403  (issue 5: counting)
-from .averaging import *  # noqa: F401,F403  (issue 5: macro/micro/lfb)
-from .prediction_cost import *  # noqa: F401,F403  (issue 5: Van Asch §6)
-from .threshold_free import *  # noqa: F401,F403  (issue 6)
-from .hmeasure import *  # noqa: F401,F403  (issue 6)
-from .incoherence import *  # noqa: F401,F403  (issue 6)
-from .binormal import *  # noqa: F401,F403  (issue 6)
+from .auc_calibration import *  # noqa: F403  (issue 3)
+from .averaging import *  # noqa: F403  (issue 5: macro/micro/lfb)
+from .binormal import *  # noqa: F403  (issue 6)
+from .exact import *  # noqa: F403  (issue 4)
+from .fold_size import *  # noqa: F403  (issue 4: Van Asch §7)
+from .hmeasure import *  # noqa: F403  (issue 6)
+from .incoherence import *  # noqa: F403  (issue 6)
+from .multilabel import *  # noqa: F403  (issue 5: counting)
+from .prediction_cost import *  # noqa: F403  (issue 5: Van Asch §6)
+from .roc import *  # noqa: F403  (issue 3: AUC under CV)
+from .sim_explorer import *  # noqa: F403  (issue 4)
+from .simulation import *  # noqa: F403  (issue 4: bias simulation)
+from .threshold_free import *  # noqa: F403  (issue 6)
 
 __version__ = "0.1.0"
 
@@ -47,8 +48,8 @@ __all__ = [
     "decorate",
     "f_from_precision_recall",
     "f_from_rates",
-    "f_of_tp",
     "f_measure",
+    "f_of_tp",
     "fold_counts",
     "fold_validity",
     "format_cv_table",
@@ -61,9 +62,20 @@ __all__ = [
     "set_style",
 ]
 
-from . import (  # noqa: E402
-    auc_calibration, averaging, binormal, exact, fold_size, hmeasure, incoherence, multilabel,
-    prediction_cost, roc, sim_explorer, simulation, threshold_free,
+from . import (
+    auc_calibration,
+    averaging,
+    binormal,
+    exact,
+    fold_size,
+    hmeasure,
+    incoherence,
+    multilabel,
+    prediction_cost,
+    roc,
+    sim_explorer,
+    simulation,
+    threshold_free,
 )
 
 for _module in (roc, auc_calibration, simulation, exact, sim_explorer, fold_size, multilabel, averaging,
