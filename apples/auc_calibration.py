@@ -36,6 +36,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from ._optional import require
 from ._validation import (
     Undefined,
     check_bool,
@@ -421,7 +422,7 @@ def digits_one_vs_rest(digit: int = 8, *, n_positives: int | None = 38, seed: in
     -------
     X : ndarray of shape (n, 64), y : ndarray of int (1 = ``digit``)
     """
-    from sklearn.datasets import load_digits  # scikit-learn is a notebook dependency only
+    load_digits = require("sklearn.datasets").load_digits  # scikit-learn: the notebooks extra
 
     if not isinstance(digit, (int, np.integer)) or isinstance(digit, bool) or not 0 <= digit <= 9:
         raise ValueError(f"digit must be an integer 0..9, got {digit!r}")
@@ -456,7 +457,7 @@ def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
     y_true_folds, y_score_folds : lists of arrays, one per test fold, ready for
     :func:`~apples.cv_roc_auc` (``roc_auc_score`` of the concatenation is AUC_merge).
     """
-    from sklearn.base import clone
+    clone = require("sklearn.base").clone
 
     check_choice("response", response, ("decision_function", "predict_proba"))
     X, y = np.asarray(X), check_labels_1d("y", y)
@@ -546,9 +547,9 @@ class TrainingSetCalibration:
         return f"TrainingSetCalibration(estimator={self.estimator!r}, method={self.method!r})"
 
     def fit(self, X, y):
-        from sklearn.base import clone
-        from sklearn.calibration import CalibratedClassifierCV
-        from sklearn.frozen import FrozenEstimator
+        clone = require("sklearn.base").clone
+        CalibratedClassifierCV = require("sklearn.calibration").CalibratedClassifierCV
+        FrozenEstimator = require("sklearn.frozen").FrozenEstimator
 
         check_choice("method", self.method, ("sigmoid", "isotonic"))
         if self.estimator is None:
@@ -578,7 +579,7 @@ def plot_rate_vs_score(y_true_folds, y_score_folds, *, rate: str = "fpr", ax=Non
     -------
     matplotlib Axes
     """
-    import matplotlib.pyplot as plt
+    plt = require("matplotlib.pyplot")
 
     check_choice("rate", rate, ("fpr", "tpr"))
     log = check_bool("log", log)
@@ -621,7 +622,7 @@ def plot_figure3(y_true_folds, y_score_folds, *, axes=None, log: bool = True):
     -------
     array of two matplotlib Axes
     """
-    import matplotlib.pyplot as plt
+    plt = require("matplotlib.pyplot")
 
     log = check_bool("log", log)
     if axes is None:
@@ -640,7 +641,7 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
     -------
     matplotlib Axes
     """
-    import matplotlib.pyplot as plt
+    plt = require("matplotlib.pyplot")
 
     y_true_folds, y_score_folds = _check_fold_lists(y_true_folds, y_score_folds)
     ax = plt.gca() if ax is None else ax
@@ -695,10 +696,9 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
         ``.result.value`` is an HTML table with each fold's AUC, AUC_avg and
         AUC_merge (rounded to 0.1%), computed by :func:`auc_table`.
     """
-    import ipywidgets as widgets
-    import matplotlib.pyplot as plt
-
+    widgets = require("ipywidgets")
     plot = check_bool("plot", plot)
+    plt = require("matplotlib.pyplot") if plot else None
     study = section32_study() if study is None else study
     shift_sliders = [widgets.FloatSlider(value=v, min=-2.0, max=2.0, step=0.05, description=f"fold {i + 1} shift",
                                          readout_format=".2f", continuous_update=False,

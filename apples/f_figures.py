@@ -1,16 +1,16 @@
 """F-measure as a surface and as a function of TP: Forman & Scholz Figure 1 and §4.1.
 
 Introduced in notebook 01. Pure functions compute; ``plot_*`` helpers take
-``ax=None`` and return the axes.
+``ax=None`` and return the axes (they import matplotlib when called).
 """
 
 from __future__ import annotations
 
 import numbers
 
-import matplotlib.pyplot as plt
 import numpy as np
 
+from ._optional import require
 from ._validation import Undefined, check_count, check_policy, divide
 
 __all__ = ["f_from_rates", "f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_f_of_tp"]
@@ -92,7 +92,7 @@ def f_of_tp(tp, *, positives: int, fp: int):
 
 def plot_f_precision_recall(ax=None, *, levels=np.arange(0.1, 1.0, 0.1)):
     """Figure 1a as a contour map: F1 over precision × recall (both in %)."""
-    ax = plt.gca() if ax is None else ax
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
     p = np.linspace(0, 1, 201)
     P, R = np.meshgrid(p, p)
     F = divide(2 * P * R, P + R, undefined="zero", what="F at precision = recall = 0")  # eq. (1), limit 0
@@ -108,7 +108,7 @@ def plot_f_precision_recall(ax=None, *, levels=np.arange(0.1, 1.0, 0.1)):
 
 def plot_f_rates(ax=None, *, prior: float = 0.01, max_fpr: float = 1.0):
     """Figure 1b as a contour map: F1 over FPR × TPR (both in %) at ``prior`` positives."""
-    ax = plt.gca() if ax is None else ax
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
     tpr = np.linspace(0, 1, 201)
     fpr = np.linspace(0, max_fpr, 401)
     FPR, TPR = np.meshgrid(fpr, tpr)
@@ -138,7 +138,7 @@ def plot_f_of_tp(ax=None, *, positives: int = 4, fp: int = 1, expected_tp: float
     Marks F at ``expected_tp`` and at one TP fewer and one more: the loss
     from missing a true positive exceeds the gain from an extra one.
     """
-    ax = plt.gca() if ax is None else ax
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
     t = np.linspace(0, positives, 400)
     ax.plot(t, 100 * f_of_tp(t, positives=positives, fp=fp), label=f"F(TP), {positives} positives, FP = {fp}")
     ks = np.arange(positives + 1)

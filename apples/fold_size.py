@@ -61,6 +61,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._optional import require
 from ._validation import (
     MAX_EXACT_INT,
     Undefined,
@@ -861,14 +862,12 @@ def plot_fold_f1(curve: pd.DataFrame, *, average: str = "macro", ax=None, title:
     fine exact grid and a coarser simulated one): lines use one row per
     proportion, markers every row with a simulated mean. Returns the Axes.
     """
-    import matplotlib.pyplot as plt
-
     from .style import METHOD_COLORS
 
     check_choice("average", average, _AVERAGES)
     theory = check_bool("theory", theory)
     legend = check_bool("legend", legend)
-    ax = plt.gca() if ax is None else ax
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
     data = curve[curve["average"] == average]
     for method in _METHODS:
         d = data[data["method"] == method].drop_duplicates("prop_a").sort_values("prop_a")

@@ -47,6 +47,7 @@ from typing import Callable, Literal, NamedTuple
 import numpy as np
 from scipy import integrate, optimize, special
 
+from ._optional import require
 from ._ranking import check_binary_scores, cumulative_counts
 from ._validation import check_bool, check_choice, check_count, check_real, check_real_array, rng_from_seed
 from .binormal import Binormal
@@ -983,7 +984,7 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     score distributions) implies the single cost c = π_1, a point mass that
     has no density to draw.
     """
-    import matplotlib.pyplot as plt
+    plt = require("matplotlib.pyplot")
 
     if not isinstance(result, IncoherenceComparison):
         raise TypeError("result must be an apples.IncoherenceComparison (from incoherence_comparison), "
@@ -1037,8 +1038,8 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
     A starting value outside its slider's range is refused (a slider would
     silently clamp it).
     """
-    import ipywidgets as w
-    import matplotlib.pyplot as plt
+    w = require("ipywidgets")
+    plt = require("matplotlib.pyplot")
 
     for name, value, lo, hi in (("mu_a", mu_a, 0.0, 3.0), ("sd_a", sd_a, 0.8, 1.2), ("mu_b", mu_b, 0.0, 3.0),
                                 ("sd_b", sd_b, 0.8, 1.2), ("pi_pos", pi_pos, 0.05, 0.95)):

@@ -94,6 +94,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import isotonic_regression
 
+from ._optional import require
 from ._validation import (
     Undefined,
     check_choice,
@@ -732,9 +733,7 @@ def plot_accuracy_by_uncertainty(table: pd.DataFrame, *, ax=None, label: str | N
 
     Each bin is drawn at the mean of its uncertainty range; returns ``ax``.
     """
-    import matplotlib.pyplot as plt
-
-    ax = plt.gca() if ax is None else ax
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
     x = (table["low"] + table["high"]) / 2
     ax.plot(x, 100 * table["accuracy"], marker="o", label=label, **style)
     return ax
@@ -1030,7 +1029,7 @@ def nearest_neighbour_boosting(X, y, *, seed: int, exponent: float = 1.5, minimu
     (0, 5, 0)
     """
     from scipy.spatial.distance import cdist
-    from sklearn.model_selection import train_test_split  # scikit-learn is a notebook dependency only
+    train_test_split = require("sklearn.model_selection").train_test_split  # scikit-learn: the notebooks extra
 
     t = check_labels_1d("y", y)
     seed = _check_int("seed", seed)

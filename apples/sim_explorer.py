@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ._optional import require
 from ._validation import check_bool, check_count, check_real
 from .cross_validation import CV_F_METHODS, METHOD_LABELS, percent
 from .exact import EXACT_METHODS, exact_cv_f
@@ -101,7 +101,7 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
     bins = check_count("bins", bins)
     if bins < 1:
         raise ValueError(f"bins must be at least 1, got {bins}")
-    ax = plt.gca() if ax is None else ax
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
     values = estimates.to_numpy() * 100
     finite = values[np.isfinite(values)]
     edges = np.histogram_bin_edges(finite if finite.size else [0, 100], bins=bins)
@@ -171,9 +171,9 @@ def build_sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True
         outputs (``summary`` HTML, ``status`` Label, ``plot`` Output), the layout
         ``box``, the latest ``result`` and the ``update`` callback.
     """
-    import ipywidgets as w
-
+    w = require("ipywidgets")
     draw = check_bool("draw", draw)
+    plt = require("matplotlib.pyplot") if draw else None
     parts = SimExplorer(
         prior=w.FloatSlider(value=0.01, min=0.005, max=0.5, step=0.005, description="prior",
                             readout_format=".1%", continuous_update=False),
@@ -241,7 +241,7 @@ def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METH
     unknown = [m for m in methods if not isinstance(m, str) or m not in METHOD_LABELS]
     if unknown:
         raise ValueError(f"methods has {unknown!r}, not methods of CV_F_METHODS {CV_F_METHODS}")
-    ax = plt.gca() if ax is None else ax
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
     for method in methods:
         part = frame[frame["method"] == method].sort_values(x)
         ax.plot(part[x] * 100, part[y] * 100, marker="o", ms=3, color=METHOD_COLORS[method],

@@ -1,14 +1,16 @@
 """One place for plot style: :func:`set_style` and :func:`decorate`.
 
 Every notebook's first code cell calls ``apples.set_style()`` instead of
-repeating rcParams (STYLE.md: no copy-pasted setup cells).
+repeating rcParams (STYLE.md: no copy-pasted setup cells). matplotlib is
+imported when either function is called (the ``notebooks`` extra), so the
+colours in :data:`METHOD_COLORS` need only the core install.
 """
 
 from __future__ import annotations
 
-import matplotlib as mpl
-import matplotlib.pyplot as plt
 import pandas as pd
+
+from ._optional import require
 
 __all__ = ["set_style", "decorate", "METHOD_COLORS"]
 
@@ -28,6 +30,8 @@ def set_style() -> None:
     Fixed figure size and resolution (so stored outputs stay small and stable),
     light grid, readable fonts, and pandas printing 4 significant decimals.
     """
+    mpl = require("matplotlib")
+    require("matplotlib.pyplot")  # its backend first, then our settings (as when importing apples imported it)
     mpl.rcParams.update({
         "figure.figsize": (6.4, 4.0),
         "figure.dpi": 80,
@@ -53,7 +57,8 @@ def decorate(ax=None, **options):
     ``decorate(ax, xlabel="Precision (%)", ylabel="F (%)", title=...)``; any
     ``Axes.set`` keyword is accepted. A legend is drawn if any artist has a label.
     """
-    ax = plt.gca() if ax is None else ax
+    if ax is None:
+        ax = require("matplotlib.pyplot").gca()
     ax.set(**options)
     handles, labels = ax.get_legend_handles_labels()
     if labels:
