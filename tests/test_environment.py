@@ -12,11 +12,17 @@ def _name(requirement: str) -> str:
 
 
 def pyproject_packages() -> set[str]:
+    """Every package pyproject.toml names: core dependencies and all extras.
+
+    An extra may include another by naming the project itself (``dev`` has
+    ``apples[notebooks]``); that is not a package to install, its packages are
+    counted with the extra it names.
+    """
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     reqs = list(meta["dependencies"])
     for extra in meta.get("optional-dependencies", {}).values():
         reqs += extra
-    return {_name(r) for r in reqs}
+    return {_name(r) for r in reqs} - {_name(meta["name"])}
 
 
 def environment_packages() -> dict[str, str]:
