@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -52,29 +52,29 @@ from ._validation import (
     unique_labels,
 )
 from .cross_validation import percent
-from .roc import _check_fold_lists, _in_fold, _merge_folds, roc_auc, cv_roc_auc, roc_curve
+from .roc import _check_fold_lists, _in_fold, _merge_folds, cv_roc_auc, roc_auc, roc_curve
 
 __all__ = [
-    "PAPER_FOLD_AUC",
     "PAPER_AUC_AVG",
     "PAPER_AUC_MERGE",
-    "PAPER_N_POSITIVES",
+    "PAPER_FOLD_AUC",
     "PAPER_N_CASES",
-    "CalibrationStudy",
+    "PAPER_N_POSITIVES",
     "CalibrationExplorer",
-    "stratified_fold_sizes",
-    "scores_with_auc",
-    "section32_study",
-    "auc_table",
+    "CalibrationStudy",
     "MergeDecomposition",
-    "merge_decomposition",
-    "fold_scores",
     "TrainingSetCalibration",
+    "auc_table",
+    "calibration_explorer",
     "digits_one_vs_rest",
-    "plot_rate_vs_score",
+    "fold_scores",
+    "merge_decomposition",
     "plot_figure3",
     "plot_fold_rocs",
-    "calibration_explorer",
+    "plot_rate_vs_score",
+    "scores_with_auc",
+    "section32_study",
+    "stratified_fold_sizes",
 ]
 
 #: Forman & Scholz §3.2: per-fold AUCs, their average and the merged AUC.
@@ -112,7 +112,7 @@ def stratified_fold_sizes(n_positives: int, n_cases: int, n_folds: int) -> list[
         raise ValueError(f"n_cases={n_cases} is smaller than n_folds={n_folds}; some fold would be empty")
     sizes = [n_cases // n_folds + (i < n_cases % n_folds) for i in range(n_folds)]
     pos = [n_positives // n_folds + (i < n_positives % n_folds) for i in range(n_folds)]
-    return [(p, s - p) for p, s in zip(pos, sizes)]
+    return [(p, s - p) for p, s in zip(pos, sizes, strict=True)]
 
 
 def scores_with_auc(n_positives: int, n_negatives: int, target_auc: float, *,
@@ -145,7 +145,7 @@ def scores_with_auc(n_positives: int, n_negatives: int, target_auc: float, *,
     target_auc = check_real("target_auc", target_auc, low=0.0, high=1.0)
     pos = rng.standard_normal(p)
     neg = rng.standard_normal(n)
-    u = int(round(target_auc * p * n))
+    u = round(target_auc * p * n)
     # a positive with score pos + d beats a negative iff d > neg - pos; count = #(diffs < d)
     diffs = np.sort((neg[None, :] - pos[:, None]).ravel())
     lo = diffs[u - 1] if u > 0 else diffs[0] - 1.0
@@ -182,7 +182,9 @@ class CalibrationStudy:
         if not all(np.isfinite(values)):
             raise ValueError(f"{name} must be finite, got {values}")
         if name == "scales" and not all(v > 0 for v in values):
-            raise ValueError(f"scales must be positive (a non-positive scale reverses or erases the ranking), got {values}")
+            raise ValueError(
+                f"scales must be positive (a non-positive scale reverses or erases the ranking), got {values}"
+            )
         return values
 
     def log_scores(self, shifts: Sequence[float] | None = None,
@@ -190,7 +192,8 @@ class CalibrationStudy:
         """log10 of each fold's output scores (the shifts and scales default to the study's)."""
         sh = self._check(shifts, "shifts", self.shifts)
         sc = self._check(scales, "scales", self.scales)
-        return [self.center + a + b * self.spread * z for z, a, b in zip(self.latent_folds, sh, sc)]
+        # strict=False: as before, a study built with fewer latent folds than labels is not refused here
+        return [self.center + a + b * self.spread * z for z, a, b in zip(self.latent_folds, sh, sc, strict=False)]
 
     def scores(self, shifts: Sequence[float] | None = None,
                scales: Sequence[float] | None = None) -> list[np.ndarray]:
@@ -210,7 +213,7 @@ def _merged_count(study: CalibrationStudy, delta: float, moved: tuple[int, int])
     s = study.log_scores(_opposite_shifts(study.n_folds, moved, delta))
     n_pos = sum(int(t.sum()) for t in y)
     n_neg = sum(t.size for t in y) - n_pos
-    return int(round(2 * cv_roc_auc(y, s, method="merge") * n_pos * n_neg))  # 2U, an integer
+    return round(2 * cv_roc_auc(y, s, method="merge") * n_pos * n_neg)  # 2U, an integer
 
 
 def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOLD_AUC,
@@ -268,11 +271,11 @@ def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOL
     if len(set(moved)) != 2 or not all(0 <= m < len(fold_aucs) for m in moved):
         raise ValueError(f"moved must name two different folds in 0..{len(fold_aucs) - 1}, got {moved}")
     rng = rng_from_seed(seed)
-    folds = [scores_with_auc(p, n, a, rng=rng) for (p, n), a in zip(sizes, fold_aucs)]
+    folds = [scores_with_auc(p, n, a, rng=rng) for (p, n), a in zip(sizes, fold_aucs, strict=True)]
     study = CalibrationStudy(tuple(y for y, _ in folds), tuple(z for _, z in folds),
                              shifts=(0.0,) * len(folds), scales=(1.0,) * len(folds))
     n_neg = n_cases - n_positives
-    target = 2 * int(round(merged_auc * n_positives * n_neg))
+    target = 2 * round(merged_auc * n_positives * n_neg)
     lo, hi = 0.0, 20.0  # decades; at lo the folds are aligned, at hi they are far apart
     c_lo, c_hi = _merged_count(study, lo, moved), _merged_count(study, hi, moved)
     if not c_hi < target < c_lo:
@@ -302,7 +305,7 @@ def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOL
                             study.scales)
 
 
-def auc_table(y_true_folds, y_score_folds, *, undefined: str = "raise") -> pd.DataFrame:
+def auc_table(y_true_folds, y_score_folds, *, undefined: Literal["raise", "nan", "skip"] = "raise") -> pd.DataFrame:
     """Per-fold AUC with the fold's class counts, then AUC_avg and AUC_merge.
 
     Labels are 1 (positive) and anything else (negative). Rows ``1..k`` hold
@@ -320,7 +323,7 @@ def auc_table(y_true_folds, y_score_folds, *, undefined: str = "raise") -> pd.Da
     aggregates = {f"AUC_{m}": cv_roc_auc(y_true_folds, y_score_folds, method=m, undefined=undefined)
                   for m in ("avg", "merge")}  # validates, and raises naming the fold under "raise"
     rows = []
-    for t, s in zip(y_true_folds, y_score_folds):
+    for t, s in zip(y_true_folds, y_score_folds, strict=True):
         t = np.asarray(t)
         rows.append({"positives": int((t == 1).sum()), "negatives": int((t != 1).sum()),
                      "auc": roc_auc(t, s, undefined="nan")})
@@ -398,7 +401,7 @@ def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Undefined = "
         merged = divide(0.0, 0.0, undefined=undefined, what="AUC_merge (the pooled folds hold one class)")
     pairs_within = float(np.sum(p * n))
     u_within = sum(roc_auc(t.astype(int), s) * pk * nk
-                   for t, s, pk, nk in zip(t_folds, s_folds, p, n) if pk * nk > 0)
+                   for t, s, pk, nk in zip(t_folds, s_folds, p, n, strict=True) if pk * nk > 0)
     u_merged = merged * pairs_all  # nan stays nan
     within = divide(u_within, pairs_within, undefined=undefined, what="AUC_within (no fold has both classes)")
     between = divide(u_merged - u_within, pairs_all - pairs_within, undefined=undefined,
@@ -594,7 +597,7 @@ def plot_rate_vs_score(y_true_folds, y_score_folds, *, rate: str = "fpr", ax=Non
             raise ValueError(f"labels has {len(labels)} entries but there are {n_folds} folds; pass one per fold")
         labels = [str(label) for label in labels]
     ax = plt.gca() if ax is None else ax
-    for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds)):
+    for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds, strict=True)):
         try:
             fpr, tpr, thr = roc_curve(t, s)
         except (ValueError, TypeError) as err:
@@ -645,7 +648,7 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
 
     y_true_folds, y_score_folds = _check_fold_lists(y_true_folds, y_score_folds)
     ax = plt.gca() if ax is None else ax
-    for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds)):
+    for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds, strict=True)):
         try:
             fpr, tpr, _ = roc_curve(t, s)
         except (ValueError, TypeError) as err:
@@ -715,7 +718,7 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
         shifts = [s.value for s in shift_sliders]
         scales = [s.value for s in scale_sliders]
         result.value = _result_html(study, shifts, scales)
-        if out is not None:
+        if out is not None and plt is not None:  # both are set when plot is True
             with out:
                 out.clear_output(wait=True)
                 fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.2), sharex=True)

@@ -13,7 +13,7 @@ import numpy as np
 from ._optional import require
 from ._validation import Undefined, check_count, check_policy, divide
 
-__all__ = ["f_from_rates", "f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_f_of_tp"]
+__all__ = ["f_from_rates", "f_of_tp", "plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates"]
 
 
 def _check_prior(prior: float) -> float:
@@ -90,7 +90,10 @@ def f_of_tp(tp, *, positives: int, fp: int):
     return float(out) if out.ndim == 0 else out
 
 
-def plot_f_precision_recall(ax=None, *, levels=np.arange(0.1, 1.0, 0.1)):
+_F_LEVELS = np.arange(0.1, 1.0, 0.1)  # the default contour levels of plot_f_precision_recall
+
+
+def plot_f_precision_recall(ax=None, *, levels=_F_LEVELS):
     """Figure 1a as a contour map: F1 over precision × recall (both in %)."""
     ax = require("matplotlib.pyplot").gca() if ax is None else ax
     p = np.linspace(0, 1, 201)

@@ -56,6 +56,7 @@ from __future__ import annotations
 import functools
 import numbers
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 import pandas as pd
@@ -78,18 +79,18 @@ __all__ = [
     "VAN_ASCH_RECALL_A",
     "VAN_ASCH_RECALL_B",
     "FoldCounts",
-    "theoretical_f1",
-    "fold_sizes",
     "corpus_counts",
-    "fold_f1",
     "delta_factors",
     "delta_table",
-    "simulate_fold_counts",
-    "simulate_fold_f1",
     "exact_fold_f1",
+    "fold_f1",
     "fold_f1_curve",
     "fold_f1_readings",
+    "fold_sizes",
     "plot_fold_f1",
+    "simulate_fold_counts",
+    "simulate_fold_f1",
+    "theoretical_f1",
 ]
 
 #: Accuracy (= recall) of class A and of class B in Van Asch (2013) §7.1 and Figure 2.
@@ -379,7 +380,7 @@ def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary",
     return float(out) if out.ndim == 0 else out
 
 
-def _f1_kernel(tp_a, tp_b, n, *, undefined: str) -> dict:
+def _f1_kernel(tp_a, tp_b, n, *, undefined: Undefined) -> dict:
     """All four (average, method) F1s of validated (..., K) fold counts, eq. (26) per fold and pooled."""
     out = {}
     per_class = []
@@ -480,7 +481,8 @@ class FoldCounts:
         rep = _check_int("rep", rep, low=0, high=self.n_reps - 1)
         check_choice("pos_label", pos_label, ("A", "B"))
         out = []
-        for n, m, ta, tb in zip(self.fold_size, self.n_a[rep], self.tp_a[rep], self.tp_b[rep]):
+        # strict=False: as before, the fields of a FoldCounts built by hand are not checked against each other
+        for n, m, ta, tb in zip(self.fold_size, self.n_a[rep], self.tp_a[rep], self.tp_b[rep], strict=False):
             n, m, ta, tb = int(n), int(m), int(ta), int(tb)
             fn_a, fp_a = m - ta, n - m - tb
             if pos_label == "A":
@@ -591,7 +593,7 @@ def simulate_fold_f1(prop_a: float, *, n_instances: int = 1000, n_folds: int = 1
     keys = [(a, m) for a in _AVERAGES for m in _METHODS]
     s1 = dict.fromkeys(keys, 0.0)
     s2 = dict.fromkeys(keys, 0.0)
-    first = {}
+    first: dict[tuple[str, str], float] = {}
     done = 0
     while done < n_reps:
         size = min(chunk, n_reps - done)
@@ -741,11 +743,13 @@ def _exact(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b,
         return np.array([sim.f1(method="avg", average=a)[0] for a in _AVERAGES])
     total = np.zeros(2)
     if allocation == "stratified":
-        types = pd.Series(list(zip(sizes, _deal([corpus["n_a"], corpus["n_b"]], k)[0]))).value_counts()
-        for (n, m), count in types.items():
+        types = pd.Series(list(zip(sizes, _deal([corpus["n_a"], corpus["n_b"]], k)[0], strict=True))).value_counts()
+        # = types.items(), whose labels pandas-stubs types as Hashable (neither a pair nor an int)
+        for (n, m), count in zip(types.index, types, strict=True):
             total += count * _expected_fold(int(n), np.array([int(m)]), np.array([1.0]), **kw)
         return total / k
-    for n, count in pd.Series(sizes).value_counts().items():
+    size_counts = pd.Series(sizes).value_counts()
+    for n, count in zip(size_counts.index, size_counts, strict=True):  # = .items(), labels typed as above
         dist_m = stats.hypergeom(n_instances, corpus["n_a"], int(n))
         m_vals = _support(dist_m, dist_m, max(0, int(n) - corpus["n_b"]), min(int(n), corpus["n_a"]))
         total += count * _expected_fold(int(n), m_vals, _pmf(dist_m, m_vals), **kw)
@@ -753,6 +757,17 @@ def _exact(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b,
 
 
 # ----------------------------------------------------------------------------- Figure 2
+class _Design(TypedDict):
+    """The keywords of one set-up shared by simulate_fold_f1 and exact_fold_f1."""
+
+    n_instances: int
+    n_folds: int
+    allocation: str
+    errors: str
+    recall_a: float
+    recall_b: float
+
+
 def fold_f1_curve(props, *, n_instances: int = 1000, n_folds: int = 10, allocation: str = "random",
                   errors: str = "fixed", recall_a: float = VAN_ASCH_RECALL_A,
                   recall_b: float = VAN_ASCH_RECALL_B, n_reps: int = 10_000, seed=0) -> pd.DataFrame:
@@ -774,10 +789,10 @@ def fold_f1_curve(props, *, n_instances: int = 1000, n_folds: int = 10, allocati
     n_reps = _check_int("n_reps", n_reps, low=0, high=MAX_EXACT_INT)
     children = np.random.SeedSequence(_check_int("seed", seed, low=0)).spawn(len(props))
     rows = []
-    for prop, child in zip(props, children):
+    for prop, child in zip(props, children, strict=True):
         prop = float(prop)
-        design = dict(n_instances=n_instances, n_folds=n_folds, allocation=allocation, errors=errors,
-                      recall_a=recall_a, recall_b=recall_b)
+        design = _Design(n_instances=n_instances, n_folds=n_folds, allocation=allocation, errors=errors,
+                         recall_a=recall_a, recall_b=recall_b)
         sim = (simulate_fold_f1(prop, n_reps=n_reps, seed=np.random.default_rng(child), **design)
                if n_reps else None)
         n_a = corpus_counts(prop, n_instances=n_instances)["n_a"]
@@ -839,15 +854,17 @@ def fold_f1_readings(props, *, n_instances: int = 1000, n_folds: int = 10, avera
     """
     props = np.atleast_1d(_check_unit_array("props", props))
     check_choice("average", average, _AVERAGES)
-    common = dict(average=average, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
     columns = {}
     for allocation, errors in READINGS:
         columns[f"avg: {allocation}, {errors}"] = [
-            exact_fold_f1(float(p), method="avg", n_folds=n_folds, allocation=allocation, errors=errors, **common)
+            exact_fold_f1(float(p), method="avg", n_folds=n_folds, allocation=allocation, errors=errors,
+                          average=average, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
             for p in props]
     for errors in _ERRORS:
-        columns[f"tp_fp: {errors}"] = [exact_fold_f1(float(p), method="tp_fp", errors=errors, **common)
-                                       for p in props]
+        columns[f"tp_fp: {errors}"] = [
+            exact_fold_f1(float(p), method="tp_fp", errors=errors,
+                          average=average, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
+            for p in props]
     return pd.DataFrame(columns, index=pd.Index(props, name="prop_a"))
 
 

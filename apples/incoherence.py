@@ -42,7 +42,8 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from typing import Callable, Literal, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import numpy as np
 from scipy import integrate, optimize, special
@@ -53,36 +54,39 @@ from ._validation import check_bool, check_choice, check_count, check_real, chec
 from .binormal import Binormal
 from .hmeasure import _check_cost, h_measure_prior, roc_convex_hull
 
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
+
 __all__ = [
-    "misclassification_loss",
-    "implied_cost",
-    "optimal_threshold",
-    "weight_g",
-    "weight_i",
-    "loss_at_implied_cost",
     "THRESHOLD_MEASURES",
-    "threshold_measure",
-    "integrated_measure",
-    "weight_m",
-    "expected_loss",
-    "implied_cost_density",
-    "implied_cost_quantiles",
-    "uniform_threshold_loss",
-    "HandLoss",
-    "empirical_hand_loss",
     "EmpiricalCosts",
+    "HandLoss",
+    "IncoherenceComparison",
+    "IncoherenceExplorerParts",
+    "binormal_h_measure",
     "empirical_cost_intervals",
+    "empirical_hand_loss",
     "empirical_loss",
     "empirical_optimal_threshold",
     "empirical_uniform_threshold_loss",
-    "uniform_threshold_loss_draws",
+    "expected_loss",
     "h_prior_density",
-    "binormal_h_measure",
-    "IncoherenceComparison",
+    "implied_cost",
+    "implied_cost_density",
+    "implied_cost_quantiles",
     "incoherence_comparison",
-    "plot_incoherence_comparison",
-    "IncoherenceExplorerParts",
     "incoherence_explorer",
+    "integrated_measure",
+    "loss_at_implied_cost",
+    "misclassification_loss",
+    "optimal_threshold",
+    "plot_incoherence_comparison",
+    "threshold_measure",
+    "uniform_threshold_loss",
+    "uniform_threshold_loss_draws",
+    "weight_g",
+    "weight_i",
+    "weight_m",
 ]
 
 #: The m(t) that :func:`threshold_measure` knows, with the integrated measure each gives.
@@ -210,7 +214,7 @@ def _stationary_points(c: np.ndarray, m: Binormal, k: np.ndarray | None = None) 
     if k is None:
         with np.errstate(divide="ignore"):
             k = np.log1p(-c) - np.log(c)  # log((1 - c)/c), ±inf at c = 0, 1
-    roots = np.full(c.shape + (2,), np.nan)
+    roots = np.full((*c.shape, 2), np.nan)
     finite = np.isfinite(k)
     if A == 0:
         if B != 0:
@@ -245,7 +249,7 @@ def optimal_threshold(c, model: Binormal):
     m = _check_model(model)
     c = _check_cost(c)
     roots = _stationary_points(c, m)
-    ends = np.broadcast_to(np.array([-np.inf, np.inf]), c.shape + (2,))
+    ends = np.broadcast_to(np.array([-np.inf, np.inf]), (*c.shape, 2))
     cand = np.concatenate([roots, ends], axis=-1)
     missing = np.isnan(cand)  # no stationary point: evaluate a placeholder, then rule it out
     with np.errstate(invalid="ignore"):
@@ -516,7 +520,7 @@ def implied_cost_quantiles(model: Binormal, weight: Callable | None = None, q=(0
         t = min(max(optimal_threshold(x, m), lo), hi)
         return integrate.quad(W, t, hi, epsabs=1e-14, epsrel=1e-12, limit=500)[0] / total
 
-    return np.array([optimize.brentq(lambda x: cdf(x) - p, 1e-15, 1 - 1e-15, xtol=1e-14) for p in qs])
+    return np.array([optimize.brentq(lambda x, p: cdf(x) - p, 1e-15, 1 - 1e-15, args=(p,), xtol=1e-14) for p in qs])
 
 
 def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
@@ -643,7 +647,8 @@ def empirical_hand_loss(y_true, y_score, *, ties: Literal["half", "positive", "n
 class EmpiricalCosts(NamedTuple):
     """For each empirical threshold, the costs for which it minimises the loss."""
 
-    thresholds: np.ndarray  #: +inf (predict nothing positive), then the distinct scores decreasing (float, see roc_curve)
+    #: +inf (predict nothing positive), then the distinct scores decreasing (float, see roc_curve)
+    thresholds: np.ndarray
     tpr: np.ndarray
     fpr: np.ndarray
     c_low: np.ndarray  #: least cost at which the threshold is optimal (NaN off the hull)
@@ -703,7 +708,7 @@ def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, pos_label=1):
     >>> empirical_loss([1, 0, 1], [3, 2, 1], 0.25).round(4).tolist()
     [0.1667, 0.0833, 0.3333, 0.25]
     """
-    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
+    _thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
     c = _check_cost(c)
     b = _check_scale(scale)
     n = n_pos + n_neg
@@ -851,7 +856,8 @@ def _beta_pdf(x, a: float, b: float):
         return np.exp(special.xlogy(a - 1, x) + special.xlog1py(b - 1, -x) - special.betaln(a, b))
 
 
-def binormal_h_measure(model: Binormal, *, severity_ratio: float | None = None, prior: str = "severity") -> float:
+def binormal_h_measure(model: Binormal, *, severity_ratio: float | None = None,
+                       prior: Literal["severity", "hand2014"] = "severity") -> float:
     """Hand's H for the binormal *population*: 1 - ∫ Q(T(c); c) u(c) dc / ∫ min(cπ_0, (1 - c)π_1) u(c) dc.
 
     The minimum loss at each cost uses :func:`optimal_threshold` (a linear
@@ -897,9 +903,13 @@ def binormal_h_measure(model: Binormal, *, severity_ratio: float | None = None, 
     # than e^-38 (for Beta(alpha, beta) with beta large, beta·h is about Gamma(alpha)); else hi = 0, h = 1
     lo, hi = math.log(mean_h) - 50.0 / alpha, min(0.0, math.log(mean_h) + math.log(40.0))
     marks = (math.log(mean_h) - 3.0, math.log(mean_h), math.log(mean_h) + 1.0, math.log(p0))  # log p0: c = p1
-    opts = dict(epsabs=1e-13, epsrel=1e-10, limit=400, points=sorted({x for x in marks if lo < x < hi}))
-    loss = integrate.quad(min_loss, lo, hi, **opts)[0]
-    max_loss = integrate.quad(trivial_loss, lo, hi, **opts)[0]
+    points = sorted({x for x in marks if lo < x < hi})
+
+    def integral(f):
+        return integrate.quad(f, lo, hi, epsabs=1e-13, epsrel=1e-10, limit=400, points=points)[0]
+
+    loss = integral(min_loss)
+    max_loss = integral(trivial_loss)
     ratio = loss / max_loss if max_loss > 0 else float("nan")
     if not np.isfinite(ratio):  # never divide by 0 nor clip a NaN
         raise ValueError(f"H cannot be computed for this prior (Beta({alpha!r}, {beta!r}), severity_ratio="
@@ -912,7 +922,7 @@ def _min_loss(c: np.ndarray, one_minus_c: np.ndarray, m: Binormal) -> np.ndarray
     with np.errstate(divide="ignore"):
         k = np.log(one_minus_c) - np.log(c)  # ±inf at c = 0, 1: then an end t = ±inf is optimal
     roots = _stationary_points(c, m, k=k)
-    cand = np.concatenate([roots, np.broadcast_to(np.array([-np.inf, np.inf]), c.shape + (2,))], axis=-1)
+    cand = np.concatenate([roots, np.broadcast_to(np.array([-np.inf, np.inf]), (*c.shape, 2))], axis=-1)
     missing = np.isnan(cand)
     with np.errstate(invalid="ignore"):
         q = _q(np.where(missing, 0.0, cand), c[..., None], m, one_minus_c=one_minus_c[..., None])
@@ -928,7 +938,7 @@ _IMPLIED = (("AUC", None, None), ("AUK", "kappa", "fpr"), ("AP", "precision", "r
 class IncoherenceComparison(NamedTuple):
     """Everything the explorer shows for two binormal classifiers on the same test data."""
 
-    table: object  #: pandas DataFrame, rows AUC, AUK, AP, H; columns A, B
+    table: pd.DataFrame  #: rows AUC, AUK, AP, H; columns A, B
     c: np.ndarray  #: grid of Parker's c, evenly spaced in log10(c/(1 - c)) over [-3, 3]
     densities: dict  #: (classifier "A"/"B", measure "AUC"/"AUK"/"AP") -> implied cost density on ``c``
     h_prior: np.ndarray  #: the H-measure's prior on ``c`` (the same for A and B)
@@ -1084,7 +1094,7 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
             f"<p><i>{n}</i></p>" for n in notes)
         plot.clear_output(wait=True)
         with plot:
-            fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+            _fig, axes = plt.subplots(1, 2, figsize=(12, 4))
             plot_incoherence_comparison(r, a, b, axes)
             plt.show()
 

@@ -86,9 +86,11 @@ eqs. (16)–(25), Figure 1, Table 8.
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -114,24 +116,24 @@ from .counts import Counts, check_counts
 from .multilabel import label_counts
 
 __all__ = [
-    "precision_factor",
-    "recall_factor",
-    "label_weights",
-    "precision_change",
-    "recall_change",
-    "move_false_positives",
-    "shift_true_positives",
-    "score_change",
     "accuracy_by_uncertainty",
-    "expected_accuracy",
-    "uncertainty_threshold",
-    "plot_accuracy_by_uncertainty",
-    "zipf_subsample",
-    "relabel_uncertain",
-    "relabel_errors",
-    "boosting_table",
     "boosting_curve",
+    "boosting_table",
+    "expected_accuracy",
+    "label_weights",
+    "move_false_positives",
     "nearest_neighbour_boosting",
+    "plot_accuracy_by_uncertainty",
+    "precision_change",
+    "precision_factor",
+    "recall_change",
+    "recall_factor",
+    "relabel_errors",
+    "relabel_uncertain",
+    "score_change",
+    "shift_true_positives",
+    "uncertainty_threshold",
+    "zipf_subsample",
 ]
 
 # -- validation helpers --------------------------------------------------------------
@@ -147,7 +149,7 @@ def _check_int(name: str, value: object) -> int:
 
 def _check_table(counts_by_label: object, name: str = "counts_by_label") -> dict:
     """A validated copy of a per-label table ``{label: Counts}`` (``name``: the caller's argument)."""
-    return dict(zip(*check_counts_by_label(counts_by_label, name)))
+    return dict(zip(*check_counts_by_label(counts_by_label, name), strict=True))
 
 
 def _check_label(name: str, label: object, table: Mapping) -> Hashable:
@@ -199,7 +201,7 @@ def label_weights(counts_by_label: Mapping[Hashable, Counts], *, average: str,
     weights = check_frequencies(frequencies, labels, list(table.values()))
     if weights is None:
         raise ValueError("frequencies='test' needs at least one gold label occurrence (all tp + fn are 0)")
-    return {label: float(w) for label, w in zip(labels, weights)}
+    return {label: float(w) for label, w in zip(labels, weights, strict=True)}
 
 
 # -- the formulas ------------------------------------------------------------------------
@@ -318,11 +320,12 @@ def _moves(moves: object) -> list[tuple[Hashable, Hashable, int]]:
     if isinstance(moves, tuple) and len(moves) == 3 and not isinstance(moves[0], tuple):
         moves = [moves]  # a single (source, target, delta)
     try:
-        moves = list(moves)  # type: ignore[arg-type]
+        # list() is the check: it raises the TypeError for anything not iterable
+        items = list(cast(Iterable[object], moves))
     except TypeError:
         raise TypeError("moves must be a sequence of (source, target, delta) triples") from None
     out = []
-    for i, m in enumerate(moves):
+    for i, m in enumerate(items):
         if not (isinstance(m, tuple) and len(m) == 3):
             raise TypeError(f"moves[{i}] must be a (source, target, delta) triple, got {m!r}")
         source, target, delta = m
@@ -576,8 +579,9 @@ def shift_true_positives(counts_by_label: Mapping[Hashable, Counts], label: Hash
     return out
 
 
-def score_change(before: Mapping[Hashable, Counts], after: Mapping[Hashable, Counts], *, average: str,
-                 frequencies: Mapping[Hashable, float] | str | None = None, undefined: Undefined = "zero"):
+def score_change(before: Mapping[Hashable, Counts], after: Mapping[Hashable, Counts], *,
+                 average: Literal["macro", "micro", "lfb"],
+                 frequencies: Mapping[Hashable, float] | Literal["test"] | None = None, undefined: Undefined = "zero"):
     """Brute force: ``average_scores(after) − average_scores(before)``, field by field.
 
     The check of every formula in this module: apply a move with
@@ -604,10 +608,9 @@ def score_change(before: Mapping[Hashable, Counts], after: Mapping[Hashable, Cou
     a = _check_table(after, "after")
     if list(a) != list(b):
         raise ValueError("before and after must have the same labels in the same order")
-    kw = dict(average=average, frequencies=frequencies, undefined=undefined)
-    s0 = average_scores(b, **kw)
-    s1 = average_scores(a, **kw)
-    return AveragedScores(*(float(x1 - x0) for x0, x1 in zip(s0, s1)))
+    s0 = average_scores(b, average=average, frequencies=frequencies, undefined=undefined)
+    s1 = average_scores(a, average=average, frequencies=frequencies, undefined=undefined)
+    return AveragedScores(*(float(x1 - x0) for x0, x1 in zip(s0, s1, strict=True)))
 
 
 # -- the boosting strategy of §6.2.1 ---------------------------------------------------------
@@ -660,7 +663,7 @@ def accuracy_by_uncertainty(y_true, y_pred, uncertainty, *, bins: int = 10) -> p
     cuts = cuts[(cuts > 0) & (cuts < u.size)]
     edges = np.concatenate([[0], cuts, [u.size]])
     rows = []
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in itertools.pairwise(edges):
         n = int(hi - lo)
         correct = int(ok[lo:hi].sum())
         rows.append({"low": float(us[lo]), "high": float(us[hi - 1]), "n": n, "correct": correct,
@@ -768,7 +771,7 @@ def zipf_subsample(y, *, exponent: float = 1.0, minimum: int = 1, seed: int) -> 
     keep = []
     for rank, label in enumerate(np.unique(t), start=1):
         idx = np.flatnonzero(t == label)
-        k = min(idx.size, max(minimum, int(round(idx.size / rank ** float(exponent)))))
+        k = min(idx.size, max(minimum, round(idx.size / rank ** float(exponent))))
         keep.append(rng.choice(idx, size=k, replace=False))
     return np.sort(np.concatenate(keep)) if keep else np.array([], dtype=int)
 

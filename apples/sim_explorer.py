@@ -12,8 +12,9 @@ Forman, G. & Scholz, M. (2010), §4.2–4.3.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -25,8 +26,17 @@ from .exact import EXACT_METHODS, exact_cv_f
 from .simulation import sample_cv_f, simulation_design
 from .style import METHOD_COLORS, decorate
 
-__all__ = ["ExploreResult", "explore_cv_f", "plot_cv_f_histograms", "plot_method_curves", "SimExplorer",
-           "build_sim_explorer"]
+if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by build_sim_explorer
+    from ipywidgets import HTML, Checkbox, Dropdown, FloatSlider, Label, Output, VBox
+
+__all__ = [
+    "ExploreResult",
+    "SimExplorer",
+    "build_sim_explorer",
+    "explore_cv_f",
+    "plot_cv_f_histograms",
+    "plot_method_curves",
+]
 
 
 @dataclass
@@ -84,10 +94,10 @@ def explore_cv_f(prior: float, f_true: float, *, n_folds: int = 10, n_cases: int
         "exact_mean": [exact_cv_f(prior, f_true, stratified=stratified, method=m, n_cases=n_cases, n_folds=n_folds)
                        if m in EXACT_METHODS else np.nan for m in CV_F_METHODS],
     }, index=pd.Index(list(CV_F_METHODS), name="method"))
-    best = summary["bias"].abs().idxmin()
+    best = str(summary["bias"].abs().idxmin())  # a method name (str() for the type checker)
     text = (f"{design.n_pos} positives in {n_cases} cases, {n_folds} {'stratified' if stratified else 'unstratified'} "
             f"folds, true F = {percent(f_true, decimals=1)}, {n_reps:,} repetitions. "
-            f"Smallest |bias|: {METHOD_LABELS[best]} ({summary.loc[best, 'bias'] * 100:+.2f} points).")
+            f"Smallest |bias|: {METHOD_LABELS[best]} ({summary['bias'].loc[best] * 100:+.2f} points).")
     return ExploreResult(estimates=est, summary=summary, f_true=float(f_true), text=text)
 
 
@@ -130,7 +140,7 @@ def _summary_html(result: ExploreResult) -> str:
     rows = "".join(
         f"<tr><td>{METHOD_LABELS[m]}</td><td>{pct(s.loc[m, 'mean'], '.2f')}%</td>"
         f"<td>{pct(s.loc[m, 'bias'], '+.2f')}</td><td>{pct(s.loc[m, 'std'], '.2f')}</td>"
-        f"<td>{pct(s.loc[m, 'exact_mean'], '.2f')}</td><td>{int(s.loc[m, 'n_undefined'])}</td></tr>"
+        f"<td>{pct(s.loc[m, 'exact_mean'], '.2f')}</td><td>{int(s['n_undefined'].loc[m])}</td></tr>"
         for m in CV_F_METHODS)
     return ("<table><tr><th>method</th><th>mean</th><th>bias (points)</th><th>std (points)</th>"
             f"<th>exact mean (%)</th><th>undefined reps</th></tr>{rows}</table><p>{result.text}</p>")
@@ -140,17 +150,17 @@ def _summary_html(result: ExploreResult) -> str:
 class SimExplorer:
     """The parts of the explorer; ``box`` is what a notebook displays."""
 
-    prior: object
-    f_true: object
-    n_folds: object
-    n_cases: object
-    stratified: object
-    summary: object
-    status: object
-    plot: object
-    box: object
+    prior: FloatSlider
+    f_true: FloatSlider
+    n_folds: Dropdown
+    n_cases: Dropdown
+    stratified: Checkbox
+    summary: HTML
+    status: Label
+    plot: Output
+    box: VBox | None
     result: ExploreResult | None = None
-    update: object = None
+    update: Callable[..., None] | None = None
 
 
 def build_sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True) -> SimExplorer:
@@ -201,10 +211,10 @@ def build_sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True
         parts.result = result
         parts.status.value = result.text
         parts.summary.value = _summary_html(result)
-        if draw:
+        if plt is not None:  # draw
             with parts.plot:
                 parts.plot.clear_output(wait=True)
-                fig, ax = plt.subplots(figsize=(6.4, 3.6))
+                _fig, ax = plt.subplots(figsize=(6.4, 3.6))
                 plot_cv_f_histograms(result.estimates, result.f_true, ax=ax)
                 ax.set_title("Distribution of each estimator over repetitions")
                 plt.show()

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ._optional import require
 
-__all__ = ["set_style", "decorate", "METHOD_COLORS"]
+__all__ = ["METHOD_COLORS", "decorate", "set_style"]
 
 #: One colour per cross-validated F method, the same in every figure.
 METHOD_COLORS = {
@@ -60,7 +60,7 @@ def decorate(ax=None, **options):
     if ax is None:
         ax = require("matplotlib.pyplot").gca()
     ax.set(**options)
-    handles, labels = ax.get_legend_handles_labels()
+    _handles, labels = ax.get_legend_handles_labels()
     if labels:
         ax.legend()
     return ax
