@@ -78,7 +78,20 @@ from . import (
     threshold_free,
 )
 
-for _module in (roc, auc_calibration, simulation, exact, sim_explorer, fold_size, multilabel, averaging,
-                prediction_cost, threshold_free, hmeasure, incoherence, binormal):
+for _module in (
+    roc,
+    auc_calibration,
+    simulation,
+    exact,
+    sim_explorer,
+    fold_size,
+    multilabel,
+    averaging,
+    prediction_cost,
+    threshold_free,
+    hmeasure,
+    incoherence,
+    binormal,
+):
     __all__ += list(_module.__all__)
 del _module

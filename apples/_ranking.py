@@ -40,13 +40,16 @@ class BinaryScores(NamedTuple):
         "y_true has only one class (no positives: pos_label='b' is not among the labels found, ['a'])"
         """
         if not self.is_positive.any():
-            return (f"{self.name_true} has only one class (no positives: pos_label={self.pos_label!r} "
-                    f"is not among the labels found, {self.labels.tolist()})")
+            return (
+                f"{self.name_true} has only one class (no positives: pos_label={self.pos_label!r} "
+                f"is not among the labels found, {self.labels.tolist()})"
+            )
         return f"{self.name_true} has only one class (no negatives: every label is pos_label={self.pos_label!r})"
 
 
-def binary_scores(y_true, y_score, *, pos_label=1, require_both: bool = True,
-                  name_true: str = "y_true", name_score: str = "y_score") -> BinaryScores:
+def binary_scores(
+    y_true, y_score, *, pos_label=1, require_both: bool = True, name_true: str = "y_true", name_score: str = "y_score"
+) -> BinaryScores:
     """Validate a binary scoring problem, keeping the labels found for messages.
 
     Raises, naming the argument, a ValueError for mismatched lengths, missing
@@ -92,16 +95,18 @@ def binary_scores(y_true, y_score, *, pos_label=1, require_both: bool = True,
     return b
 
 
-def check_binary_scores(y_true, y_score, *, pos_label=1, require_both: bool = True,
-                        name_true: str = "y_true", name_score: str = "y_score"):
+def check_binary_scores(
+    y_true, y_score, *, pos_label=1, require_both: bool = True, name_true: str = "y_true", name_score: str = "y_score"
+):
     """Validate a binary scoring problem; returns ``(is_positive, scores)``.
 
     ``is_positive`` is a bool array; ``scores`` is float64, or int64/uint64 for
     integer and datetime scores (never converted to float, which would merge
     distinct scores above 2**53). The checks are those of :func:`binary_scores`.
     """
-    b = binary_scores(y_true, y_score, pos_label=pos_label, require_both=require_both,
-                      name_true=name_true, name_score=name_score)
+    b = binary_scores(
+        y_true, y_score, pos_label=pos_label, require_both=require_both, name_true=name_true, name_score=name_score
+    )
     return b.is_positive, b.scores
 
 
@@ -125,8 +130,9 @@ class CumulativeCounts(NamedTuple):
         >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist()
         ([inf, 0.9, 0.1], [0, 1, 1], [0, 0, 1])
         """
-        return CumulativeCounts(np.r_[np.inf, self.thresholds], np.r_[0, self.tp], np.r_[0, self.fp],
-                                self.n_pos, self.n_neg)
+        return CumulativeCounts(
+            np.r_[np.inf, self.thresholds], np.r_[0, self.tp], np.r_[0, self.fp], self.n_pos, self.n_neg
+        )
 
 
 def cumulative_counts(is_positive: np.ndarray, scores: np.ndarray) -> CumulativeCounts:
@@ -157,5 +163,4 @@ def cumulative_counts(is_positive: np.ndarray, scores: np.ndarray) -> Cumulative
     first_of_group = np.r_[0, change + 1]
     tp = np.cumsum(p)[last_of_group]
     fp = (np.arange(1, s.size + 1) - np.cumsum(p))[last_of_group]
-    return CumulativeCounts(s[first_of_group], tp.astype(np.int64), fp.astype(np.int64),
-                            int(p.sum()), int((~p).sum()))
+    return CumulativeCounts(s[first_of_group], tp.astype(np.int64), fp.astype(np.int64), int(p.sum()), int((~p).sum()))

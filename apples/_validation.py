@@ -32,10 +32,7 @@ class UndefinedMetricError(ValueError):
 def check_choice(name: str, value: object, choices: tuple[_Choice, ...]) -> _Choice:
     """Return ``value`` if it is one of ``choices``, else raise a ValueError naming ``name``."""
     if not isinstance(value, str) or value not in choices:
-        raise ValueError(
-            f"{name}={value!r} is not recognised; expected one of "
-            + ", ".join(repr(c) for c in choices)
-        )
+        raise ValueError(f"{name}={value!r} is not recognised; expected one of " + ", ".join(repr(c) for c in choices))
     return value  # narrowed by `in choices` to their (Literal) type
 
 
@@ -62,8 +59,11 @@ def divide(num, den, *, undefined: Undefined, what: str, hint: str | None = None
     den_a = np.asarray(den, dtype=float)
     zero = den_a == 0
     if np.any(zero) and undefined == "raise":
-        advice = hint if hint is not None else (
-            "pass undefined='zero' or undefined='nan' to substitute a value instead of raising")
+        advice = (
+            hint
+            if hint is not None
+            else ("pass undefined='zero' or undefined='nan' to substitute a value instead of raising")
+        )
         raise UndefinedMetricError(f"{what} is undefined (0/0); {advice}")
     fill = 0.0 if undefined == "zero" else np.nan
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -82,14 +82,12 @@ def check_count(name: str, value: object) -> int:
         raise ValueError(f"{name} must be a non-negative integer count, got {value}")
     if value > MAX_EXACT_INT:
         shown = value if value < 10**20 else f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
-        raise ValueError(
-            f"{name}={shown} is larger than 2**53, the largest count that float arithmetic holds exactly"
-        )
+        raise ValueError(f"{name}={shown} is larger than 2**53, the largest count that float arithmetic holds exactly")
     return value
 
 
 def _label_kind(value: object) -> str:
-    """"str", "number", "datetime", "timedelta" or the type name: labels of different kinds cannot be compared."""
+    """ "str", "number", "datetime", "timedelta" or the type name: labels of different kinds cannot be compared."""
     if isinstance(value, (str, np.str_, bytes, np.bytes_)):
         return "str"
     if isinstance(value, (numbers.Number, np.number, np.bool_)) and not isinstance(value, np.timedelta64):
@@ -213,8 +211,7 @@ def check_same_label_kind(**arrays: np.ndarray) -> None:
         raise TypeError(f"mix of label types: {detail}; use labels of one type")
 
 
-def check_pos_label(pos_label: object, labels: np.ndarray, *, name: str = "pos_label",
-                    where: str = "y_true") -> None:
+def check_pos_label(pos_label: object, labels: np.ndarray, *, name: str = "pos_label", where: str = "y_true") -> None:
     """Raise when ``pos_label`` cannot be one of ``labels`` (the distinct labels found in ``where``).
 
     A TypeError when its kind differs from the labels' (``"1"`` for integer
@@ -241,8 +238,16 @@ def unique_labels(name: str, arr: np.ndarray) -> np.ndarray:
         raise TypeError(f"{name} holds labels that cannot be compared with each other ({exc})") from None
 
 
-def check_real(name: str, value: object, *, low: float | None = None, high: float | None = None,
-               low_inclusive: bool = True, high_inclusive: bool = True, finite: bool = True) -> float:
+def check_real(
+    name: str,
+    value: object,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+    finite: bool = True,
+) -> float:
     """A real number (Python or numpy scalar, not bool), returned as a Python ``float``.
 
     Raises a TypeError naming ``name`` for a non-real, a ValueError for NaN,
@@ -389,9 +394,17 @@ def check_table_size(what: str, nbytes: int, *, reduce: str) -> None:
         )
 
 
-def check_real_array(name: str, values, *, low: float | None = None, high: float | None = None,
-                     low_inclusive: bool = True, high_inclusive: bool = True, finite: bool = False,
-                     what: str | None = None) -> np.ndarray:
+def check_real_array(
+    name: str,
+    values,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+    finite: bool = False,
+    what: str | None = None,
+) -> np.ndarray:
     """Real number(s) of any shape (a threshold, a cost, a rate) as a float64 array, 0-d for a scalar.
 
     For continuous quantities, not scores (which :func:`check_scores` keeps
@@ -417,8 +430,9 @@ def check_real_array(name: str, values, *, low: float | None = None, high: float
     TypeError: t must be a real number or an array of real numbers, got 'a' (str)
     """
     if isinstance(values, (str, bytes, bool, np.bool_)):
-        raise TypeError(f"{name} must be a real number or an array of real numbers, got {values!r} "
-                        f"({type(values).__name__})")
+        raise TypeError(
+            f"{name} must be a real number or an array of real numbers, got {values!r} ({type(values).__name__})"
+        )
     try:
         arr = np.asarray(values)
     except (ValueError, TypeError) as exc:  # ragged nested lists
@@ -469,16 +483,19 @@ def rng_from_seed(seed, name: str = "seed") -> np.random.Generator:
     TypeError: seed is required (a non-negative int or a numpy.random.Generator): draws must be reproducible
     """
     if seed is None:
-        raise TypeError(f"{name} is required (a non-negative int or a numpy.random.Generator): "
-                        "draws must be reproducible")
+        raise TypeError(
+            f"{name} is required (a non-negative int or a numpy.random.Generator): draws must be reproducible"
+        )
     if isinstance(seed, (str, bytes, float, np.floating, bool, np.bool_)):
-        raise TypeError(f"{name} must be a non-negative int or a numpy.random.Generator, "
-                        f"got {seed!r} ({type(seed).__name__})")
+        raise TypeError(
+            f"{name} must be a non-negative int or a numpy.random.Generator, got {seed!r} ({type(seed).__name__})"
+        )
     try:
         return np.random.default_rng(seed)
     except (TypeError, ValueError) as exc:
-        raise type(exc)(f"{name} must be a non-negative int or a numpy.random.Generator, got {seed!r} "
-                        f"({exc})") from None
+        raise type(exc)(
+            f"{name} must be a non-negative int or a numpy.random.Generator, got {seed!r} ({exc})"
+        ) from None
 
 
 def check_bool(name: str, value: object) -> bool:

@@ -115,8 +115,9 @@ def stratified_fold_sizes(n_positives: int, n_cases: int, n_folds: int) -> list[
     return [(p, s - p) for p, s in zip(pos, sizes, strict=True)]
 
 
-def scores_with_auc(n_positives: int, n_negatives: int, target_auc: float, *,
-                    rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def scores_with_auc(
+    n_positives: int, n_negatives: int, target_auc: float, *, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Binormal latent scores whose AUC is the closest achievable to ``target_auc``.
 
     Negatives' scores are standard normal, positives' standard normal plus a
@@ -187,18 +188,18 @@ class CalibrationStudy:
             )
         return values
 
-    def log_scores(self, shifts: Sequence[float] | None = None,
-                   scales: Sequence[float] | None = None) -> list[np.ndarray]:
+    def log_scores(
+        self, shifts: Sequence[float] | None = None, scales: Sequence[float] | None = None
+    ) -> list[np.ndarray]:
         """log10 of each fold's output scores (the shifts and scales default to the study's)."""
         sh = self._check(shifts, "shifts", self.shifts)
         sc = self._check(scales, "scales", self.scales)
         # strict=False: as before, a study built with fewer latent folds than labels is not refused here
         return [self.center + a + b * self.spread * z for z, a, b in zip(self.latent_folds, sh, sc, strict=False)]
 
-    def scores(self, shifts: Sequence[float] | None = None,
-               scales: Sequence[float] | None = None) -> list[np.ndarray]:
+    def scores(self, shifts: Sequence[float] | None = None, scales: Sequence[float] | None = None) -> list[np.ndarray]:
         """Each fold's output scores, ``10 ** log_scores``: positive, as on the paper's log axis."""
-        return [10.0 ** s for s in self.log_scores(shifts, scales)]
+        return [10.0**s for s in self.log_scores(shifts, scales)]
 
 
 def _opposite_shifts(n_folds: int, moved: tuple[int, int], delta: float) -> tuple[float, ...]:
@@ -216,9 +217,15 @@ def _merged_count(study: CalibrationStudy, delta: float, moved: tuple[int, int])
     return round(2 * cv_roc_auc(y, s, method="merge") * n_pos * n_neg)  # 2U, an integer
 
 
-def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOLD_AUC,
-                    merged_auc: float = PAPER_AUC_MERGE, n_positives: int = PAPER_N_POSITIVES,
-                    n_cases: int = PAPER_N_CASES, moved: tuple[int, int] = (2, 3)) -> CalibrationStudy:
+def section32_study(
+    *,
+    seed: int = _SEED,
+    fold_aucs: Sequence[float] = PAPER_FOLD_AUC,
+    merged_auc: float = PAPER_AUC_MERGE,
+    n_positives: int = PAPER_N_POSITIVES,
+    n_cases: int = PAPER_N_CASES,
+    moved: tuple[int, int] = (2, 3),
+) -> CalibrationStudy:
     """The controlled §3.2 demonstration: per-fold AUCs and merged AUC as close to the paper's as possible.
 
     Parameters
@@ -265,15 +272,20 @@ def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOL
     fold_aucs = tuple(check_real(f"fold_aucs[{i}]", a, low=0.0, high=1.0) for i, a in enumerate(fold_aucs))
     merged_auc = check_real("merged_auc", merged_auc, low=0.0, high=1.0)
     sizes = stratified_fold_sizes(n_positives, n_cases, len(fold_aucs))
-    if (isinstance(moved, (str, bytes)) or not isinstance(moved, Sequence) or len(moved) != 2
-            or not all(isinstance(m, (int, np.integer)) and not isinstance(m, bool) for m in moved)):
+    if (
+        isinstance(moved, (str, bytes))
+        or not isinstance(moved, Sequence)
+        or len(moved) != 2
+        or not all(isinstance(m, (int, np.integer)) and not isinstance(m, bool) for m in moved)
+    ):
         raise TypeError(f"moved must be a pair of fold indices (ints), got {moved!r}")
     if len(set(moved)) != 2 or not all(0 <= m < len(fold_aucs) for m in moved):
         raise ValueError(f"moved must name two different folds in 0..{len(fold_aucs) - 1}, got {moved}")
     rng = rng_from_seed(seed)
     folds = [scores_with_auc(p, n, a, rng=rng) for (p, n), a in zip(sizes, fold_aucs, strict=True)]
-    study = CalibrationStudy(tuple(y for y, _ in folds), tuple(z for _, z in folds),
-                             shifts=(0.0,) * len(folds), scales=(1.0,) * len(folds))
+    study = CalibrationStudy(
+        tuple(y for y, _ in folds), tuple(z for _, z in folds), shifts=(0.0,) * len(folds), scales=(1.0,) * len(folds)
+    )
     n_neg = n_cases - n_positives
     target = 2 * round(merged_auc * n_positives * n_neg)
     lo, hi = 0.0, 20.0  # decades; at lo the folds are aligned, at hi they are far apart
@@ -281,7 +293,8 @@ def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOL
     if not c_hi < target < c_lo:
         raise ValueError(
             f"merged_auc={merged_auc} is out of reach: shifting folds {moved} gives AUC_merge between "
-            f"{c_hi / (2 * n_positives * n_neg):.4f} and {c_lo / (2 * n_positives * n_neg):.4f}")
+            f"{c_hi / (2 * n_positives * n_neg):.4f} and {c_lo / (2 * n_positives * n_neg):.4f}"
+        )
     for _ in range(200):  # bisection on the step function count(delta)
         mid = (lo + hi) / 2.0
         c = _merged_count(study, mid, moved)
@@ -301,8 +314,9 @@ def section32_study(*, seed: int = _SEED, fold_aucs: Sequence[float] = PAPER_FOL
         m = (a + b) / 2.0
         a, b = (m, b) if _merged_count(study, m, moved) == target else (a, m)
     delta = (left + a) / 2.0
-    return CalibrationStudy(study.y_true_folds, study.latent_folds, _opposite_shifts(len(folds), moved, delta),
-                            study.scales)
+    return CalibrationStudy(
+        study.y_true_folds, study.latent_folds, _opposite_shifts(len(folds), moved, delta), study.scales
+    )
 
 
 def auc_table(y_true_folds, y_score_folds, *, undefined: Literal["raise", "nan", "skip"] = "raise") -> pd.DataFrame:
@@ -320,17 +334,21 @@ def auc_table(y_true_folds, y_score_folds, *, undefined: Literal["raise", "nan",
     >>> t["auc"].tolist()
     [1.0, 1.0, 1.0, 0.75]
     """
-    aggregates = {f"AUC_{m}": cv_roc_auc(y_true_folds, y_score_folds, method=m, undefined=undefined)
-                  for m in ("avg", "merge")}  # validates, and raises naming the fold under "raise"
+    aggregates = {
+        f"AUC_{m}": cv_roc_auc(y_true_folds, y_score_folds, method=m, undefined=undefined) for m in ("avg", "merge")
+    }  # validates, and raises naming the fold under "raise"
     rows = []
     for t, s in zip(y_true_folds, y_score_folds, strict=True):
         t = np.asarray(t)
-        rows.append({"positives": int((t == 1).sum()), "negatives": int((t != 1).sum()),
-                     "auc": roc_auc(t, s, undefined="nan")})
+        rows.append(
+            {"positives": int((t == 1).sum()), "negatives": int((t != 1).sum()), "auc": roc_auc(t, s, undefined="nan")}
+        )
     table = pd.DataFrame(rows, index=pd.Index(range(1, len(rows) + 1), name="fold", dtype=object))
     for name, value in aggregates.items():
         table.loc[name, "auc"] = value
-    table.loc["AUC_merge", ["positives", "negatives"]] = table[["positives", "negatives"]].iloc[:len(rows)].sum().to_numpy()
+    table.loc["AUC_merge", ["positives", "negatives"]] = (
+        table[["positives", "negatives"]].iloc[: len(rows)].sum().to_numpy()
+    )
     for col in ("positives", "negatives"):
         table[col] = table[col].astype("Int64")
     return table
@@ -345,8 +363,9 @@ def _positive_folds(y_true_folds: list) -> list[np.ndarray]:
         except (ValueError, TypeError) as err:
             raise _in_fold(i, err) from None
         if label_kind(t) != "number":
-            raise TypeError(f"fold {i + 1} (index {i}): y_true must hold numeric labels, 1 = positive, "
-                            f"got {t[:5].tolist()}")
+            raise TypeError(
+                f"fold {i + 1} (index {i}): y_true must hold numeric labels, 1 = positive, got {t[:5].tolist()}"
+            )
         out.append(t == 1)
     return out
 
@@ -400,12 +419,17 @@ def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Undefined = "
     if merged != merged:
         merged = divide(0.0, 0.0, undefined=undefined, what="AUC_merge (the pooled folds hold one class)")
     pairs_within = float(np.sum(p * n))
-    u_within = sum(roc_auc(t.astype(int), s) * pk * nk
-                   for t, s, pk, nk in zip(t_folds, s_folds, p, n, strict=True) if pk * nk > 0)
+    u_within = sum(
+        roc_auc(t.astype(int), s) * pk * nk for t, s, pk, nk in zip(t_folds, s_folds, p, n, strict=True) if pk * nk > 0
+    )
     u_merged = merged * pairs_all  # nan stays nan
     within = divide(u_within, pairs_within, undefined=undefined, what="AUC_within (no fold has both classes)")
-    between = divide(u_merged - u_within, pairs_all - pairs_within, undefined=undefined,
-                     what="AUC_between (no positive–negative pair spans two folds)")
+    between = divide(
+        u_merged - u_within,
+        pairs_all - pairs_within,
+        undefined=undefined,
+        what="AUC_between (no positive–negative pair spans two folds)",
+    )
     share = divide(pairs_within, pairs_all, undefined=undefined, what="within_share (no pairs)")
     return MergeDecomposition(float(merged), float(within), float(between), float(share))
 
@@ -570,8 +594,9 @@ class TrainingSetCalibration:
 
 
 # -- plots -----------------------------------------------------------------------------------------
-def plot_rate_vs_score(y_true_folds, y_score_folds, *, rate: str = "fpr", ax=None, log: bool = True,
-                       labels: Sequence[str] | None = None):
+def plot_rate_vs_score(
+    y_true_folds, y_score_folds, *, rate: str = "fpr", ax=None, log: bool = True, labels: Sequence[str] | None = None
+):
     """False (or true) positive rate against the score threshold, one step curve per fold.
 
     The rate at threshold t is the share of the fold's negatives (positives)
@@ -607,13 +632,17 @@ def plot_rate_vs_score(y_true_folds, y_score_folds, *, rate: str = "fpr", ax=Non
         if log and np.any(x <= 0):
             raise ValueError("log=True needs positive scores; shift them or pass log=False")
         # the rate is r_j on (x_{j-1}, x_j]: steps-pre; extend flat to the left edge
-        ax.plot(np.r_[x[0], x], np.r_[r[0], r], drawstyle="steps-pre", color=_FOLD_COLORS[i % len(_FOLD_COLORS)],
-                label=labels[i])
+        ax.plot(
+            np.r_[x[0], x],
+            np.r_[r[0], r],
+            drawstyle="steps-pre",
+            color=_FOLD_COLORS[i % len(_FOLD_COLORS)],
+            label=labels[i],
+        )
     if log:
         ax.set_xscale("log")
     name = "False positive rate" if rate == "fpr" else "True positive rate"
-    ax.set(xlabel="classifier score threshold" + (" (log scale)" if log else ""), ylabel=f"{name} (%)",
-           ylim=(-2, 102))
+    ax.set(xlabel="classifier score threshold" + (" (log scale)" if log else ""), ylabel=f"{name} (%)", ylim=(-2, 102))
     ax.legend(loc="upper right" if rate == "fpr" else "lower left")
     return ax
 
@@ -653,12 +682,18 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
             fpr, tpr, _ = roc_curve(t, s)
         except (ValueError, TypeError) as err:
             raise _in_fold(i, err) from None
-        ax.plot(fpr * 100, tpr * 100, color=_FOLD_COLORS[i % len(_FOLD_COLORS)], lw=1,
-                label=f"fold {i + 1}: AUC {percent(roc_auc(t, s), decimals=1)}")
+        ax.plot(
+            fpr * 100,
+            tpr * 100,
+            color=_FOLD_COLORS[i % len(_FOLD_COLORS)],
+            lw=1,
+            label=f"fold {i + 1}: AUC {percent(roc_auc(t, s), decimals=1)}",
+        )
     t, s = _merge_folds(y_true_folds, y_score_folds)  # checked: labels of one kind, integer scores exact
     fpr, tpr, _ = roc_curve(t, s)
-    ax.plot(fpr * 100, tpr * 100, color="black", lw=2.2,
-            label=f"merged: AUC_merge {percent(roc_auc(t, s), decimals=1)}")
+    ax.plot(
+        fpr * 100, tpr * 100, color="black", lw=2.2, label=f"merged: AUC_merge {percent(roc_auc(t, s), decimals=1)}"
+    )
     ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls=":")
     ax.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", xlim=(-1, 101), ylim=(-1, 101))
     ax.legend(loc="lower right")
@@ -703,14 +738,32 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
     plot = check_bool("plot", plot)
     plt = require("matplotlib.pyplot") if plot else None
     study = section32_study() if study is None else study
-    shift_sliders = [widgets.FloatSlider(value=v, min=-2.0, max=2.0, step=0.05, description=f"fold {i + 1} shift",
-                                         readout_format=".2f", continuous_update=False,
-                                         style={"description_width": "initial"})
-                     for i, v in enumerate(study.shifts)]
-    scale_sliders = [widgets.FloatLogSlider(value=v, base=10, min=-0.6, max=0.6, step=0.05,
-                                            description=f"fold {i + 1} scale", continuous_update=False,
-                                            style={"description_width": "initial"})
-                     for i, v in enumerate(study.scales)]
+    shift_sliders = [
+        widgets.FloatSlider(
+            value=v,
+            min=-2.0,
+            max=2.0,
+            step=0.05,
+            description=f"fold {i + 1} shift",
+            readout_format=".2f",
+            continuous_update=False,
+            style={"description_width": "initial"},
+        )
+        for i, v in enumerate(study.shifts)
+    ]
+    scale_sliders = [
+        widgets.FloatLogSlider(
+            value=v,
+            base=10,
+            min=-0.6,
+            max=0.6,
+            step=0.05,
+            description=f"fold {i + 1} scale",
+            continuous_update=False,
+            style={"description_width": "initial"},
+        )
+        for i, v in enumerate(study.scales)
+    ]
     result = widgets.HTML()
     out = widgets.Output() if plot else None
 

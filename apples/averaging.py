@@ -124,7 +124,9 @@ class AveragedScores(NamedTuple):
 
 
 # -- internal helpers, shared with apples.prediction_cost (not exported) ----------------------
-def check_counts_by_label(counts_by_label: object, name: str = "counts_by_label") -> tuple[list[Hashable], list[Counts]]:
+def check_counts_by_label(
+    counts_by_label: object, name: str = "counts_by_label"
+) -> tuple[list[Hashable], list[Counts]]:
     """Validate a per-label table ``{label: Counts}``; returns its labels and counts, in order.
 
     ``name`` is the caller's argument name, used in the messages. Internal helper
@@ -229,8 +231,7 @@ def check_frequencies(frequencies: object, labels: list[Hashable], counts: list[
     return np.array(values)
 
 
-def _average(values: np.ndarray, weights: np.ndarray, labels: list[Hashable], undefined: str,
-             what: str) -> float:
+def _average(values: np.ndarray, weights: np.ndarray, labels: list[Hashable], undefined: str, what: str) -> float:
     """Weighted mean of per-label values (nan = undefined) under an averaging policy."""
     keep = weights > 0
     v, w = values[keep], weights[keep]
@@ -254,9 +255,13 @@ def _average(values: np.ndarray, weights: np.ndarray, labels: list[Hashable], un
     return float(np.average(v, weights=w))
 
 
-def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Literal["macro", "micro", "lfb"],
-                   frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
-                   undefined: Literal["zero", "skip", "nan", "raise"] = "zero") -> AveragedScores:
+def average_scores(
+    counts_by_label: Mapping[Hashable, Counts],
+    *,
+    average: Literal["macro", "micro", "lfb"],
+    frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
+    undefined: Literal["zero", "skip", "nan", "raise"] = "zero",
+) -> AveragedScores:
     """Macro-, micro- or lfb-averaged precision, recall and F1 (Van Asch §3).
 
     Parameters
@@ -358,9 +363,12 @@ def average_scores(counts_by_label: Mapping[Hashable, Counts], *, average: Liter
     return AveragedScores(p, r, f_avg, mean_f)
 
 
-def averaging_table(counts_by_label: Mapping[Hashable, Counts], *,
-                    frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
-                    undefined: Literal["zero", "skip", "nan", "raise"] = "zero"):
+def averaging_table(
+    counts_by_label: Mapping[Hashable, Counts],
+    *,
+    frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
+    undefined: Literal["zero", "skip", "nan", "raise"] = "zero",
+):
     """A table laid out like Van Asch Tables 2–5: per-label rows, a total, and the averages.
 
     Parameters
@@ -404,15 +412,16 @@ def averaging_table(counts_by_label: Mapping[Hashable, Counts], *,
     f_test = _test_frequencies(counts)
     for i, (label, c) in enumerate(zip(labels, counts, strict=True)):
         rows[label] = {
-            "tp": c.tp, "fp": c.fp, "fn": c.fn,
+            "tp": c.tp,
+            "fp": c.fp,
+            "fn": c.fn,
             "precision": precision(c, undefined=per_label),
             "recall": recall(c, undefined=per_label),
             "F": f_measure(c, undefined=per_label),
             "f_test": math.nan if f_test is None else float(f_test[i]),
         }
     total = sum(counts, Counts(0, 0, 0))
-    rows["total"] = {"tp": total.tp, "fp": total.fp, "fn": total.fn,
-                     "f_test": math.nan if f_test is None else 1.0}
+    rows["total"] = {"tp": total.tp, "fp": total.fp, "fn": total.fn, "f_test": math.nan if f_test is None else 1.0}
     if isinstance(frequencies, Mapping):
         for label in labels:
             rows[label]["f_train"] = float(frequencies.get(label, math.nan))

@@ -132,22 +132,26 @@ class Binormal:
             raise ValueError(
                 f"sd_pos={self.sd_pos!r} is too small for sd_neg={self.sd_neg!r}: the binormal slope "
                 f"b = sd_neg/sd_pos overflows float64; sd_pos must be at least sd_neg/{big:.4g} "
-                f"(about {self.sd_neg / big:.3g} here)")
+                f"(about {self.sd_neg / big:.3g} here)"
+            )
         if self.sd_neg / self.sd_pos == 0.0:
             raise ValueError(
                 f"sd_neg={self.sd_neg!r} is too small for sd_pos={self.sd_pos!r}: the binormal slope "
                 f"b = sd_neg/sd_pos underflows to 0; sd_neg must be at least sd_pos·5e-324 "
-                f"(about {self.sd_pos * 5e-324:.3g} here)")
+                f"(about {self.sd_pos * 5e-324:.3g} here)"
+            )
         gap = self.mu_pos - self.mu_neg
         if not math.isfinite(gap):
             raise ValueError(
                 f"mu_pos={self.mu_pos!r} and mu_neg={self.mu_neg!r} are too far apart: mu_pos - mu_neg "
-                f"overflows float64; their difference must be at most {big:.4g}")
+                f"overflows float64; their difference must be at most {big:.4g}"
+            )
         if not math.isfinite(gap / self.sd_pos):
             raise ValueError(
                 f"sd_pos={self.sd_pos!r} is too small for mu_pos - mu_neg = {gap!r}: the binormal intercept "
                 f"a = (mu_pos - mu_neg)/sd_pos overflows float64; sd_pos must be at least "
-                f"|mu_pos - mu_neg|/{big:.4g} (about {abs(gap) / big:.3g} here)")
+                f"|mu_pos - mu_neg|/{big:.4g} (about {abs(gap) / big:.3g} here)"
+            )
 
     # -- the two classes ----------------------------------------------------------
     @property

@@ -24,7 +24,6 @@ from ._validation import (
 __all__ = ["Counts", "fold_counts"]
 
 
-
 @dataclass(frozen=True, slots=True)
 class Counts:
     """Immutable binary confusion count for one test fold.

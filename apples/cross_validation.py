@@ -118,11 +118,16 @@ def cv_f_measure(folds: Iterable[Counts], *, method: str, beta: float = 1.0) -> 
     if method == "tp_fp":
         pooled = sum(folds, Counts(0, 0, 0, 0))
         if pooled.tp + pooled.fp + pooled.fn == 0:  # eq. (2) is 0/0; cv_f_measure has no undefined= policy
-            divide(0.0, 0.0, undefined="raise", what="F_tp,fp (TP = FP = FN = 0 in every fold)",
-                   hint="no fold has a true positive, false positive or false negative, so every case is a "
-                        "true negative and F has nothing to measure. Check y_true and the positive label; "
-                        "if the data really have no positives and no positive predictions, report F as "
-                        "undefined (apples.f_measure(sum(folds), undefined='nan') returns nan)")
+            divide(
+                0.0,
+                0.0,
+                undefined="raise",
+                what="F_tp,fp (TP = FP = FN = 0 in every fold)",
+                hint="no fold has a true positive, false positive or false negative, so every case is a "
+                "true negative and F has nothing to measure. Check y_true and the positive label; "
+                "if the data really have no positives and no positive predictions, report F as "
+                "undefined (apples.f_measure(sum(folds), undefined='nan') returns nan)",
+            )
         return f_measure(pooled, beta=beta, undefined="raise")
     valid = fold_validity(folds)
     if method.endswith("_skip"):
@@ -191,18 +196,33 @@ def cv_table(folds: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFrame:
     beta = check_beta(beta)
     rows = []
     for c in folds:
-        und = [name for name, bad in (("precision", c.tp + c.fp == 0), ("recall", c.tp + c.fn == 0),
-                                      ("f", c.tp + c.fp + c.fn == 0)) if bad]
-        rows.append({
-            "negatives": c.negatives, "positives": c.positives, "tp": c.tp, "fp": c.fp,
-            "precision": precision(c), "recall": recall(c),
-            "f": f_measure(c, beta=beta, undefined="zero"),
-            "undefined": ", ".join(und),
-        })
+        und = [
+            name
+            for name, bad in (
+                ("precision", c.tp + c.fp == 0),
+                ("recall", c.tp + c.fn == 0),
+                ("f", c.tp + c.fp + c.fn == 0),
+            )
+            if bad
+        ]
+        rows.append(
+            {
+                "negatives": c.negatives,
+                "positives": c.positives,
+                "tp": c.tp,
+                "fp": c.fp,
+                "precision": precision(c),
+                "recall": recall(c),
+                "f": f_measure(c, beta=beta, undefined="zero"),
+                "undefined": ", ".join(und),
+            }
+        )
     table = pd.DataFrame(rows, index=pd.Index(range(1, len(folds) + 1), name="fold", dtype=object))
     totals = table[["negatives", "positives", "tp", "fp"]].sum()
     table.loc["Totals", ["negatives", "positives", "tp", "fp"]] = totals.to_numpy()
-    table.loc["Averages", ["precision", "recall", "f"]] = table.loc[1:len(folds), ["precision", "recall", "f"]].mean().to_numpy()
+    table.loc["Averages", ["precision", "recall", "f"]] = (
+        table.loc[1 : len(folds), ["precision", "recall", "f"]].mean().to_numpy()
+    )
     for method in ("tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"):
         try:
             value = cv_f_measure(folds, method=method, beta=beta)
@@ -245,8 +265,10 @@ def percent(value: float, *, decimals: int = 0) -> str:
     try:
         v = check_real("value", value)
     except ValueError as exc:
-        raise ValueError(f"percent needs a finite number: {exc}; an undefined value has no percentage, "
-                         "print it yourself (format_cv_table leaves such cells empty)") from None
+        raise ValueError(
+            f"percent needs a finite number: {exc}; an undefined value has no percentage, "
+            "print it yourself (format_cv_table leaves such cells empty)"
+        ) from None
     decimals = check_count("decimals", decimals)
     if decimals > 100:
         raise ValueError(f"decimals must be at most 100, got {decimals}")
@@ -267,8 +289,10 @@ def _check_cv_table(table: object) -> None:
         raise TypeError(f"table must be {expected}, got {type(table).__name__}")
     missing = [c for c in (*_COUNT_COLUMNS, *_RATE_COLUMNS, "undefined") if c not in table.columns]
     if missing:
-        raise ValueError(f"table lacks the column(s) {missing} of cv_table; it must be {expected} "
-                         f"(got columns {list(table.columns)[:10]})")
+        raise ValueError(
+            f"table lacks the column(s) {missing} of cv_table; it must be {expected} "
+            f"(got columns {list(table.columns)[:10]})"
+        )
     for col in _COUNT_COLUMNS + _RATE_COLUMNS:
         for idx, v in table[col].items():
             if pd.isna(v):
@@ -276,13 +300,16 @@ def _check_cv_table(table: object) -> None:
             ok = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
             if not ok or not np.isfinite(v) or (col in _COUNT_COLUMNS and (v < 0 or v != int(v))):
                 what = "a non-negative integer count" if col in _COUNT_COLUMNS else "a finite number"
-                raise ValueError(f"table.loc[{idx!r}, {col!r}] must be {what} or empty, got {v!r}; "
-                                 f"table must be {expected}")
+                raise ValueError(
+                    f"table.loc[{idx!r}, {col!r}] must be {what} or empty, got {v!r}; table must be {expected}"
+                )
     for idx, v in table["undefined"].items():
         names = v.split(", ") if isinstance(v, str) and v else []
         if not isinstance(v, str) or not set(names) <= set(_RATE_COLUMNS):
-            raise ValueError(f"table.loc[{idx!r}, 'undefined'] must list some of {list(_RATE_COLUMNS)} "
-                             f"separated by ', ' (or be ''), got {v!r}; table must be {expected}")
+            raise ValueError(
+                f"table.loc[{idx!r}, 'undefined'] must list some of {list(_RATE_COLUMNS)} "
+                f"separated by ', ' (or be ''), got {v!r}; table must be {expected}"
+            )
 
 
 def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
@@ -303,5 +330,14 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
     for idx, und in zip(table.index, table["undefined"], strict=True):
         for name in und.split(", ") if und else []:
             out.loc[idx, name] += " †"
-    return out.rename(columns={"negatives": "Negatives", "positives": "Positives", "tp": "TP", "fp": "FP",
-                               "precision": "Precision", "recall": "Recall", "f": "F-measure"})
+    return out.rename(
+        columns={
+            "negatives": "Negatives",
+            "positives": "Positives",
+            "tp": "TP",
+            "fp": "FP",
+            "precision": "Precision",
+            "recall": "Recall",
+            "f": "F-measure",
+        }
+    )

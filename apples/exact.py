@@ -68,8 +68,9 @@ MAX_EXACT_BITS = 500_000
 
 def _tp_fp_moments(design) -> tuple[float, float]:
     # counts, pmfs and masks of every TP and FP value: about 48 bytes per case
-    check_table_size(f"the binomial laws of TP and FP over {design.n_cases:,} cases", 48 * (design.n_cases + 2),
-                     reduce="n_cases")
+    check_table_size(
+        f"the binomial laws of TP and FP over {design.n_cases:,} cases", 48 * (design.n_cases + 2), reduce="n_cases"
+    )
     tp = np.arange(design.n_pos + 1)
     fp = np.arange(design.n_neg + 1)
     p_tp = stats.binom.pmf(tp, design.n_pos, design.recall)
@@ -77,8 +78,9 @@ def _tp_fp_moments(design) -> tuple[float, float]:
     # terms whose probability underflows to 0 contribute nothing; dropping them bounds the work
     tp, p_tp = tp[p_tp > 0], p_tp[p_tp > 0]
     fp, p_fp = fp[p_fp > 0], p_fp[p_fp > 0]
-    check_table_size(f"the sum of F_tp,fp over {tp.size:,} × {fp.size:,} (TP, FP) outcomes",
-                     32 * tp.size * fp.size, reduce="n_cases")
+    check_table_size(
+        f"the sum of F_tp,fp over {tp.size:,} × {fp.size:,} (TP, FP) outcomes", 32 * tp.size * fp.size, reduce="n_cases"
+    )
     f = 2.0 * tp[:, None] / (tp[:, None] + fp[None, :] + design.n_pos)  # n_pos >= 1: never 0/0
     mean = float(p_tp @ f @ p_fp)
     second = float(p_tp @ (f * f) @ p_fp)
@@ -110,19 +112,29 @@ def _avg_moments(design, stratified: bool) -> tuple[float, float]:
     mean = float(h @ mu)
     var1 = float(h @ mu2) - mean**2
     # two folds: P(p1, p2) = C(m, p1) C(m, p2) C(n - 2m, n_pos - p1 - p2) / C(n, n_pos)
-    check_table_size(f"the joint law of two folds' positives ({p.size:,} × {p.size:,} values)",
-                     100 * p.size * p.size, reduce="the fold size n_cases / n_folds, or use stratified=True")
+    check_table_size(
+        f"the joint law of two folds' positives ({p.size:,} × {p.size:,} values)",
+        100 * p.size * p.size,
+        reduce="the fold size n_cases / n_folds, or use stratified=True",
+    )
     p1, p2 = p[:, None], p[None, :]
-    log_h2 = (_log_comb(m, p1) + _log_comb(m, p2) + _log_comb(n - 2 * m, n_pos - p1 - p2)
-              - _log_comb(n, n_pos))
+    log_h2 = _log_comb(m, p1) + _log_comb(m, p2) + _log_comb(n - 2 * m, n_pos - p1 - p2) - _log_comb(n, n_pos)
     h2 = np.exp(log_h2)
     cov = float(mu @ h2 @ mu) - mean**2
     var = (k * var1 + k * (k - 1) * cov) / k**2
     return mean, var + mean**2
 
 
-def exact_cv_f(prior: float, f_true: float, *, stratified: bool, method: str, n_cases: int = 1000,
-               n_folds: int = 10, statistic: Literal["mean", "std"] = "mean") -> float:
+def exact_cv_f(
+    prior: float,
+    f_true: float,
+    *,
+    stratified: bool,
+    method: str,
+    n_cases: int = 1000,
+    n_folds: int = 10,
+    statistic: Literal["mean", "std"] = "mean",
+) -> float:
     """Exact expectation (or standard deviation) of a cross-validated F in the §4.2 simulation.
 
     Same model as :func:`apples.simulate_cv_f`: ``round(prior · n_cases)``
@@ -219,8 +231,16 @@ def exact_grid(points: pd.DataFrame) -> pd.DataFrame:
             # the raw values: exact_cv_f checks them (float("0.1") or bool("no") would accept anything)
             mean = exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method)
             std = exact_cv_f(row.prior, row.f_true, statistic="std", stratified=row.stratified, method=method)
-            rows.append({"prior": float(row.prior), "f_true": float(row.f_true), "stratified": bool(row.stratified),
-                         "method": method, "exact_mean": mean, "exact_std": std})
+            rows.append(
+                {
+                    "prior": float(row.prior),
+                    "f_true": float(row.f_true),
+                    "stratified": bool(row.stratified),
+                    "method": method,
+                    "exact_mean": mean,
+                    "exact_std": std,
+                }
+            )
     return pd.DataFrame(rows, columns=["prior", "f_true", "stratified", "method", "exact_mean", "exact_std"])
 
 
@@ -290,8 +310,9 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
             f"has {terms:,} terms of about {bits:.3g} bits in all; the limit is MAX_EXACT_BITS = "
             f"{MAX_EXACT_BITS:,} bits (about 10 s): reduce n_cases or n_pos"
         )
-    total = sum((-1) ** (j + 1) * math.comb(n_folds, j) * math.comb(n_cases - j * m, n_pos)
-                for j in range(1, terms + 1))
+    total = sum(
+        (-1) ** (j + 1) * math.comb(n_folds, j) * math.comb(n_cases - j * m, n_pos) for j in range(1, terms + 1)
+    )
     p_one = Fraction(total, math.comb(n_cases, n_pos))
     if p_one == 1:
         return 1.0

@@ -118,8 +118,9 @@ def plot_f_rates(ax=None, *, prior: float = 0.01, max_fpr: float = 1.0):
     F = f_from_rates(TPR, FPR, prior=prior)
     cs = ax.contourf(100 * FPR, 100 * TPR, 100 * F, levels=np.linspace(0, 100, 11))
     label_levels = [0.1, 0.2, 0.3, 0.5]
-    lines = ax.contour(100 * FPR, 100 * TPR, 100 * F, levels=[100 * v for v in label_levels],
-                       colors="white", linewidths=0.7)
+    lines = ax.contour(
+        100 * FPR, 100 * TPR, 100 * F, levels=[100 * v for v in label_levels], colors="white", linewidths=0.7
+    )
     # place each label where its contour crosses TPR = 0.9 (or 0.45 if that is off the axis)
     spots = []
     for v in label_levels:
@@ -149,13 +150,34 @@ def plot_f_of_tp(ax=None, *, positives: int = 4, fp: int = 1, expected_tp: float
     lo, hi = expected_tp - 1, expected_tp + 1
     f_lo, f_mid, f_hi = (100 * f_of_tp(x, positives=positives, fp=fp) for x in (lo, expected_tp, hi))
     ax.plot([lo, hi], [f_lo, f_hi], "--o", color="C3", ms=4, label="chord: mean of F(TP−1) and F(TP+1)")
-    ax.plot([expected_tp], [(f_lo + f_hi) / 2], "x", color="C3", ms=9, mew=2,
-            label=f"chord midpoint: {(f_lo + f_hi) / 2:.1f} % < F({expected_tp:g}) = {f_mid:.1f} %")
-    ax.annotate(f"one TP fewer: −{f_mid - f_lo:.1f} points", (lo, f_lo), xytext=(10, -40),
-                textcoords="offset points", arrowprops=dict(arrowstyle="->"))
-    ax.annotate(f"one TP more: +{f_hi - f_mid:.1f} points", (hi, f_hi), xytext=(-150, 25),
-                textcoords="offset points", arrowprops=dict(arrowstyle="->"))
-    ax.set(xlabel="True positives in the fold (count)", ylabel="F-measure (%)", ylim=(0, 105),
-           xticks=np.arange(positives + 1))
+    ax.plot(
+        [expected_tp],
+        [(f_lo + f_hi) / 2],
+        "x",
+        color="C3",
+        ms=9,
+        mew=2,
+        label=f"chord midpoint: {(f_lo + f_hi) / 2:.1f} % < F({expected_tp:g}) = {f_mid:.1f} %",
+    )
+    ax.annotate(
+        f"one TP fewer: −{f_mid - f_lo:.1f} points",
+        (lo, f_lo),
+        xytext=(10, -40),
+        textcoords="offset points",
+        arrowprops=dict(arrowstyle="->"),
+    )
+    ax.annotate(
+        f"one TP more: +{f_hi - f_mid:.1f} points",
+        (hi, f_hi),
+        xytext=(-150, 25),
+        textcoords="offset points",
+        arrowprops=dict(arrowstyle="->"),
+    )
+    ax.set(
+        xlabel="True positives in the fold (count)",
+        ylabel="F-measure (%)",
+        ylim=(0, 105),
+        xticks=np.arange(positives + 1),
+    )
     ax.legend(loc="lower right")
     return ax

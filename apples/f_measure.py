@@ -112,8 +112,9 @@ def recall(counts: Counts, *, undefined: Undefined = "zero") -> float:
     return divide(c.tp, c.tp + c.fn, undefined=check_policy(undefined), what="recall (TP + FN = 0)")
 
 
-def f_from_precision_recall(precision: float, recall: float, *, beta: float = 1.0,
-                            undefined: Undefined = "zero") -> float:
+def f_from_precision_recall(
+    precision: float, recall: float, *, beta: float = 1.0, undefined: Undefined = "zero"
+) -> float:
     """Weighted harmonic mean of precision and recall, equation (1).
 
     ``F_beta = (1 + beta²) · Pr · Re / (beta² · Pr + Re)``; ``beta = 1`` is
@@ -140,8 +141,9 @@ def f_from_precision_recall(precision: float, recall: float, *, beta: float = 1.
     if precision != precision or recall != recall:
         return divide(0.0, 0.0, undefined=undefined, what="F (precision or recall undefined)")
     # (1 + β²)·Pr·Re / (β²·Pr + Re), divided through by 1 + β² so that β² cannot overflow
-    return divide(precision * recall, w_fn * precision + w_fp * recall,
-                  undefined=undefined, what="F (precision = recall = 0)")
+    return divide(
+        precision * recall, w_fn * precision + w_fp * recall, undefined=undefined, what="F (precision = recall = 0)"
+    )
 
 
 def _unit_or_nan(name: str, value: object) -> float:
@@ -154,8 +156,13 @@ def _unit_or_nan(name: str, value: object) -> float:
         raise ValueError(f"{name} must lie in [0, 1] (or be NaN for undefined), got {value!r}") from None
 
 
-def f_measure(counts: Counts, *, beta: float = 1.0, undefined: Undefined = "zero",
-              formula: Literal["counts", "harmonic"] = "counts") -> float:
+def f_measure(
+    counts: Counts,
+    *,
+    beta: float = 1.0,
+    undefined: Undefined = "zero",
+    formula: Literal["counts", "harmonic"] = "counts",
+) -> float:
     """F-measure of one confusion count.
 
     With ``formula="counts"`` (default) this is Forman & Scholz eq. (2) /

@@ -154,8 +154,7 @@ def _check_count_array(name: str, value: object, *, scalar_ok: bool = False) -> 
     if (arr < 0).any():
         raise ValueError(f"{name} must be non-negative counts, got a minimum of {arr.min()}")
     if (arr > MAX_EXACT_INT).any():  # also uint64 values that int64 would wrap around
-        raise ValueError(f"{name} holds a count above 2**53 ({arr.max()}), beyond what float arithmetic "
-                         "holds exactly")
+        raise ValueError(f"{name} holds a count above 2**53 ({arr.max()}), beyond what float arithmetic holds exactly")
     return arr.astype(np.int64)
 
 
@@ -165,9 +164,7 @@ def _check_fold_counts(n_a, tp_a, tp_b, fold_size):
     tp_b = _check_count_array("tp_b", tp_b)
     n = _check_count_array("fold_size", fold_size, scalar_ok=True)
     if not (n_a.shape == tp_a.shape == tp_b.shape):
-        raise ValueError(
-            f"n_a, tp_a and tp_b must have the same shape, got {n_a.shape}, {tp_a.shape} and {tp_b.shape}"
-        )
+        raise ValueError(f"n_a, tp_a and tp_b must have the same shape, got {n_a.shape}, {tp_a.shape} and {tp_b.shape}")
     try:
         n = np.broadcast_to(n, n_a.shape)
     except ValueError:
@@ -189,8 +186,14 @@ def _round_half_up(x: float) -> int:
 
 
 # ----------------------------------------------------------------------------- eq. 31
-def theoretical_f1(prop_a, *, recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B,
-                   average: str = "macro", undefined: Undefined = "zero"):
+def theoretical_f1(
+    prop_a,
+    *,
+    recall_a: float = VAN_ASCH_RECALL_A,
+    recall_b: float = VAN_ASCH_RECALL_B,
+    average: str = "macro",
+    undefined: Undefined = "zero",
+):
     """F1 of the expected counts as a function of the class-A proportion: Van Asch eq. (31).
 
     With n_c instances of class c and recall (= accuracy) r_c, the expected
@@ -245,13 +248,21 @@ def theoretical_f1(prop_a, *, recall_a: float = VAN_ASCH_RECALL_A, recall_b: flo
     r_b = _check_unit("recall_b", recall_b)
     check_choice("average", average, _AVERAGES)
     check_policy(undefined)
-    term_a = divide(r_a * prop, (1 + r_a) * prop + (1 - r_b) * (1 - prop),
-                    undefined=undefined, what="F1 of class A (no class A and no false positives)")
+    term_a = divide(
+        r_a * prop,
+        (1 + r_a) * prop + (1 - r_b) * (1 - prop),
+        undefined=undefined,
+        what="F1 of class A (no class A and no false positives)",
+    )
     if average == "binary":
         out = 2 * np.asarray(term_a)
     else:
-        term_b = divide(r_b * (1 - prop), (1 - r_a) * prop + (1 + r_b) * (1 - prop),
-                        undefined=undefined, what="F1 of class B (no class B and no false positives)")
+        term_b = divide(
+            r_b * (1 - prop),
+            (1 - r_a) * prop + (1 + r_b) * (1 - prop),
+            undefined=undefined,
+            what="F1 of class B (no class B and no false positives)",
+        )
         out = np.asarray(term_a) + np.asarray(term_b)
     return float(out) if out.ndim == 0 else out
 
@@ -277,8 +288,9 @@ def fold_sizes(n_instances: int, n_folds: int) -> np.ndarray:
     return q + (np.arange(n_folds) < r).astype(np.int64)
 
 
-def corpus_counts(prop_a: float, *, n_instances: int, recall_a: float = VAN_ASCH_RECALL_A,
-                  recall_b: float = VAN_ASCH_RECALL_B) -> dict[str, int]:
+def corpus_counts(
+    prop_a: float, *, n_instances: int, recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B
+) -> dict[str, int]:
     """The whole corpus of the fixed-accuracy model: n_A, n_B and their correct predictions.
 
     n_A = round(π N) and t_c = round(r_c n_c), rounding halves up.
@@ -327,8 +339,7 @@ def _split_fixed(rng: np.random.Generator, good: int, bad: int, draws: np.ndarra
 
 
 # ----------------------------------------------------------------------------- F1 of folds
-def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary",
-            undefined: Undefined = "raise"):
+def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary", undefined: Undefined = "raise"):
     """Cross-validated F1 of many cross-validations at once (Van Asch eqs. 27 and 29).
 
     The last axis indexes the folds; any leading axes (e.g. repetitions) are
@@ -385,8 +396,12 @@ def _f1_kernel(tp_a, tp_b, n, *, undefined: Undefined) -> dict:
     out = {}
     per_class = []
     for own, other in ((tp_a, tp_b), (tp_b, tp_a)):
-        pooled = divide(2 * own.sum(axis=-1), n.sum(axis=-1) + own.sum(axis=-1) - other.sum(axis=-1),
-                        undefined=undefined, what="pooled F1 (TP = FP = FN = 0)")
+        pooled = divide(
+            2 * own.sum(axis=-1),
+            n.sum(axis=-1) + own.sum(axis=-1) - other.sum(axis=-1),
+            undefined=undefined,
+            what="pooled F1 (TP = FP = FN = 0)",
+        )
         avg = np.mean(divide(2 * own, n + own - other, undefined="zero", what="fold F1"), axis=-1)
         per_class.append((np.asarray(pooled, dtype=float), np.asarray(avg, dtype=float)))
     (pool_a, avg_a), (pool_b, avg_b) = per_class
@@ -443,10 +458,21 @@ def delta_table(n_a, tp_a, tp_b, *, fold_size) -> pd.DataFrame:
     c = tp_a - tp_b
     total = n.sum() + c.sum()
     gap = np.where(tp_a > 0, 2 * (np.nan_to_num(delta) - 1) * tp_a, 0.0) / total if total else np.zeros(len(n))
-    table = pd.DataFrame({
-        "n": n, "n_a": n_a, "tp_a": tp_a, "tp_b": tp_b, "fp_a": n - n_a - tp_b, "fn_a": n_a - tp_a,
-        "c": c, "f1_a": divide(2 * tp_a, n + c, undefined="zero", what="fold F1"), "delta": delta, "gap": gap,
-    }, index=pd.RangeIndex(1, len(n) + 1, name="fold"))
+    table = pd.DataFrame(
+        {
+            "n": n,
+            "n_a": n_a,
+            "tp_a": tp_a,
+            "tp_b": tp_b,
+            "fp_a": n - n_a - tp_b,
+            "fn_a": n_a - tp_a,
+            "c": c,
+            "f1_a": divide(2 * tp_a, n + c, undefined="zero", what="fold F1"),
+            "delta": delta,
+            "gap": gap,
+        },
+        index=pd.RangeIndex(1, len(n) + 1, name="fold"),
+    )
     return table
 
 
@@ -473,8 +499,17 @@ class FoldCounts:
 
     def f1(self, *, method: str, average: str = "binary", undefined: Undefined = "raise") -> np.ndarray:
         """:func:`fold_f1` of every repetition, shape (R,)."""
-        return np.atleast_1d(fold_f1(self.n_a, self.tp_a, self.tp_b, fold_size=self.fold_size,
-                                     method=method, average=average, undefined=undefined))
+        return np.atleast_1d(
+            fold_f1(
+                self.n_a,
+                self.tp_a,
+                self.tp_b,
+                fold_size=self.fold_size,
+                method=method,
+                average=average,
+                undefined=undefined,
+            )
+        )
 
     def counts(self, rep: int = 0, *, pos_label: str = "A") -> list[Counts]:
         """The folds of repetition ``rep`` as :class:`~apples.Counts` with class ``pos_label`` ("A" or "B")."""
@@ -498,16 +533,26 @@ def _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, re
     check_choice("allocation", allocation, _ALLOCATIONS)
     check_choice("errors", errors, _ERRORS)
     if allocation == "even" and errors != "fixed":
-        raise ValueError("allocation='even' deals the correct and wrong predictions evenly over the folds, "
-                         "which needs errors='fixed' (with errors='binomial' they are not known in advance)")
+        raise ValueError(
+            "allocation='even' deals the correct and wrong predictions evenly over the folds, "
+            "which needs errors='fixed' (with errors='binomial' they are not known in advance)"
+        )
     corpus = corpus_counts(prop, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
     return prop, sizes, corpus
 
 
-def simulate_fold_counts(prop_a: float, *, n_instances: int = 1000, n_folds: int = 10,
-                         allocation: str = "random", errors: str = "fixed",
-                         recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B,
-                         n_reps: int = 1, seed=0) -> FoldCounts:
+def simulate_fold_counts(
+    prop_a: float,
+    *,
+    n_instances: int = 1000,
+    n_folds: int = 10,
+    allocation: str = "random",
+    errors: str = "fixed",
+    recall_a: float = VAN_ASCH_RECALL_A,
+    recall_b: float = VAN_ASCH_RECALL_B,
+    n_reps: int = 1,
+    seed=0,
+) -> FoldCounts:
     """Simulate ``n_reps`` k-fold cross-validations of Van Asch's two-class set-up (§7.1, Figure 2).
 
     N = ``n_instances`` instances, round(π N) of class A, split into K =
@@ -539,9 +584,11 @@ def simulate_fold_counts(prop_a: float, *, n_instances: int = 1000, n_folds: int
     """
     _, sizes, corpus = _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
     n_reps = _check_int("n_reps", n_reps, low=1)
-    check_table_size(f"{n_reps:,} simulated cross-validations of {len(sizes):,} folds",
-                     _BYTES_PER_SIMULATED_FOLD * n_reps * len(sizes),
-                     reduce="n_reps or n_folds (simulate_fold_f1 summarises any n_reps in bounded memory)")
+    check_table_size(
+        f"{n_reps:,} simulated cross-validations of {len(sizes):,} folds",
+        _BYTES_PER_SIMULATED_FOLD * n_reps * len(sizes),
+        reduce="n_reps or n_folds (simulate_fold_f1 summarises any n_reps in bounded memory)",
+    )
     rng = rng_from_seed(seed)  # a Generator is used as it is
     n_a, n_b, t_a, t_b = corpus["n_a"], corpus["n_b"], corpus["tp_a"], corpus["tp_b"]
     k = len(sizes)
@@ -563,10 +610,18 @@ def simulate_fold_counts(prop_a: float, *, n_instances: int = 1000, n_folds: int
     return FoldCounts(sizes, m, tpa, tpb)
 
 
-def simulate_fold_f1(prop_a: float, *, n_instances: int = 1000, n_folds: int = 10,
-                     allocation: str = "random", errors: str = "fixed",
-                     recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B,
-                     n_reps: int = 10_000, seed=0) -> pd.DataFrame:
+def simulate_fold_f1(
+    prop_a: float,
+    *,
+    n_instances: int = 1000,
+    n_folds: int = 10,
+    allocation: str = "random",
+    errors: str = "fixed",
+    recall_a: float = VAN_ASCH_RECALL_A,
+    recall_b: float = VAN_ASCH_RECALL_B,
+    n_reps: int = 10_000,
+    seed=0,
+) -> pd.DataFrame:
     """Monte Carlo mean and spread of F_tp,fp and F_avg, class A and macro, over ``n_reps`` cross-validations.
 
     Repetitions are simulated in chunks (memory stays bounded; the chunk size
@@ -597,8 +652,17 @@ def simulate_fold_f1(prop_a: float, *, n_instances: int = 1000, n_folds: int = 1
     done = 0
     while done < n_reps:
         size = min(chunk, n_reps - done)
-        sim = simulate_fold_counts(prop_a, n_instances=n_instances, n_folds=n_folds, allocation=allocation,
-                                   errors=errors, recall_a=recall_a, recall_b=recall_b, n_reps=size, seed=rng)
+        sim = simulate_fold_counts(
+            prop_a,
+            n_instances=n_instances,
+            n_folds=n_folds,
+            allocation=allocation,
+            errors=errors,
+            recall_a=recall_a,
+            recall_b=recall_b,
+            n_reps=size,
+            seed=rng,
+        )
         scores = _f1_kernel(sim.tp_a, sim.tp_b, np.broadcast_to(sim.fold_size, sim.n_a.shape), undefined="zero")
         for key in keys:
             f = scores[key]
@@ -612,8 +676,16 @@ def simulate_fold_f1(prop_a: float, *, n_instances: int = 1000, n_folds: int = 1
         mean_d = s1[key] / n_reps
         var = max(s2[key] / n_reps - mean_d * mean_d, 0.0) * n_reps / max(n_reps - 1, 1)
         std = float(np.sqrt(var))
-        rows.append({"average": key[0], "method": key[1], "mean": first[key] + mean_d, "std": std,
-                     "se": std / np.sqrt(n_reps), "n_reps": n_reps})
+        rows.append(
+            {
+                "average": key[0],
+                "method": key[1],
+                "mean": first[key] + mean_d,
+                "std": std,
+                "se": std / np.sqrt(n_reps),
+                "n_reps": n_reps,
+            }
+        )
     return pd.DataFrame(rows).set_index(["average", "method"])
 
 
@@ -625,9 +697,11 @@ def _support(lo_dist, hi_dist, lo_bound: int, hi_bound: int) -> np.ndarray:
     number of draws) with the lowest / highest quantiles. The tails are summed
     from the pmf (scipy's ``isf`` loses the far upper tail to 1 - cdf rounding).
     """
-    check_table_size(f"the support of a count between {lo_bound:,} and {hi_bound:,}",
-                     _BYTES_PER_SUPPORT_VALUE * (hi_bound - lo_bound + 1),
-                     reduce="n_instances (the exact sums run over every count of a fold or class)")
+    check_table_size(
+        f"the support of a count between {lo_bound:,} and {hi_bound:,}",
+        _BYTES_PER_SUPPORT_VALUE * (hi_bound - lo_bound + 1),
+        reduce="n_instances (the exact sums run over every count of a fold or class)",
+    )
     x = np.arange(lo_bound, hi_bound + 1)
     low_tail = np.cumsum(_pmf(lo_dist, x))
     high_tail = np.cumsum(_pmf(hi_dist, x)[::-1])[::-1]
@@ -656,8 +730,9 @@ def _pmf(dist, x) -> np.ndarray:
     return np.nan_to_num(np.exp(dist.logpmf(x)))
 
 
-def _expected_fold(n: int, m_vals: np.ndarray, m_w: np.ndarray, *, errors: str, corpus: dict,
-                   recall_a: float, recall_b: float) -> np.ndarray:
+def _expected_fold(
+    n: int, m_vals: np.ndarray, m_w: np.ndarray, *, errors: str, corpus: dict, recall_a: float, recall_b: float
+) -> np.ndarray:
     """E[F1 of A] and E[macro-F1] of one fold of n instances whose class-A count m has weights m_w.
 
     Eq. (26), 0 where 0/0.
@@ -673,9 +748,11 @@ def _expected_fold(n: int, m_vals: np.ndarray, m_w: np.ndarray, *, errors: str, 
     kw_b = dict(n_class=corpus["n_b"], bad_class=corpus["n_b"] - corpus["tp_b"], p_bad=1.0 - recall_b)
     u = _support(_count_dist(errors, lo_m, **kw_a), _count_dist(errors, hi_m, **kw_a), 0, hi_m)  # fn_A
     w = _support(_count_dist(errors, n - hi_m, **kw_b), _count_dist(errors, n - lo_m, **kw_b), 0, n - lo_m)  # fp_A
-    check_table_size(f"the exact sum over a fold of {n:,} instances ({m_vals.size:,} × {u.size:,} × {w.size:,} "
-                     "terms)", _BYTES_PER_EXACT_TERM * m_vals.size * u.size * w.size,
-                     reduce="n_instances, or raise n_folds (smaller folds)")
+    check_table_size(
+        f"the exact sum over a fold of {n:,} instances ({m_vals.size:,} × {u.size:,} × {w.size:,} terms)",
+        _BYTES_PER_EXACT_TERM * m_vals.size * u.size * w.size,
+        reduce="n_instances, or raise n_folds (smaller folds)",
+    )
     m_col = m_vals[:, None]
     pu = np.where(u[None, :] <= m_col, _pmf(_count_dist(errors, m_col, **kw_a), u[None, :]), 0.0)  # (M, U)
     pw = np.where(w[None, :] <= n - m_col, _pmf(_count_dist(errors, n - m_col, **kw_b), w[None, :]), 0.0)
@@ -690,9 +767,18 @@ def _expected_fold(n: int, m_vals: np.ndarray, m_w: np.ndarray, *, errors: str, 
     return np.array([e_a, (e_a + e_b) / 2])
 
 
-def exact_fold_f1(prop_a: float, *, method: str, average: str = "binary", n_instances: int = 1000,
-                  n_folds: int = 10, allocation: str = "random", errors: str = "fixed",
-                  recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B) -> float:
+def exact_fold_f1(
+    prop_a: float,
+    *,
+    method: str,
+    average: str = "binary",
+    n_instances: int = 1000,
+    n_folds: int = 10,
+    allocation: str = "random",
+    errors: str = "fixed",
+    recall_a: float = VAN_ASCH_RECALL_A,
+    recall_b: float = VAN_ASCH_RECALL_B,
+) -> float:
     """The exact expectation of F_tp,fp or F_avg in Van Asch's set-up, by summation (no sampling).
 
     - ``"tp_fp"``: pooled counts. With fixed errors F_tp,fp is one number;
@@ -723,8 +809,9 @@ def exact_fold_f1(prop_a: float, *, method: str, average: str = "binary", n_inst
     check_choice("average", average, _AVERAGES)
     if method == "tp_fp":  # depends on neither the folds nor their allocation
         n_folds, allocation = 2, "random"
-    values = _exact(float(prop_a), int(n_instances), int(n_folds), allocation, errors, float(recall_a),
-                    float(recall_b), method)
+    values = _exact(
+        float(prop_a), int(n_instances), int(n_folds), allocation, errors, float(recall_a), float(recall_b), method
+    )
     return float(values[_AVERAGES.index(average)])
 
 
@@ -738,8 +825,15 @@ def _exact(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b,
         return _expected_fold(n_instances, np.array([corpus["n_a"]]), np.array([1.0]), **kw)
     k = len(sizes)
     if allocation == "even":
-        sim = simulate_fold_counts(prop_a, n_instances=n_instances, n_folds=n_folds, allocation="even",
-                                   errors=errors, recall_a=recall_a, recall_b=recall_b)
+        sim = simulate_fold_counts(
+            prop_a,
+            n_instances=n_instances,
+            n_folds=n_folds,
+            allocation="even",
+            errors=errors,
+            recall_a=recall_a,
+            recall_b=recall_b,
+        )
         return np.array([sim.f1(method="avg", average=a)[0] for a in _AVERAGES])
     total = np.zeros(2)
     if allocation == "stratified":
@@ -768,9 +862,18 @@ class _Design(TypedDict):
     recall_b: float
 
 
-def fold_f1_curve(props, *, n_instances: int = 1000, n_folds: int = 10, allocation: str = "random",
-                  errors: str = "fixed", recall_a: float = VAN_ASCH_RECALL_A,
-                  recall_b: float = VAN_ASCH_RECALL_B, n_reps: int = 10_000, seed=0) -> pd.DataFrame:
+def fold_f1_curve(
+    props,
+    *,
+    n_instances: int = 1000,
+    n_folds: int = 10,
+    allocation: str = "random",
+    errors: str = "fixed",
+    recall_a: float = VAN_ASCH_RECALL_A,
+    recall_b: float = VAN_ASCH_RECALL_B,
+    n_reps: int = 10_000,
+    seed=0,
+) -> pd.DataFrame:
     """One panel of Van Asch Figure 2: exact, simulated and theoretical F1 against the class-A proportion.
 
     Each proportion gets its own random stream, spawned from ``seed``, so a
@@ -791,31 +894,53 @@ def fold_f1_curve(props, *, n_instances: int = 1000, n_folds: int = 10, allocati
     rows = []
     for prop, child in zip(props, children, strict=True):
         prop = float(prop)
-        design = _Design(n_instances=n_instances, n_folds=n_folds, allocation=allocation, errors=errors,
-                         recall_a=recall_a, recall_b=recall_b)
-        sim = (simulate_fold_f1(prop, n_reps=n_reps, seed=np.random.default_rng(child), **design)
-               if n_reps else None)
+        design = _Design(
+            n_instances=n_instances,
+            n_folds=n_folds,
+            allocation=allocation,
+            errors=errors,
+            recall_a=recall_a,
+            recall_b=recall_b,
+        )
+        sim = simulate_fold_f1(prop, n_reps=n_reps, seed=np.random.default_rng(child), **design) if n_reps else None
         n_a = corpus_counts(prop, n_instances=n_instances)["n_a"]
         for average in _AVERAGES:
             theory = theoretical_f1(prop, recall_a=recall_a, recall_b=recall_b, average=average)
             for method in _METHODS:
-                rows.append({
-                    "prop_a": prop, "n_a": n_a, "average": average, "method": method,
-                    "exact": exact_fold_f1(prop, method=method, average=average, **design),
-                    "mean": sim.loc[(average, method), "mean"] if sim is not None else np.nan,
-                    "se": sim.loc[(average, method), "se"] if sim is not None else np.nan,
-                    "theory": theory,
-                })
+                rows.append(
+                    {
+                        "prop_a": prop,
+                        "n_a": n_a,
+                        "average": average,
+                        "method": method,
+                        "exact": exact_fold_f1(prop, method=method, average=average, **design),
+                        "mean": sim.loc[(average, method), "mean"] if sim is not None else np.nan,
+                        "se": sim.loc[(average, method), "se"] if sim is not None else np.nan,
+                        "theory": theory,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 #: The readings of Van Asch §7 compared by :func:`fold_f1_readings`: (allocation, errors) of E[F_avg].
-READINGS = (("random", "fixed"), ("stratified", "fixed"), ("even", "fixed"),
-            ("random", "binomial"), ("stratified", "binomial"))
+READINGS = (
+    ("random", "fixed"),
+    ("stratified", "fixed"),
+    ("even", "fixed"),
+    ("random", "binomial"),
+    ("stratified", "binomial"),
+)
 
 
-def fold_f1_readings(props, *, n_instances: int = 1000, n_folds: int = 10, average: str = "binary",
-                     recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B) -> pd.DataFrame:
+def fold_f1_readings(
+    props,
+    *,
+    n_instances: int = 1000,
+    n_folds: int = 10,
+    average: str = "binary",
+    recall_a: float = VAN_ASCH_RECALL_A,
+    recall_b: float = VAN_ASCH_RECALL_B,
+) -> pd.DataFrame:
     """Exact E[F_avg] under every reading of Van Asch §7 that the paper leaves open, and F_tp,fp.
 
     The paper does not say how instances were put into folds (random,
@@ -857,22 +982,47 @@ def fold_f1_readings(props, *, n_instances: int = 1000, n_folds: int = 10, avera
     columns = {}
     for allocation, errors in READINGS:
         columns[f"avg: {allocation}, {errors}"] = [
-            exact_fold_f1(float(p), method="avg", n_folds=n_folds, allocation=allocation, errors=errors,
-                          average=average, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
-            for p in props]
+            exact_fold_f1(
+                float(p),
+                method="avg",
+                n_folds=n_folds,
+                allocation=allocation,
+                errors=errors,
+                average=average,
+                n_instances=n_instances,
+                recall_a=recall_a,
+                recall_b=recall_b,
+            )
+            for p in props
+        ]
     for errors in _ERRORS:
         columns[f"tp_fp: {errors}"] = [
-            exact_fold_f1(float(p), method="tp_fp", errors=errors,
-                          average=average, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
-            for p in props]
+            exact_fold_f1(
+                float(p),
+                method="tp_fp",
+                errors=errors,
+                average=average,
+                n_instances=n_instances,
+                recall_a=recall_a,
+                recall_b=recall_b,
+            )
+            for p in props
+        ]
     return pd.DataFrame(columns, index=pd.Index(props, name="prop_a"))
 
 
 _LABELS = {"tp_fp": "F_tp,fp", "avg": "F_avg"}
 
 
-def plot_fold_f1(curve: pd.DataFrame, *, average: str = "macro", ax=None, title: str | None = None,
-                 theory: bool = True, legend: bool = True):
+def plot_fold_f1(
+    curve: pd.DataFrame,
+    *,
+    average: str = "macro",
+    ax=None,
+    title: str | None = None,
+    theory: bool = True,
+    legend: bool = True,
+):
     """Plot one panel of Figure 2 from :func:`fold_f1_curve`: exact lines, simulated means ± 2 SE, eq. (31).
 
     ``curve`` may be several :func:`fold_f1_curve` frames concatenated (e.g. a
@@ -888,16 +1038,34 @@ def plot_fold_f1(curve: pd.DataFrame, *, average: str = "macro", ax=None, title:
     data = curve[curve["average"] == average]
     for method in _METHODS:
         d = data[data["method"] == method].drop_duplicates("prop_a").sort_values("prop_a")
-        ax.plot(100 * d["prop_a"].to_numpy(), 100 * d["exact"].to_numpy(), color=METHOD_COLORS[method], lw=1.5,
-                label=f"{_LABELS[method]} (exact mean)")
+        ax.plot(
+            100 * d["prop_a"].to_numpy(),
+            100 * d["exact"].to_numpy(),
+            color=METHOD_COLORS[method],
+            lw=1.5,
+            label=f"{_LABELS[method]} (exact mean)",
+        )
         s = data[(data["method"] == method) & data["mean"].notna()]
         if len(s):
-            ax.errorbar(100 * s["prop_a"].to_numpy(), 100 * s["mean"].to_numpy(), yerr=200 * s["se"].to_numpy(),
-                        fmt="o", ms=3, color=METHOD_COLORS[method], label=f"{_LABELS[method]} (simulated, ±2 SE)")
+            ax.errorbar(
+                100 * s["prop_a"].to_numpy(),
+                100 * s["mean"].to_numpy(),
+                yerr=200 * s["se"].to_numpy(),
+                fmt="o",
+                ms=3,
+                color=METHOD_COLORS[method],
+                label=f"{_LABELS[method]} (simulated, ±2 SE)",
+            )
     if theory:
         d = data[data["method"] == "tp_fp"].drop_duplicates("prop_a").sort_values("prop_a")
-        ax.plot(100 * d["prop_a"].to_numpy(), 100 * d["theory"].to_numpy(), ls="--", color="#d62728", lw=1.2,
-                label="eq. (31)" if average == "macro" else "eq. (31), class-A term x 2")
+        ax.plot(
+            100 * d["prop_a"].to_numpy(),
+            100 * d["theory"].to_numpy(),
+            ls="--",
+            color="#d62728",
+            lw=1.2,
+            label="eq. (31)" if average == "macro" else "eq. (31), class-A term x 2",
+        )
     what = "macro-F1 of A and B" if average == "macro" else "F1 of class A"
     ax.set(xlabel="proportion of class A (%)", ylabel=f"{what} (%)", xlim=(0, 10))
     if title is not None:

@@ -199,8 +199,17 @@ def roc_convex_hull(y_true, y_score, *, pos_label=1) -> ROCHull:
     fp, tp, thresholds = cc.fp[idx], cc.tp[idx], cc.thresholds[idx]
     d_tp, d_fp = np.diff(tp), np.diff(fp)
     edge_cost = d_tp / (d_tp + d_fp)  # each edge adds at least one case: no 0/0
-    return ROCHull(fp / cc.n_neg, tp / cc.n_pos, thresholds, fp, tp,
-                   np.r_[edge_cost, 0.0], np.r_[1.0, edge_cost], cc.n_pos, cc.n_neg)
+    return ROCHull(
+        fp / cc.n_neg,
+        tp / cc.n_pos,
+        thresholds,
+        fp,
+        tp,
+        np.r_[edge_cost, 0.0],
+        np.r_[1.0, edge_cost],
+        cc.n_pos,
+        cc.n_neg,
+    )
 
 
 def _check_cost(c, name: str = "c") -> np.ndarray:
@@ -236,8 +245,9 @@ def _check_severity_ratio(severity_ratio, name: str = "severity_ratio") -> float
     return r
 
 
-def h_measure_prior(pi1: float, *, severity_ratio: float | None = None,
-                    prior: Literal["severity", "hand2014"] = "severity") -> tuple[float, float]:
+def h_measure_prior(
+    pi1: float, *, severity_ratio: float | None = None, prior: Literal["severity", "hand2014"] = "severity"
+) -> tuple[float, float]:
     """Shape parameters (α, β) of the Beta prior on the relative cost c.
 
     Parameters
@@ -283,15 +293,17 @@ def h_measure_prior(pi1: float, *, severity_ratio: float | None = None,
     r = _check_severity_ratio(severity_ratio)
     if prior == "hand2014":
         if r is not None:
-            raise ValueError("severity_ratio must be None with prior='hand2014' "
-                             "(that prior is fixed by the class proportions)")
+            raise ValueError(
+                "severity_ratio must be None with prior='hand2014' (that prior is fixed by the class proportions)"
+            )
         return pi1 + 1.0, (1.0 - pi1) + 1.0
     if r is None:
         r = pi1 / (1.0 - pi1)
         if r < _MIN_SEVERITY_RATIO:
             raise ValueError(
                 f"pi1={pi1!r} is too small for the default severity ratio pi1/(1 - pi1): the prior "
-                f"Beta(2, 1 + (1 - pi1)/pi1) needs it to be at least {_MIN_SEVERITY_RATIO!r}")
+                f"Beta(2, 1 + (1 - pi1)/pi1) needs it to be at least {_MIN_SEVERITY_RATIO!r}"
+            )
     return 2.0, 1.0 + 1.0 / r
 
 
@@ -331,10 +343,15 @@ def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
     return q.min(axis=-1)
 
 
-def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
-                      prior: Literal["severity", "hand2014"] = "severity",
-                      worse_than_random: Literal["literal", "flip"] = "literal",
-                      pos_label=1) -> HMeasureResult:
+def h_measure_details(
+    y_true,
+    y_score,
+    *,
+    severity_ratio: float | None = None,
+    prior: Literal["severity", "hand2014"] = "severity",
+    worse_than_random: Literal["literal", "flip"] = "literal",
+    pos_label=1,
+) -> HMeasureResult:
     """H-measure with its loss, maximal loss and prior; see :func:`h_measure`.
 
     Parameters
@@ -370,8 +387,12 @@ def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
     a, b = h_measure_prior(pi1, severity_ratio=severity_ratio, prior=prior)
     flipped = False
     if worse_than_random == "flip" and roc_auc(is_pos, scores, pos_label=True) < 0.5:
-        warnings.warn("ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
-                      "as Hand's R package does (worse_than_random='flip')", UserWarning, stacklevel=2)
+        warnings.warn(
+            "ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
+            "as Hand's R package does (worse_than_random='flip')",
+            UserWarning,
+            stacklevel=2,
+        )
         # reverse the order by the scores' dense ranks: negating would wrap a uint64 score around
         # and overflow the int64 minimum; H depends on the order (and ties) only
         scores, flipped = -np.unique(scores, return_inverse=True)[1].reshape(-1), True
@@ -380,22 +401,27 @@ def h_measure_details(y_true, y_score, *, severity_ratio: float | None = None,
     w_fp = a / (a + b) * (betainc(a + 1, b, hull.cost_high) - betainc(a + 1, b, hull.cost_low))
     w_fn = b / (a + b) * (betainc(a, b + 1, hull.cost_high) - betainc(a, b + 1, hull.cost_low))
     loss = float(np.sum(hull.fp / n * w_fp + (n_pos - hull.tp) / n * w_fn))
-    max_loss = float(pi0 * a / (a + b) * betainc(a + 1, b, pi1)
-                     + pi1 * b / (a + b) * (1.0 - betainc(a, b + 1, pi1)))
+    max_loss = float(pi0 * a / (a + b) * betainc(a + 1, b, pi1) + pi1 * b / (a + b) * (1.0 - betainc(a, b + 1, pi1)))
     ratio = loss / max_loss if max_loss > 0 else float("nan")
     if not np.isfinite(ratio):  # never clip a NaN into a number (Python's max(0.0, nan) is 0.0)
         raise ValueError(
             f"the H-measure cannot be computed with the prior Beta({a!r}, {b!r}) (severity_ratio="
-            f"{severity_ratio!r}, prior={prior!r}): its losses are L={loss!r}, L_max={max_loss!r}")
+            f"{severity_ratio!r}, prior={prior!r}): its losses are L={loss!r}, L_max={max_loss!r}"
+        )
     # 0 <= L <= L_max holds exactly (the hull contains the diagonal); clip rounding only
     h = min(1.0, max(0.0, 1.0 - ratio))
     return HMeasureResult(h, loss, max_loss, a, b, flipped)
 
 
-def h_measure(y_true, y_score, *, severity_ratio: float | None = None,
-              prior: Literal["severity", "hand2014"] = "severity",
-              worse_than_random: Literal["literal", "flip"] = "literal",
-              pos_label=1) -> float:
+def h_measure(
+    y_true,
+    y_score,
+    *,
+    severity_ratio: float | None = None,
+    prior: Literal["severity", "hand2014"] = "severity",
+    worse_than_random: Literal["literal", "flip"] = "literal",
+    pos_label=1,
+) -> float:
     """Hand's H-measure: 1 − expected minimum loss / that of the best trivial classifier.
 
     See the module docstring for the definition, the exact integration and
@@ -444,5 +470,11 @@ def h_measure(y_true, y_score, *, severity_ratio: float | None = None,
     >>> h_measure([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], severity_ratio=1)   # 1 - 0.078125/0.15625
     0.5
     """
-    return h_measure_details(y_true, y_score, severity_ratio=severity_ratio, prior=prior,
-                             worse_than_random=worse_than_random, pos_label=pos_label).h
+    return h_measure_details(
+        y_true,
+        y_score,
+        severity_ratio=severity_ratio,
+        prior=prior,
+        worse_than_random=worse_than_random,
+        pos_label=pos_label,
+    ).h

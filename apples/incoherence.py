@@ -95,6 +95,7 @@ THRESHOLD_MEASURES = ("tpr", "precision", "kappa", "f1", "mcc")
 
 # -- input checks ---------------------------------------------------------------------
 
+
 def _check_model(model: object, name: str = "model") -> Binormal:
     if not isinstance(model, Binormal):
         raise TypeError(f"{name} must be an apples.Binormal, got {type(model).__name__}")
@@ -140,6 +141,7 @@ def _w_i(t, m: Binormal):
 
 
 # -- cost and threshold (Parker §III-A, eqs. 2-6) -------------------------------------
+
 
 def misclassification_loss(t, c, model: Binormal, *, scale: float = 1.0):
     """Loss at threshold t for normalised cost c, Q(t; b, c) (Parker eq. 4).
@@ -200,8 +202,7 @@ def _lambda_coefficients(m: Binormal):
     vp, vn = m.sd_pos**2, m.sd_neg**2
     A = 1 / (2 * vn) - 1 / (2 * vp)
     B = m.mu_pos / vp - m.mu_neg / vn
-    C = (np.log(m.pi_pos / m.pi_neg) + np.log(m.sd_neg / m.sd_pos)
-         - m.mu_pos**2 / (2 * vp) + m.mu_neg**2 / (2 * vn))
+    C = np.log(m.pi_pos / m.pi_neg) + np.log(m.sd_neg / m.sd_pos) - m.mu_pos**2 / (2 * vp) + m.mu_neg**2 / (2 * vn)
     return A, B, C
 
 
@@ -260,6 +261,7 @@ def optimal_threshold(c, model: Binormal):
 
 
 # -- weightings over thresholds (Parker §III-B, III-C, eqs. 7-10) ---------------------
+
 
 def weight_g(t, model: Binormal):
     """Hand's threshold weighting W_G(t) = π_0 f_0(t) + π_1 f_1(t) (Parker eq. 8).
@@ -376,8 +378,7 @@ def integrated_measure(model: Binormal, measure: str, *, over: str = "fpr") -> f
     return _quad(lambda t: threshold_measure(t, m, measure) * g(t), m)
 
 
-def weight_m(t, model: Binormal, measure: str, *, over: str = "fpr",
-             form: Literal["loss", "printed"] = "loss"):
+def weight_m(t, model: Binormal, measure: str, *, over: str = "fpr", form: Literal["loss", "printed"] = "loss"):
     """The threshold weighting of Theorem 1, W_m = m·g·W_G/W_I (Parker eq. 10).
 
     Parameters
@@ -507,10 +508,20 @@ def implied_cost_quantiles(model: Binormal, weight: Callable | None = None, q=(0
     """
     m = _check_model(model)
     if not (m.sd_pos == m.sd_neg and m.mu_pos > m.mu_neg):
-        raise ValueError("implied_cost_quantiles needs sd_pos == sd_neg and mu_pos > mu_neg "
-                         "(otherwise c(t) is not monotone)")
-    qs = np.atleast_1d(check_real_array("q", q, low=0, high=1, low_inclusive=False, high_inclusive=False,
-                                        what="be probabilities strictly between 0 and 1"))
+        raise ValueError(
+            "implied_cost_quantiles needs sd_pos == sd_neg and mu_pos > mu_neg (otherwise c(t) is not monotone)"
+        )
+    qs = np.atleast_1d(
+        check_real_array(
+            "q",
+            q,
+            low=0,
+            high=1,
+            low_inclusive=False,
+            high_inclusive=False,
+            what="be probabilities strictly between 0 and 1",
+        )
+    )
     if qs.ndim != 1:
         raise ValueError(f"q must be a probability or a one-dimensional sequence of them, got shape {qs.shape}")
     W, total = _weighting(m, weight)
@@ -551,6 +562,7 @@ def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
 
 
 # -- empirical scores with ties -------------------------------------------------------
+
 
 class _Atoms(NamedTuple):
     thresholds: np.ndarray  # distinct scores, decreasing
@@ -593,8 +605,9 @@ class HandLoss(NamedTuple):
     pi_neg: float
 
 
-def empirical_hand_loss(y_true, y_score, *, ties: Literal["half", "positive", "negative"] = "half",
-                        pos_label=1) -> HandLoss:
+def empirical_hand_loss(
+    y_true, y_score, *, ties: Literal["half", "positive", "negative"] = "half", pos_label=1
+) -> HandLoss:
     """Hand's weighted loss L_G for empirical scores, summed exactly (Parker §III-B).
 
     For empirical scores W_G (eq. 8) puts mass (n_pos,t + n_neg,t)/n on each
@@ -778,8 +791,7 @@ def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos
     return float(b * 0.5 * np.sum(w * (p0 * fnr + p1 * fpr)))
 
 
-def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: float = 2.0,
-                                 pos_label=1) -> np.ndarray:
+def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: float = 2.0, pos_label=1) -> np.ndarray:
     """Monte Carlo draws of Flach et al.'s loss, whose mean converges to :func:`empirical_uniform_threshold_loss`.
 
     Each draw picks a test case uniformly (its score is the threshold), the
@@ -821,11 +833,12 @@ def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: 
         pred = (s[None, :] > thr) | ((s[None, :] == thr) & (rng.random((k, n)) < 0.5))
         fn = (is_pos[None, :] & ~pred).sum(1) / n
         fp = (~is_pos[None, :] & pred).sum(1) / n
-        out[start:start + k] = b * (c * fn + (1 - c) * fp)
+        out[start : start + k] = b * (c * fn + (1 - c) * fp)
     return out
 
 
 # -- the H-measure's prior in Parker's c, and H of the binormal population -----------
+
 
 def h_prior_density(c, pi_pos: float, *, severity_ratio: float | None = None, prior: str = "severity"):
     """The H-measure's Beta prior as a density over *Parker's* c (cost share of a missed positive).
@@ -842,8 +855,9 @@ def h_prior_density(c, pi_pos: float, *, severity_ratio: float | None = None, pr
     """
     c = _check_cost(c)
     if isinstance(pi_pos, (bool, np.bool_)) or not isinstance(pi_pos, numbers.Real):
-        raise TypeError(f"pi_pos must be a proportion strictly between 0 and 1, got {pi_pos!r} "
-                        f"({type(pi_pos).__name__})")
+        raise TypeError(
+            f"pi_pos must be a proportion strictly between 0 and 1, got {pi_pos!r} ({type(pi_pos).__name__})"
+        )
     if not 0 < pi_pos < 1:
         raise ValueError(f"pi_pos must be a proportion strictly between 0 and 1, got {pi_pos!r}")
     a, b = h_measure_prior(pi_pos, severity_ratio=severity_ratio, prior=prior)
@@ -856,8 +870,9 @@ def _beta_pdf(x, a: float, b: float):
         return np.exp(special.xlogy(a - 1, x) + special.xlog1py(b - 1, -x) - special.betaln(a, b))
 
 
-def binormal_h_measure(model: Binormal, *, severity_ratio: float | None = None,
-                       prior: Literal["severity", "hand2014"] = "severity") -> float:
+def binormal_h_measure(
+    model: Binormal, *, severity_ratio: float | None = None, prior: Literal["severity", "hand2014"] = "severity"
+) -> float:
     """Hand's H for the binormal *population*: 1 - ∫ Q(T(c); c) u(c) dc / ∫ min(cπ_0, (1 - c)π_1) u(c) dc.
 
     The minimum loss at each cost uses :func:`optimal_threshold` (a linear
@@ -912,8 +927,10 @@ def binormal_h_measure(model: Binormal, *, severity_ratio: float | None = None,
     max_loss = integral(trivial_loss)
     ratio = loss / max_loss if max_loss > 0 else float("nan")
     if not np.isfinite(ratio):  # never divide by 0 nor clip a NaN
-        raise ValueError(f"H cannot be computed for this prior (Beta({alpha!r}, {beta!r}), severity_ratio="
-                         f"{severity_ratio!r}): L = {loss!r}, L_max = {max_loss!r}")
+        raise ValueError(
+            f"H cannot be computed for this prior (Beta({alpha!r}, {beta!r}), severity_ratio="
+            f"{severity_ratio!r}): L = {loss!r}, L_max = {max_loss!r}"
+        )
     return min(1.0, max(0.0, 1.0 - ratio))  # 0 <= L <= L_max; clip quadrature round-off only
 
 
@@ -997,8 +1014,9 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     plt = require("matplotlib.pyplot")
 
     if not isinstance(result, IncoherenceComparison):
-        raise TypeError("result must be an apples.IncoherenceComparison (from incoherence_comparison), "
-                        f"got {type(result).__name__}")
+        raise TypeError(
+            f"result must be an apples.IncoherenceComparison (from incoherence_comparison), got {type(result).__name__}"
+        )
     _check_model(model_a, "model_a")
     _check_model(model_b, "model_b")
     if axes is None:
@@ -1020,8 +1038,12 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
     ax_c.plot(u, result.h_prior * jac, color="black", lw=2, label="H prior (A and B)")
     ax_roc.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", title="ROC curves of A and B")
-    ax_c.set(xlabel="log₁₀(c₀/c₁), cost of a missed positive over a false positive",
-             ylabel="density per unit log₁₀ ratio", title="Implied distributions over the cost", ylim=(0, None))
+    ax_c.set(
+        xlabel="log₁₀(c₀/c₁), cost of a missed positive over a false positive",
+        ylabel="density per unit log₁₀ ratio",
+        title="Implied distributions over the cost",
+        ylim=(0, None),
+    )
     ax_roc.legend()
     ax_c.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside: the curves fill the panel
     return axes
@@ -1036,8 +1058,16 @@ class IncoherenceExplorerParts(NamedTuple):
     plot: object  #: ipywidgets.Output holding the figure
 
 
-def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 1.6, sd_b: float = 0.8,
-                         pi_pos: float = 0.3, n_grid: int = 99, continuous_update: bool = False) -> IncoherenceExplorerParts:
+def incoherence_explorer(
+    *,
+    mu_a: float = 1.0,
+    sd_a: float = 1.0,
+    mu_b: float = 1.6,
+    sd_b: float = 0.8,
+    pi_pos: float = 0.3,
+    n_grid: int = 99,
+    continuous_update: bool = False,
+) -> IncoherenceExplorerParts:
     """Two binormal classifiers (negatives N(0, 1), positives N(mu, sd²)) on the same data.
 
     Sliders: the positives' mean and spread of A and B and the shared class
@@ -1051,15 +1081,27 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
     w = require("ipywidgets")
     plt = require("matplotlib.pyplot")
 
-    for name, value, lo, hi in (("mu_a", mu_a, 0.0, 3.0), ("sd_a", sd_a, 0.8, 1.2), ("mu_b", mu_b, 0.0, 3.0),
-                                ("sd_b", sd_b, 0.8, 1.2), ("pi_pos", pi_pos, 0.05, 0.95)):
+    for name, value, lo, hi in (
+        ("mu_a", mu_a, 0.0, 3.0),
+        ("sd_a", sd_a, 0.8, 1.2),
+        ("mu_b", mu_b, 0.0, 3.0),
+        ("sd_b", sd_b, 0.8, 1.2),
+        ("pi_pos", pi_pos, 0.05, 0.95),
+    ):
         check_real(name, value, low=lo, high=hi)
     n_grid = _check_int_at_least("n_grid", n_grid, 3)
     continuous_update = check_bool("continuous_update", continuous_update)
 
     def slider(value, lo, hi, step, desc):
-        return w.FloatSlider(value=value, min=lo, max=hi, step=step, description=desc,
-                             continuous_update=continuous_update, readout_format=".2f")
+        return w.FloatSlider(
+            value=value,
+            min=lo,
+            max=hi,
+            step=step,
+            description=desc,
+            continuous_update=continuous_update,
+            readout_format=".2f",
+        )
 
     controls = {
         "mu_a": slider(mu_a, 0.0, 3.0, 0.05, "A: mean"),
@@ -1073,8 +1115,10 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
 
     def models():
         v = {k: s.value for k, s in controls.items()}
-        return (Binormal(mu_pos=v["mu_a"], sd_pos=v["sd_a"], pi_pos=v["pi_pos"]),
-                Binormal(mu_pos=v["mu_b"], sd_pos=v["sd_b"], pi_pos=v["pi_pos"]))
+        return (
+            Binormal(mu_pos=v["mu_a"], sd_pos=v["sd_a"], pi_pos=v["pi_pos"]),
+            Binormal(mu_pos=v["mu_b"], sd_pos=v["sd_b"], pi_pos=v["pi_pos"]),
+        )
 
     def update(_=None):
         a, b = models()
@@ -1084,14 +1128,17 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
         notes = []
         for name, m in (("A", a), ("B", b)):
             if m.mu_pos == m.mu_neg and m.sd_pos == m.sd_neg:
-                notes.append(f"{name} is a random classifier: every threshold implies the same cost "
-                             f"c = π₁ = {m.pi_neg:.2f}, a point mass with no density to draw.")
+                notes.append(
+                    f"{name} is a random classifier: every threshold implies the same cost "
+                    f"c = π₁ = {m.pi_neg:.2f}, a point mass with no density to draw."
+                )
         if any(issubclass(x.category, integrate.IntegrationWarning) for x in caught):
-            notes.append("scipy's quadrature could not reach its very tight tolerance (1e-14) here, "
-                         "usually while normalising an implied cost density; the result is typically "
-                         "still good to ~1e-9, far below what the plot can show.")
-        table.value = r.table.to_html(float_format=lambda x: f"{x:.4f}") + "".join(
-            f"<p><i>{n}</i></p>" for n in notes)
+            notes.append(
+                "scipy's quadrature could not reach its very tight tolerance (1e-14) here, "
+                "usually while normalising an implied cost density; the result is typically "
+                "still good to ~1e-9, far below what the plot can show."
+            )
+        table.value = r.table.to_html(float_format=lambda x: f"{x:.4f}") + "".join(f"<p><i>{n}</i></p>" for n in notes)
         plot.clear_output(wait=True)
         with plot:
             _fig, axes = plt.subplots(1, 2, figsize=(12, 4))
@@ -1101,7 +1148,17 @@ def incoherence_explorer(*, mu_a: float = 1.0, sd_a: float = 1.0, mu_b: float = 
     for s in controls.values():
         s.observe(update, names="value")
     update()
-    box = w.VBox([w.HBox([w.VBox([controls["mu_a"], controls["sd_a"]]),
-                          w.VBox([controls["mu_b"], controls["sd_b"]]), controls["pi_pos"]]),
-                  table, plot])
+    box = w.VBox(
+        [
+            w.HBox(
+                [
+                    w.VBox([controls["mu_a"], controls["sd_a"]]),
+                    w.VBox([controls["mu_b"], controls["sd_b"]]),
+                    controls["pi_pos"],
+                ]
+            ),
+            table,
+            plot,
+        ]
+    )
     return IncoherenceExplorerParts(box, controls, table, plot)

@@ -137,14 +137,20 @@ def _detect(name: str, items: list, multilabel: bool | None) -> bool:
     if not multilabel and any(flags):
         i = flags.index(True)
         raise ValueError(
-            f"multilabel=False but {name}[{i}] is a collection {items[i]!r}; pass multilabel=True for "
-            "multi-label data"
+            f"multilabel=False but {name}[{i}] is a collection {items[i]!r}; pass multilabel=True for multi-label data"
         )
     return multilabel
 
 
-def _parse(y_true, y_pred, *, multilabel: bool | None, deduplicate: bool, empty: str,
-           names: tuple[str, str] = ("y_true", "y_pred")):
+def _parse(
+    y_true,
+    y_pred,
+    *,
+    multilabel: bool | None,
+    deduplicate: bool,
+    empty: str,
+    names: tuple[str, str] = ("y_true", "y_pred"),
+):
     """Per-instance gold and predicted labels (a Counter each if multi-label), and the multi-label flag.
 
     Every label is checked: no missing value (None, NaN, ``pd.NA``, NaT), one
@@ -219,8 +225,9 @@ def _fast_single_label(y_true, y_pred, multilabel, empty, names):
             raise ValueError(f"{name}[{i}] is NaN; labels must be real values (use [] for no label)")
         arrays.append(y)
     if arrays[0].size != arrays[1].size:
-        raise ValueError(f"inconsistent lengths: {names[0]} has {arrays[0].size} instances, "
-                         f"{names[1]} has {arrays[1].size}")
+        raise ValueError(
+            f"inconsistent lengths: {names[0]} has {arrays[0].size} instances, {names[1]} has {arrays[1].size}"
+        )
     if arrays[0].dtype.kind != arrays[1].dtype.kind and {arrays[0].dtype.kind, arrays[1].dtype.kind} & set("US"):
         return None  # strings mixed with numbers: take the general path
     return arrays
@@ -238,8 +245,9 @@ def _labels_of(items: list, ml: bool):
     return (lab for c in items for lab in c) if ml else iter(items)
 
 
-def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool,
-               names: tuple[str, str] = ("y_true", "y_pred")) -> list:
+def _label_set(
+    gold: list, pred: list, labels, *, empty: str, ml: bool, names: tuple[str, str] = ("y_true", "y_pred")
+) -> list:
     if isinstance(gold, np.ndarray):
         seen = dict.fromkeys(_unique_labels(np.concatenate([gold, pred]) if len(pred) else gold, ml))
     else:
@@ -262,8 +270,13 @@ def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool,
             raise ValueError(f"labels has duplicates: {dup!r}")
         known = set(out)
         for name, cs in zip(names, (gold, pred), strict=True):
-            unknown = sorted({repr(lab) for lab in _unique_labels(cs, ml) if lab not in known
-                              and not (empty == "label" and lab == NONE_LABEL)})
+            unknown = sorted(
+                {
+                    repr(lab)
+                    for lab in _unique_labels(cs, ml)
+                    if lab not in known and not (empty == "label" and lab == NONE_LABEL)
+                }
+            )
             if unknown:
                 raise ValueError(
                     f"{name} contains label(s) {', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''} "
@@ -276,8 +289,9 @@ def _label_set(gold: list, pred: list, labels, *, empty: str, ml: bool,
         out = [*out, NONE_LABEL]
     if not out:
         data = " and ".join(dict.fromkeys(names))
-        raise ValueError(f"there are no labels: {data} {'is' if ' ' not in data else 'are'} empty "
-                         "and labels= was not given")
+        raise ValueError(
+            f"there are no labels: {data} {'is' if ' ' not in data else 'are'} empty and labels= was not given"
+        )
     return out
 
 
@@ -290,8 +304,15 @@ def _codes(items, index: dict) -> np.ndarray:
     return np.array([index[x] for x in items], dtype=np.int64)
 
 
-def label_counts(y_true, y_pred, *, labels: Sequence[Hashable] | None = None, multilabel: bool | None = None,
-                 deduplicate: bool = False, empty: Literal["ignore", "label"] = "ignore") -> dict[Hashable, Counts]:
+def label_counts(
+    y_true,
+    y_pred,
+    *,
+    labels: Sequence[Hashable] | None = None,
+    multilabel: bool | None = None,
+    deduplicate: bool = False,
+    empty: Literal["ignore", "label"] = "ignore",
+) -> dict[Hashable, Counts]:
     """One binary confusion count per label, counted as Van Asch §5.1.
 
     Parameters
@@ -390,8 +411,9 @@ def label_counts(y_true, y_pred, *, labels: Sequence[Hashable] | None = None, mu
     return {lab: Counts(int(tp[i]), int(fp[i]), int(fn[i]), int(tn[i])) for i, lab in enumerate(out_labels)}
 
 
-def label_frequencies(y, *, labels: Sequence[Hashable] | None = None,
-                      multilabel: bool | None = None) -> dict[Hashable, float]:
+def label_frequencies(
+    y, *, labels: Sequence[Hashable] | None = None, multilabel: bool | None = None
+) -> dict[Hashable, float]:
     """Relative label frequencies f_λ of a (training) label sequence, for lfb averaging.
 
     Single-label data: f_λ = c_λ / n, the share of instances with label λ
@@ -438,23 +460,32 @@ class SplitConfusionMatrix(NamedTuple):
 
     def to_frame(self) -> pd.DataFrame:
         """Table 7 layout: split cells as ``"column\\row"``, Σ row and column, corner ``"Σcol\\Σrow"``."""
+
         def fmt(c: float, r: float) -> str:
             a, b = f"{c:.4g}", f"{r:.4g}"
             return a if a == b else f"{a}\\{b}"
 
         names = [str(lab) for lab in self.labels]
         q = len(names)
-        body = [[fmt(self.column_values[i, j], self.row_values[i, j]) for j in range(q)]
-                + [f"{self.row_values[i].sum():.4g}"] for i in range(q)]
+        body = [
+            [fmt(self.column_values[i, j], self.row_values[i, j]) for j in range(q)]
+            + [f"{self.row_values[i].sum():.4g}"]
+            for i in range(q)
+        ]
         col_tot = self.column_values.sum(axis=0)
-        body.append([f"{v:.4g}" for v in col_tot]
-                    + [fmt(self.column_values.sum(), self.row_values.sum())])
+        body.append([f"{v:.4g}" for v in col_tot] + [fmt(self.column_values.sum(), self.row_values.sum())])
         return pd.DataFrame(body, index=[*names, "Σ"], columns=[*names, "Σ"])
 
 
-def split_confusion_matrix(y_true, y_pred, *, labels: Sequence[Hashable] | None = None,
-                           multilabel: bool | None = None, deduplicate: bool = False,
-                           empty: Literal["ignore", "label"] = "ignore") -> SplitConfusionMatrix:
+def split_confusion_matrix(
+    y_true,
+    y_pred,
+    *,
+    labels: Sequence[Hashable] | None = None,
+    multilabel: bool | None = None,
+    deduplicate: bool = False,
+    empty: Literal["ignore", "label"] = "ignore",
+) -> SplitConfusionMatrix:
     """Confusion matrix with split counts for multi-label data (Van Asch §5.2, Table 7).
 
     Per instance, labels in both the gold and the prediction add 1 to their
@@ -502,8 +533,10 @@ def split_confusion_matrix(y_true, y_pred, *, labels: Sequence[Hashable] | None 
     )
     if need_extra:
         if UNMATCHED in {lab for c in gold + pred for lab in c}:
-            raise ValueError(f"the data use {UNMATCHED!r} as a label, which the split matrix reserves for "
-                             "labels without a partner; rename that label")
+            raise ValueError(
+                f"the data use {UNMATCHED!r} as a label, which the split matrix reserves for "
+                "labels without a partner; rename that label"
+            )
         out_labels = [*out_labels, UNMATCHED]
     index = {lab: i for i, lab in enumerate(out_labels)}
     q = len(out_labels)
@@ -566,8 +599,9 @@ def labels_from_confusion_matrix(matrix, labels: Sequence[Hashable] | None = Non
     if names_arr.ndim != 1:
         names_arr = as_objects
     n = sum(int(v) for v in m.ravel())
-    check_table_size(f"y_true and y_pred of {n:,} instances", 2 * n * names_arr.dtype.itemsize,
-                     reduce="the counts in matrix")
+    check_table_size(
+        f"y_true and y_pred of {n:,} instances", 2 * n * names_arr.dtype.itemsize, reduce="the counts in matrix"
+    )
     rows, cols = np.indices((q, q))
     reps = m.ravel()
     return np.repeat(names_arr[rows.ravel()], reps), np.repeat(names_arr[cols.ravel()], reps)

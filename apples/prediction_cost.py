@@ -162,8 +162,12 @@ def _check_weight(weight: object) -> float:
     return check_real("weight", weight, low=0.0)
 
 
-def label_weights(counts_by_label: Mapping[Hashable, Counts], *, average: str,
-                  frequencies: Mapping[Hashable, float] | str | None = None) -> dict:
+def label_weights(
+    counts_by_label: Mapping[Hashable, Counts],
+    *,
+    average: str,
+    frequencies: Mapping[Hashable, float] | str | None = None,
+) -> dict:
     """The weight of each label's score in a macro or lfb average.
 
     ``1/C`` for ``average="macro"`` (eq. 8; C = number of labels in the table,
@@ -205,8 +209,9 @@ def label_weights(counts_by_label: Mapping[Hashable, Counts], *, average: str,
 
 
 # -- the formulas ------------------------------------------------------------------------
-def precision_factor(counts: Counts, delta: int, *, weight: float = 1.0, tp_delta: int = 0,
-                     undefined: Undefined = "zero") -> float:
+def precision_factor(
+    counts: Counts, delta: int, *, weight: float = 1.0, tp_delta: int = 0, undefined: Undefined = "zero"
+) -> float:
     """factor_λ(δ): change of one label's weighted precision when its fp change by δ (eqs. 16, 22).
 
     ``weight · (−δ·tp) / ((tp + fp)(tp + fp + δ))`` — eq. (16) with
@@ -331,8 +336,10 @@ def _moves(moves: object) -> list[tuple[Hashable, Hashable, int]]:
         source, target, delta = m
         delta = _check_int(f"delta of moves[{i}]", delta)
         if delta < 0:
-            raise ValueError(f"moves[{i}] has delta={delta}; the number of moved false positives must be >= 0 "
-                             "(swap source and target to move the other way)")
+            raise ValueError(
+                f"moves[{i}] has delta={delta}; the number of moved false positives must be >= 0 "
+                "(swap source and target to move the other way)"
+            )
         if source == target:
             raise ValueError(f"moves[{i}] moves false positives from {source!r} to itself")
         out.append((source, target, delta))
@@ -344,16 +351,23 @@ def _net_fp_changes(table: Mapping, moves: list) -> dict:
     for i, (source, target, delta) in enumerate(moves):
         for role, label in (("source", source), ("target", target)):
             if label not in table:
-                raise ValueError(f"moves[{i}] has {role} {label!r}, which is not a label of counts_by_label "
-                                 f"(labels: {list(table)!r})")
+                raise ValueError(
+                    f"moves[{i}] has {role} {label!r}, which is not a label of counts_by_label "
+                    f"(labels: {list(table)!r})"
+                )
         net[source] -= delta
         net[target] += delta
     return net
 
 
-def precision_change(counts_by_label: Mapping[Hashable, Counts], moves, *, average: str,
-                     frequencies: Mapping[Hashable, float] | str | None = None,
-                     undefined: Undefined = "zero") -> float:
+def precision_change(
+    counts_by_label: Mapping[Hashable, Counts],
+    moves,
+    *,
+    average: str,
+    frequencies: Mapping[Hashable, float] | str | None = None,
+    undefined: Undefined = "zero",
+) -> float:
     """Δp: change of averaged precision when false positives move between labels (eqs. 17, 18, 22).
 
     Each move ``(source, target, δ)`` turns δ false positives of ``source``
@@ -407,8 +421,7 @@ def precision_change(counts_by_label: Mapping[Hashable, Counts], moves, *, avera
     net = _net_fp_changes(table, _moves(moves))
     for label, d in net.items():
         if table[label].fp + d < 0:
-            raise ValueError(f"the moves take {-d} false positives from {label!r}, which has only "
-                             f"fp={table[label].fp}")
+            raise ValueError(f"the moves take {-d} false positives from {label!r}, which has only fp={table[label].fp}")
     if average == "micro":
         if frequencies is not None:
             raise ValueError("frequencies is only used with average='lfb'")
@@ -416,13 +429,19 @@ def precision_change(counts_by_label: Mapping[Hashable, Counts], moves, *, avera
     weights = label_weights(table, average=average, frequencies=frequencies)
     return math.fsum(
         precision_factor(table[label], d, weight=weights[label], undefined=undefined)
-        for label, d in net.items() if d != 0
+        for label, d in net.items()
+        if d != 0
     )
 
 
-def recall_change(counts_by_label: Mapping[Hashable, Counts], shifts: Mapping[Hashable, int], *,
-                  average: str, frequencies: Mapping[Hashable, float] | str | None = None,
-                  undefined: Undefined = "zero") -> float:
+def recall_change(
+    counts_by_label: Mapping[Hashable, Counts],
+    shifts: Mapping[Hashable, int],
+    *,
+    average: str,
+    frequencies: Mapping[Hashable, float] | str | None = None,
+    undefined: Undefined = "zero",
+) -> float:
     """Δr: change of averaged recall when labels gain or lose true positives (eqs. 19–21, 23, 24).
 
     ``shifts`` maps a label to δ_λ, the true positives it gains from (> 0) or
@@ -473,13 +492,15 @@ def recall_change(counts_by_label: Mapping[Hashable, Counts], shifts: Mapping[Ha
             recall_factor(table[label], d)  # validates the range
         return divide(sum(clean.values()), n, undefined=undefined, what="micro recall (no gold labels)")
     weights = label_weights(table, average=average, frequencies=frequencies)
-    return math.fsum(recall_factor(table[label], d, weight=weights[label], undefined=undefined)
-                     for label, d in clean.items())
+    return math.fsum(
+        recall_factor(table[label], d, weight=weights[label], undefined=undefined) for label, d in clean.items()
+    )
 
 
 # -- brute force: move the counts ----------------------------------------------------
-def move_false_positives(counts_by_label: Mapping[Hashable, Counts], source: Hashable, target: Hashable,
-                         delta: int = 1) -> dict:
+def move_false_positives(
+    counts_by_label: Mapping[Hashable, Counts], source: Hashable, target: Hashable, delta: int = 1
+) -> dict:
     """The table after δ false positives of ``source`` become false positives of ``target``.
 
     Movement 1 of Van Asch §6.1: δ instances whose gold label is neither
@@ -530,8 +551,9 @@ def move_false_positives(counts_by_label: Mapping[Hashable, Counts], source: Has
     return out
 
 
-def shift_true_positives(counts_by_label: Mapping[Hashable, Counts], label: Hashable, delta: int, *,
-                         other: Hashable | None = None) -> dict:
+def shift_true_positives(
+    counts_by_label: Mapping[Hashable, Counts], label: Hashable, delta: int, *, other: Hashable | None = None
+) -> dict:
     """The table after ``label`` gains (δ > 0) or loses (δ < 0) δ true positives.
 
     Movement 2 of Van Asch §6.1. ``tp_label += δ``, ``fn_label −= δ``. In
@@ -579,9 +601,14 @@ def shift_true_positives(counts_by_label: Mapping[Hashable, Counts], label: Hash
     return out
 
 
-def score_change(before: Mapping[Hashable, Counts], after: Mapping[Hashable, Counts], *,
-                 average: Literal["macro", "micro", "lfb"],
-                 frequencies: Mapping[Hashable, float] | Literal["test"] | None = None, undefined: Undefined = "zero"):
+def score_change(
+    before: Mapping[Hashable, Counts],
+    after: Mapping[Hashable, Counts],
+    *,
+    average: Literal["macro", "micro", "lfb"],
+    frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
+    undefined: Undefined = "zero",
+):
     """Brute force: ``average_scores(after) − average_scores(before)``, field by field.
 
     The check of every formula in this module: apply a move with
@@ -666,8 +693,9 @@ def accuracy_by_uncertainty(y_true, y_pred, uncertainty, *, bins: int = 10) -> p
     for lo, hi in itertools.pairwise(edges):
         n = int(hi - lo)
         correct = int(ok[lo:hi].sum())
-        rows.append({"low": float(us[lo]), "high": float(us[hi - 1]), "n": n, "correct": correct,
-                     "accuracy": correct / n})
+        rows.append(
+            {"low": float(us[lo]), "high": float(us[hi - 1]), "n": n, "correct": correct, "accuracy": correct / n}
+        )
     return pd.DataFrame(rows)
 
 
@@ -882,9 +910,14 @@ def boosting_table(y_true, predictions: Mapping[str, object], *, labels) -> pd.D
         s = average_scores(label_counts(t, p, labels=labels), average="macro")
         ok = t == p
         rows[name] = {
-            "precision": s.precision, "recall": s.recall, "f1": s.mean_f, "f_of_averages": s.f_of_averages,
-            "accuracy": float(ok.mean()) if ok.size else math.nan, "correct": int(ok.sum()),
-            "changed": int((p != reference).sum()), "gained": int((ok & ~ok0).sum()),
+            "precision": s.precision,
+            "recall": s.recall,
+            "f1": s.mean_f,
+            "f_of_averages": s.f_of_averages,
+            "accuracy": float(ok.mean()) if ok.size else math.nan,
+            "correct": int(ok.sum()),
+            "changed": int((p != reference).sum()),
+            "gained": int((ok & ~ok0).sum()),
             "lost": int((~ok & ok0).sum()),
         }
     return pd.DataFrame.from_dict(rows, orient="index")
@@ -958,8 +991,9 @@ def boosting_curve(y_true, y_pred, uncertainty, *, ks, target, labels) -> pd.Dat
     wrong = t != p
     predictions = {"reference": p}
     for k in ks_list:
-        relabelled = relabel_uncertain(p, np.isin(np.arange(p.size), order[:k]).astype(float),
-                                       threshold=1.0, target=target)
+        relabelled = relabel_uncertain(
+            p, np.isin(np.arange(p.size), order[:k]).astype(float), threshold=1.0, target=target
+        )
         predictions[f"k={k}"] = relabelled
     table = boosting_table(t, predictions, labels=labels).iloc[1:]
     table.index = pd.Index(ks_list, name="k")
@@ -968,9 +1002,17 @@ def boosting_curve(y_true, y_pred, uncertainty, *, ks, target, labels) -> pd.Dat
     return table
 
 
-def nearest_neighbour_boosting(X, y, *, seed: int, exponent: float = 1.5, minimum: int = 10,
-                               train_size: float = 0.3, max_accuracy: float = 0.35,
-                               distances=None) -> pd.DataFrame:
+def nearest_neighbour_boosting(
+    X,
+    y,
+    *,
+    seed: int,
+    exponent: float = 1.5,
+    minimum: int = 10,
+    train_size: float = 0.3,
+    max_accuracy: float = 0.35,
+    distances=None,
+) -> pd.DataFrame:
     """One run of the §6.2.1 boosting experiment with a 1-nearest-neighbour classifier: Table 8.
 
     1. Subsample ``y`` with Zipf-skewed class sizes (:func:`zipf_subsample`,
@@ -1032,6 +1074,7 @@ def nearest_neighbour_boosting(X, y, *, seed: int, exponent: float = 1.5, minimu
     (0, 5, 0)
     """
     from scipy.spatial.distance import cdist
+
     train_test_split = require("sklearn.model_selection").train_test_split  # scikit-learn: the notebooks extra
 
     t = check_labels_1d("y", y)
@@ -1062,14 +1105,19 @@ def nearest_neighbour_boosting(X, y, *, seed: int, exponent: float = 1.5, minimu
     d_tr = d[np.ix_(train, train)]
     np.fill_diagonal(d_tr, np.inf)  # leave one out: never the instance itself
     nearest_tr = d_tr.argmin(axis=1)
-    threshold = uncertainty_threshold(y_tr, y_tr[nearest_tr], d_tr[np.arange(train.size), nearest_tr],
-                                      max_accuracy=max_accuracy)
+    threshold = uncertainty_threshold(
+        y_tr, y_tr[nearest_tr], d_tr[np.arange(train.size), nearest_tr], max_accuracy=max_accuracy
+    )
     labels, sizes = np.unique(y_tr, return_counts=True)
     target = labels[np.argmax(sizes)].item()
-    table = boosting_table(y_te, {
-        "NORMAL": y_pred,
-        "CHANGED": relabel_uncertain(y_pred, distance, threshold=threshold, target=target),
-        "UPPER": relabel_errors(y_te, y_pred, target=target),
-    }, labels=np.unique(t).tolist())
+    table = boosting_table(
+        y_te,
+        {
+            "NORMAL": y_pred,
+            "CHANGED": relabel_uncertain(y_pred, distance, threshold=threshold, target=target),
+            "UPPER": relabel_errors(y_te, y_pred, target=target),
+        },
+        labels=np.unique(t).tolist(),
+    )
     table.attrs.update(threshold=threshold, target=target)
     return table

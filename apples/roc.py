@@ -223,8 +223,9 @@ def average_precision(y_true, y_score, *, pos_label=1, undefined: Literal["raise
     return float(np.sum(d_tp * (c.tp / (c.tp + c.fp))) / n_pos)
 
 
-def precision_at_k(y_true, y_score, *, k: int, pos_label=1,
-                   ties: Literal["expected", "pessimistic", "optimistic"] = "expected") -> float:
+def precision_at_k(
+    y_true, y_score, *, k: int, pos_label=1, ties: Literal["expected", "pessimistic", "optimistic"] = "expected"
+) -> float:
     """Precision among the k highest-scored cases ("precision at k", Forman & Scholz §3.2).
 
     Parameters
@@ -362,12 +363,20 @@ def _merge_folds(t_folds: list, s_folds: list) -> tuple[np.ndarray, np.ndarray]:
             raise ValueError(
                 "y_score_folds cannot be ranked together exactly: some folds hold integer scores "
                 f"(from {lo} to {hi}) that no one dtype holds together with the other folds' scores "
-                "(float64 rounds integers beyond 2**53); give every fold scores of one dtype")
+                "(float64 rounds integers beyond 2**53); give every fold scores of one dtype"
+            )
     return np.concatenate(ts), merged
 
 
-def cv_ranking_score(y_true_folds, y_score_folds, *, metric, method: Literal["avg", "merge"],
-                     undefined: Literal["raise", "nan", "skip"] = "raise", **metric_options) -> float:
+def cv_ranking_score(
+    y_true_folds,
+    y_score_folds,
+    *,
+    metric,
+    method: Literal["avg", "merge"],
+    undefined: Literal["raise", "nan", "skip"] = "raise",
+    **metric_options,
+) -> float:
     """A ranking metric under cross-validation, averaged per fold or on the merged scores.
 
     Parameters
@@ -451,8 +460,7 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
             values.append(float(func(t, s, **metric_options)))
         except UndefinedMetricError as err:
             if undefined == "raise":
-                raise UndefinedMetricError(
-                    f"fold {i + 1} (index {i}): {err}; pass undefined='nan' or 'skip'") from None
+                raise UndefinedMetricError(f"fold {i + 1} (index {i}): {err}; pass undefined='nan' or 'skip'") from None
             undefined_folds.append(i)
         except (ValueError, TypeError) as err:
             raise _in_fold(i, err) from None
@@ -463,8 +471,14 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
     return float(np.mean(values))
 
 
-def cv_roc_auc(y_true_folds, y_score_folds, *, method: Literal["avg", "merge"],
-           undefined: Literal["raise", "nan", "skip"] = "raise", pos_label=1) -> float:
+def cv_roc_auc(
+    y_true_folds,
+    y_score_folds,
+    *,
+    method: Literal["avg", "merge"],
+    undefined: Literal["raise", "nan", "skip"] = "raise",
+    pos_label=1,
+) -> float:
     """Cross-validated AUC: AUC_avg or AUC_merge of Forman & Scholz §2.4.
 
     Parameters
@@ -502,5 +516,6 @@ def cv_roc_auc(y_true_folds, y_score_folds, *, method: Literal["avg", "merge"],
     >>> cv_roc_auc([[1, 0], [0, 0]], [[0.9, 0.1], [0.3, 0.2]], method="avg", undefined="skip")
     1.0
     """
-    return cv_ranking_score(y_true_folds, y_score_folds, metric="roc_auc", method=method,
-                            undefined=undefined, pos_label=pos_label)
+    return cv_ranking_score(
+        y_true_folds, y_score_folds, metric="roc_auc", method=method, undefined=undefined, pos_label=pos_label
+    )

@@ -62,8 +62,16 @@ class ExploreResult:
     text: str = field(default="")
 
 
-def explore_cv_f(prior: float, f_true: float, *, n_folds: int = 10, n_cases: int = 1000, stratified: bool = True,
-                 n_reps: int = 20_000, seed: int = 0) -> ExploreResult:
+def explore_cv_f(
+    prior: float,
+    f_true: float,
+    *,
+    n_folds: int = 10,
+    n_cases: int = 1000,
+    stratified: bool = True,
+    n_reps: int = 20_000,
+    seed: int = 0,
+) -> ExploreResult:
     """Simulate one point and summarise every method against the truth and the exact expectation.
 
     Parameters
@@ -82,22 +90,30 @@ def explore_cv_f(prior: float, f_true: float, *, n_folds: int = 10, n_cases: int
     True
     """
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
-    est = sample_cv_f(prior, f_true, stratified=stratified, n_reps=n_reps, n_cases=n_cases, n_folds=n_folds,
-                      seed=seed)
+    est = sample_cv_f(prior, f_true, stratified=stratified, n_reps=n_reps, n_cases=n_cases, n_folds=n_folds, seed=seed)
     mean = est.mean()
-    summary = pd.DataFrame({
-        "mean": mean,
-        "bias": mean - f_true,
-        "relative_bias": (mean - f_true) / f_true,
-        "std": est.std(ddof=1) if n_reps > 1 else np.nan,
-        "n_undefined": est.isna().sum().astype(int),
-        "exact_mean": [exact_cv_f(prior, f_true, stratified=stratified, method=m, n_cases=n_cases, n_folds=n_folds)
-                       if m in EXACT_METHODS else np.nan for m in CV_F_METHODS],
-    }, index=pd.Index(list(CV_F_METHODS), name="method"))
+    summary = pd.DataFrame(
+        {
+            "mean": mean,
+            "bias": mean - f_true,
+            "relative_bias": (mean - f_true) / f_true,
+            "std": est.std(ddof=1) if n_reps > 1 else np.nan,
+            "n_undefined": est.isna().sum().astype(int),
+            "exact_mean": [
+                exact_cv_f(prior, f_true, stratified=stratified, method=m, n_cases=n_cases, n_folds=n_folds)
+                if m in EXACT_METHODS
+                else np.nan
+                for m in CV_F_METHODS
+            ],
+        },
+        index=pd.Index(list(CV_F_METHODS), name="method"),
+    )
     best = str(summary["bias"].abs().idxmin())  # a method name (str() for the type checker)
-    text = (f"{design.n_pos} positives in {n_cases} cases, {n_folds} {'stratified' if stratified else 'unstratified'} "
-            f"folds, true F = {percent(f_true, decimals=1)}, {n_reps:,} repetitions. "
-            f"Smallest |bias|: {METHOD_LABELS[best]} ({summary['bias'].loc[best] * 100:+.2f} points).")
+    text = (
+        f"{design.n_pos} positives in {n_cases} cases, {n_folds} {'stratified' if stratified else 'unstratified'} "
+        f"folds, true F = {percent(f_true, decimals=1)}, {n_reps:,} repetitions. "
+        f"Smallest |bias|: {METHOD_LABELS[best]} ({summary['bias'].loc[best] * 100:+.2f} points)."
+    )
     return ExploreResult(estimates=est, summary=summary, f_true=float(f_true), text=text)
 
 
@@ -118,8 +134,15 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
     for method in CV_F_METHODS:
         x = estimates[method].dropna().to_numpy() * 100
         weights = np.full(x.size, 100.0 / max(len(estimates), 1))
-        ax.hist(x, bins=edges, weights=weights, histtype="step", lw=1.5, color=METHOD_COLORS[method],
-                label=METHOD_LABELS[method])
+        ax.hist(
+            x,
+            bins=edges,
+            weights=weights,
+            histtype="step",
+            lw=1.5,
+            color=METHOD_COLORS[method],
+            label=METHOD_LABELS[method],
+        )
     ax.axvline(f_true * 100, color="grey", ls="--", lw=1, label="truth")
     return decorate(ax, xlabel="cross-validated F (%)", ylabel="repetitions (%)")
 
@@ -141,9 +164,12 @@ def _summary_html(result: ExploreResult) -> str:
         f"<tr><td>{METHOD_LABELS[m]}</td><td>{pct(s.loc[m, 'mean'], '.2f')}%</td>"
         f"<td>{pct(s.loc[m, 'bias'], '+.2f')}</td><td>{pct(s.loc[m, 'std'], '.2f')}</td>"
         f"<td>{pct(s.loc[m, 'exact_mean'], '.2f')}</td><td>{int(s['n_undefined'].loc[m])}</td></tr>"
-        for m in CV_F_METHODS)
-    return ("<table><tr><th>method</th><th>mean</th><th>bias (points)</th><th>std (points)</th>"
-            f"<th>exact mean (%)</th><th>undefined reps</th></tr>{rows}</table><p>{result.text}</p>")
+        for m in CV_F_METHODS
+    )
+    return (
+        "<table><tr><th>method</th><th>mean</th><th>bias (points)</th><th>std (points)</th>"
+        f"<th>exact mean (%)</th><th>undefined reps</th></tr>{rows}</table><p>{result.text}</p>"
+    )
 
 
 @dataclass
@@ -185,10 +211,18 @@ def build_sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True
     draw = check_bool("draw", draw)
     plt = require("matplotlib.pyplot") if draw else None
     parts = SimExplorer(
-        prior=w.FloatSlider(value=0.01, min=0.005, max=0.5, step=0.005, description="prior",
-                            readout_format=".1%", continuous_update=False),
-        f_true=w.FloatSlider(value=0.8, min=0.5, max=1.0, step=0.05, description="true F",
-                             readout_format=".0%", continuous_update=False),
+        prior=w.FloatSlider(
+            value=0.01,
+            min=0.005,
+            max=0.5,
+            step=0.005,
+            description="prior",
+            readout_format=".1%",
+            continuous_update=False,
+        ),
+        f_true=w.FloatSlider(
+            value=0.8, min=0.5, max=1.0, step=0.05, description="true F", readout_format=".0%", continuous_update=False
+        ),
         n_folds=w.Dropdown(options=[2, 5, 10, 20, 50], value=10, description="folds"),
         n_cases=w.Dropdown(options=[100, 500, 1000, 2000, 10000], value=1000, description="cases"),
         stratified=w.Checkbox(value=True, description="stratified"),
@@ -200,9 +234,15 @@ def build_sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True
 
     def update(_change=None):
         try:
-            result = explore_cv_f(parts.prior.value, parts.f_true.value, n_folds=parts.n_folds.value,
-                                  n_cases=parts.n_cases.value, stratified=parts.stratified.value,
-                                  n_reps=n_reps, seed=seed)
+            result = explore_cv_f(
+                parts.prior.value,
+                parts.f_true.value,
+                n_folds=parts.n_folds.value,
+                n_cases=parts.n_cases.value,
+                stratified=parts.stratified.value,
+                n_reps=n_reps,
+                seed=seed,
+            )
         except ValueError as err:
             parts.result = None
             parts.status.value = f"Not simulated: {err}"
@@ -254,6 +294,13 @@ def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METH
     ax = require("matplotlib.pyplot").gca() if ax is None else ax
     for method in methods:
         part = frame[frame["method"] == method].sort_values(x)
-        ax.plot(part[x] * 100, part[y] * 100, marker="o", ms=3, color=METHOD_COLORS[method],
-                label=METHOD_LABELS[method], **line_kw)
+        ax.plot(
+            part[x] * 100,
+            part[y] * 100,
+            marker="o",
+            ms=3,
+            color=METHOD_COLORS[method],
+            label=METHOD_LABELS[method],
+            **line_kw,
+        )
     return ax

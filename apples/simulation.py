@@ -174,9 +174,7 @@ def _check_folds_cases(n_cases: object, n_folds: object) -> tuple[int, int]:
     if n_cases < n_folds:
         raise ValueError(f"n_cases={n_cases} is smaller than n_folds={n_folds}")
     if n_cases % n_folds:
-        raise ValueError(
-            f"n_folds={n_folds} does not divide n_cases={n_cases}; the simulation needs equal-size folds"
-        )
+        raise ValueError(f"n_folds={n_folds} does not divide n_cases={n_cases}; the simulation needs equal-size folds")
     return n_cases, n_folds
 
 
@@ -234,8 +232,16 @@ def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_fol
             f"no classifier has precision = recall = f_true={f_true!r} at prior={prior!r}: "
             f"it would need a false positive rate of {fpr:.3g} > 1"
         )
-    return SimulationDesign(n_cases=n_cases, n_folds=n_folds, fold_size=n_cases // n_folds,
-                            n_pos=n_pos, n_neg=n_neg, f_true=f_true, recall=f_true, fpr=fpr)
+    return SimulationDesign(
+        n_cases=n_cases,
+        n_folds=n_folds,
+        fold_size=n_cases // n_folds,
+        n_pos=n_pos,
+        n_neg=n_neg,
+        f_true=f_true,
+        recall=f_true,
+        fpr=fpr,
+    )
 
 
 def _check_stratified(stratified: object) -> bool:
@@ -338,7 +344,7 @@ def _allocation_tables(n_cases: int, n_folds: int, n_small: int) -> _AliasSet:
         table = np.where(ok, np.exp(_log_comb(r, x) + _log_comb(remaining - r, m - x) - _log_comb(remaining, m)), 0.0)
         for row in range(n_small + 1):
             # r > remaining cannot happen; give it a harmless one-point table
-            pmfs.append(table[row, :min(m, row) + 1] if row <= remaining else np.ones(1))
+            pmfs.append(table[row, : min(m, row) + 1] if row <= remaining else np.ones(1))
     return _AliasSet(pmfs)
 
 
@@ -351,12 +357,15 @@ def _check_allocation_size(n_cases: int, n_folds: int, n_small: int, n_reps: int
     m = n_cases // n_folds
     top = min(m, n_small)
     cells_per_fold = (top + 1) * (top + 2) // 2 + (n_small - top) * (m + 1)
-    nbytes = ((n_folds - 1) * (cells_per_fold * _BYTES_PER_ALLOCATION_CELL
-                               + (n_small + 1) * _BYTES_PER_ALLOCATION_TABLE)
-              + n_reps * n_folds * _BYTES_PER_DRAWN_FOLD)
-    check_table_size(f"unstratified fold allocation ({n_folds:,} folds of {m:,} cases, {n_small:,} cases "
-                     f"of the smaller class, {n_reps:,} repetitions)", nbytes,
-                     reduce="n_folds, n_cases, n_reps, or the smaller class (n_pos or n_cases − n_pos)")
+    nbytes = (n_folds - 1) * (
+        cells_per_fold * _BYTES_PER_ALLOCATION_CELL + (n_small + 1) * _BYTES_PER_ALLOCATION_TABLE
+    ) + n_reps * n_folds * _BYTES_PER_DRAWN_FOLD
+    check_table_size(
+        f"unstratified fold allocation ({n_folds:,} folds of {m:,} cases, {n_small:,} cases "
+        f"of the smaller class, {n_reps:,} repetitions)",
+        nbytes,
+        reduce="n_folds, n_cases, n_reps, or the smaller class (n_pos or n_cases − n_pos)",
+    )
 
 
 def _draw_positives(rng: np.random.Generator, design: SimulationDesign, size: int) -> np.ndarray:
@@ -386,8 +395,9 @@ def _draw_positives(rng: np.random.Generator, design: SimulationDesign, size: in
     return (m - out) if flip else out
 
 
-def fold_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, stratified: bool,
-                   n_reps: int = 1, seed: int = 0) -> np.ndarray:
+def fold_positives(
+    n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, stratified: bool, n_reps: int = 1, seed: int = 0
+) -> np.ndarray:
     """Positives in each fold, as the simulation allocates them (§2.1, §4.2).
 
     Parameters
@@ -432,8 +442,9 @@ def fold_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, strati
     n_reps = _check_positive("n_reps", n_reps)
     seed = check_count("seed", seed)
     if stratified:
-        check_table_size(f"a table of {n_reps:,} × {n_folds:,} fold counts", 8 * n_reps * n_folds,
-                         reduce="n_reps or n_folds")
+        check_table_size(
+            f"a table of {n_reps:,} × {n_folds:,} fold counts", 8 * n_reps * n_folds, reduce="n_reps or n_folds"
+        )
         return np.tile(_stratified_positives(n_pos, n_folds), (n_reps, 1))
     design = SimulationDesign(n_cases, n_folds, n_cases // n_folds, n_pos, n_cases - n_pos, 1.0, 1.0, 0.0)
     return _draw_positives(np.random.default_rng(seed), design, n_reps)
@@ -462,7 +473,7 @@ class _OutcomeTables:
         fp_pmfs = np.asarray(stats.binom.pmf(np.arange(m + 1)[None, :], m - ps_col, design.fpr))
         for i, p in enumerate(self.ps.tolist()):
             n = m - p
-            tp_pmf, fp_pmf = tp_pmfs[i, :p + 1], fp_pmfs[i, :n + 1]
+            tp_pmf, fp_pmf = tp_pmfs[i, : p + 1], fp_pmfs[i, : n + 1]
             tp, fp = np.meshgrid(np.arange(p + 1), np.arange(n + 1), indexing="ij")
             self.pmfs[p] = np.outer(tp_pmf, fp_pmf).ravel()
             pieces["tp"].append(tp.ravel())
@@ -525,7 +536,7 @@ def _check_outcome_size(design: SimulationDesign, stratified: bool) -> None:
         f"{design.fold_size:,} cases with {design.n_pos:,} positives in all ({n:,} outcomes)",
         n * _BYTES_PER_OUTCOME,
         reduce="the fold size n_cases / n_folds (more folds or fewer cases)"
-               + ("" if stratified else ", or use stratified=True"),
+        + ("" if stratified else ", or use stratified=True"),
     )
 
 
@@ -596,8 +607,17 @@ def _run(design, stratified, n_reps, seed, n_jobs, reduce):
         return list(pool.map(work, range(len(sizes))))
 
 
-def sample_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int, n_cases: int = 1000,
-                n_folds: int = 10, seed: int = 0, n_jobs: int = 1) -> pd.DataFrame:
+def sample_cv_f(
+    prior: float,
+    f_true: float,
+    *,
+    stratified: bool,
+    n_reps: int,
+    n_cases: int = 1000,
+    n_folds: int = 10,
+    seed: int = 0,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
     """Every repetition's five cross-validated F-measures (Forman & Scholz §4.2).
 
     Parameters
@@ -631,10 +651,19 @@ def sample_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int, n
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
     n_reps = _check_positive("n_reps", n_reps)
     # the chunks, their concatenation and the DataFrame: three copies of n_reps × 5 floats
-    check_table_size(f"{n_reps:,} repetitions × 5 estimates", 3 * 40 * n_reps,
-                     reduce="n_reps (simulate_cv_f summarises any number of repetitions in bounded memory)")
-    chunks = _run(design, _check_stratified(stratified), n_reps,
-                  check_count("seed", seed), _check_positive("n_jobs", n_jobs), reduce=lambda est: est)
+    check_table_size(
+        f"{n_reps:,} repetitions × 5 estimates",
+        3 * 40 * n_reps,
+        reduce="n_reps (simulate_cv_f summarises any number of repetitions in bounded memory)",
+    )
+    chunks = _run(
+        design,
+        _check_stratified(stratified),
+        n_reps,
+        check_count("seed", seed),
+        _check_positive("n_jobs", n_jobs),
+        reduce=lambda est: est,
+    )
     return pd.DataFrame(np.concatenate(chunks), columns=list(CV_F_METHODS))
 
 
@@ -661,8 +690,17 @@ def _combine(parts):
     return n, mean, m2
 
 
-def simulate_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int, n_cases: int = 1000,
-                  n_folds: int = 10, seed: int = 0, n_jobs: int = 1) -> pd.DataFrame:
+def simulate_cv_f(
+    prior: float,
+    f_true: float,
+    *,
+    stratified: bool,
+    n_reps: int,
+    n_cases: int = 1000,
+    n_folds: int = 10,
+    seed: int = 0,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
     """Bias and variance of the five cross-validated F-measures (Forman & Scholz §4.2–4.3).
 
     Repeats a simulated ``n_folds``-fold cross-validation ``n_reps`` times
@@ -720,21 +758,25 @@ def simulate_cv_f(prior: float, f_true: float, *, stratified: bool, n_reps: int,
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
     stratified = _check_stratified(stratified)
     n_reps = _check_positive("n_reps", n_reps)
-    parts = _run(design, stratified, n_reps, check_count("seed", seed), _check_positive("n_jobs", n_jobs),
-                 reduce=_moments)
+    parts = _run(
+        design, stratified, n_reps, check_count("seed", seed), _check_positive("n_jobs", n_jobs), reduce=_moments
+    )
     n, mean, m2 = _combine(parts)
     defined = n > 0
     mean = np.where(defined, mean, np.nan)
     std = np.where(n > 1, np.sqrt(m2 / np.maximum(n - 1, 1)), np.nan)
-    table = pd.DataFrame({
-        "mean": mean,
-        "std": std,
-        "bias": mean - design.f_true,
-        "relative_bias": (mean - design.f_true) / design.f_true,
-        "relative_std": std / design.f_true,
-        "sem": std / np.sqrt(np.where(defined, n, np.nan)),
-        "n_undefined": (n_reps - n).astype(np.int64),
-    }, index=pd.Index(list(CV_F_METHODS), name="method"))
+    table = pd.DataFrame(
+        {
+            "mean": mean,
+            "std": std,
+            "bias": mean - design.f_true,
+            "relative_bias": (mean - design.f_true) / design.f_true,
+            "relative_std": std / design.f_true,
+            "sem": std / np.sqrt(np.where(defined, n, np.nan)),
+            "n_undefined": (n_reps - n).astype(np.int64),
+        },
+        index=pd.Index(list(CV_F_METHODS), name="method"),
+    )
     table.attrs.update(design=design, stratified=stratified, n_reps=n_reps, seed=seed)
     return table
 
@@ -769,17 +811,22 @@ def check_points(points: object) -> pd.DataFrame:
     Shared with :func:`apples.exact_grid`; the values are checked where they are used.
     """
     if not isinstance(points, pd.DataFrame):
-        raise TypeError("points must be a DataFrame with columns prior, f_true and stratified "
-                        f"(e.g. apples.figure_grid()), got {type(points).__name__}")
+        raise TypeError(
+            "points must be a DataFrame with columns prior, f_true and stratified "
+            f"(e.g. apples.figure_grid()), got {type(points).__name__}"
+        )
     missing = [c for c in ("prior", "f_true", "stratified") if c not in points.columns]
     if missing:
-        raise ValueError(f"points lacks the column(s) {missing}; it needs prior, f_true and stratified "
-                         f"(e.g. apples.figure_grid()), got columns {list(points.columns)[:10]}")
+        raise ValueError(
+            f"points lacks the column(s) {missing}; it needs prior, f_true and stratified "
+            f"(e.g. apples.figure_grid()), got columns {list(points.columns)[:10]}"
+        )
     return points
 
 
-def simulate_grid(points: pd.DataFrame | None = None, *, n_reps: int, seed: int = 0, n_jobs: int = 1,
-                  progress=None) -> pd.DataFrame:
+def simulate_grid(
+    points: pd.DataFrame | None = None, *, n_reps: int, seed: int = 0, n_jobs: int = 1, progress=None
+) -> pd.DataFrame:
     """:func:`simulate_cv_f` at every point of a grid, as one long table.
 
     Parameters
@@ -818,8 +865,9 @@ def simulate_grid(points: pd.DataFrame | None = None, *, n_reps: int, seed: int 
         point_seed = int(np.random.SeedSequence([seed, i]).generate_state(1)[0])
         start = time.perf_counter()
         # the raw values: simulate_cv_f checks them (float("0.1") or bool("no") would accept anything)
-        t = simulate_cv_f(row.prior, row.f_true, stratified=row.stratified, n_reps=n_reps,
-                          seed=point_seed, n_jobs=n_jobs)
+        t = simulate_cv_f(
+            row.prior, row.f_true, stratified=row.stratified, n_reps=n_reps, seed=point_seed, n_jobs=n_jobs
+        )
         seconds = time.perf_counter() - start
         t = t.reset_index()
         t.insert(0, "stratified", bool(row.stratified))

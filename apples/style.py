@@ -32,21 +32,23 @@ def set_style() -> None:
     """
     mpl = require("matplotlib")
     require("matplotlib.pyplot")  # its backend first, then our settings (as when importing apples imported it)
-    mpl.rcParams.update({
-        "figure.figsize": (6.4, 4.0),
-        "figure.dpi": 80,
-        "savefig.dpi": 80,
-        "axes.grid": True,
-        "grid.alpha": 0.3,
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-        "font.size": 10,
-        "axes.titlesize": 11,
-        "legend.fontsize": 9,
-        "legend.frameon": False,
-        "image.cmap": "viridis",
-        "svg.hashsalt": "apples",
-    })
+    mpl.rcParams.update(
+        {
+            "figure.figsize": (6.4, 4.0),
+            "figure.dpi": 80,
+            "savefig.dpi": 80,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "font.size": 10,
+            "axes.titlesize": 11,
+            "legend.fontsize": 9,
+            "legend.frameon": False,
+            "image.cmap": "viridis",
+            "svg.hashsalt": "apples",
+        }
+    )
     pd.set_option("display.precision", 4)
     pd.set_option("display.width", 120)
 

@@ -288,8 +288,9 @@ def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", pos_label=1) -> T
     return _argmax_result(mcc, cc.thresholds[defined])
 
 
-def ks_statistic(y_true, y_score, *, alternative: Literal["two-sided", "greater"] = "two-sided",
-                 pos_label=1) -> ThresholdResult:
+def ks_statistic(
+    y_true, y_score, *, alternative: Literal["two-sided", "greater"] = "two-sided", pos_label=1
+) -> ThresholdResult:
     """Kolmogorov–Smirnov statistic between the score distributions of the two classes.
 
     The largest vertical distance between the ROC curve and the diagonal, i.e.
@@ -380,8 +381,9 @@ def min_error_rate(y_true, y_score, *, pos_label=1) -> ThresholdResult:
     return ThresholdResult(float(errors[i] / (cc.n_pos + cc.n_neg)), threshold)
 
 
-def r_precision(y_true, y_score, *, pos_label=1,
-                ties: Literal["expected", "pessimistic", "optimistic"] = "expected") -> float:
+def r_precision(
+    y_true, y_score, *, pos_label=1, ties: Literal["expected", "pessimistic", "optimistic"] = "expected"
+) -> float:
     """Precision at r, where r = P is the number of positives (Parker §II-C).
 
     ``precision_at_k(y_true, y_score, k=P)``: the precision among the P
