@@ -1,14 +1,15 @@
 # apples: two commands from a fresh clone (Python 3.11+ and make only).
 #   make book   create .venv, execute every notebook, write build/html/index.html
-#   make test   create .venv if needed, run unit, property and notebook (nbval) tests
+#   make test   create .venv if needed, lint, then run unit, property and notebook (nbval) tests
 #   make lab    open JupyterLab on the collection
+#   make lint   ruff (lint rules, formatting) and mypy on apples/; make test runs it first
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 
-.PHONY: book test lab venv execute student clean
+.PHONY: book test lint lab venv execute student clean
 
 venv: $(STAMP)
 
@@ -31,7 +32,14 @@ book: $(STAMP)
 	$(BIN)/python tools/build_index.py build/notebooks build/html/index.html
 	@echo "Open build/html/index.html"
 
-test: $(STAMP)
+# ruff (lint rules and formatting) and mypy on the package, configured in pyproject.toml;
+# `make test` runs it first, so a lint or type error fails before pytest starts.
+lint: $(STAMP)
+	$(BIN)/ruff check apples
+	$(BIN)/ruff format --check apples
+	$(BIN)/mypy
+
+test: $(STAMP) lint
 	$(BIN)/python -m pytest
 
 lab: $(STAMP)
@@ -47,4 +55,4 @@ student: $(STAMP)
 	$(BIN)/python tools/strip_solutions.py build/student $(NOTEBOOKS)
 
 clean:
-	rm -rf build .pytest_cache .hypothesis
+	rm -rf build .pytest_cache .hypothesis .mypy_cache .ruff_cache
