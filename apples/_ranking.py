@@ -13,11 +13,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validation import (
-    _is_missing,
     check_labels_1d,
     check_pos_label,
     check_same_length,
     check_scores,
+    is_missing,
     unique_labels,
 )
 
@@ -86,7 +86,7 @@ def binary_scores(
     except ValueError:
         # With one class, a positive label of the right kind may be absent: no positives
         # (each measure says whether it is then defined). A TypeError always propagates.
-        if labels.size == 2 or _is_missing(pos_label):
+        if labels.size == 2 or is_missing(pos_label):
             raise
     pos = t == pos_label
     b = BinaryScores(pos, s, labels, pos_label, name_true)

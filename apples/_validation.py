@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import numbers
+from collections.abc import Sequence
 from typing import Literal, TypeVar
 
 import numpy as np
@@ -99,7 +100,7 @@ def _label_kind(value: object) -> str:
     return type(value).__name__
 
 
-def _is_missing(value: object) -> bool:
+def is_missing(value: object) -> bool:
     """None, NaN (float or numpy), pd.NA or NaT."""
     if value is None:
         return True
@@ -167,7 +168,7 @@ def _check_label_elements(name: str, values) -> None:
     """No missing value and a single label kind among ``values``, checked element by element."""
     kinds = set()
     for i, v in enumerate(values):
-        if _is_missing(v):
+        if is_missing(v):
             raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
         kinds.add(_label_kind(v))
     if len(kinds) > 1:
@@ -217,7 +218,7 @@ def check_pos_label(pos_label: object, labels: np.ndarray, *, name: str = "pos_l
     A TypeError when its kind differs from the labels' (``"1"`` for integer
     labels), a ValueError when it is missing or not among them.
     """
-    if _is_missing(pos_label):
+    if is_missing(pos_label):
         raise ValueError(f"{name}={pos_label!r} is a missing value, not a label")
     if labels.size == 0:
         return
@@ -359,7 +360,7 @@ def check_label_kind(name: str, value: object, labels: np.ndarray, *, where: str
     ...
     TypeError: pos_label=1 is a number but the labels in y_true are strs (['no', 'no']); pass pos_label= a label of that type
     """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
-    if _is_missing(value):
+    if is_missing(value):
         raise ValueError(f"{name}={value!r} is a missing value, not a label")
     if labels.size and _label_kind(value) != label_kind(labels):
         raise TypeError(
@@ -440,7 +441,7 @@ def check_real_array(
     kind = arr.dtype.kind
     if kind == "O":
         for v in arr.flat:
-            if _is_missing(v):
+            if is_missing(v):
                 raise ValueError(f"{name} contains a missing value ({v!r})")
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
                 raise TypeError(f"{name} must hold real numbers, got {v!r} ({type(v).__name__})")
@@ -517,3 +518,53 @@ def check_bool(name: str, value: object) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
     return bool(value)
+
+
+def check_cost(c, name: str = "c") -> np.ndarray:
+    """Relative cost(s) in [0, 1] as a float array, 0-d for a scalar; errors name ``name``."""
+    return check_real_array(name, c, low=0, high=1)
+
+
+def check_positive(name: str, value: object) -> int:
+    """A positive integer (``n_reps``, ``n_jobs``, ``n_trials``), returned as a Python ``int``."""
+    value = check_count(name, value)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+def check_folds_cases(n_cases: object, n_folds: object) -> tuple[int, int]:
+    """``n_cases`` and ``n_folds`` as ints: at least two folds of equal size, ``n_folds`` dividing ``n_cases``."""
+    n_cases = check_count("n_cases", n_cases)
+    n_folds = check_count("n_folds", n_folds)
+    if n_folds < 2:
+        raise ValueError(f"n_folds must be at least 2, got {n_folds}")
+    if n_cases < n_folds:
+        raise ValueError(f"n_cases={n_cases} is smaller than n_folds={n_folds}")
+    if n_cases % n_folds:
+        raise ValueError(f"n_folds={n_folds} does not divide n_cases={n_cases}; the simulation needs equal-size folds")
+    return n_cases, n_folds
+
+
+def check_fold_lists(y_true_folds, y_score_folds) -> tuple[list, list]:
+    """Per-fold labels and scores as two lists of one-dimensional, equal-length, non-empty folds."""
+    for name, v in (("y_true_folds", y_true_folds), ("y_score_folds", y_score_folds)):
+        if isinstance(v, (str, bytes)) or (not isinstance(v, Sequence) and not isinstance(v, np.ndarray)):
+            raise TypeError(f"{name} must be a sequence of arrays (one per fold), got {type(v).__name__}")
+    t, s = list(y_true_folds), list(y_score_folds)
+    if len(t) != len(s):
+        raise ValueError(f"y_true_folds has {len(t)} folds but y_score_folds has {len(s)}")
+    if not t:
+        raise ValueError("y_true_folds is empty; a cross-validation needs at least one fold")
+    for i, (a, b) in enumerate(zip(t, s, strict=True)):
+        try:
+            dims = (np.ndim(a), np.ndim(b))
+        except ValueError:  # a ragged nested list: numpy cannot even tell its shape
+            dims = None
+        if dims != (1, 1):
+            raise ValueError(f"fold {i + 1} (index {i}): y_true and y_score must be one-dimensional arrays")
+        if len(a) != len(b):
+            raise ValueError(f"fold {i + 1} (index {i}): y_true has {len(a)} cases but y_score has {len(b)}")
+        if len(a) == 0:  # merging would hide it; per fold it is "y_true is empty"
+            raise ValueError(f"fold {i + 1} (index {i}): the fold is empty (no test cases)")
+    return t, s

@@ -42,6 +42,7 @@ from ._validation import (
     check_bool,
     check_choice,
     check_count,
+    check_fold_lists,
     check_labels_1d,
     check_policy,
     check_real,
@@ -52,7 +53,7 @@ from ._validation import (
     unique_labels,
 )
 from .cross_validation import percent
-from .roc import _check_fold_lists, _in_fold, _merge_folds, cv_roc_auc, roc_auc, roc_curve
+from .roc import cv_roc_auc, in_fold, merge_folds, roc_auc, roc_curve
 
 __all__ = [
     "PAPER_AUC_AVG",
@@ -361,7 +362,7 @@ def _positive_folds(y_true_folds: list) -> list[np.ndarray]:
         try:
             t = check_labels_1d("y_true", t)
         except (ValueError, TypeError) as err:
-            raise _in_fold(i, err) from None
+            raise in_fold(i, err) from None
         if label_kind(t) != "number":
             raise TypeError(
                 f"fold {i + 1} (index {i}): y_true must hold numeric labels, 1 = positive, got {t[:5].tolist()}"
@@ -410,7 +411,7 @@ def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Undefined = "
     (1.0, 0.5, 0.5, 0.75)
     """
     check_policy(undefined)
-    y_true_folds, s_folds = _check_fold_lists(y_true_folds, y_score_folds)
+    y_true_folds, s_folds = check_fold_lists(y_true_folds, y_score_folds)
     t_folds = _positive_folds(y_true_folds)
     merged = cv_roc_auc([t.astype(int) for t in t_folds], s_folds, method="merge", undefined="nan")
     p = np.array([t.sum() for t in t_folds], dtype=float)
@@ -611,7 +612,7 @@ def plot_rate_vs_score(
 
     check_choice("rate", rate, ("fpr", "tpr"))
     log = check_bool("log", log)
-    y_true_folds, y_score_folds = _check_fold_lists(y_true_folds, y_score_folds)
+    y_true_folds, y_score_folds = check_fold_lists(y_true_folds, y_score_folds)
     n_folds = len(y_true_folds)
     if labels is None:
         labels = [f"fold {i + 1}" for i in range(n_folds)]
@@ -626,7 +627,7 @@ def plot_rate_vs_score(
         try:
             fpr, tpr, thr = roc_curve(t, s)
         except (ValueError, TypeError) as err:
-            raise _in_fold(i, err) from None
+            raise in_fold(i, err) from None
         r = (fpr if rate == "fpr" else tpr)[1:][::-1] * 100
         x = thr[1:][::-1]
         if log and np.any(x <= 0):
@@ -675,13 +676,13 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
     """
     plt = require("matplotlib.pyplot")
 
-    y_true_folds, y_score_folds = _check_fold_lists(y_true_folds, y_score_folds)
+    y_true_folds, y_score_folds = check_fold_lists(y_true_folds, y_score_folds)
     ax = plt.gca() if ax is None else ax
     for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds, strict=True)):
         try:
             fpr, tpr, _ = roc_curve(t, s)
         except (ValueError, TypeError) as err:
-            raise _in_fold(i, err) from None
+            raise in_fold(i, err) from None
         ax.plot(
             fpr * 100,
             tpr * 100,
@@ -689,7 +690,7 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
             lw=1,
             label=f"fold {i + 1}: AUC {percent(roc_auc(t, s), decimals=1)}",
         )
-    t, s = _merge_folds(y_true_folds, y_score_folds)  # checked: labels of one kind, integer scores exact
+    t, s = merge_folds(y_true_folds, y_score_folds)  # checked: labels of one kind, integer scores exact
     fpr, tpr, _ = roc_curve(t, s)
     ax.plot(
         fpr * 100, tpr * 100, color="black", lw=2.2, label=f"merged: AUC_merge {percent(roc_auc(t, s), decimals=1)}"

@@ -43,17 +43,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validation import check_choice, check_count, check_table_size
-from .cross_validation import CV_F_METHODS
-from .simulation import (
-    _check_folds_cases,
-    _check_positive,
-    _check_stratified,
-    _log_comb,
-    _tables,
-    check_points,
-    simulation_design,
+from ._validation import (
+    check_bool,
+    check_choice,
+    check_count,
+    check_folds_cases,
+    check_positive,
+    check_table_size,
 )
+from .cross_validation import CV_F_METHODS
+from .simulation import check_points, log_comb, outcome_tables, simulation_design
 
 __all__ = ["EXACT_METHODS", "exact_cv_f", "exact_grid", "p_fold_without_positives"]
 
@@ -89,7 +88,7 @@ def _tp_fp_moments(design) -> tuple[float, float]:
 
 def _fold_moments(design, stratified: bool) -> tuple[np.ndarray, np.ndarray]:
     """E[F | p] and E[F² | p] of one fold with p positives, indexed by p."""
-    t = _tables(design, stratified)
+    t = outcome_tables(design, stratified)
     span = int(t.ps.max()) + 1
     w = t.pmf * t.f
     mu = np.bincount(t.p, weights=w, minlength=span)
@@ -118,7 +117,7 @@ def _avg_moments(design, stratified: bool) -> tuple[float, float]:
         reduce="the fold size n_cases / n_folds, or use stratified=True",
     )
     p1, p2 = p[:, None], p[None, :]
-    log_h2 = _log_comb(m, p1) + _log_comb(m, p2) + _log_comb(n - 2 * m, n_pos - p1 - p2) - _log_comb(n, n_pos)
+    log_h2 = log_comb(m, p1) + log_comb(m, p2) + log_comb(n - 2 * m, n_pos - p1 - p2) - log_comb(n, n_pos)
     h2 = np.exp(log_h2)
     cov = float(mu @ h2 @ mu) - mean**2
     var = (k * var1 + k * (k - 1) * cov) / k**2
@@ -182,7 +181,7 @@ def exact_cv_f(
     0.7492
     """
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
-    stratified = _check_stratified(stratified)
+    stratified = check_bool("stratified", stratified)
     if isinstance(method, str) and method in CV_F_METHODS and method not in EXACT_METHODS:
         raise ValueError(
             f"method={method!r} has no exact sum here (it is non-linear in the fold counts); "
@@ -290,11 +289,11 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
     >>> round(p_fold_without_positives(100, n_trials=1000), 3)
     0.137
     """
-    n_cases, n_folds = _check_folds_cases(n_cases, n_folds)
+    n_cases, n_folds = check_folds_cases(n_cases, n_folds)
     n_pos = check_count("n_pos", n_pos)
     if n_pos > n_cases:
         raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
-    n_trials = _check_positive("n_trials", n_trials)
+    n_trials = check_positive("n_trials", n_trials)
     m = n_cases // n_folds
     if n_pos < n_folds:  # some fold surely has no positive (n_pos = 0 included)
         return 1.0
@@ -302,8 +301,8 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
         return 0.0
     terms = min(n_folds, (n_cases - n_pos) // m)  # C(n_cases − j·m, n_pos) = 0 for larger j
     j = np.arange(1, min(terms, 10**6) + 1, dtype=float)
-    bits = float(np.sum(_log_comb(n_folds, j) + _log_comb(n_cases - j * m, n_pos))) / math.log(2)
-    bits += float(_log_comb(n_cases, n_pos)) / math.log(2)
+    bits = float(np.sum(log_comb(n_folds, j) + log_comb(n_cases - j * m, n_pos))) / math.log(2)
+    bits += float(log_comb(n_cases, n_pos)) / math.log(2)
     if terms > 10**6 or bits > MAX_EXACT_BITS:
         raise ValueError(
             f"the exact inclusion-exclusion sum for n_pos={n_pos:,}, n_cases={n_cases:,}, n_folds={n_folds:,} "

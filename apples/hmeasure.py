@@ -78,7 +78,7 @@ import numpy as np
 from scipy.special import betainc
 
 from ._ranking import check_binary_scores, cumulative_counts
-from ._validation import check_choice, check_real_array
+from ._validation import check_choice, check_cost
 from .roc import roc_auc
 
 __all__ = [
@@ -212,11 +212,6 @@ def roc_convex_hull(y_true, y_score, *, pos_label=1) -> ROCHull:
     )
 
 
-def _check_cost(c, name: str = "c") -> np.ndarray:
-    """Relative cost(s) in [0, 1] as a float array (also used by :mod:`apples.incoherence`)."""
-    return check_real_array(name, c, low=0, high=1)
-
-
 #: Smallest usable severity ratio r, the smallest normal float: the prior is Beta(2, 1 + 1/r),
 #: and below it 1/r overflows (r = 5e-324 gives Beta(2, inf), whose losses are NaN).
 _MIN_SEVERITY_RATIO = float(np.finfo(float).tiny)
@@ -336,7 +331,7 @@ def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
     """
     if not isinstance(hull, ROCHull):
         raise TypeError(f"hull must be an apples.ROCHull (from roc_convex_hull), got {type(hull).__name__}")
-    c = _check_cost(cost, "cost")
+    c = check_cost(cost, "cost")
     n = hull.n_pos + hull.n_neg
     fp, fn = hull.fp / n, (hull.n_pos - hull.tp) / n
     q = c[..., None] * fp + (1.0 - c[..., None]) * fn

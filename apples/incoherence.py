@@ -50,9 +50,9 @@ from scipy import integrate, optimize, special
 
 from ._optional import require
 from ._ranking import check_binary_scores, cumulative_counts
-from ._validation import check_bool, check_choice, check_count, check_real, check_real_array, rng_from_seed
+from ._validation import check_bool, check_choice, check_cost, check_count, check_real, check_real_array, rng_from_seed
 from .binormal import Binormal
-from .hmeasure import _check_cost, h_measure_prior, roc_convex_hull
+from .hmeasure import h_measure_prior, roc_convex_hull
 
 if TYPE_CHECKING:  # pandas is imported where a table is built
     import pandas as pd
@@ -168,7 +168,7 @@ def misclassification_loss(t, c, model: Binormal, *, scale: float = 1.0):
     """
     m = _check_model(model)
     t = _check_t(t)
-    c = _check_cost(c)
+    c = check_cost(c)
     b = _check_scale(scale)
     return _out(b * _q(t, c, m))
 
@@ -248,7 +248,7 @@ def optimal_threshold(c, model: Binormal):
     0.2
     """
     m = _check_model(model)
-    c = _check_cost(c)
+    c = check_cost(c)
     roots = _stationary_points(c, m)
     ends = np.broadcast_to(np.array([-np.inf, np.inf]), (*c.shape, 2))
     cand = np.concatenate([roots, ends], axis=-1)
@@ -462,7 +462,7 @@ def implied_cost_density(c, model: Binormal, weight: Callable | None = None):
     1.0
     """
     m = _check_model(model)
-    c = _check_cost(c)
+    c = check_cost(c)
     W, total = _weighting(m, weight)
     A, B, _ = _lambda_coefficients(m)
     inner = (c > 0) & (c < 1)
@@ -722,7 +722,7 @@ def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, pos_label=1):
     [0.1667, 0.0833, 0.3333, 0.25]
     """
     _thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
-    c = _check_cost(c)
+    c = check_cost(c)
     b = _check_scale(scale)
     n = n_pos + n_neg
     fnr = ((n_pos - tp) / n).reshape((-1,) + (1,) * c.ndim)  # π_0 (1 - TPR)
@@ -853,7 +853,7 @@ def h_prior_density(c, pi_pos: float, *, severity_ratio: float | None = None, pr
     >>> round(h_prior_density(0.5, 0.5, severity_ratio=1), 6)  # Beta(2, 2) at its mode
     1.5
     """
-    c = _check_cost(c)
+    c = check_cost(c)
     if isinstance(pi_pos, (bool, np.bool_)) or not isinstance(pi_pos, numbers.Real):
         raise TypeError(
             f"pi_pos must be a proportion strictly between 0 and 1, got {pi_pos!r} ({type(pi_pos).__name__})"

@@ -42,13 +42,13 @@ import numpy as np
 import pandas as pd
 
 from ._validation import (
-    _is_missing,
     check_bool,
     check_choice,
     check_count,
     check_labels_1d,
     check_same_label_kind,
     check_table_size,
+    is_missing,
 )
 from .counts import Counts
 
@@ -82,7 +82,7 @@ def _plain(x):
 
 def _check_label(name: str, where: str, x) -> Hashable:
     x = _plain(x)
-    if _is_missing(x):  # None, NaN, pd.NA, NaT
+    if is_missing(x):  # None, NaN, pd.NA, NaT
         what = "None" if x is None else "NaN" if isinstance(x, float) else f"a missing value ({x!r})"
         raise ValueError(f"{name}{where} is {what}; labels must be real values (use [] for no label)")
     try:

@@ -38,7 +38,7 @@ precision at k             never for 1 <= k <= n; ``k > n`` is an error
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
@@ -48,6 +48,7 @@ from ._validation import (
     MAX_EXACT_INT,
     UndefinedMetricError,
     check_choice,
+    check_fold_lists,
     check_labels_1d,
     check_same_label_kind,
     check_scores,
@@ -306,36 +307,13 @@ _METRICS: dict[str, tuple[Callable[..., float], str]] = {
 }
 
 
-def _check_fold_lists(y_true_folds, y_score_folds) -> tuple[list, list]:
-    for name, v in (("y_true_folds", y_true_folds), ("y_score_folds", y_score_folds)):
-        if isinstance(v, (str, bytes)) or (not isinstance(v, Sequence) and not isinstance(v, np.ndarray)):
-            raise TypeError(f"{name} must be a sequence of arrays (one per fold), got {type(v).__name__}")
-    t, s = list(y_true_folds), list(y_score_folds)
-    if len(t) != len(s):
-        raise ValueError(f"y_true_folds has {len(t)} folds but y_score_folds has {len(s)}")
-    if not t:
-        raise ValueError("y_true_folds is empty; a cross-validation needs at least one fold")
-    for i, (a, b) in enumerate(zip(t, s, strict=True)):
-        try:
-            dims = (np.ndim(a), np.ndim(b))
-        except ValueError:  # a ragged nested list: numpy cannot even tell its shape
-            dims = None
-        if dims != (1, 1):
-            raise ValueError(f"fold {i + 1} (index {i}): y_true and y_score must be one-dimensional arrays")
-        if len(a) != len(b):
-            raise ValueError(f"fold {i + 1} (index {i}): y_true has {len(a)} cases but y_score has {len(b)}")
-        if len(a) == 0:  # merging would hide it; per fold it is "y_true is empty"
-            raise ValueError(f"fold {i + 1} (index {i}): the fold is empty (no test cases)")
-    return t, s
-
-
-def _in_fold(i: int, err: Exception) -> Exception:
+def in_fold(i: int, err: Exception) -> Exception:
     """The same kind of error (ValueError or TypeError), its message prefixed with the fold."""
     cls = TypeError if isinstance(err, TypeError) else ValueError
     return cls(f"fold {i + 1} (index {i}): {err}")
 
 
-def _merge_folds(t_folds: list, s_folds: list) -> tuple[np.ndarray, np.ndarray]:
+def merge_folds(t_folds: list, s_folds: list) -> tuple[np.ndarray, np.ndarray]:
     """All folds' labels and scores concatenated, each fold checked first (errors name the fold).
 
     numpy would silently turn ``[1, 0]`` and ``["a", "b"]`` into four string
@@ -349,7 +327,7 @@ def _merge_folds(t_folds: list, s_folds: list) -> tuple[np.ndarray, np.ndarray]:
             ts.append(check_labels_1d("y_true", a))
             ss.append(check_scores("y_score", b))
         except (ValueError, TypeError) as err:
-            raise _in_fold(i, err) from None
+            raise in_fold(i, err) from None
     check_same_label_kind(**{f"fold {i + 1} (index {i}) of y_true_folds": a for i, a in enumerate(ts)})
     merged = np.concatenate(ss)
     ints = [a for a in ss if a.dtype.kind in "iu" and a.size]
@@ -444,9 +422,9 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
         raise TypeError(f"metric must be a metric name or a callable, got {type(metric).__name__}")
     check_choice("method", method, CV_ROC_AUC_METHODS)
     check_choice("undefined", undefined, _CV_UNDEFINED)
-    t_folds, s_folds = _check_fold_lists(y_true_folds, y_score_folds)
+    t_folds, s_folds = check_fold_lists(y_true_folds, y_score_folds)
     if method == "merge":
-        t, s = _merge_folds(t_folds, s_folds)
+        t, s = merge_folds(t_folds, s_folds)
         try:
             return float(func(t, s, **metric_options))
         except UndefinedMetricError as err:
@@ -463,7 +441,7 @@ cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
                 raise UndefinedMetricError(f"fold {i + 1} (index {i}): {err}; pass undefined='nan' or 'skip'") from None
             undefined_folds.append(i)
         except (ValueError, TypeError) as err:
-            raise _in_fold(i, err) from None
+            raise in_fold(i, err) from None
     if undefined_folds and undefined == "nan":
         return float("nan")
     if not values:

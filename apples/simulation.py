@@ -94,7 +94,15 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ._validation import check_bool, check_count, check_real, check_table_size, divide
+from ._validation import (
+    check_bool,
+    check_count,
+    check_folds_cases,
+    check_positive,
+    check_real,
+    check_table_size,
+    divide,
+)
 from .cross_validation import CV_F_METHODS
 
 __all__ = [
@@ -166,18 +174,6 @@ class SimulationDesign:
         return self.n_pos / self.n_cases
 
 
-def _check_folds_cases(n_cases: object, n_folds: object) -> tuple[int, int]:
-    n_cases = check_count("n_cases", n_cases)
-    n_folds = check_count("n_folds", n_folds)
-    if n_folds < 2:
-        raise ValueError(f"n_folds must be at least 2, got {n_folds}")
-    if n_cases < n_folds:
-        raise ValueError(f"n_cases={n_cases} is smaller than n_folds={n_folds}")
-    if n_cases % n_folds:
-        raise ValueError(f"n_folds={n_folds} does not divide n_cases={n_cases}; the simulation needs equal-size folds")
-    return n_cases, n_folds
-
-
 def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_folds: int = 10) -> SimulationDesign:
     """Validate one simulation point and derive its counts and rates.
 
@@ -218,7 +214,7 @@ def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_fol
         raise ValueError(f"prior must lie strictly between 0 and 1, got {prior!r}")
     if not 0.0 < f_true <= 1.0:
         raise ValueError(f"f_true must lie in (0, 1], got {f_true!r}")
-    n_cases, n_folds = _check_folds_cases(n_cases, n_folds)
+    n_cases, n_folds = check_folds_cases(n_cases, n_folds)
     n_pos = math.floor(prior * n_cases + 0.5)
     n_neg = n_cases - n_pos
     if n_pos == 0 or n_neg == 0:
@@ -242,18 +238,6 @@ def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_fol
         recall=f_true,
         fpr=fpr,
     )
-
-
-def _check_stratified(stratified: object) -> bool:
-    return check_bool("stratified", stratified)
-
-
-def _check_positive(name: str, value: object) -> int:
-    """A positive integer (``n_reps``, ``n_jobs``, ``n_trials``), returned as a Python ``int``."""
-    value = check_count(name, value)
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return value
 
 
 # ------------------------------------------------------------------- alias tables
@@ -316,7 +300,7 @@ def _stratified_positives(n_pos: int, n_folds: int) -> np.ndarray:
     return np.array([q + 1] * r + [q] * (n_folds - r), dtype=np.int64)
 
 
-def _log_comb(n, k):
+def log_comb(n, k):
     """log C(n, k) by scipy.special.gammaln; -inf outside 0 <= k <= n (no warnings)."""
     n, k = np.broadcast_arrays(np.asarray(n, dtype=float), np.asarray(k, dtype=float))
     ok = (k >= 0) & (k <= n)
@@ -341,7 +325,7 @@ def _allocation_tables(n_cases: int, n_folds: int, n_small: int) -> _AliasSet:
         remaining = n_cases - j * m
         # one scipy call per fold: rows r (still to place), columns x (placed in fold j)
         ok = (x <= r) & (m - x <= remaining - r) & (r <= remaining)
-        table = np.where(ok, np.exp(_log_comb(r, x) + _log_comb(remaining - r, m - x) - _log_comb(remaining, m)), 0.0)
+        table = np.where(ok, np.exp(log_comb(r, x) + log_comb(remaining - r, m - x) - log_comb(remaining, m)), 0.0)
         for row in range(n_small + 1):
             # r > remaining cannot happen; give it a harmless one-point table
             pmfs.append(table[row, : min(m, row) + 1] if row <= remaining else np.ones(1))
@@ -434,12 +418,12 @@ def fold_positives(
     >>> fold_positives(25, n_folds=10, stratified=False, n_reps=4, seed=1).sum(axis=1)
     array([25, 25, 25, 25])
     """
-    n_cases, n_folds = _check_folds_cases(n_cases, n_folds)
+    n_cases, n_folds = check_folds_cases(n_cases, n_folds)
     n_pos = check_count("n_pos", n_pos)
     if n_pos > n_cases:
         raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
-    stratified = _check_stratified(stratified)
-    n_reps = _check_positive("n_reps", n_reps)
+    stratified = check_bool("stratified", stratified)
+    n_reps = check_positive("n_reps", n_reps)
     seed = check_count("seed", seed)
     if stratified:
         check_table_size(
@@ -541,7 +525,8 @@ def _check_outcome_size(design: SimulationDesign, stratified: bool) -> None:
 
 
 @lru_cache(maxsize=8)
-def _tables(design: SimulationDesign, stratified: bool) -> _OutcomeTables:
+def outcome_tables(design: SimulationDesign, stratified: bool) -> _OutcomeTables:
+    """The (cached) table of every fold outcome of ``design`` and its probability, after a size check."""
     _check_outcome_size(design, stratified)
     return _OutcomeTables(design, _support(design, stratified))
 
@@ -591,7 +576,7 @@ def _chunk(design, tables, stratified, seed_seq, n, *, return_folds=False):
 
 
 def _run(design, stratified, n_reps, seed, n_jobs, reduce):
-    tables = _tables(design, stratified)
+    tables = outcome_tables(design, stratified)
     per_chunk = max(1, _CHUNK_CELLS // design.n_folds)
     sizes = [per_chunk] * (n_reps // per_chunk)
     if n_reps % per_chunk:
@@ -649,7 +634,7 @@ def sample_cv_f(
     (['avg', 'pr_re', 'tp_fp', 'avg_skip', 'pr_re_skip'], (1000, 5))
     """
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
-    n_reps = _check_positive("n_reps", n_reps)
+    n_reps = check_positive("n_reps", n_reps)
     # the chunks, their concatenation and the DataFrame: three copies of n_reps × 5 floats
     check_table_size(
         f"{n_reps:,} repetitions × 5 estimates",
@@ -658,10 +643,10 @@ def sample_cv_f(
     )
     chunks = _run(
         design,
-        _check_stratified(stratified),
+        check_bool("stratified", stratified),
         n_reps,
         check_count("seed", seed),
-        _check_positive("n_jobs", n_jobs),
+        check_positive("n_jobs", n_jobs),
         reduce=lambda est: est,
     )
     return pd.DataFrame(np.concatenate(chunks), columns=list(CV_F_METHODS))
@@ -756,10 +741,10 @@ def simulate_cv_f(
     True
     """
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
-    stratified = _check_stratified(stratified)
-    n_reps = _check_positive("n_reps", n_reps)
+    stratified = check_bool("stratified", stratified)
+    n_reps = check_positive("n_reps", n_reps)
     parts = _run(
-        design, stratified, n_reps, check_count("seed", seed), _check_positive("n_jobs", n_jobs), reduce=_moments
+        design, stratified, n_reps, check_count("seed", seed), check_positive("n_jobs", n_jobs), reduce=_moments
     )
     n, mean, m2 = _combine(parts)
     defined = n > 0

@@ -53,13 +53,13 @@ def main() -> None:
         grid = grid.head(args.points)
 
     # exact expectations and standard deviations for the whole grid, cold caches
-    simulation._tables.cache_clear()
+    simulation.outcome_tables.cache_clear()
     start, cpu = time.perf_counter(), time.process_time()
     for row in grid.itertuples(index=False):
         for method in apples.EXACT_METHODS:
             apples.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method)
     exact_mean, exact_cpu = time.perf_counter() - start, time.process_time() - cpu
-    simulation._tables.cache_clear()
+    simulation.outcome_tables.cache_clear()
     start = time.perf_counter()
     for row in grid.itertuples(index=False):
         for method in apples.EXACT_METHODS:
@@ -67,7 +67,7 @@ def main() -> None:
                 apples.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method,
                                   statistic=statistic)
     exact_both = time.perf_counter() - start
-    simulation._tables.cache_clear()
+    simulation.outcome_tables.cache_clear()
     simulation._allocation_tables.cache_clear()
 
     print(f"{len(grid)} points, {args.reps:,} repetitions each, n_jobs={args.jobs}")

@@ -42,3 +42,20 @@ def test_a_huge_count_is_refused_without_printing_or_converting_it():
             Counts(value, 1, 0)
     with pytest.raises(ValueError, match=r"tp=9007199254740993 is larger than 2\*\*53"):
         Counts(2**53 + 1, 1, 0)
+
+
+def test_no_private_name_is_imported_across_modules():
+    # a helper another module needs is shared (apples._validation) or a documented module function
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "apples"
+    found = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level == 0 and not (node.module or "").startswith("apples"):
+                continue
+            found += [f"{path.name}:{node.lineno} {a.name}" for a in node.names if a.name.startswith("_")]
+    assert not found, f"private names imported across modules: {found}"
