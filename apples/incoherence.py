@@ -102,18 +102,6 @@ def _check_model(model: object, name: str = "model") -> Binormal:
     return model
 
 
-def _check_t(t) -> np.ndarray:
-    """Threshold(s): real, ±inf allowed, NaN refused."""
-    return check_real_array("t", t)
-
-
-def _check_scale(scale: object) -> float:
-    b = check_real("scale", scale, finite=False)  # TypeError for non-reals, ValueError for NaN
-    if not 0 < b < np.inf:
-        raise ValueError(f"scale must be positive and finite, got {scale!r}")
-    return b
-
-
 def _check_int_at_least(name: str, value: object, minimum: int) -> int:
     """An integer >= minimum: TypeError for a non-number, ValueError for any other number."""
     what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
@@ -167,9 +155,9 @@ def misclassification_loss(t, c, model: Binormal, *, scale: float = 1.0):
     (0.075, 0.525)
     """
     m = _check_model(model)
-    t = _check_t(t)
+    t = check_real_array("t", t)
     c = check_cost(c)
-    b = _check_scale(scale)
+    b = check_real("scale", scale, low=0.0, low_inclusive=False)
     return _out(b * _q(t, c, m))
 
 
@@ -194,7 +182,7 @@ def implied_cost(t, model: Binormal):
     0.5
     """
     m = _check_model(model)
-    return _out(special.expit(-_lambda(_check_t(t), m)))
+    return _out(special.expit(-_lambda(check_real_array("t", t), m)))
 
 
 def _lambda_coefficients(m: Binormal):
@@ -270,13 +258,13 @@ def weight_g(t, model: Binormal):
     classifier, not the problem, chooses.
     """
     m = _check_model(model)
-    return _out(m.pdf(_check_t(t)))
+    return _out(m.pdf(check_real_array("t", t)))
 
 
 def weight_i(t, model: Binormal):
     """W_I(t) = f_1 - f_1 F_0 + f_0 F_1 (Parker eq. 9), here f_1·cdf_pos + f_0·fpr."""
     m = _check_model(model)
-    return _out(_w_i(_check_t(t), m))
+    return _out(_w_i(check_real_array("t", t), m))
 
 
 def loss_at_implied_cost(t, model: Binormal):
@@ -285,7 +273,7 @@ def loss_at_implied_cost(t, model: Binormal):
     Equals π_0 π_1 W_I(t)/W_G(t) (Parker, proof of Theorem 1).
     """
     m = _check_model(model)
-    t = _check_t(t)
+    t = check_real_array("t", t)
     lam = _lambda(t, m)
     # c and 1 - c each from expit: no cancellation in 1 - c
     return _out(_q(t, special.expit(-lam), m, one_minus_c=special.expit(lam)))
@@ -315,7 +303,7 @@ def threshold_measure(t, model: Binormal, measure: str):
     """
     m = _check_model(model)
     check_choice("measure", measure, THRESHOLD_MEASURES)
-    t = _check_t(t)
+    t = check_real_array("t", t)
     p0, p1 = m.pi_pos, m.pi_neg
     f0, f1 = m.tpr(t), m.fpr(t)
     F = p0 * f0 + p1 * f1
@@ -406,7 +394,7 @@ def weight_m(t, model: Binormal, measure: str, *, over: str = "fpr", form: Liter
     m = _check_model(model)
     check_choice("form", form, ("loss", "printed"))
     g = _g(m, over)
-    t = _check_t(t)
+    t = check_real_array("t", t)
     mt = threshold_measure(t, m, measure)
     num = (mt if form == "printed" else 1 - mt) * g(t) * m.pdf(t)
     return _out(num / _w_i(t, m))
@@ -551,7 +539,7 @@ def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
     True
     """
     m = _check_model(model)
-    b = _check_scale(scale)
+    b = check_real("scale", scale, low=0.0, low_inclusive=False)
     lo, hi, _ = _limits(m)
 
     def f(t, c):
@@ -723,7 +711,7 @@ def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, pos_label=1):
     """
     _thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
     c = check_cost(c)
-    b = _check_scale(scale)
+    b = check_real("scale", scale, low=0.0, low_inclusive=False)
     n = n_pos + n_neg
     fnr = ((n_pos - tp) / n).reshape((-1,) + (1,) * c.ndim)  # π_0 (1 - TPR)
     fpr = (fp / n).reshape((-1,) + (1,) * c.ndim)  # π_1 FPR
@@ -782,7 +770,7 @@ def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos
     >>> empirical_uniform_threshold_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])  # AUC = 0.875
     0.3125
     """
-    b = _check_scale(scale)
+    b = check_real("scale", scale, low=0.0, low_inclusive=False)
     a = _atoms(y_true, y_score, pos_label)
     n = a.n_pos + a.n_neg
     p0, p1 = a.n_pos / n, a.n_neg / n
@@ -819,7 +807,7 @@ def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: 
     >>> bool(abs(d.mean() - empirical_uniform_threshold_loss(y, s)) < 4 * d.std() / 100_000**0.5)
     True
     """
-    b = _check_scale(scale)
+    b = check_real("scale", scale, low=0.0, low_inclusive=False)
     n_draws = _check_int_at_least("n_draws", n_draws, 1)
     is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
     rng = rng_from_seed(seed)

@@ -410,9 +410,9 @@ def test_bad_input_is_rejected():
         integrated_measure(m, "precision", over="precision")
     with pytest.raises(ValueError, match="form='parker' is not recognised"):
         weight_m(0.0, m, "kappa", form="parker")
-    with pytest.raises(ValueError, match="scale must be positive"):
+    with pytest.raises(ValueError, match="scale must be > 0"):
         misclassification_loss(0.0, 0.5, m, scale=0.0)
-    with pytest.raises(ValueError, match="scale must be positive"):
+    with pytest.raises(ValueError, match="scale must be > 0"):
         uniform_threshold_loss(m, scale=-1.0)
     with pytest.raises(TypeError, match="weight must be a callable"):
         expected_loss(m, 3.0)
