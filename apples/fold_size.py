@@ -69,6 +69,8 @@ from ._validation import (
     check_bool,
     check_choice,
     check_policy,
+    check_real,
+    check_real_array,
     check_table_size,
     divide,
     rng_from_seed,
@@ -122,27 +124,6 @@ def _check_int(name: str, value: object, *, low: int, high: int | None = None) -
         bound = f">= {low}" if high is None else f"between {low} and {high}"
         raise ValueError(f"{name} must be {bound}, got {value}")
     return value
-
-
-def _check_unit(name: str, value: object) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number in [0, 1], got {value!r}")
-    value = float(value)
-    if not 0.0 <= value <= 1.0:  # also rejects NaN
-        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
-    return value
-
-
-def _check_unit_array(name: str, value: object) -> np.ndarray:
-    arr = np.asarray(value)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN")
-    if ((arr < 0) | (arr > 1)).any():
-        raise ValueError(f"{name} must be in [0, 1], got values from {arr.min()!r} to {arr.max()!r}")
-    return arr
 
 
 def _check_count_array(name: str, value: object, *, scalar_ok: bool = False) -> np.ndarray:
@@ -243,9 +224,9 @@ def theoretical_f1(
     >>> abs(theoretical_f1(0.0) - 0.977 / 1.977) < 1e-15  # left edge: F1 of class B, halved
     True
     """
-    prop = _check_unit_array("prop_a", prop_a)
-    r_a = _check_unit("recall_a", recall_a)
-    r_b = _check_unit("recall_b", recall_b)
+    prop = check_real_array("prop_a", prop_a, low=0, high=1)
+    r_a = check_real("recall_a", recall_a, low=0.0, high=1.0)
+    r_b = check_real("recall_b", recall_b, low=0.0, high=1.0)
     check_choice("average", average, _AVERAGES)
     check_policy(undefined)
     term_a = divide(
@@ -301,9 +282,9 @@ def corpus_counts(
     {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
     """
     n_instances = _check_int("n_instances", n_instances, low=2, high=MAX_EXACT_INT)
-    prop = _check_unit("prop_a", prop_a)
-    r_a = _check_unit("recall_a", recall_a)
-    r_b = _check_unit("recall_b", recall_b)
+    prop = check_real("prop_a", prop_a, low=0.0, high=1.0)
+    r_a = check_real("recall_a", recall_a, low=0.0, high=1.0)
+    r_b = check_real("recall_b", recall_b, low=0.0, high=1.0)
     n_a = _round_half_up(prop * n_instances)
     n_b = n_instances - n_a
     return {"n_a": n_a, "n_b": n_b, "tp_a": _round_half_up(r_a * n_a), "tp_b": _round_half_up(r_b * n_b)}
@@ -528,7 +509,7 @@ class FoldCounts:
 
 
 def _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b):
-    prop = _check_unit("prop_a", prop_a)
+    prop = check_real("prop_a", prop_a, low=0.0, high=1.0)
     sizes = fold_sizes(n_instances, n_folds)
     check_choice("allocation", allocation, _ALLOCATIONS)
     check_choice("errors", errors, _ERRORS)
@@ -888,7 +869,7 @@ def fold_f1_curve(
         (eq. 31 for ``"macro"``, its class-A term doubled for ``"binary"``;
         the same for both methods).
     """
-    props = np.atleast_1d(_check_unit_array("props", props))
+    props = np.atleast_1d(check_real_array("props", props, low=0, high=1))
     n_reps = _check_int("n_reps", n_reps, low=0, high=MAX_EXACT_INT)
     children = np.random.SeedSequence(_check_int("seed", seed, low=0)).spawn(len(props))
     rows = []
@@ -977,7 +958,7 @@ def fold_f1_readings(
     >>> bool(r["avg: random, fixed"].iloc[0] < r["tp_fp: fixed"].iloc[0] < r["avg: stratified, fixed"].iloc[0])
     True
     """
-    props = np.atleast_1d(_check_unit_array("props", props))
+    props = np.atleast_1d(check_real_array("props", props, low=0, high=1))
     check_choice("average", average, _AVERAGES)
     columns = {}
     for allocation, errors in READINGS:
