@@ -11,29 +11,17 @@ import numbers
 import numpy as np
 
 from ._optional import require
-from ._validation import Undefined, check_count, check_policy, divide
+from ._validation import Undefined, check_count, check_policy, check_real_array, divide
 
 __all__ = ["f_from_rates", "f_of_tp", "plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates"]
 
 
 def _check_prior(prior: float) -> float:
+    """A prior in (0, 1); not check_real: a non-number is a ValueError here, as this module's tests expect."""
     # numpy scalars are numbers too; NaN fails the comparison
     if isinstance(prior, (bool, np.bool_)) or not isinstance(prior, numbers.Real) or not 0 < prior < 1:
         raise ValueError(f"prior must be a number strictly between 0 and 1, got {prior!r}")
     return float(prior)
-
-
-def _check_values(name: str, values, *, high: int | None = 1) -> np.ndarray:
-    """A float array of real numbers in [0, high] (no NaN), from a number or an array-like of numbers."""
-    arr = np.asarray(values)
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be a number or an array of numbers, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN")
-    if np.any(arr < 0) or (high is not None and np.any(arr > high)):
-        raise ValueError(f"{name} must lie in [0, {high if high is not None else 'inf'}]")
-    return arr
 
 
 def f_from_rates(tpr, fpr, *, prior: float, undefined: Undefined = "zero"):
@@ -62,8 +50,8 @@ def f_from_rates(tpr, fpr, *, prior: float, undefined: Undefined = "zero"):
     """
     prior = _check_prior(prior)
     check_policy(undefined)
-    tpr = _check_values("tpr", tpr)
-    fpr = _check_values("fpr", fpr)
+    tpr = check_real_array("tpr", tpr, low=0, high=1)
+    fpr = check_real_array("fpr", fpr, low=0, high=1)
     return divide(2 * tpr * prior, tpr * prior + prior + fpr * (1 - prior), undefined=undefined, what="F")
 
 
@@ -83,7 +71,7 @@ def f_of_tp(tp, *, positives: int, fp: int):
     fp = check_count("fp", fp)
     if positives < 1:
         raise ValueError(f"need positives >= 1, got positives={positives}")
-    tp = _check_values("tp", tp, high=None)
+    tp = check_real_array("tp", tp, low=0)
     if np.any(tp > positives):
         raise ValueError(f"tp must lie in [0, positives={positives}]")
     out = 2 * tp / (tp + fp + positives)

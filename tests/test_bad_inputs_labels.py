@@ -499,9 +499,9 @@ def test_f_figures_accept_numpy_scalars_and_name_bad_arguments():
     # F = 2·tpr·π / (tpr·π + π + fpr·(1 − π)); by hand at tpr 0.8, fpr 0, π 0.5: 0.8 / 0.9
     assert f_from_rates(0.8, 0.0, prior=np.float32(0.5)) == pytest.approx(0.8 / 0.9, rel=1e-15)
     assert f_of_tp(np.int64(3), positives=np.int64(4), fp=np.int64(1)) == 0.75  # 6 / 8
-    with pytest.raises(TypeError, match="^tpr must be a number or an array of numbers"):
+    with pytest.raises(TypeError, match="^tpr must be a real number or an array of real numbers"):
         f_from_rates("0.8", 0.1, prior=0.5)
-    with pytest.raises(ValueError, match="^tp contains NaN"):
+    with pytest.raises(ValueError, match=r"^tp must lie in \[0, inf\], got nan"):
         f_of_tp(float("nan"), positives=4, fp=1)
     with pytest.raises(TypeError, match="^positives must be a non-negative integer count"):
         f_of_tp(1, positives="4", fp=1)
