@@ -49,16 +49,16 @@ def _check_parameter(name: str, value: object) -> float:
 
 
 def _check_size(name: str, value: object) -> int:
-    """A number of cases, at least 1 (then :func:`check_count`, which refuses more than 2**53)."""
+    """A number of cases, at least 1 (then :func:`check_count`, which refuses more than 2**53).
+
+    Not :func:`check_positive`: its messages ("a non-negative integer count", "at least 1")
+    would replace this one's "must be a positive integer", which the tests and the notebooks' readers see.
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {value!r} ({type(value).__name__})")
     if value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value}")
     return check_count(name, value)
-
-
-def _check_fpr(fpr) -> np.ndarray:
-    return check_real_array("fpr", fpr, low=0, high=1)
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,7 @@ class Binormal:
 
     def roc(self, fpr):
         """TPR as a function of FPR: Φ(a + b·Φ⁻¹(FPR)) (Parker's F_0(F_1⁻¹(v)))."""
-        v = _check_fpr(fpr)
+        v = check_real_array("fpr", fpr, low=0, high=1)
         # a and b are finite with b > 0 (checked at construction), so a + b·Φ⁻¹(v) is never NaN; with b
         # near 1.8e308, b·Φ⁻¹(v) may overflow to ±inf, which is the limit itself (TPR 0 or 1)
         with np.errstate(over="ignore"):
@@ -239,7 +239,7 @@ class Binormal:
 
     def threshold_at_fpr(self, fpr):
         """The threshold whose false-positive rate is ``fpr``, Parker's F_1⁻¹(v)."""
-        v = _check_fpr(fpr)
+        v = check_real_array("fpr", fpr, low=0, high=1)
         return self.mu_neg - self.sd_neg * special.ndtri(v)
 
     @property

@@ -142,6 +142,7 @@ _MAX_SKLEARN_SEED = 2**32 - 1
 
 
 def _check_int(name: str, value: object) -> int:
+    """Any integer, negative too (a shift, a seed checked later); not check_count, which refuses negatives."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     return int(value)
@@ -156,10 +157,6 @@ def _check_label(name: str, label: object, table: Mapping) -> Hashable:
     if label not in table:
         raise ValueError(f"{name}={label!r} is not a label of counts_by_label (labels: {list(table)!r})")
     return label
-
-
-def _check_weight(weight: object) -> float:
-    return check_real("weight", weight, low=0.0)
 
 
 def label_weights(
@@ -261,7 +258,7 @@ def precision_factor(
     c = check_counts("counts", counts)
     delta = _check_int("delta", delta)
     a = _check_int("tp_delta", tp_delta)
-    weight = _check_weight(weight)
+    weight = check_real("weight", weight, low=0.0)
     check_policy(undefined)
     if c.fp + delta < 0:
         raise ValueError(f"delta={delta} would make fp negative (fp={c.fp})")
@@ -312,7 +309,7 @@ def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined:
     """
     c = check_counts("counts", counts)
     delta = _check_int("delta", delta)
-    weight = _check_weight(weight)
+    weight = check_real("weight", weight, low=0.0)
     check_policy(undefined)
     if not 0 <= c.tp + delta <= c.tp + c.fn:
         raise ValueError(f"delta={delta} needs 0 <= tp + delta <= tp + fn (tp={c.tp}, fn={c.fn})")
