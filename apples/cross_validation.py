@@ -48,6 +48,7 @@ METHOD_LABELS: dict[str, str] = {
 
 
 def _check_folds(folds: Iterable[Counts]) -> list[Counts]:
+    """A non-empty list of checked Counts, one per fold; no shared check takes a sequence of Counts."""
     if isinstance(folds, Counts):
         raise TypeError("folds must be a sequence of apples.Counts (one per fold), got a single Counts")
     try:

@@ -117,6 +117,7 @@ _BYTES_PER_SUPPORT_VALUE = 48
 
 # ----------------------------------------------------------------------------- validation
 def _check_int(name: str, value: object, *, low: int, high: int | None = None) -> int:
+    """An integer in [low, high]; not check_count: a seed above 2**53 is valid, and bounds vary."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     value = int(value)
@@ -127,6 +128,7 @@ def _check_int(name: str, value: object, *, low: int, high: int | None = None) -
 
 
 def _check_count_array(name: str, value: object, *, scalar_ok: bool = False) -> np.ndarray:
+    """Integer counts per fold as int64; check_count takes one scalar, and check_real_array would accept floats."""
     arr = np.asarray(value)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
@@ -140,6 +142,7 @@ def _check_count_array(name: str, value: object, *, scalar_ok: bool = False) -> 
 
 
 def _check_fold_counts(n_a, tp_a, tp_b, fold_size):
+    """Per-fold counts consistent with each other (tp_a <= n_a <= fold_size); a relation, not a shared check."""
     n_a = _check_count_array("n_a", n_a)
     tp_a = _check_count_array("tp_a", tp_a)
     tp_b = _check_count_array("tp_b", tp_b)
@@ -509,6 +512,7 @@ class FoldCounts:
 
 
 def _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b):
+    """One simulation design, combining the shared checks with the rules that tie its arguments together."""
     prop = check_real("prop_a", prop_a, low=0.0, high=1.0)
     sizes = fold_sizes(n_instances, n_folds)
     check_choice("allocation", allocation, _ALLOCATIONS)

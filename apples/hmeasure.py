@@ -218,6 +218,7 @@ _MIN_SEVERITY_RATIO = float(np.finfo(float).tiny)
 
 
 def _check_severity_ratio(severity_ratio, name: str = "severity_ratio") -> float | None:
+    """None or a ratio >= the smallest normal float; not check_real: None is valid, a tiny r overflows 1/r."""
     if severity_ratio is None:
         return None
     if isinstance(severity_ratio, (bool, np.bool_)) or not isinstance(severity_ratio, numbers.Real):

@@ -97,13 +97,14 @@ THRESHOLD_MEASURES = ("tpr", "precision", "kappa", "f1", "mcc")
 
 
 def _check_model(model: object, name: str = "model") -> Binormal:
+    """An apples.Binormal (TypeError otherwise); a type check no shared helper makes."""
     if not isinstance(model, Binormal):
         raise TypeError(f"{name} must be an apples.Binormal, got {type(model).__name__}")
     return model
 
 
 def _check_int_at_least(name: str, value: object, minimum: int) -> int:
-    """An integer >= minimum: TypeError for a non-number, ValueError for any other number."""
+    """An integer >= minimum: TypeError for a non-number, ValueError for others (1.5 too, unlike check_positive)."""
     what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
     if not isinstance(value, numbers.Number):
         raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")

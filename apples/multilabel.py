@@ -81,6 +81,7 @@ def _plain(x):
 
 
 def _check_label(name: str, where: str, x) -> Hashable:
+    """One label of a label set: any hashable, not missing; check_labels_1d checks arrays, not set elements."""
     x = _plain(x)
     if is_missing(x):  # None, NaN, pd.NA, NaT
         what = "None" if x is None else "NaN" if isinstance(x, float) else f"a missing value ({x!r})"

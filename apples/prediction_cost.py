@@ -154,6 +154,7 @@ def _check_table(counts_by_label: object, name: str = "counts_by_label") -> dict
 
 
 def _check_label(name: str, label: object, table: Mapping) -> Hashable:
+    """A label that is a key of ``table``; membership in this table, which no shared check knows."""
     if label not in table:
         raise ValueError(f"{name}={label!r} is not a label of counts_by_label (labels: {list(table)!r})")
     return label

@@ -71,6 +71,7 @@ _CV_UNDEFINED = ("raise", "nan", "skip")
 
 
 def _check_metric_undefined(undefined: object) -> str:
+    """The shared check_choice, limited to "raise" and "nan": these metrics have no "zero" policy."""
     return check_choice("undefined", undefined, ("raise", "nan"))
 
 

@@ -148,6 +148,7 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
 
 
 def _check_frame(name: str, frame: object, columns, what: str) -> None:
+    """A DataFrame with the given columns; the shared checks take numbers and labels, not frames."""
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"{name} must be a DataFrame ({what}), got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]

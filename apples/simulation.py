@@ -514,6 +514,7 @@ def _outcome_count(design: SimulationDesign, stratified: bool) -> int:
 
 
 def _check_outcome_size(design: SimulationDesign, stratified: bool) -> None:
+    """The shared check_table_size applied to this design's outcome count, with what to reduce."""
     n = _outcome_count(design, stratified)
     check_table_size(
         f"the (TP, FP) outcome tables of {'stratified' if stratified else 'unstratified'} folds of "
