@@ -36,6 +36,7 @@ fix turns it into an XPASS failure that says to remove the entry.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import math
 import os
@@ -457,13 +458,17 @@ def _reject_case(key, entry, check, change, names, *, guarded=False):
     return Case(key, check, run)
 
 
+def _arg_case(key: str, entry: Entry, arg: str, names: tuple[str, ...], base: str, make) -> Case:
+    """A bad-input case that replaces argument ``arg`` of the recipe by ``make(arg's value)``."""
+    return _reject_case(key, entry, _check_name(entry, base, arg),
+                        lambda kw: _with(kw, **{arg: make(kw[arg])}), names)
+
+
 def _label_cases(key: str, entry: Entry):
     for arg in _args_of(entry, LABELS, FOLD_IDS):
         names = _names(entry, arg)
 
-        def c(base, make, arg=arg, names=names):
-            return _reject_case(key, entry, _check_name(entry, base, arg),
-                                lambda kw: _with(kw, **{arg: make(kw[arg])}), names)
+        c = functools.partial(_arg_case, key, entry, arg, names)
 
         yield c("none_in", lambda v: _replaced(v, 1, None))
         yield c("nan_in", lambda v: _replaced(v, 1, math.nan, dtype=float))
@@ -481,9 +486,7 @@ def _score_cases(key: str, entry: Entry):
     for arg in _args_of(entry, SCORES):
         names = _names(entry, arg)
 
-        def c(base, make, arg=arg, names=names):
-            return _reject_case(key, entry, _check_name(entry, base, arg),
-                                lambda kw: _with(kw, **{arg: make(kw[arg])}), names)
+        c = functools.partial(_arg_case, key, entry, arg, names)
 
         yield c("none_in", lambda v: _replaced(v, 1, None))
         yield c("nan_in", lambda v: _replaced(v, 1, math.nan, dtype=float))
@@ -586,9 +589,7 @@ def _multilabel_cases(key: str, entry: Entry):
     for arg in args:
         names = _names(entry, arg)
 
-        def c(base, make, arg=arg, names=names):
-            return _reject_case(key, entry, _check_name(entry, base, arg),
-                                lambda kw: _with(kw, **{arg: make(kw[arg])}), names)
+        c = functools.partial(_arg_case, key, entry, arg, names)
 
         def inside(value):
             return lambda v: [[*v[0], value], *v[1:]]
