@@ -1,97 +1,110 @@
 """apples: measuring classifiers under cross-validation, apples to apples.
 
-A small library behind a notebook collection. Each function cites the paper,
-section and equation it implements; see README.md for the notation map.
+``import apples`` gives what a researcher uses on their own predictions: the
+metrics, their aggregation over cross-validation folds, and the plotting style.
+Everything else is one import away:
+
+- :mod:`apples.metrics`: every metric, with its result types and constants;
+- :mod:`apples.cv`: aggregation over folds;
+- :mod:`apples.theory`: closed forms on models (binormal, Parker, Van Asch, Forman & Scholz);
+- :mod:`apples.studies`: one package per paper's reproduction, e.g.
+  ``from apples.studies import forman_scholz as fs``;
+- :mod:`apples.plotting`: the style and colours the notebooks use.
+
+Each function cites the paper, section and equation it implements; README.md
+maps the papers' symbols to these names.
 """
 
-from ._validation import UndefinedMetricError
-from .counts import Counts, fold_counts
-from .cross_validation import (
+from apples import cv, metrics, plotting, theory
+from apples._validation import UndefinedMetricError
+from apples.cv import (
     CV_F_METHODS,
+    CV_ROC_AUC_METHODS,
+    auc_table,
     cv_accuracy,
     cv_f_measure,
+    cv_ranking_score,
+    cv_roc_auc,
     cv_table,
     fold_validity,
     format_cv_table,
-    percent,
+    merge_decomposition,
 )
-from .f_figures import f_from_rates, f_of_tp, plot_f_of_tp, plot_f_precision_recall, plot_f_rates
-from .f_measure import accuracy, f_from_precision_recall, f_measure, precision, recall
-from .style import decorate, set_style
-
-# isort: split
-# Modules added by later issues; each lists its public names in __all__.
-from .auc_calibration import *  # noqa: F403  (issue 3)
-from .averaging import *  # noqa: F403  (issue 5: macro/micro/lfb)
-from .binormal import *  # noqa: F403  (issue 6)
-from .exact import *  # noqa: F403  (issue 4)
-from .fold_size import *  # noqa: F403  (issue 4: Van Asch §7)
-from .hmeasure import *  # noqa: F403  (issue 6)
-from .incoherence import *  # noqa: F403  (issue 6)
-from .multilabel import *  # noqa: F403  (issue 5: counting)
-from .prediction_cost import *  # noqa: F403  (issue 5: Van Asch §6)
-from .roc import *  # noqa: F403  (issue 3: AUC under CV)
-from .sim_explorer import *  # noqa: F403  (issue 4)
-from .simulation import *  # noqa: F403  (issue 4: bias simulation)
-from .threshold_free import *  # noqa: F403  (issue 6)
+from apples.metrics import (
+    AVERAGES,
+    Counts,
+    accuracy,
+    auk,
+    average_precision,
+    average_scores,
+    averaging_table,
+    f_from_precision_recall,
+    f_measure,
+    fold_counts,
+    gini,
+    h_measure,
+    kappa_curve,
+    ks_statistic,
+    label_counts,
+    labels_from_confusion_matrix,
+    max_f1,
+    max_mcc,
+    min_error_rate,
+    precision,
+    precision_at_k,
+    r_precision,
+    recall,
+    roc_auc,
+    roc_curve,
+    split_confusion_matrix,
+)
+from apples.plotting import decorate, set_style
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AVERAGES",
     "CV_F_METHODS",
+    "CV_ROC_AUC_METHODS",
     "Counts",
     "UndefinedMetricError",
     "accuracy",
+    "auc_table",
+    "auk",
+    "average_precision",
+    "average_scores",
+    "averaging_table",
+    "cv",
     "cv_accuracy",
     "cv_f_measure",
+    "cv_ranking_score",
+    "cv_roc_auc",
     "cv_table",
     "decorate",
     "f_from_precision_recall",
-    "f_from_rates",
     "f_measure",
-    "f_of_tp",
     "fold_counts",
     "fold_validity",
     "format_cv_table",
-    "percent",
-    "plot_f_of_tp",
-    "plot_f_precision_recall",
-    "plot_f_rates",
+    "gini",
+    "h_measure",
+    "kappa_curve",
+    "ks_statistic",
+    "label_counts",
+    "labels_from_confusion_matrix",
+    "max_f1",
+    "max_mcc",
+    "merge_decomposition",
+    "metrics",
+    "min_error_rate",
+    "plotting",
     "precision",
+    "precision_at_k",
+    "r_precision",
     "recall",
+    "roc_auc",
+    "roc_curve",
     "set_style",
+    "split_confusion_matrix",
+    "theory",
 ]
-
-from . import (
-    auc_calibration,
-    averaging,
-    binormal,
-    exact,
-    fold_size,
-    hmeasure,
-    incoherence,
-    multilabel,
-    prediction_cost,
-    roc,
-    sim_explorer,
-    simulation,
-    threshold_free,
-)
-
-for _module in (
-    roc,
-    auc_calibration,
-    simulation,
-    exact,
-    sim_explorer,
-    fold_size,
-    multilabel,
-    averaging,
-    prediction_cost,
-    threshold_free,
-    hmeasure,
-    incoherence,
-    binormal,
-):
-    __all__ += list(_module.__all__)
-del _module

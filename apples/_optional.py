@@ -14,7 +14,10 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-__all__ = ["OPTIONAL_PACKAGES", "require"]
+__all__ = [
+    "OPTIONAL_PACKAGES",
+    "require",
+]
 
 #: Top-level import name of each optional package -> the name pip installs it under.
 OPTIONAL_PACKAGES = {"matplotlib": "matplotlib", "ipywidgets": "ipywidgets", "sklearn": "scikit-learn"}

@@ -10,11 +10,45 @@ from __future__ import annotations
 import datetime
 import numbers
 from collections.abc import Sequence
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import numpy as np
 
-__all__ = ["Undefined", "UndefinedMetricError", "check_choice", "check_policy", "divide"]
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    pass
+
+
+__all__ = [
+    "MAX_EXACT_INT",
+    "MAX_TABLE_BYTES",
+    "Undefined",
+    "UndefinedMetricError",
+    "check_bool",
+    "check_choice",
+    "check_cost",
+    "check_count",
+    "check_fold_lists",
+    "check_folds_cases",
+    "check_int",
+    "check_int_at_least",
+    "check_label_kind",
+    "check_labels_1d",
+    "check_policy",
+    "check_pos_label",
+    "check_positive",
+    "check_real",
+    "check_real_array",
+    "check_same_label_kind",
+    "check_same_length",
+    "check_scores",
+    "check_table_size",
+    "divide",
+    "float_or_array",
+    "is_missing",
+    "label_kind",
+    "rng_from_seed",
+    "unique_labels",
+]
 
 #: Largest integer a float64 holds exactly; counts and integer scores beyond it
 #: would silently collapse when converted to float.
@@ -568,3 +602,33 @@ def check_fold_lists(y_true_folds, y_score_folds) -> tuple[list, list]:
         if len(a) == 0:  # merging would hide it; per fold it is "y_true is empty"
             raise ValueError(f"fold {i + 1} (index {i}): the fold is empty (no test cases)")
     return t, s
+
+
+def check_int_at_least(name: str, value: object, minimum: int) -> int:
+    """An integer >= minimum: TypeError for a non-number, ValueError for others (1.5 too, unlike check_positive)."""
+    what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+    if not isinstance(value, numbers.Number):
+        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return check_count(name, value)
+
+
+def float_or_array(x):
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+# ----------------------------------------------------------------------------- validation
+def check_int(name: str, value: object, *, low: int | None = None, high: int | None = None) -> int:
+    """An integer in [low, high] (either bound optional), as a Python ``int``.
+
+    Not :func:`check_count`: a seed or a shift above 2**53 or below 0 can be valid, and bounds vary.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        bound = f"<= {high}" if low is None else f">= {low}" if high is None else f"between {low} and {high}"
+        raise ValueError(f"{name} must be {bound}, got {value}")
+    return value

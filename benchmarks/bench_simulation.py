@@ -1,6 +1,6 @@
 """Benchmark: the Forman & Scholz Figures 4–8 grid at the paper's 10**6 repetitions per point.
 
-Prints, for every point, the seconds apples.simulate_cv_f takes and the ratio
+Prints, for every point, the seconds fs.simulate_cv_f takes and the ratio
 to the time numpy needs just to draw the same number of binomial variates
 (one TP and one FP per fold per repetition, i.e. 2 · n_reps · n_folds, with
 the stratified fold sizes as binomial n, in chunks of the same size), then the
@@ -20,13 +20,14 @@ import time
 import numpy as np
 
 import apples
+from apples.studies import forman_scholz as fs
 from apples import simulation
 
 
 def numpy_binomials(prior: float, f_true: float, n_reps: int, seed: int) -> float:
     """Wall and CPU seconds for numpy to draw 2 · n_reps · n_folds binomial variates of this point."""
-    d = apples.simulation_design(prior, f_true)
-    pos = simulation._stratified_positives(d.n_pos, d.n_folds)
+    d = apples.theory.simulation_design(prior, f_true)
+    pos = simulation.stratified_positives(d.n_pos, d.n_folds)
     neg = d.fold_size - pos
     rng = np.random.default_rng(seed)
     per_chunk = simulation._CHUNK_CELLS // d.n_folds
@@ -48,7 +49,7 @@ def main() -> None:
     parser.add_argument("--points", type=int, default=None, help="only the first N grid points")
     args = parser.parse_args()
 
-    grid = apples.figure_grid()
+    grid = fs.figure_grid()
     if args.points:
         grid = grid.head(args.points)
 
@@ -56,15 +57,15 @@ def main() -> None:
     simulation.outcome_tables.cache_clear()
     start, cpu = time.perf_counter(), time.process_time()
     for row in grid.itertuples(index=False):
-        for method in apples.EXACT_METHODS:
-            apples.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method)
+        for method in apples.theory.EXACT_METHODS:
+            apples.theory.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method)
     exact_mean, exact_cpu = time.perf_counter() - start, time.process_time() - cpu
     simulation.outcome_tables.cache_clear()
     start = time.perf_counter()
     for row in grid.itertuples(index=False):
-        for method in apples.EXACT_METHODS:
+        for method in apples.theory.EXACT_METHODS:
             for statistic in ("mean", "std"):
-                apples.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method,
+                apples.theory.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method,
                                   statistic=statistic)
     exact_both = time.perf_counter() - start
     simulation.outcome_tables.cache_clear()
@@ -78,7 +79,7 @@ def main() -> None:
     for i, row in enumerate(grid.itertuples(index=False)):
         start = time.perf_counter()
         cpu = time.process_time()
-        apples.simulate_cv_f(row.prior, row.f_true, stratified=row.stratified, n_reps=args.reps, seed=i,
+        fs.simulate_cv_f(row.prior, row.f_true, stratified=row.stratified, n_reps=args.reps, seed=i,
                              n_jobs=args.jobs)
         ours, ours_cpu = time.perf_counter() - start, time.process_time() - cpu
         ref, ref_cpu = numpy_binomials(row.prior, row.f_true, args.reps, seed=i)

@@ -7,8 +7,11 @@ adding one entry here.
 
 Keys
 ----
-An entry is keyed by the public name and reached as ``apples.<name>``, so the
-table does not care which module defines it and can move with the code. Two
+An entry is keyed by the public name and reached through :data:`PUBLIC` (every
+name in the ``__all__`` of ``apples``, ``apples.metrics``, ``apples.cv``,
+``apples.theory``, ``apples.plotting`` and the three study packages; a name is
+never public in two places with two meanings), so the table does not care which
+module defines it and can move with the code. Two
 extensions of a plain name:
 
 - ``"Counts.from_labels"``: an attribute of a public name (a constructor or a
@@ -31,6 +34,7 @@ under ``2 s - 1``), labels are small integers.
 from __future__ import annotations
 
 import math
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +43,9 @@ import numpy as np
 import pytest
 
 import apples
+from apples.studies import forman_scholz as fs
+from apples.studies import parker as pk
+from apples.studies import van_asch as va
 
 # -- input classes ---------------------------------------------------------------------------------
 LABELS = "labels"  #: 1-d class labels (y_true, y_pred, y)
@@ -62,7 +69,7 @@ COUNT_ARRAY = "count_array"  #: an array of non-negative integer counts (per fol
 REAL = "real"  #: a real parameter (beta, prior, severity_ratio, ...), scalar or array
 SIZE = "size"  #: an integer size (n_reps, n_cases, k, ...)
 INT = "int"  #: a signed integer parameter (a change of a count)
-MODEL = "model"  #: an apples.Binormal
+MODEL = "model"  #: an apples.theory.Binormal
 SEED = "seed"  #: an explicit seed: a non-negative int (reproducible draws; None is not a seed)
 
 #: Input kinds that are 1-d arrays of one value per case (lengths must agree within a call).
@@ -119,16 +126,38 @@ class Entry:
     note: str = ""
 
 
+#: The packages whose ``__all__`` together make the public API the registry covers.
+PUBLIC_MODULES = (apples, apples.metrics, apples.cv, apples.theory, apples.plotting, fs, va, pk)
+
+
+def _public() -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for module in PUBLIC_MODULES:
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if isinstance(obj, types.ModuleType):  # apples.metrics and the other subpackages
+                continue
+            if name in found and found[name] is not obj:
+                raise AssertionError(f"{name} is public twice with two meanings ({module.__name__})")
+            found[name] = obj
+    return found
+
+
+#: Every public name of the package, mapped to its object.
+PUBLIC: dict[str, Any] = _public()
+
+
 def resolve(key: str):
-    """The object an entry key names: ``apples.<name>``, then attributes (``Counts.from_labels``)."""
-    obj = apples
-    for part in key.split("@")[0].split("."):
+    """The object an entry key names: ``PUBLIC[name]``, then attributes (``Counts.from_labels``)."""
+    name, *attrs = key.split("@")[0].split(".")
+    obj = PUBLIC[name]
+    for part in attrs:
         obj = getattr(obj, part)
     return obj
 
 
 def public_name(key: str) -> str:
-    """The name in ``apples.__all__`` an entry key belongs to."""
+    """The public name (a key of :data:`PUBLIC`) an entry key belongs to."""
     return key.split("@")[0].split(".")[0]
 
 
@@ -168,11 +197,11 @@ def _l(values):
 
 
 def _model(**kw):
-    return apples.Binormal(**{"mu_pos": 1.0, "pi_pos": 0.25, **kw})
+    return apples.theory.Binormal(**{"mu_pos": 1.0, "pi_pos": 0.25, **kw})
 
 
 def _hull():
-    return apples.roc_convex_hull(list(Y), list(S))
+    return apples.metrics.roc_convex_hull(list(Y), list(S))
 
 
 def _approx(expected, **tol):
@@ -454,11 +483,11 @@ REGISTRY: dict[str, Entry] = {
                            {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE), "seed": Arg(SEED)},
                            nan_ok="a skip method undefined in every repetition has NaN mean (documented)"),
     "figure_grid": Entry(lambda: {}),
-    "simulate_grid": Entry(lambda: {"points": apples.figure_grid().head(1), "n_reps": 3},
+    "simulate_grid": Entry(lambda: {"points": fs.figure_grid().head(1), "n_reps": 3},
                            {"n_reps": Arg(SIZE), "seed": Arg(SEED)}, project=lambda t: t.drop(columns="seconds"),
                            nan_ok="as simulate_cv_f"),
     "exact_cv_f": Entry(lambda: {**_SIM_KW, "stratified": False, "method": "avg"}, _SIM),
-    "exact_grid": Entry(lambda: {"points": apples.figure_grid().head(1)}),
+    "exact_grid": Entry(lambda: {"points": fs.figure_grid().head(1)}),
     "p_fold_without_positives": Entry(lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "n_trials": 3},
                                       {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE),
                                        "n_trials": Arg(SIZE)}),
@@ -534,7 +563,7 @@ REGISTRY: dict[str, Entry] = {
                                   {**_CBL_ARG, "label": Arg(TABLE_LABEL), "other": Arg(TABLE_LABEL),
                                    "delta": Arg(INT)}, relabel=CBL_MAP),
     "score_change": Entry(lambda: {"before": dict(CBL),
-                                   "after": apples.move_false_positives(CBL, "b", "c", 2), "average": "macro"},
+                                   "after": apples.theory.move_false_positives(CBL, "b", "c", 2), "average": "macro"},
                           {"before": Arg(COUNTS_BY_LABEL), "after": Arg(COUNTS_BY_LABEL)}, relabel=CBL_MAP),
     "accuracy_by_uncertainty": Entry(_uncertain(bins=2), {**_UNCERTAIN, "bins": Arg(SIZE)}, relabel=MC_MAP),
     "expected_accuracy": Entry(_uncertain(), _UNCERTAIN, relabel=MC_MAP),
@@ -587,6 +616,7 @@ REGISTRY: dict[str, Entry] = {
                                       lambda r: _approx(H_LIMIT_SMALL_RATIO, abs=1e-9)(r.h))}),
     "h_measure_prior": Entry(lambda: {"pi1": 0.25, "severity_ratio": 0.5},
                              {"pi1": Arg(REAL), "severity_ratio": _severity(_h_prior_finite)}),
+    "f_beta_weights": Entry(lambda: {"beta": 2.0}, {"beta": Arg(REAL)}),
     "minimum_loss": Entry(lambda: {"hull": _hull(), "cost": [0.25, 0.5]}, {"cost": _COST}),
     # ---- incoherence.py ------------------------------------------------------------------------
     "misclassification_loss": Entry(lambda: {"t": [0.5, np.inf], "c": 0.25, "model": _model(), "scale": 2.0},
@@ -601,7 +631,7 @@ REGISTRY: dict[str, Entry] = {
     "integrated_measure": Entry(lambda: {"model": _model(), "measure": "kappa"}, {"model": Arg(MODEL)}),
     "weight_m": Entry(lambda: {"t": [0.5, 1.5], "model": _model(), "measure": "kappa"},
                       {"t": _T, "model": Arg(MODEL)}),
-    "expected_loss": Entry(lambda: {"model": _model(), "weight": (lambda t: apples.weight_g(t, _model()))},
+    "expected_loss": Entry(lambda: {"model": _model(), "weight": (lambda t: apples.theory.weight_g(t, _model()))},
                            {"model": Arg(MODEL)}),
     "implied_cost_density": Entry(lambda: {"c": [0.25, 0.5], "model": _model()},
                                   {"c": _COST, "model": Arg(MODEL)}),
@@ -651,18 +681,20 @@ EXEMPT: dict[str, str] = {
     **dict.fromkeys(["CV_F_METHODS", "CV_ROC_AUC_METHODS", "PRECISION_AT_K_TIES", "PAPER_FOLD_AUC", "PAPER_AUC_AVG",
                      "PAPER_AUC_MERGE", "PAPER_N_POSITIVES", "PAPER_N_CASES", "FIGURE_PRIORS", "FIGURE_F_TRUE",
                      "FIGURE_PANEL_PRIORS", "EXACT_METHODS", "VAN_ASCH_RECALL_A", "VAN_ASCH_RECALL_B",
-                     "NONE_LABEL", "UNMATCHED", "AVERAGES", "H_MEASURE_PRIORS", "THRESHOLD_MEASURES"], _CONSTANT),
+                     "NONE_LABEL", "UNMATCHED", "AVERAGES", "H_MEASURE_PRIORS", "THRESHOLD_MEASURES",
+                     "AVERAGE_POLICIES", "FOLD_F1_AVERAGES", "FOLD_F1_METHODS", "IMPLIED_COSTS", "METHOD_COLORS",
+                     "METHOD_LABELS", "READINGS"], _CONSTANT),
     "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
     **dict.fromkeys(["CalibrationStudy", "CalibrationExplorer", "MergeDecomposition", "SimulationDesign",
                      "ExploreResult", "SimExplorer", "FoldCounts", "SplitConfusionMatrix", "AveragedScores",
                      "ThresholdResult", "KappaCurve", "ROCHull", "HMeasureResult", "HandLoss", "EmpiricalCosts",
-                     "IncoherenceComparison", "IncoherenceExplorerParts"], _RESULT),
+                     "IncoherenceComparison", "IncoherenceExplorer"], _RESULT),
     "set_style": "sets matplotlib/pandas options; takes no arguments",
     "decorate": "sets Axes properties (Axes.set keywords); takes no data",
     **dict.fromkeys(["plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_cv_f_histograms",
                      "plot_method_curves", "plot_fold_f1", "plot_accuracy_by_uncertainty",
                      "plot_incoherence_comparison"], _PLOT),
-    **dict.fromkeys(["calibration_explorer", "build_sim_explorer", "incoherence_explorer"], _WIDGET),
+    **dict.fromkeys(["calibration_explorer", "sim_explorer", "incoherence_explorer"], _WIDGET),
 }
 
 

@@ -19,20 +19,14 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict, cross_va
 from sklearn.svm import LinearSVC
 
 import apples
-from apples import roc_auc, cv_roc_auc, percent
-from apples.auc_calibration import (
-    CalibrationStudy,
-    auc_table,
-    calibration_explorer,
-    digits_one_vs_rest,
-    fold_scores,
-    plot_figure3,
-    plot_fold_rocs,
-    plot_rate_vs_score,
-    scores_with_auc,
-    section32_study,
-    stratified_fold_sizes,
-)
+from apples.studies import forman_scholz as fs
+from apples import roc_auc, cv_roc_auc
+from apples.cv import percent
+from apples.studies.forman_scholz.calibration import CalibrationStudy, scores_with_auc, section32_study, stratified_fold_sizes
+from apples.cv.ranking import auc_table
+from apples.studies.forman_scholz.explorers import calibration_explorer
+from apples.studies.forman_scholz.datasets import digits_one_vs_rest, fold_scores
+from apples.studies.forman_scholz.figures import plot_figure3, plot_fold_rocs, plot_rate_vs_score
 
 PAPER_FOLDS = ["96%", "91%", "94%", "87%"]  # Forman & Scholz §3.2
 
@@ -320,7 +314,7 @@ def test_training_set_calibration_is_platt_fitted_on_training_margins():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(300, 3))
     y = (X[:, 0] + rng.normal(scale=1.5, size=300) > 1.0).astype(int)  # overlapping classes, ~25% positives
-    model = apples.TrainingSetCalibration(LinearSVC(C=1.0, dual=False)).fit(X, y)
+    model = fs.TrainingSetCalibration(LinearSVC(C=1.0, dual=False)).fit(X, y)
     svm = LinearSVC(C=1.0, dual=False).fit(X, y)
     by_hand = _platt_on_training_margins(svm.decision_function(X), y)
     X_new = rng.normal(size=(50, 3))
@@ -333,7 +327,7 @@ def test_training_set_calibration_keeps_each_fold_auc_but_moves_merge():
     cv = StratifiedKFold(4, shuffle=True, random_state=0)
     svm = LinearSVC(C=1.0, dual=False)
     yt, margins = fold_scores(svm, X, y, cv=cv)
-    yt2, probs = fold_scores(apples.TrainingSetCalibration(svm), X, y, cv=cv, response="predict_proba")
+    yt2, probs = fold_scores(fs.TrainingSetCalibration(svm), X, y, cv=cv, response="predict_proba")
     # a sigmoid with a positive slope is strictly increasing: every fold's AUC is the raw margin's
     for t, m, t2, p in zip(yt, margins, yt2, probs):
         assert np.array_equal(t, t2)
@@ -348,14 +342,14 @@ def test_training_set_calibration_keeps_each_fold_auc_but_moves_merge():
 def test_training_set_calibration_rejects_bad_input():
     X, y = np.arange(20.0).reshape(10, 2), np.r_[np.zeros(5, dtype=int), np.ones(5, dtype=int)]
     with pytest.raises(ValueError, match="method='platt'"):
-        apples.TrainingSetCalibration(LinearSVC(), method="platt").fit(X, y)
+        fs.TrainingSetCalibration(LinearSVC(), method="platt").fit(X, y)
     with pytest.raises(TypeError, match="estimator must be"):
-        apples.TrainingSetCalibration().fit(X, y)
+        fs.TrainingSetCalibration().fit(X, y)
     with pytest.raises(ValueError, match="invalid parameter 'C'"):
-        apples.TrainingSetCalibration(LinearSVC()).set_params(C=2)
+        fs.TrainingSetCalibration(LinearSVC()).set_params(C=2)
     from sklearn.base import clone
 
-    c = clone(apples.TrainingSetCalibration(LinearSVC(C=0.5), method="isotonic"))
+    c = clone(fs.TrainingSetCalibration(LinearSVC(C=0.5), method="isotonic"))
     assert c.method == "isotonic" and c.estimator.C == 0.5
 
 

@@ -18,7 +18,7 @@ from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from apples import Counts, UndefinedMetricError
-from apples.averaging import AveragedScores, average_scores, frequencies_from_counts
+from apples.metrics.averaging import AveragedScores, average_scores, frequencies_from_counts
 
 
 def paper_round(x: float, digits: int) -> float:
@@ -318,7 +318,7 @@ def _check_against_sklearn(counts, y_true, y_pred, labels):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_sklearn_single_label(seed):
-    from apples.multilabel import label_counts
+    from apples.metrics.multilabel import label_counts
 
     rng = np.random.default_rng(seed)
     q = int(rng.integers(2, 8))
@@ -331,7 +331,7 @@ def test_sklearn_single_label(seed):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_sklearn_multilabel(seed):
-    from apples.multilabel import label_counts
+    from apples.metrics.multilabel import label_counts
 
     rng = np.random.default_rng(1000 + seed)
     labels = ["a", "b", "c", "d", "e", "f"]
@@ -384,7 +384,7 @@ def test_rejects_bad_arguments():
 
 
 def test_averaging_table_layout_table3():
-    from apples.averaging import averaging_table
+    from apples.metrics.averaging import averaging_table
 
     t = averaging_table(TABLE3, frequencies=TABLE3_TRAIN)
     assert list(t.index) == ["c1", "c2", "c3", "c4", "total", "macro-averaged", "micro-averaged",

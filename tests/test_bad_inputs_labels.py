@@ -10,28 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apples import (
-    Counts,
-    UndefinedMetricError,
-    average_scores,
-    averaging_table,
-    boosting_table,
-    cv_f_measure,
-    cv_table,
-    f_from_precision_recall,
-    f_measure,
-    fold_counts,
-    format_cv_table,
-    label_counts,
-    label_frequencies,
-    labels_from_confusion_matrix,
-    percent,
-    precision,
-    precision_factor,
-    relabel_errors,
-    relabel_uncertain,
-    split_confusion_matrix,
-)
+from apples import Counts, UndefinedMetricError, average_scores, averaging_table, cv_f_measure, cv_table, f_from_precision_recall, f_measure, fold_counts, format_cv_table, label_counts, labels_from_confusion_matrix, precision, split_confusion_matrix
+from apples.studies.van_asch import boosting_table, relabel_errors, relabel_uncertain
+from apples.metrics import label_frequencies
+from apples.cv import percent
+from apples.theory import precision_factor
 
 
 # --- counts.py: the label set and the positive label -----------------------------------------------
@@ -408,7 +391,8 @@ def _quick(call, seconds=5.0):
 
 
 def test_simulate_cv_f_refuses_outcome_tables_beyond_the_memory_limit():
-    from apples import exact_cv_f, sample_cv_f, simulate_cv_f
+    from apples.theory import exact_cv_f
+    from apples.studies.forman_scholz import sample_cv_f, simulate_cv_f
 
     # 2 stratified folds of 100,000 cases with 50,000 positives each: (50,001)² = 2.5e9 outcomes
     big = dict(stratified=True, n_cases=200_000, n_folds=2)
@@ -420,7 +404,7 @@ def test_simulate_cv_f_refuses_outcome_tables_beyond_the_memory_limit():
 
 
 def test_outcome_count_matches_the_sum_over_fold_types():
-    from apples.simulation import _outcome_count, simulation_design
+    from apples.theory.fold_model import _outcome_count, simulation_design
 
     # by hand: 10 positives in 10 stratified folds of 100: one type p = 1, 2 · 100 outcomes
     assert _outcome_count(simulation_design(0.01, 0.8), True) == 2 * 100
@@ -430,7 +414,7 @@ def test_outcome_count_matches_the_sum_over_fold_types():
 
 
 def test_fold_positives_refuses_allocations_beyond_the_memory_limit():
-    from apples import fold_positives
+    from apples.theory import fold_positives
 
     message = _quick(lambda: fold_positives(5, n_cases=10**9, n_folds=10**8, stratified=False))
     assert "100,000,000 folds of 10 cases" in message and "reduce n_folds" in message
@@ -439,21 +423,21 @@ def test_fold_positives_refuses_allocations_beyond_the_memory_limit():
 
 
 def test_sample_cv_f_refuses_a_result_beyond_the_memory_limit():
-    from apples import sample_cv_f
+    from apples.studies.forman_scholz import sample_cv_f
 
     message = _quick(lambda: sample_cv_f(0.05, 0.8, stratified=True, n_reps=10**8))
     assert "100,000,000 repetitions" in message and "simulate_cv_f" in message
 
 
 def test_exact_tp_fp_refuses_sums_beyond_the_memory_limit():
-    from apples import exact_cv_f
+    from apples.theory import exact_cv_f
 
     message = _quick(lambda: exact_cv_f(0.5, 0.8, stratified=True, method="tp_fp", n_cases=2**40, n_folds=2))
     assert "binomial laws of TP and FP" in message and "reduce n_cases" in message
 
 
 def test_p_fold_without_positives_refuses_integers_beyond_the_work_limit():
-    from apples import p_fold_without_positives
+    from apples.theory import p_fold_without_positives
 
     message = _quick(lambda: p_fold_without_positives(5 * 10**8, n_cases=10**9, n_folds=10))
     assert "MAX_EXACT_BITS" in message
@@ -465,7 +449,8 @@ def test_p_fold_without_positives_refuses_integers_beyond_the_work_limit():
 
 
 def test_fold_size_simulation_and_exact_sums_refuse_sizes_beyond_the_memory_limit():
-    from apples import exact_fold_f1, fold_sizes, simulate_fold_counts
+    from apples.studies.van_asch import exact_fold_f1, simulate_fold_counts
+    from apples.theory import fold_sizes
 
     message = _quick(lambda: simulate_fold_counts(0.05, n_instances=1000, n_folds=10, n_reps=10**9))
     assert "1,000,000,000 simulated cross-validations of 10 folds" in message
@@ -477,7 +462,8 @@ def test_fold_size_simulation_and_exact_sums_refuse_sizes_beyond_the_memory_limi
 
 
 def test_simulate_grid_and_exact_grid_name_points():
-    from apples import exact_grid, simulate_grid
+    from apples.theory import exact_grid
+    from apples.studies.forman_scholz import simulate_grid
 
     for grid in (simulate_grid, exact_grid):
         kw = {"n_reps": 10} if grid is simulate_grid else {}
@@ -494,7 +480,7 @@ def test_simulate_grid_and_exact_grid_name_points():
 
 # --- f_figures.py, sim_explorer.py ------------------------------------------------------------------------
 def test_f_figures_accept_numpy_scalars_and_name_bad_arguments():
-    from apples import f_from_rates, f_of_tp
+    from apples.theory import f_from_rates, f_of_tp
 
     # F = 2·tpr·π / (tpr·π + π + fpr·(1 − π)); by hand at tpr 0.8, fpr 0, π 0.5: 0.8 / 0.9
     assert f_from_rates(0.8, 0.0, prior=np.float32(0.5)) == pytest.approx(0.8 / 0.9, rel=1e-15)
@@ -513,7 +499,7 @@ def test_sim_explorer_plots_name_bad_tables():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from apples import plot_cv_f_histograms, plot_method_curves
+    from apples.studies.forman_scholz import plot_cv_f_histograms, plot_method_curves
 
     fig, ax = plt.subplots()
     try:
@@ -537,7 +523,7 @@ def test_fold_counts_rejects_empty_data_naming_y_true():
 
 
 def test_score_change_names_before_and_after():
-    from apples import score_change
+    from apples.theory import score_change
 
     table = {"a": Counts(1, 1, 1)}
     with pytest.raises(TypeError, match="^before must be a mapping"):
@@ -549,7 +535,7 @@ def test_score_change_names_before_and_after():
 
 
 def test_uncertainty_functions_reject_int_against_str_labels():
-    from apples import accuracy_by_uncertainty, expected_accuracy, uncertainty_threshold
+    from apples.studies.van_asch import accuracy_by_uncertainty, expected_accuracy, uncertainty_threshold
 
     for f in (accuracy_by_uncertainty, expected_accuracy, uncertainty_threshold):
         with pytest.raises(TypeError, match="^mix of label types: y_true holds number labels, y_pred holds str"):
@@ -557,7 +543,7 @@ def test_uncertainty_functions_reject_int_against_str_labels():
 
 
 def test_accuracy_by_uncertainty_with_more_bins_than_predictions():
-    from apples import accuracy_by_uncertainty
+    from apples.studies.van_asch import accuracy_by_uncertainty
 
     # every prediction its own bin; by hand: correct, correct, correct, wrong
     table = accuracy_by_uncertainty([0, 0, 1, 1], [0, 0, 1, 0], [0.1, 0.2, 0.3, 0.9], bins=10**15)
@@ -568,7 +554,7 @@ def test_accuracy_by_uncertainty_with_more_bins_than_predictions():
 
 
 def test_fold_size_counts_above_2_53_are_refused():
-    from apples import fold_f1
+    from apples.theory import fold_f1
 
     big = np.array([2**60], dtype=np.uint64)  # int64 would keep it, float would not hold it exactly
     with pytest.raises(ValueError, match=r"^n_a holds a count above 2\*\*53"):
@@ -576,14 +562,14 @@ def test_fold_size_counts_above_2_53_are_refused():
 
 
 def test_simulate_fold_f1_refuses_n_reps_above_2_53():
-    from apples import fold_f1_curve, simulate_fold_f1
+    from apples.studies.van_asch import fold_f1_curve, simulate_fold_f1
 
     _quick(lambda: simulate_fold_f1(0.05, n_reps=2**60))
     _quick(lambda: fold_f1_curve([0.05], n_reps=2**60))
 
 
 def test_precision_change_names_the_move_with_an_unknown_label():
-    from apples import precision_change
+    from apples.theory import precision_change
 
     table = {"a": Counts(1, 2, 0), "b": Counts(1, 0, 0)}
     with pytest.raises(ValueError, match=r"^moves\[1\] has target 'zz', which is not a label of counts_by_label"):

@@ -17,6 +17,9 @@ import numpy as np
 import pytest
 
 import apples
+from apples.studies import forman_scholz as fs
+from apples.studies import parker as pk
+from apples.studies import van_asch as va
 from apples._validation import check_bool
 
 #: Two folds of labels and positive scores (a log axis needs positive scores).
@@ -54,7 +57,7 @@ def test_plot_rate_vs_score_log_must_be_a_bool(bad):
     fig, ax = plt.subplots()
     try:
         with pytest.raises(TypeError, match=r"^log must be True or False"):
-            apples.plot_rate_vs_score(YF, SF, ax=ax, log=bad)
+            fs.plot_rate_vs_score(YF, SF, ax=ax, log=bad)
         assert len(ax.lines) == 0 and ax.get_xscale() == "linear"  # refused before drawing
     finally:
         plt.close(fig)
@@ -64,7 +67,7 @@ def test_plot_rate_vs_score_log_must_be_a_bool(bad):
 def test_plot_rate_vs_score_log_accepts_numpy_bools(flag, scale):
     fig, ax = plt.subplots()
     try:
-        apples.plot_rate_vs_score(YF, SF, ax=ax, log=flag)
+        fs.plot_rate_vs_score(YF, SF, ax=ax, log=flag)
         assert ax.get_xscale() == scale
         assert len(ax.lines) == 2  # one step curve per fold
     finally:
@@ -75,17 +78,17 @@ def test_plot_rate_vs_score_log_accepts_numpy_bools(flag, scale):
 def test_plot_figure3_log_must_be_a_bool_and_opens_no_figure(bad):
     before = plt.get_fignums()
     with pytest.raises(TypeError, match=r"^log must be True or False"):
-        apples.plot_figure3(YF, SF, log=bad)
+        fs.plot_figure3(YF, SF, log=bad)
     assert plt.get_fignums() == before  # refused before plt.subplots
 
 
 def test_calibration_explorer_plot_must_be_a_bool():
     with pytest.raises(TypeError, match=r"^plot must be True or False, got 'no'"):
-        apples.calibration_explorer(plot="no")
+        fs.calibration_explorer(plot="no")
 
 
 def test_training_set_calibration_get_params_deep_must_be_a_bool():
-    model = apples.TrainingSetCalibration()
+    model = fs.TrainingSetCalibration()
     assert model.get_params(deep=np.False_) == {"estimator": None, "method": "sigmoid"}
     with pytest.raises(TypeError, match=r"^deep must be True or False"):
         model.get_params(deep="no")
@@ -101,7 +104,7 @@ BAD_SEEDS = [(None, TypeError, "seed is required"), ("0", TypeError, "seed must 
 @pytest.mark.parametrize("n_positives", [5, None])
 def test_digits_one_vs_rest_seed_is_checked_even_when_nothing_is_drawn(seed, exc, msg, n_positives):
     with pytest.raises(exc, match=f"^{msg}") as info:
-        apples.digits_one_vs_rest(8, n_positives=n_positives, seed=seed)
+        fs.digits_one_vs_rest(8, n_positives=n_positives, seed=seed)
     assert _raised_in_apples(info.value)
 
 
@@ -113,7 +116,7 @@ def test_digits_one_vs_rest_draws_the_positives_with_default_rng_of_the_seed():
     chosen = np.random.default_rng(7).choice(pos, 5, replace=False)  # what the docstring promises
     expected = np.sort(np.r_[chosen, np.flatnonzero(y_all != 8)])
     for seed in (7, np.int64(7), np.random.default_rng(7)):
-        X, y = apples.digits_one_vs_rest(8, n_positives=5, seed=seed)
+        X, y = fs.digits_one_vs_rest(8, n_positives=5, seed=seed)
         np.testing.assert_array_equal(X, X_all[expected])
         np.testing.assert_array_equal(y, (y_all[expected] == 8).astype(int))
     assert y.sum() == 5
@@ -124,7 +127,7 @@ VA = {"n_instances": 80, "n_folds": 4}
 
 
 @pytest.mark.parametrize("seed, exc, msg", BAD_SEEDS, ids=repr)
-@pytest.mark.parametrize("func", [apples.simulate_fold_counts, apples.simulate_fold_f1], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("func", [va.simulate_fold_counts, va.simulate_fold_f1], ids=lambda f: f.__name__)
 def test_simulate_fold_seed_is_required_and_checked_by_apples(func, seed, exc, msg):
     with pytest.raises(exc, match=f"^{msg}") as info:
         func(0.125, **VA, n_reps=3, seed=seed)
@@ -132,7 +135,7 @@ def test_simulate_fold_seed_is_required_and_checked_by_apples(func, seed, exc, m
 
 
 def test_simulate_fold_counts_seed_int_and_generator_give_the_same_draws():
-    runs = [apples.simulate_fold_counts(0.125, **VA, n_reps=50, seed=s)
+    runs = [va.simulate_fold_counts(0.125, **VA, n_reps=50, seed=s)
             for s in (5, np.int64(5), np.random.default_rng(5))]
     for other in runs[1:]:
         for field in ("n_a", "tp_a", "tp_b"):
@@ -142,21 +145,21 @@ def test_simulate_fold_counts_seed_int_and_generator_give_the_same_draws():
     assert np.unique(runs[0].n_a, axis=0).shape[0] > 1
     # a Generator is used as it is (advanced), not reseeded
     rng = np.random.default_rng(5)
-    first = apples.simulate_fold_counts(0.125, **VA, n_reps=50, seed=rng)
-    second = apples.simulate_fold_counts(0.125, **VA, n_reps=50, seed=rng)
+    first = va.simulate_fold_counts(0.125, **VA, n_reps=50, seed=rng)
+    second = va.simulate_fold_counts(0.125, **VA, n_reps=50, seed=rng)
     assert not np.array_equal(first.n_a, second.n_a)
 
 
 def test_simulate_fold_f1_seed_int_and_generator_agree():
-    a = apples.simulate_fold_f1(0.125, **VA, n_reps=40, seed=9)
-    b = apples.simulate_fold_f1(0.125, **VA, n_reps=40, seed=np.random.default_rng(9))
+    a = va.simulate_fold_f1(0.125, **VA, n_reps=40, seed=9)
+    b = va.simulate_fold_f1(0.125, **VA, n_reps=40, seed=np.random.default_rng(9))
     np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
 
 
 # -- fold_size: plot_fold_f1 flags ---------------------------------------------------------------
 @pytest.fixture(scope="module")
 def van_asch_curve():
-    return apples.fold_f1_curve([0.025, 0.05], n_instances=80, n_folds=4, n_reps=0)
+    return va.fold_f1_curve([0.025, 0.05], n_instances=80, n_folds=4, n_reps=0)
 
 
 @pytest.mark.parametrize("flag", ["theory", "legend"])
@@ -165,7 +168,7 @@ def test_plot_fold_f1_flags_must_be_bools(van_asch_curve, flag, bad):
     fig, ax = plt.subplots()
     try:
         with pytest.raises(TypeError, match=f"^{flag} must be True or False"):
-            apples.plot_fold_f1(van_asch_curve, ax=ax, **{flag: bad})
+            va.plot_fold_f1(van_asch_curve, ax=ax, **{flag: bad})
         assert len(ax.lines) == 0
     finally:
         plt.close(fig)
@@ -174,7 +177,7 @@ def test_plot_fold_f1_flags_must_be_bools(van_asch_curve, flag, bad):
 def test_plot_fold_f1_numpy_false_flags_leave_out_theory_and_legend(van_asch_curve):
     fig, ax = plt.subplots()
     try:
-        apples.plot_fold_f1(van_asch_curve, ax=ax, theory=np.False_, legend=np.False_)
+        va.plot_fold_f1(van_asch_curve, ax=ax, theory=np.False_, legend=np.False_)
         assert len(ax.lines) == 2  # the two exact-mean lines (tp_fp, avg), no eq. (31)
         assert ax.get_legend() is None
     finally:
@@ -189,7 +192,7 @@ Y3 = [0] * 12 + [1] * 12 + [2] * 12
                          ids=repr)
 def test_zipf_subsample_negative_and_non_integer_seeds_are_refused_naming_seed(seed, exc):
     with pytest.raises(exc, match=r"^seed must be") as info:
-        apples.zipf_subsample(Y3, seed=seed)
+        va.zipf_subsample(Y3, seed=seed)
     assert _raised_in_apples(info.value)
 
 
@@ -198,8 +201,8 @@ def test_zipf_subsample_draws_with_default_rng_of_the_seed():
     rng = np.random.default_rng(2**40)  # a seed beyond 32 bits is fine for default_rng
     expected = np.sort(np.concatenate([rng.choice(np.arange(12 * i, 12 * i + 12), size=k, replace=False)
                                        for i, k in enumerate((12, 6, 4))]))
-    np.testing.assert_array_equal(apples.zipf_subsample(Y3, exponent=1.0, seed=2**40), expected)
-    np.testing.assert_array_equal(apples.zipf_subsample(Y3, exponent=1.0, seed=np.int64(2**40)), expected)
+    np.testing.assert_array_equal(va.zipf_subsample(Y3, exponent=1.0, seed=2**40), expected)
+    np.testing.assert_array_equal(va.zipf_subsample(Y3, exponent=1.0, seed=np.int64(2**40)), expected)
 
 
 def _digits_like(n=60):
@@ -212,7 +215,7 @@ def _digits_like(n=60):
 def test_nearest_neighbour_boosting_seed_must_be_a_32_bit_non_negative_int(seed, exc):
     X, y = _digits_like()
     with pytest.raises(exc, match=r"^seed must") as info:
-        apples.nearest_neighbour_boosting(X, y, seed=seed, exponent=0.0, minimum=1, train_size=0.5)
+        va.nearest_neighbour_boosting(X, y, seed=seed, exponent=0.0, minimum=1, train_size=0.5)
     assert _raised_in_apples(info.value)  # not scikit-learn's InvalidParameterError about random_state
 
 
@@ -221,7 +224,7 @@ def test_nearest_neighbour_boosting_largest_32_bit_seed_is_accepted_and_seeds_th
 
     X, y = _digits_like()
     seed = 2**32 - 1
-    table = apples.nearest_neighbour_boosting(X, y, seed=seed, exponent=0.0, minimum=1, train_size=0.5)
+    table = va.nearest_neighbour_boosting(X, y, seed=seed, exponent=0.0, minimum=1, train_size=0.5)
     # exponent 0 keeps every instance; NORMAL is 1-NN on scikit-learn's split with random_state=seed
     from sklearn.neighbors import KNeighborsClassifier
 
@@ -234,11 +237,11 @@ def test_nearest_neighbour_boosting_largest_32_bit_seed_is_accepted_and_seeds_th
 # -- every other bool flag of the package goes through check_bool ----------------------------------
 @pytest.mark.parametrize("bad", ["yes", None, 1], ids=repr)
 def test_stratified_flag_is_checked_by_check_bool_everywhere(bad):
-    calls = [lambda: apples.fold_positives(10, n_cases=80, n_folds=8, stratified=bad, n_reps=2),
-             lambda: apples.sample_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
-             lambda: apples.simulate_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
-             lambda: apples.exact_cv_f(0.05, 0.8, stratified=bad, method="avg", n_cases=100),
-             lambda: apples.explore_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100)]
+    calls = [lambda: apples.theory.fold_positives(10, n_cases=80, n_folds=8, stratified=bad, n_reps=2),
+             lambda: fs.sample_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
+             lambda: fs.simulate_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
+             lambda: apples.theory.exact_cv_f(0.05, 0.8, stratified=bad, method="avg", n_cases=100),
+             lambda: fs.explore_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100)]
     for call in calls:
         with pytest.raises(TypeError, match=r"^stratified must be True or False, got .* \(") as info:
             call()
@@ -247,9 +250,9 @@ def test_stratified_flag_is_checked_by_check_bool_everywhere(bad):
 
 def test_stratified_flag_accepts_numpy_bools():
     # stratified: every fold of 8 gets 10/8 -> 1 or 2 positives; unstratified draws put 0 in some fold
-    strat = apples.fold_positives(10, n_cases=80, n_folds=8, stratified=np.True_, n_reps=50, seed=1)
+    strat = apples.theory.fold_positives(10, n_cases=80, n_folds=8, stratified=np.True_, n_reps=50, seed=1)
     assert set(np.unique(strat).tolist()) == {1, 2}
-    loose = apples.fold_positives(10, n_cases=80, n_folds=8, stratified=np.False_, n_reps=50, seed=1)
+    loose = apples.theory.fold_positives(10, n_cases=80, n_folds=8, stratified=np.False_, n_reps=50, seed=1)
     assert loose.min() == 0 and loose.sum(axis=1).tolist() == [10] * 50
 
 
@@ -268,9 +271,9 @@ def test_deduplicate_numpy_true_counts_a_repeated_prediction_once():
 
 def test_widget_flags_must_be_bools():
     with pytest.raises(TypeError, match=r"^draw must be True or False, got 'no'"):
-        apples.build_sim_explorer(draw="no")
+        fs.sim_explorer(draw="no")
     with pytest.raises(TypeError, match=r"^continuous_update must be True or False, got None"):
-        apples.incoherence_explorer(continuous_update=None)
+        pk.incoherence_explorer(continuous_update=None)
 
 
 # -- Binormal: standard deviations whose ratio overflows are refused ---------------------------------
@@ -289,7 +292,7 @@ def _phi(x: float) -> float:
         "intercept_overflows"])
 def test_binormal_refuses_standard_deviations_whose_ratio_overflows(kwargs, name, usable):
     with pytest.raises(ValueError, match=f"^{name}=") as info:
-        apples.Binormal(**kwargs)
+        apples.theory.Binormal(**kwargs)
     assert _raised_in_apples(info.value)
     assert re.search(usable, str(info.value)), str(info.value)
 
@@ -297,7 +300,7 @@ def test_binormal_refuses_standard_deviations_whose_ratio_overflows(kwargs, name
 def test_binormal_at_the_edge_of_the_usable_range_gives_the_point_mass_limit_without_nan():
     # sd_pos = 1e-308: positives are (all but) a point mass at mu_pos = 1, negatives N(0, 1). At FPR v the
     # threshold is Phi^-1(1 - v): TPR = 1 where it is below 1 (v > 1 - Phi(1) = 0.1587), else 0.
-    m = apples.Binormal(mu_pos=1.0, sd_pos=1e-308, mu_neg=0.0, sd_neg=1.0)
+    m = apples.theory.Binormal(mu_pos=1.0, sd_pos=1e-308, mu_neg=0.0, sd_neg=1.0)
     assert 1 - _phi(1.0) == pytest.approx(0.15865525393145707, rel=1e-12)
     np.testing.assert_array_equal(m.roc([0.0, 0.01, 0.1, 0.25, 0.5, 1.0]), [0.0, 0.0, 0.0, 1.0, 1.0, 1.0])
     assert m.auc == pytest.approx(_phi(1.0), rel=1e-12)  # AUC = P(negative < 1)
@@ -305,7 +308,7 @@ def test_binormal_at_the_edge_of_the_usable_range_gives_the_point_mass_limit_wit
 
 def test_binormal_subnormal_sd_neg_with_a_representable_slope_is_still_accepted():
     # b = 5e-324/0.5 = 1e-323 > 0: negatives a point mass at 0, positives N(1, 0.5^2): TPR = P(pos > 0) = Phi(2)
-    m = apples.Binormal(mu_pos=1.0, sd_pos=0.5, mu_neg=0.0, sd_neg=5e-324)
+    m = apples.theory.Binormal(mu_pos=1.0, sd_pos=0.5, mu_neg=0.0, sd_neg=5e-324)
     np.testing.assert_allclose(m.roc([0.25, 0.5]), [_phi(2.0)] * 2, rtol=1e-12)
     np.testing.assert_array_equal(m.roc([0.0, 1.0]), [0.0, 1.0])
     assert m.auc == pytest.approx(_phi(2.0), rel=1e-12)
@@ -330,9 +333,9 @@ def test_empirical_optimal_threshold_returns_the_exact_integer_score_above_2_53(
     for c, want in ((0.4, big + 5), (0.7, big + 2)):
         losses = [_loss_by_hand(y, s, c, t) for t in candidates]
         assert candidates[int(np.argmin(losses))] == want  # the hand minimum (highest on ties)
-        got = apples.empirical_optimal_threshold(y, s, c)
+        got = apples.metrics.empirical_optimal_threshold(y, s, c)
         assert type(got) is int and got == want
-    out = apples.empirical_optimal_threshold(y, s, [0.4, 0.7])
+    out = apples.metrics.empirical_optimal_threshold(y, s, [0.4, 0.7])
     assert out.shape == (2,) and out.tolist() == [big + 5, big + 2]
     assert all(type(v) is int for v in out.tolist())
 
@@ -340,8 +343,8 @@ def test_empirical_optimal_threshold_returns_the_exact_integer_score_above_2_53(
 def test_empirical_optimal_threshold_keeps_inf_only_beyond_every_score():
     # c = 0: a missed positive costs nothing, so predicting nothing positive (t = inf) has loss 0
     y, s = [1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1]
-    assert apples.empirical_optimal_threshold(y, s, 0.0) == math.inf
-    out = apples.empirical_optimal_threshold(y, s, [0.0, 0.1, 0.6])
+    assert apples.metrics.empirical_optimal_threshold(y, s, 0.0) == math.inf
+    out = apples.metrics.empirical_optimal_threshold(y, s, [0.0, 0.1, 0.6])
     assert out.tolist() == [math.inf, 5, 3]  # hand: c = 0.1 -> losses inf:0.05, 6:0.0333, 5:0.0167, ...
     assert _loss_by_hand(y, s, 0.1, 5) < min(_loss_by_hand(y, s, 0.1, t) for t in (math.inf, 6, 4, 3, 2, 1))
     assert type(out[0]) is float and type(out[1]) is int
@@ -349,14 +352,14 @@ def test_empirical_optimal_threshold_keeps_inf_only_beyond_every_score():
 
 def test_empirical_optimal_threshold_uint64_scores_beyond_int64_are_exact():
     s = np.array([2**64 - 1, 2**63], dtype=np.uint64)
-    assert apples.empirical_optimal_threshold([1, 0], s, 0.5) == 2**64 - 1  # the positive's score
+    assert apples.metrics.empirical_optimal_threshold([1, 0], s, 0.5) == 2**64 - 1  # the positive's score
 
 
 def test_empirical_optimal_threshold_float_scores_still_give_floats():
     y, s = [1, 1, 0, 1, 0, 0], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]
-    got = apples.empirical_optimal_threshold(y, s, 0.1)
+    got = apples.metrics.empirical_optimal_threshold(y, s, 0.1)
     assert type(got) is float and got == 0.5
-    out = apples.empirical_optimal_threshold(y, s, [0.0, 0.6])
+    out = apples.metrics.empirical_optimal_threshold(y, s, [0.0, 0.6])
     assert out.dtype == np.float64 and out.tolist() == [math.inf, 0.3]
 
 
@@ -364,7 +367,7 @@ def test_empirical_optimal_threshold_float_scores_still_give_floats():
 def test_plot_rate_vs_score_labels_as_an_array_name_the_folds():
     fig, ax = plt.subplots()
     try:
-        apples.plot_rate_vs_score(YF, SF, ax=ax, labels=np.array(["train A", "train B"]))
+        fs.plot_rate_vs_score(YF, SF, ax=ax, labels=np.array(["train A", "train B"]))
         assert [t.get_text() for t in ax.get_legend().get_texts()] == ["train A", "train B"]
     finally:
         plt.close(fig)
@@ -376,7 +379,7 @@ def test_plot_rate_vs_score_labels_must_give_one_per_fold(labels, exc):
     fig, ax = plt.subplots()
     try:
         with pytest.raises(exc, match=r"^labels ") as info:
-            apples.plot_rate_vs_score(YF, SF, ax=ax, labels=labels)
+            fs.plot_rate_vs_score(YF, SF, ax=ax, labels=labels)
         assert _raised_in_apples(info.value)
         assert len(ax.lines) == 0
     finally:

@@ -17,34 +17,11 @@ import pytest
 from sklearn import metrics as skm
 
 import apples
-from apples import (
-    Binormal,
-    UndefinedMetricError,
-    roc_auc,
-    auk,
-    average_precision,
-    cv_roc_auc,
-    cv_ranking_score,
-    empirical_cost_intervals,
-    empirical_hand_loss,
-    empirical_loss,
-    empirical_optimal_threshold,
-    empirical_uniform_threshold_loss,
-    gini,
-    h_measure,
-    h_measure_details,
-    h_measure_prior,
-    kappa_curve,
-    ks_statistic,
-    max_f1,
-    max_mcc,
-    min_error_rate,
-    precision_at_k,
-    r_precision,
-    roc_convex_hull,
-    roc_curve,
-    uniform_threshold_loss_draws,
-)
+from apples.studies import forman_scholz as fs
+from apples.studies import parker as pk
+from apples.theory import Binormal
+from apples import UndefinedMetricError, roc_auc, auk, average_precision, cv_roc_auc, cv_ranking_score, gini, h_measure, kappa_curve, ks_statistic, max_f1, max_mcc, min_error_rate, precision_at_k, r_precision, roc_curve
+from apples.metrics import empirical_cost_intervals, empirical_hand_loss, empirical_loss, empirical_optimal_threshold, empirical_uniform_threshold_loss, h_measure_details, h_measure_prior, roc_convex_hull, uniform_threshold_loss_draws
 from apples._validation import check_real_array, rng_from_seed
 
 APPLES_DIR = os.path.dirname(apples.__file__)
@@ -255,7 +232,7 @@ def test_h_measure_tiny_severity_ratio_is_refused_not_scored_zero():
 
 
 def test_h_measure_nan_loss_is_an_error_not_zero(monkeypatch):
-    import apples.hmeasure as hm
+    import apples.metrics.hmeasure as hm
 
     monkeypatch.setattr(hm, "betainc", lambda a, b, x: np.full(np.shape(x), np.nan))
     with pytest.raises(ValueError, match="cannot be computed"):
@@ -441,29 +418,29 @@ def test_binormal_parameters_and_sample_arguments():
 def test_incoherence_functions_name_bad_numbers():
     m = Binormal(mu_pos=1.0)
     with pytest.raises(TypeError, match="t must be a real number"):
-        apples.misclassification_loss("a", 0.5, m)
+        apples.theory.misclassification_loss("a", 0.5, m)
     with pytest.raises(TypeError, match="c must be a real number"):
-        apples.misclassification_loss(0.0, "a", m)
+        apples.theory.misclassification_loss(0.0, "a", m)
     with pytest.raises(ValueError, match=r"c must lie in \[0, 1\], got nan"):
-        apples.optimal_threshold([0.5, float("nan")], m)
+        apples.theory.optimal_threshold([0.5, float("nan")], m)
     with pytest.raises(TypeError, match="scale must be a real number"):
-        apples.misclassification_loss(0.0, 0.5, m, scale="2")
+        apples.theory.misclassification_loss(0.0, 0.5, m, scale="2")
     with pytest.raises(ValueError, match="scale must be a number, got NaN"):
-        apples.uniform_threshold_loss(m, scale=float("nan"))
+        apples.theory.uniform_threshold_loss(m, scale=float("nan"))
     with pytest.raises(ValueError, match="scale=.* is too large"):
-        apples.misclassification_loss(0.0, 0.5, m, scale=10**400)  # float() raised OverflowError
+        apples.theory.misclassification_loss(0.0, 0.5, m, scale=10**400)  # float() raised OverflowError
     with pytest.raises(TypeError, match="q must be a real number"):
-        apples.implied_cost_quantiles(m, q="a")  # was numpy's "could not convert string to float"
+        apples.theory.implied_cost_quantiles(m, q="a")  # was numpy's "could not convert string to float"
     with pytest.raises(TypeError, match="c must be a real number"):
-        apples.implied_cost_density("a", m)
+        apples.theory.implied_cost_density("a", m)
     with pytest.raises(TypeError, match="pi_pos must be a proportion"):
-        apples.h_prior_density(0.5, "0.3")
+        apples.theory.h_prior_density(0.5, "0.3")
     with pytest.raises(ValueError, match="pi_pos must be a proportion"):
-        apples.h_prior_density(0.5, float("nan"))
+        apples.theory.h_prior_density(0.5, float("nan"))
     with pytest.raises(TypeError, match="n_grid must be an integer >= 3"):
-        apples.incoherence_comparison(m, m, n_grid="5")
-    with pytest.raises(TypeError, match="result must be an apples.IncoherenceComparison"):
-        apples.plot_incoherence_comparison("table", m, m)
+        pk.incoherence_comparison(m, m, n_grid="5")
+    with pytest.raises(TypeError, match="result must be an apples.studies.parker.IncoherenceComparison"):
+        pk.plot_incoherence_comparison("table", m, m)
 
 
 def test_empirical_draws_name_bad_count_and_seed():
@@ -479,11 +456,11 @@ def test_empirical_draws_name_bad_count_and_seed():
 def test_incoherence_explorer_refuses_values_its_sliders_would_clamp():
     pytest.importorskip("ipywidgets")
     with pytest.raises(ValueError, match=r"mu_a must be <= 3.0, got 5.0"):
-        apples.incoherence_explorer(mu_a=5.0)
+        pk.incoherence_explorer(mu_a=5.0)
     with pytest.raises(TypeError, match="sd_b must be a real number"):
-        apples.incoherence_explorer(sd_b="1")
+        pk.incoherence_explorer(sd_b="1")
     with pytest.raises(TypeError, match="continuous_update must be True or False"):
-        apples.incoherence_explorer(continuous_update="yes")
+        pk.incoherence_explorer(continuous_update="yes")
 
 
 def test_empirical_cost_intervals_hull_of_integer_scores_above_2_53():
@@ -535,10 +512,10 @@ def test_cv_auc_empty_fold_is_refused_under_both_methods(method):
 
 def test_incoherence_comparison_names_which_model_is_wrong():
     m = Binormal()
-    with pytest.raises(TypeError, match="model_a must be an apples.Binormal"):
-        apples.incoherence_comparison("A", m, n_grid=3)
-    with pytest.raises(TypeError, match="model_b must be an apples.Binormal"):
-        apples.incoherence_comparison(m, None, n_grid=3)
+    with pytest.raises(TypeError, match="model_a must be an apples.theory.Binormal"):
+        pk.incoherence_comparison("A", m, n_grid=3)
+    with pytest.raises(TypeError, match="model_b must be an apples.theory.Binormal"):
+        pk.incoherence_comparison(m, None, n_grid=3)
 
 
 @pytest.mark.parametrize("bad, error, match", [
@@ -554,17 +531,17 @@ def test_merge_decomposition_checks_fold_labels_before_reading_them(bad, error, 
 
 
 def test_scores_with_auc_and_section32_study_check_their_targets():
-    y, _ = apples.scores_with_auc(2, 3, np.float32(0.5), rng=np.random.default_rng(0))  # was refused
+    y, _ = fs.scores_with_auc(2, 3, np.float32(0.5), rng=np.random.default_rng(0))  # was refused
     assert y.tolist() == [1, 1, 0, 0, 0]
     for bad, error in ((float("nan"), ValueError), (float("inf"), ValueError), (None, TypeError), ("0.8", TypeError)):
         with pytest.raises(error, match="merged_auc"):
-            apples.section32_study(merged_auc=bad)
+            fs.section32_study(merged_auc=bad)
     with pytest.raises(TypeError, match=r"fold_aucs\[1\] must be a real number"):
-        apples.section32_study(fold_aucs=(0.9, "0.8"))
+        fs.section32_study(fold_aucs=(0.9, "0.8"))
     with pytest.raises(TypeError, match="moved must be a pair of fold indices"):
-        apples.section32_study(moved=("a", 1))
+        fs.section32_study(moved=("a", 1))
     with pytest.raises(TypeError, match="seed must be a non-negative int"):
-        apples.section32_study(seed="0")
+        fs.section32_study(seed="0")
 
 
 @pytest.mark.parametrize("y_bad, error, match", [
@@ -579,7 +556,7 @@ def test_fold_scores_checks_y_before_scikit_learn_sees_it(y_bad, error, match):
 
     X = np.arange(12.0).reshape(6, 2)
     with pytest.raises(error, match=match) as exc:
-        apples.fold_scores(LogisticRegression(), X, y_bad, cv=KFold(2))
+        fs.fold_scores(LogisticRegression(), X, y_bad, cv=KFold(2))
     assert _raised_by_apples(exc)
 
 
@@ -589,13 +566,13 @@ def test_fold_plots_check_the_fold_lists():
     _, ax = plt.subplots()
     try:
         with pytest.raises(ValueError, match="2 folds but y_score_folds has 1"):
-            apples.plot_rate_vs_score([[1, 0], [1, 0]], [[0.5, 0.2]], ax=ax)  # zip dropped fold 2
+            fs.plot_rate_vs_score([[1, 0], [1, 0]], [[0.5, 0.2]], ax=ax)  # zip dropped fold 2
         with pytest.raises(ValueError, match="y_true_folds is empty"):
-            apples.plot_rate_vs_score([], [], ax=ax)
+            fs.plot_rate_vs_score([], [], ax=ax)
         with pytest.raises(ValueError, match="y_true_folds is empty"):
-            apples.plot_fold_rocs([], [], ax=ax)
+            fs.plot_fold_rocs([], [], ax=ax)
         with pytest.raises(TypeError, match=r"fold 2 \(index 1\): pos_label=1 is a number"):
-            apples.plot_fold_rocs([[1, 0], ["a", "b"]], [[0.5, 0.2], [0.4, 0.3]], ax=ax)
+            fs.plot_fold_rocs([[1, 0], ["a", "b"]], [[0.5, 0.2], [0.4, 0.3]], ax=ax)
     finally:
         plt.close("all")
 
@@ -627,7 +604,7 @@ def _gamma_limit_h(mu: float, p0: float, r: float) -> float:
 def test_binormal_h_measure_tiny_severity_ratio_is_computed(mu, r):
     # quadrature over c missed a prior piled up within ~r of c = 1: L_max = 0, ZeroDivisionError
     # (already at severity_ratio=3e-7); mu is chosen so that H is far from 0 and 1 at that r
-    got = apples.binormal_h_measure(Binormal(mu_pos=mu, pi_pos=0.3), severity_ratio=r)
+    got = apples.theory.binormal_h_measure(Binormal(mu_pos=mu, pi_pos=0.3), severity_ratio=r)
     assert got == pytest.approx(_gamma_limit_h(mu, 0.3, r), abs=1e-9)
     assert 0.3 < got < 0.7
 
@@ -635,5 +612,5 @@ def test_binormal_h_measure_tiny_severity_ratio_is_computed(mu, r):
 def test_binormal_h_measure_small_severity_ratio_matches_a_large_sample():
     m = Binormal(mu_pos=1.5, sd_pos=0.6, sd_neg=1.4, pi_pos=0.2)
     y, s = m.sample(40_000, 160_000, seed=4)
-    assert apples.binormal_h_measure(m, severity_ratio=1e-3) == pytest.approx(
+    assert apples.theory.binormal_h_measure(m, severity_ratio=1e-3) == pytest.approx(
         h_measure(y, s, severity_ratio=1e-3), abs=0.005)

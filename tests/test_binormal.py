@@ -5,7 +5,7 @@ import pytest
 from scipy import integrate, stats
 from sklearn.metrics import roc_auc_score
 
-from apples import Binormal
+from apples.theory import Binormal
 
 MODELS = [
     Binormal(),

@@ -8,8 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
-from apples import (CV_F_METHODS, Counts, cv_accuracy, cv_f_measure, cv_table, fold_validity, format_cv_table,
-                    percent)
+from apples import CV_F_METHODS, Counts, cv_accuracy, cv_f_measure, cv_table, fold_validity, format_cv_table
+from apples.cv import percent
 
 # Forman & Scholz (2010) Table 1 and Table 2: (negatives, positives, TP, FP) per fold
 TABLE1 = [(373, 3, 3, 0), (372, 4, 4, 1), (372, 4, 4, 13), (372, 4, 3, 5)]

@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from apples import exact_cv_f, exact_fold_f1, exact_grid, figure_grid, fold_positives, p_fold_without_positives, simulate_cv_f, simulation_design
+from apples.theory import exact_cv_f, exact_grid, fold_positives, p_fold_without_positives, simulation_design
+from apples.studies.van_asch import exact_fold_f1
+from apples.studies.forman_scholz import figure_grid, simulate_cv_f
 
 
 def _binom(n, k, q):
@@ -104,7 +106,7 @@ def test_simulation_within_four_standard_errors_of_exact(prior, f_true, stratifi
 def test_exact_equals_van_asch_binomial_model(prior, f_true):
     """Forman & Scholz §4.2 is Van Asch's set-up with binomial errors: cross-check two separate codes.
 
-    apples.fold_size (written independently, for Van Asch §7) sums E[F_tp,fp] and E[F_avg] of class A
+    apples.studies.van_asch.fold_size (written independently, for Van Asch §7) sums E[F_tp,fp] and E[F_avg] of class A
     with per-prediction errors: recall r_A = f_true and, on class B, r_B = 1 - fpr. Its random folds
     are the uniformly random partition, its stratified folds deal class A as evenly as possible.
     """

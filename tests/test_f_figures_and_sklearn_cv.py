@@ -18,32 +18,32 @@ from apples import Counts
 @given(st.integers(1, 50), st.integers(0, 50), st.integers(0, 500), st.integers(1, 500))
 def test_f_from_rates_equals_eq2_on_integer_counts(tp, fn, fp, tn):
     pos, neg = tp + fn, fp + tn
-    f = apples.f_from_rates(tp / pos, fp / neg, prior=pos / (pos + neg))
+    f = apples.theory.f_from_rates(tp / pos, fp / neg, prior=pos / (pos + neg))
     assert f == pytest.approx(apples.f_measure(Counts(tp, fp, fn, tn)), rel=1e-12)
 
 
 def test_f_of_tp_equals_eq2():
     for tp in range(5):
-        assert apples.f_of_tp(tp, positives=4, fp=3) == pytest.approx(apples.f_measure(Counts(tp, 3, 4 - tp)))
+        assert apples.theory.f_of_tp(tp, positives=4, fp=3) == pytest.approx(apples.f_measure(Counts(tp, 3, 4 - tp)))
 
 
 def test_f_of_tp_is_concave():
     t = np.linspace(0, 10, 101)
-    f = apples.f_of_tp(t, positives=10, fp=2)
+    f = apples.theory.f_of_tp(t, positives=10, fp=2)
     assert np.all(np.diff(f, 2) < 0)
 
 
 @pytest.mark.parametrize("prior", [0, 1, -0.1, 1.5, "0.1"])
 def test_f_from_rates_bad_prior(prior):
     with pytest.raises(ValueError, match="prior must be a number strictly between 0 and 1"):
-        apples.f_from_rates(0.5, 0.5, prior=prior)
+        apples.theory.f_from_rates(0.5, 0.5, prior=prior)
 
 
 def test_f_from_rates_bad_rates_and_f_of_tp_bad_input():
     with pytest.raises(ValueError, match=r"fpr must lie in \[0, 1\]"):
-        apples.f_from_rates(0.5, 1.5, prior=0.1)
+        apples.theory.f_from_rates(0.5, 1.5, prior=0.1)
     with pytest.raises(ValueError, match=r"tp must lie in \[0, positives=4\]"):
-        apples.f_of_tp(5, positives=4, fp=0)
+        apples.theory.f_of_tp(5, positives=4, fp=0)
 
 
 @pytest.fixture(scope="module")

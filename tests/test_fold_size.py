@@ -14,22 +14,10 @@ from scipy import stats
 from sklearn.metrics import f1_score
 
 import apples
+from apples.studies import van_asch as va
 from apples import Counts, UndefinedMetricError, cv_f_measure, f_measure
-from apples.fold_size import (
-    VAN_ASCH_RECALL_A,
-    VAN_ASCH_RECALL_B,
-    corpus_counts,
-    delta_factors,
-    delta_table,
-    exact_fold_f1,
-    fold_f1,
-    fold_f1_curve,
-    fold_f1_readings,
-    fold_sizes,
-    simulate_fold_counts,
-    simulate_fold_f1,
-    theoretical_f1,
-)
+from apples.theory.fold_size import VAN_ASCH_RECALL_A, VAN_ASCH_RECALL_B, corpus_counts, delta_factors, delta_table, fold_f1, fold_sizes, theoretical_f1
+from apples.studies.van_asch.fold_size import exact_fold_f1, fold_f1_curve, fold_f1_readings, simulate_fold_counts, simulate_fold_f1
 
 RA, RB = 0.8, 0.977
 
@@ -38,7 +26,8 @@ RA, RB = 0.8, 0.977
 def test_paper_settings():
     # Van Asch §7.1 and Figure 2 caption: 80 % on class A, 97.7 % on class B.
     assert VAN_ASCH_RECALL_A == 0.8 and VAN_ASCH_RECALL_B == 0.977
-    assert {"theoretical_f1", "exact_fold_f1", "simulate_fold_f1", "fold_f1", "delta_factors"} <= set(apples.__all__)
+    assert {"theoretical_f1", "fold_f1", "delta_factors"} <= set(apples.theory.__all__)
+    assert {"exact_fold_f1", "simulate_fold_f1"} <= set(va.__all__)
 
 
 # ----------------------------------------------------------------------------- eq. (31)
@@ -552,8 +541,8 @@ def test_eq31_values_printed_in_notebook_04():
     # term_B = 0.977 * 0.99 / (0.2 * 0.01 + 1.977 * 0.99) = 0.493680  ->  68.99 %, F1_A = 39.24 %
     # π = 10 %: 0.08 / 0.2007 = 0.398605 and 0.8793 / 1.7993 = 0.488690  ->  88.73 %, F1_A = 79.72 %
     # π = 0: 0.977 / 1.977 = 0.494183  ->  49.42 %
-    assert apples.percent(theoretical_f1(0.01), decimals=2) == "68.99%"
-    assert apples.percent(theoretical_f1(0.01, average="binary"), decimals=2) == "39.24%"
-    assert apples.percent(theoretical_f1(0.10), decimals=2) == "88.73%"
-    assert apples.percent(theoretical_f1(0.10, average="binary"), decimals=2) == "79.72%"
-    assert apples.percent(theoretical_f1(0.0), decimals=2) == "49.42%"
+    assert apples.cv.percent(theoretical_f1(0.01), decimals=2) == "68.99%"
+    assert apples.cv.percent(theoretical_f1(0.01, average="binary"), decimals=2) == "39.24%"
+    assert apples.cv.percent(theoretical_f1(0.10), decimals=2) == "88.73%"
+    assert apples.cv.percent(theoretical_f1(0.10, average="binary"), decimals=2) == "79.72%"
+    assert apples.cv.percent(theoretical_f1(0.0), decimals=2) == "49.42%"

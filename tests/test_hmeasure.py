@@ -18,15 +18,8 @@ from scipy import integrate
 from scipy.stats import beta as beta_dist
 
 import apples
-from apples import (
-    HMeasureResult,
-    ROCHull,
-    h_measure,
-    h_measure_details,
-    h_measure_prior,
-    minimum_loss,
-    roc_convex_hull,
-)
+from apples.metrics import HMeasureResult, ROCHull, h_measure_details, h_measure_prior, minimum_loss, roc_convex_hull
+from apples import h_measure
 
 
 @st.composite
@@ -318,7 +311,7 @@ def test_bad_options():
     for pi1 in (0, 1, -0.1, 1.5, np.nan):
         with pytest.raises(ValueError, match="pi1 must be a proportion"):
             h_measure_prior(pi1)
-    with pytest.raises(TypeError, match="hull must be an apples.ROCHull"):
+    with pytest.raises(TypeError, match="hull must be an apples.metrics.ROCHull"):
         minimum_loss((np.array([0, 1]), np.array([0, 1])), 0.5)
     hull = roc_convex_hull(y, s)
     for c in (-0.1, 1.1, np.nan):

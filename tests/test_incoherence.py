@@ -16,26 +16,10 @@ from scipy import integrate, optimize
 from sklearn.metrics import average_precision_score, matthews_corrcoef, roc_auc_score
 
 import apples
-from apples import Binormal
-from apples.incoherence import (
-    empirical_cost_intervals,
-    empirical_hand_loss,
-    empirical_loss,
-    empirical_optimal_threshold,
-    empirical_uniform_threshold_loss,
-    expected_loss,
-    implied_cost,
-    implied_cost_density,
-    integrated_measure,
-    loss_at_implied_cost,
-    misclassification_loss,
-    optimal_threshold,
-    threshold_measure,
-    uniform_threshold_loss,
-    weight_g,
-    weight_i,
-    weight_m,
-)
+from apples.studies import parker as pk
+from apples.theory import Binormal
+from apples.metrics.losses import empirical_cost_intervals, empirical_hand_loss, empirical_loss, empirical_optimal_threshold, empirical_uniform_threshold_loss
+from apples.theory.parker import expected_loss, implied_cost, implied_cost_density, integrated_measure, loss_at_implied_cost, misclassification_loss, optimal_threshold, threshold_measure, uniform_threshold_loss, weight_g, weight_i, weight_m
 
 EQUAL = [
     Binormal(mu_pos=1.0, mu_neg=0.0, pi_pos=0.5),
@@ -114,7 +98,7 @@ def test_eq5_second_order_condition_is_positive_not_zero(m):
     For unequal spreads eq. 5 has two roots: the minimum (Q'' > 0) and a
     maximum (Q'' < 0); neither has Q'' = 0.
     """
-    from apples.incoherence import _stationary_points
+    from apples.theory.parker import _stationary_points
     c = implied_cost(0.5 * (m.mu_pos + m.mu_neg), m)  # a cost with a stationary point
     roots = _stationary_points(np.array(c), m)
     assert np.all(np.isfinite(roots))
@@ -164,7 +148,7 @@ def test_implied_cost_density_matches_monte_carlo():
     is_pos = rng.random(n) < m.pi_pos
     t = np.where(is_pos, rng.normal(m.mu_pos, m.sd_pos, n), rng.normal(m.mu_neg, m.sd_neg, n))
     c = implied_cost(t, m)
-    from apples.incoherence import _lambda_coefficients
+    from apples.theory.parker import _lambda_coefficients
     A, B, _ = _lambda_coefficients(m)
     c_turn = implied_cost(-B / (2 * A), m)  # c(t) turns back here: the density has a 1/sqrt singularity
     assert c.max() <= c_turn + 1e-12
@@ -277,7 +261,7 @@ def test_implied_cost_distributions_differ_between_classifiers_but_the_h_prior_d
         wb = implied_cost_density(c, b, None if weight is None else (lambda t: weight_m(t, b, weight)))
         assert np.max(np.abs(wa - wb)) > 0.2
     # H's prior depends on the class proportion only: the same for both
-    assert apples.h_measure_prior(a.pi_pos) == apples.h_measure_prior(b.pi_pos)
+    assert apples.metrics.h_measure_prior(a.pi_pos) == apples.metrics.h_measure_prior(b.pi_pos)
 
 
 # -- Flach, Hernández-Orallo & Ferri (Parker §VI-B) -------------------------------------
@@ -394,7 +378,7 @@ def test_empirical_agrees_with_the_model_on_a_large_sample():
 
 def test_bad_input_is_rejected():
     m = Binormal()
-    with pytest.raises(TypeError, match="model must be an apples.Binormal"):
+    with pytest.raises(TypeError, match="model must be an apples.theory.Binormal"):
         implied_cost(0.0, "model")
     with pytest.raises(ValueError, match="c must lie in"):
         optimal_threshold(1.2, m)
@@ -438,10 +422,10 @@ def test_h_prior_density_is_the_mirrored_beta_of_hmeasure():
     from scipy import stats
     c = np.linspace(0.05, 0.95, 7)
     for pi in (0.2, 0.5, 0.7):
-        a, b = apples.h_measure_prior(pi)
-        np.testing.assert_allclose(apples.h_prior_density(c, pi), stats.beta(a, b).pdf(1 - c), rtol=1e-12)
+        a, b = apples.metrics.h_measure_prior(pi)
+        np.testing.assert_allclose(apples.theory.h_prior_density(c, pi), stats.beta(a, b).pdf(1 - c), rtol=1e-12)
     # Hand 2009's Beta(2, 2): 6c(1 - c)
-    np.testing.assert_allclose(apples.h_prior_density(c, 0.3, severity_ratio=1), 6 * c * (1 - c), rtol=1e-12)
+    np.testing.assert_allclose(apples.theory.h_prior_density(c, 0.3, severity_ratio=1), 6 * c * (1 - c), rtol=1e-12)
 
 
 @pytest.mark.parametrize("m", [Binormal(mu_pos=1.2, sd_pos=0.9, pi_pos=0.3),
@@ -449,13 +433,13 @@ def test_h_prior_density_is_the_mirrored_beta_of_hmeasure():
 def test_binormal_h_measure_is_the_limit_of_the_sample_h_measure(m):
     n = 100_000
     y, s = m.sample(int(n * m.pi_pos), n - int(n * m.pi_pos), seed=4)
-    assert abs(apples.binormal_h_measure(m) - apples.h_measure(y, s)) < 0.005
-    assert abs(apples.binormal_h_measure(m, severity_ratio=1) - apples.h_measure(y, s, severity_ratio=1)) < 0.005
+    assert abs(apples.theory.binormal_h_measure(m) - apples.h_measure(y, s)) < 0.005
+    assert abs(apples.theory.binormal_h_measure(m, severity_ratio=1) - apples.h_measure(y, s, severity_ratio=1)) < 0.005
 
 
 def test_compare_classifiers_table_matches_the_single_functions():
     a, b = Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, sd_pos=0.9, pi_pos=0.3)
-    r = apples.incoherence_comparison(a, b, n_grid=9)
+    r = pk.incoherence_comparison(a, b, n_grid=9)
     assert r.table.loc["AUC", "A"] == a.auc and r.table.loc["AUC", "B"] == b.auc
     # independently: AUC = Φ(Δμ/√(σ₊² + σ₋²)) (Parker §II-D for normal scores)
     from scipy.stats import norm
@@ -464,16 +448,16 @@ def test_compare_classifiers_table_matches_the_single_functions():
     assert r.table.loc["AUK", "B"] == integrated_measure(b, "kappa")
     assert r.table.loc["AP", "A"] == integrated_measure(a, "precision", over="recall")
     np.testing.assert_allclose(r.densities[("A", "AUC")], implied_cost_density(r.c, a), rtol=1e-15)
-    np.testing.assert_allclose(r.h_prior, apples.h_prior_density(r.c, 0.3), rtol=1e-15)
+    np.testing.assert_allclose(r.h_prior, apples.theory.h_prior_density(r.c, 0.3), rtol=1e-15)
     assert np.max(np.abs(r.densities[("A", "AUK")] - r.densities[("B", "AUK")])) > 0.1
     with pytest.raises(ValueError, match="must share pi_pos"):
-        apples.incoherence_comparison(a, Binormal(pi_pos=0.5))
+        pk.incoherence_comparison(a, Binormal(pi_pos=0.5))
     with pytest.raises(ValueError, match="n_grid must be an integer"):
-        apples.incoherence_comparison(a, b, n_grid=2)
+        pk.incoherence_comparison(a, b, n_grid=2)
 
 
 def test_explorer_updates_its_table_when_a_slider_moves():
-    parts = apples.incoherence_explorer(n_grid=9)
+    parts = pk.incoherence_explorer(n_grid=9)
     a = Binormal(mu_pos=1.0, sd_pos=1.0, pi_pos=0.3)
     assert f"{a.auc:.4f}" in parts.table.value
     parts.controls["mu_a"].value = 2.0
@@ -499,7 +483,7 @@ def test_implied_cost_quantiles_match_the_closed_form_cdf_under_hands_weighting(
     for mu, sd, p0 in ((1.0, 1.0, 0.3), (2.0, 1.5, 0.2), (0.7, 0.8, 0.6)):
         m = Binormal(mu_pos=mu, sd_pos=sd, sd_neg=sd, pi_pos=p0)
         q = np.array([0.05, 0.1, 0.5, 0.9, 0.95])
-        x = apples.implied_cost_quantiles(m, q=q)
+        x = apples.theory.implied_cost_quantiles(m, q=q)
         T = mu / 2 + sd**2 / mu * (np.log((1 - x) / x) - np.log(p0 / (1 - p0)))
         cdf = p0 * norm.sf(T, mu, sd) + (1 - p0) * norm.sf(T, 0.0, sd)
         np.testing.assert_allclose(cdf, q, atol=1e-9)
@@ -509,7 +493,7 @@ def test_implied_cost_quantiles_agree_with_the_integrated_density():
     m = Binormal(mu_pos=2.0, pi_pos=0.3)
     for measure, over in (("kappa", "fpr"), ("precision", "recall")):
         w = (lambda t, ms=measure, ov=over: weight_m(t, m, ms, over=ov))
-        for p, x in zip((0.1, 0.5, 0.9), apples.implied_cost_quantiles(m, w)):
+        for p, x in zip((0.1, 0.5, 0.9), apples.theory.implied_cost_quantiles(m, w)):
             # the density on a fine grid in u = logit(c) (one vectorised call), dc = c(1 - c) du
             u = np.linspace(-60.0, np.log(x / (1 - x)), 40_001)
             c = 1 / (1 + np.exp(-u))
@@ -519,38 +503,38 @@ def test_implied_cost_quantiles_agree_with_the_integrated_density():
 
 def test_implied_cost_quantiles_reject_bad_input():
     with pytest.raises(ValueError, match="sd_pos == sd_neg"):
-        apples.implied_cost_quantiles(Binormal(mu_pos=1.0, sd_pos=2.0))
+        apples.theory.implied_cost_quantiles(Binormal(mu_pos=1.0, sd_pos=2.0))
     with pytest.raises(ValueError, match="sd_pos == sd_neg"):
-        apples.implied_cost_quantiles(Binormal(mu_pos=0.0))
+        apples.theory.implied_cost_quantiles(Binormal(mu_pos=0.0))
     for q in (0.0, 1.0, [0.5, np.nan], 1.5):
         with pytest.raises(ValueError, match="q must be probabilities"):
-            apples.implied_cost_quantiles(Binormal(mu_pos=1.0), q=q)
+            apples.theory.implied_cost_quantiles(Binormal(mu_pos=1.0), q=q)
     with pytest.raises(TypeError, match="weight must be a callable"):
-        apples.implied_cost_quantiles(Binormal(mu_pos=1.0), weight=3.0)
+        apples.theory.implied_cost_quantiles(Binormal(mu_pos=1.0), weight=3.0)
 
 
 def test_uniform_threshold_loss_draws_converge_to_the_exact_sum_and_are_reproducible():
     y = np.array([1, 1, 0, 1, 0, 0, 1, 0])
     s = np.array([5, 4, 4, 3, 3, 3, 1, 0])
     n = 200_000
-    d = apples.uniform_threshold_loss_draws(y, s, n, seed=0)
+    d = apples.metrics.uniform_threshold_loss_draws(y, s, n, seed=0)
     assert d.shape == (n,)
     assert abs(d.mean() - empirical_uniform_threshold_loss(y, s)) < 5 * d.std() / np.sqrt(n)
-    np.testing.assert_array_equal(d[:1000], apples.uniform_threshold_loss_draws(y, s, n, seed=0)[:1000])
-    d4 = apples.uniform_threshold_loss_draws(y, s, 50_000, seed=1, scale=4.0)  # loss is linear in b
+    np.testing.assert_array_equal(d[:1000], apples.metrics.uniform_threshold_loss_draws(y, s, n, seed=0)[:1000])
+    d4 = apples.metrics.uniform_threshold_loss_draws(y, s, 50_000, seed=1, scale=4.0)  # loss is linear in b
     assert abs(d4.mean() - 2 * empirical_uniform_threshold_loss(y, s)) < 5 * d4.std() / np.sqrt(50_000)
     # more draws than one chunk (2e6 / n cases per chunk): still one draw per row, same mean
     yb = np.tile(y, 5_000)
     sb = np.tile(s, 5_000)
-    db = apples.uniform_threshold_loss_draws(yb, sb, 500, seed=2)
+    db = apples.metrics.uniform_threshold_loss_draws(yb, sb, 500, seed=2)
     assert db.shape == (500,) and np.all(db >= 0)
     for bad in (0, -3, 2.5, True):
         with pytest.raises(ValueError, match="n_draws must be a positive integer"):
-            apples.uniform_threshold_loss_draws(y, s, bad, seed=0)
+            apples.metrics.uniform_threshold_loss_draws(y, s, bad, seed=0)
 
 
 def test_explorer_explains_a_random_classifier_and_the_plot_window():
-    parts = apples.incoherence_explorer(n_grid=9)
+    parts = pk.incoherence_explorer(n_grid=9)
     parts.controls["mu_a"].value = 0.0  # A: positives and negatives both N(0, 1)
     assert "A is a random classifier" in parts.table.value
     assert "B is a random classifier" not in parts.table.value
@@ -558,9 +542,9 @@ def test_explorer_explains_a_random_classifier_and_the_plot_window():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     A, B = Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, pi_pos=0.3)
-    r = apples.incoherence_comparison(A, B, n_grid=199)
+    r = pk.incoherence_comparison(A, B, n_grid=199)
     fig, axes = plt.subplots(1, 2)
-    apples.plot_incoherence_comparison(r, A, B, axes)
+    pk.plot_incoherence_comparison(r, A, B, axes)
     labels = [t.get_text() for t in axes[1].get_legend().get_texts()]
     plt.close(fig)
     # B's AUK has its median at c = 0.999 (cost ratio 10^3, the window's edge): about half is out of view

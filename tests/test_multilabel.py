@@ -14,14 +14,7 @@ from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from apples import Counts
-from apples.multilabel import (
-    NONE_LABEL,
-    UNMATCHED,
-    label_counts,
-    label_frequencies,
-    labels_from_confusion_matrix,
-    split_confusion_matrix,
-)
+from apples.metrics.multilabel import NONE_LABEL, UNMATCHED, label_counts, label_frequencies, labels_from_confusion_matrix, split_confusion_matrix
 
 GOLD_55 = [["A"], ["A"]]  # Van Asch §5.5
 PRED_55 = [["B", "C"], ["A"]]

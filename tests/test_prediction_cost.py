@@ -16,28 +16,9 @@ from hypothesis import strategies as st
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
 
-from apples import (
-    Counts,
-    UndefinedMetricError,
-    accuracy_by_uncertainty,
-    expected_accuracy,
-    average_scores,
-    boosting_curve,
-    boosting_table,
-    label_weights,
-    move_false_positives,
-    nearest_neighbour_boosting,
-    precision_change,
-    precision_factor,
-    recall_change,
-    recall_factor,
-    relabel_errors,
-    relabel_uncertain,
-    score_change,
-    shift_true_positives,
-    uncertainty_threshold,
-    zipf_subsample,
-)
+from apples import Counts, UndefinedMetricError, average_scores
+from apples.studies.van_asch import accuracy_by_uncertainty, expected_accuracy, boosting_curve, boosting_table, nearest_neighbour_boosting, relabel_errors, relabel_uncertain, uncertainty_threshold, zipf_subsample
+from apples.theory import label_weights, move_false_positives, precision_change, precision_factor, recall_change, recall_factor, score_change, shift_true_positives
 
 TABLE3 = {"c1": Counts(3, 2, 7), "c2": Counts(1, 7, 9), "c3": Counts(6, 6, 8), "c4": Counts(6, 9, 0)}
 TRAIN3 = {"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.4}

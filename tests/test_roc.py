@@ -16,7 +16,8 @@ from sklearn import metrics as skm
 
 import apples
 from apples import UndefinedMetricError
-from apples.roc import roc_auc, average_precision, cv_roc_auc, cv_ranking_score, precision_at_k, roc_curve
+from apples.metrics.ranking import roc_auc, average_precision, precision_at_k, roc_curve
+from apples.cv.ranking import cv_roc_auc, cv_ranking_score
 
 
 # -- strategies ------------------------------------------------------------------------------------
@@ -174,7 +175,7 @@ def test_precision_at_k_without_straddling_tie(data, k):
     if k < len(y) and s[order[k - 1]] == s[order[k]]:
         return  # a tie straddles k: covered by the all-orderings test
     expected = y[order[:k]].mean()
-    for ties in apples.PRECISION_AT_K_TIES:
+    for ties in apples.metrics.PRECISION_AT_K_TIES:
         assert precision_at_k(y, s, k=k, ties=ties) == pytest.approx(expected, abs=1e-15)
 
 
@@ -305,5 +306,7 @@ def test_cv_bad_arguments():
 
 
 def test_exported():
-    for name in ("roc_curve", "roc_auc", "average_precision", "precision_at_k", "cv_roc_auc", "cv_ranking_score"):
-        assert getattr(apples, name) is getattr(apples.roc, name)
+    for name in ("roc_curve", "roc_auc", "average_precision", "precision_at_k"):
+        assert getattr(apples, name) is getattr(apples.metrics.ranking, name)
+    for name in ("cv_roc_auc", "cv_ranking_score"):
+        assert getattr(apples, name) is getattr(apples.cv.ranking, name)

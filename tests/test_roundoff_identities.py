@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 import apples
-from apples import Binormal, Counts
+from apples.studies import van_asch as va
+from apples.theory import Binormal
+from apples import Counts
 
 # -- notebook 07 ---------------------------------------------------------------------------------
 
@@ -26,8 +28,8 @@ def test_nb07_threshold_and_cost_invert_each_other_for_equal_spreads():
     eq = Binormal(mu_pos=1.5, sd_pos=1.0, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3)
     t = np.linspace(-2, 4, 61)
     c = np.linspace(0.01, 0.99, 99)
-    t_round_trip = np.max(np.abs(apples.optimal_threshold(apples.implied_cost(t, eq), eq) - t))
-    c_round_trip = np.max(np.abs(apples.implied_cost(apples.optimal_threshold(c, eq), eq) - c))
+    t_round_trip = np.max(np.abs(apples.theory.optimal_threshold(apples.theory.implied_cost(t, eq), eq) - t))
+    c_round_trip = np.max(np.abs(apples.theory.implied_cost(apples.theory.optimal_threshold(c, eq), eq) - c))
     # T recovers t from log((1 - c)/c); at t = -2, c(t) = 0.993 and 1 - c keeps only the bits of c
     # below 0.007, so one ulp of c (1.1e-16) is 1.6e-14 / 1.5 (the slope of λ) in t. Measured: 8.9e-15.
     assert t_round_trip <= 5e-14
@@ -41,7 +43,7 @@ def test_nb07_solution_1_closed_form_threshold():
     cc = np.linspace(0.05, 0.95, 10)
     closed = 1.0 + 1.5**2 / 2.0 * (np.log((1 - cc) / cc) - np.log(0.2 / 0.8))
     # T up to 5.9, whose ulp is 8.9e-16: a few ulps. Measured: 8.9e-16.
-    assert np.max(np.abs(closed - apples.optimal_threshold(cc, mm))) <= 5e-15
+    assert np.max(np.abs(closed - apples.theory.optimal_threshold(cc, mm))) <= 5e-15
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +63,7 @@ def test_nb07_uniform_threshold_loss_for_tied_scores(tied_scores):
     """§7: the exact sum L_c^t = π₀π₁(1 - 2 AUC) + ½ for tied scores (midpoint rule)."""
     y_t, s_t, roc_auc, p0 = tied_scores
     target = p0 * (1 - p0) * (1 - 2 * roc_auc) + Fraction(1, 2)
-    exact = apples.empirical_uniform_threshold_loss(y_t, s_t)
+    exact = apples.metrics.empirical_uniform_threshold_loss(y_t, s_t)
     # a float sum over the six atoms: a few ulps of 0.42 (5.6e-17). Measured: 0.2 ulp (the nearest float).
     assert abs(Fraction(exact) - target) <= Fraction(5e-16)
 
@@ -72,7 +74,7 @@ def test_nb07_hand_identity_for_tied_scores(tied_scores):
     target = 2 * p0 * (1 - p0) * (1 - roc_auc)
     for ties in ("half", "positive", "negative"):
         # a few ulps of 0.17 (2.8e-17). Measured: 1.9e-17.
-        assert abs(Fraction(apples.empirical_hand_loss(y_t, s_t, ties=ties).loss) - target) <= Fraction(2e-16)
+        assert abs(Fraction(apples.metrics.empirical_hand_loss(y_t, s_t, ties=ties).loss) - target) <= Fraction(2e-16)
 
 
 # -- notebook 06 ---------------------------------------------------------------------------------
@@ -84,13 +86,13 @@ F_TRAIN = {"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.4}
 
 
 def test_nb06_corrected_eq17_equals_brute_force_for_every_single_move():
-    """§6.1.1: apples.precision_change = the change of the recomputed average, all 12 moves of Table 3."""
+    """§6.1.1: apples.theory.precision_change = the change of the recomputed average, all 12 moves of Table 3."""
     worst = 0.0
     for kw in (dict(average="macro"), dict(average="lfb", frequencies=F_TRAIN)):
         for b, c in product(TABLE3, TABLE3):
             if b != c:
-                brute = apples.score_change(TABLE3, apples.move_false_positives(TABLE3, b, c, 1), **kw).precision
-                worst = max(worst, abs(apples.precision_change(TABLE3, (b, c, 1), **kw) - brute))
+                brute = apples.theory.score_change(TABLE3, apples.theory.move_false_positives(TABLE3, b, c, 1), **kw).precision
+                worst = max(worst, abs(apples.theory.precision_change(TABLE3, (b, c, 1), **kw) - brute))
     # differences of averages near 0.4 (ulp 5.6e-17): a few ulps. Measured: 5.0e-17.
     assert worst <= 5e-16
 
@@ -101,9 +103,9 @@ def test_nb06_macro_move_c1_to_c4_is_one_32nd():
     1/32 = 0.03125 lies on a 4-decimal rounding boundary: the notebook rounds to 10 decimals before
     printing 4, so that a last-bit difference cannot turn +0.0312 into +0.0313.
     """
-    after = apples.move_false_positives(TABLE3, "c1", "c4", 1)
-    for value in (apples.precision_change(TABLE3, ("c1", "c4", 1), average="macro"),
-                  apples.score_change(TABLE3, after, average="macro").precision):
+    after = apples.theory.move_false_positives(TABLE3, "c1", "c4", 1)
+    for value in (apples.theory.precision_change(TABLE3, ("c1", "c4", 1), average="macro"),
+                  apples.theory.score_change(TABLE3, after, average="macro").precision):
         assert abs(value - 1 / 32) <= 1e-16   # a few ulps of 0.4, far inside the 5e-11 the rounding absorbs
 
 
@@ -117,8 +119,8 @@ def test_nb06_formula_equals_brute_force_on_random_moves():
         table = apples.label_counts(*apples.labels_from_confusion_matrix(m), labels=list(range(q)))
         b, c = rng.choice(q, size=2, replace=False)
         delta = int(rng.integers(0, min(table[b].fp, table[c].tn) + 1))
-        brute = apples.score_change(table, apples.move_false_positives(table, b, c, delta), average="macro").precision
-        worst = max(worst, abs(apples.precision_change(table, (b, c, delta), average="macro") - brute))
+        brute = apples.theory.score_change(table, apples.theory.move_false_positives(table, b, c, delta), average="macro").precision
+        worst = max(worst, abs(apples.theory.precision_change(table, (b, c, delta), average="macro") - brute))
     # precisions in [0, 1] (ulp <= 1.1e-16): a few ulps. Measured: 1.7e-16.
     assert worst <= 1e-15
 
@@ -127,8 +129,8 @@ def test_nb06_formula_equals_brute_force_on_random_moves():
 
 
 def test_nb04_vectorised_fold_f1_equals_cv_f_measure():
-    """§3: apples.fold_f1 over all repetitions = apples.cv_f_measure on each repetition's Counts."""
-    sim = apples.simulate_fold_counts(0.01, n_instances=1000, n_folds=50, n_reps=200, seed=1)
+    """§3: apples.theory.fold_f1 over all repetitions = apples.cv_f_measure on each repetition's Counts."""
+    sim = va.simulate_fold_counts(0.01, n_instances=1000, n_folds=50, n_reps=200, seed=1)
     gap = {}
     for method in ("tp_fp", "avg"):
         slow = np.array([apples.cv_f_measure(sim.counts(r), method=method) for r in range(sim.n_reps)])
@@ -144,7 +146,7 @@ def test_nb04_pooled_f1_does_not_depend_on_the_number_of_folds():
     grid = np.arange(1, 21) * 0.005
     for errors in ("fixed", "binomial"):
         for n in (1000, 10_000):
-            tpfp = {k: np.array([apples.exact_fold_f1(p, method="tp_fp", average="macro", n_instances=n, n_folds=k,
+            tpfp = {k: np.array([va.exact_fold_f1(p, method="tp_fp", average="macro", n_instances=n, n_folds=k,
                                                       errors=errors) for p in grid]) for k in (5, 10, 50)}
             # the same computation whatever K (exact_fold_f1 does not use the folds for tp_fp): identical
             assert np.array_equal(tpfp[10], tpfp[5]) and np.array_equal(tpfp[50], tpfp[5])

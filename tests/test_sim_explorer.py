@@ -7,7 +7,9 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from apples import CV_F_METHODS, build_sim_explorer, exact_cv_f, explore_cv_f, plot_cv_f_histograms, sample_cv_f
+from apples import CV_F_METHODS
+from apples.studies.forman_scholz import sim_explorer, explore_cv_f, plot_cv_f_histograms, sample_cv_f
+from apples.theory import exact_cv_f
 
 
 def test_explore_matches_sample_and_exact():
@@ -36,35 +38,35 @@ def test_plot_helper_returns_ax():
 
 
 def test_widget_updates_on_value_change():
-    ex = build_sim_explorer(n_reps=500, draw=False)
+    ex = sim_explorer(n_reps=500, draw=False)
     assert "10 positives in 1000 cases" in ex.status.value
     assert "F_tp,fp" in ex.summary.value
     first = ex.result.summary.copy()
-    ex.prior.value = 0.05
+    ex.controls["prior"].value = 0.05
     assert "50 positives in 1000 cases" in ex.status.value
-    ex.stratified.value = False
+    ex.controls["stratified"].value = False
     assert "unstratified" in ex.status.value
-    ex.n_cases.value = 100
-    ex.n_folds.value = 20
+    ex.controls["n_cases"].value = 100
+    ex.controls["n_folds"].value = 20
     assert ex.result is not None and ex.result.summary.shape == first.shape
     assert "5 positives in 100 cases, 20 unstratified folds" in ex.status.value
 
 
 def test_widget_reports_invalid_design_instead_of_raising():
-    ex = build_sim_explorer(n_reps=200, draw=False)
-    ex.prior.value = 0.5
-    ex.f_true.value = 0.5
-    ex.n_cases.value = 100
-    ex.prior.value = 0.005  # 0.5 positives rounds half up to 1: fine
+    ex = sim_explorer(n_reps=200, draw=False)
+    ex.controls["prior"].value = 0.5
+    ex.controls["f_true"].value = 0.5
+    ex.controls["n_cases"].value = 100
+    ex.controls["prior"].value = 0.005  # 0.5 positives rounds half up to 1: fine
     assert ex.result is not None
-    ex.n_folds.value = 50
-    ex.n_cases.value = 100
+    ex.controls["n_folds"].value = 50
+    ex.controls["n_cases"].value = 100
     assert ex.result is not None
-    ex.f_true.value = 1.0
+    ex.controls["f_true"].value = 1.0
     assert (ex.result.summary["mean"] <= 1.0).all()
     # the sliders cannot reach an invalid design, so offer one: 3 folds do not divide 100 cases
-    ex.n_folds.options = [3, 50]
-    ex.n_folds.value = 3
+    ex.controls["n_folds"].options = [3, 50]
+    ex.controls["n_folds"].value = 3
     assert ex.result is None and ex.summary.value == ""
     assert ex.status.value.startswith("Not simulated:") and "does not divide" in ex.status.value
 

@@ -10,8 +10,12 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import apples
-from apples import CV_F_METHODS, Counts, cv_f_measure, fold_positives, sample_cv_f, simulate_cv_f, simulation_design
-from apples.simulation import _OutcomeTables, _chunk, _estimates, _support
+from apples.studies import forman_scholz as fs
+from apples import CV_F_METHODS, Counts, cv_f_measure
+from apples.theory import fold_positives, simulation_design
+from apples.studies.forman_scholz import sample_cv_f, simulate_cv_f
+from apples.theory.fold_model import _OutcomeTables, _support
+from apples.studies.forman_scholz.simulation import _chunk, _estimates
 
 
 def _reference(pos, neg, tp, fp):
@@ -61,7 +65,7 @@ def test_lookup_tables_and_estimates_on_arbitrary_fold_tables(data, n_folds, fol
     tp = np.array([data.draw(st.integers(0, p)) for p in pos])
     fp = np.array([data.draw(st.integers(0, fold_size - p)) for p in pos])
     n_pos = int(pos.sum())
-    design = apples.SimulationDesign(n_cases, max(n_folds, 2), fold_size, n_pos, n_cases - n_pos, 0.5, 0.5, 0.1)
+    design = apples.theory.SimulationDesign(n_cases, max(n_folds, 2), fold_size, n_pos, n_cases - n_pos, 0.5, 0.5, 0.1)
     tables = _OutcomeTables(design, np.arange(fold_size + 1))
     offset = np.concatenate([[0], np.cumsum([(p + 1) * (fold_size - p + 1) for p in range(fold_size + 1)])])
     idx = offset[pos] + tp * (fold_size - pos + 1) + fp
@@ -200,7 +204,7 @@ def test_perfect_classifier():
     np.testing.assert_allclose(est["avg"], est["pr_re"], rtol=1e-15)
     tenths = est["avg"] * 10
     assert np.allclose(tenths, np.round(tenths)) and tenths.min() >= 2
-    q = apples.p_fold_without_positives(20)
+    q = apples.theory.p_fold_without_positives(20)
     assert abs((est["avg"] < 1).mean() - q) < 4 * math.sqrt(q * (1 - q) / n)
 
 
@@ -273,8 +277,8 @@ def test_fold_positives_bad_input(kwargs, exc, match):
 # notebook 03 prints the same comparisons.
 def test_claim_tp_fp_almost_unbiased_and_slightly_negative():
     """§4.3: F_tp,fp is "almost perfectly unbiased", with "a (very small) negative bias" (concavity)."""
-    for row in apples.figure_grid().itertuples():
-        bias = apples.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method="tp_fp") - row.f_true
+    for row in fs.figure_grid().itertuples():
+        bias = apples.theory.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method="tp_fp") - row.f_true
         assert -0.01 * row.f_true < bias < 0  # relative bias within -1%; the other methods reach -20% and worse
 
 
@@ -289,7 +293,7 @@ def test_claim_pr_re_above_one_percent_at_five_percent():
     """§4.3, Fig. 4 right: at 5% (stratified, F = 80%) F_pr,re has relative bias > +1%, F_avg a smaller negative one."""
     t = simulate_cv_f(0.05, 0.8, stratified=True, n_reps=100_000, seed=2)
     assert t.loc["pr_re", "relative_bias"] - 4 * t.loc["pr_re", "sem"] / 0.8 > 0.01
-    avg = apples.exact_cv_f(0.05, 0.8, stratified=True, method="avg") - 0.8
+    avg = apples.theory.exact_cv_f(0.05, 0.8, stratified=True, method="avg") - 0.8
     assert avg < 0 and abs(avg) / 0.8 < t.loc["pr_re", "relative_bias"]
 
 
@@ -304,10 +308,10 @@ def test_claim_pr_re_overlaid_on_tp_fp_at_25_percent_unstratified():
 
 def test_claim_tp_fp_bias_an_order_of_magnitude_below_f_avg():
     """§4.3: pooling "reduced the bias by two orders of magnitude"; at F = 80% we find at least one (exact sums)."""
-    for prior in apples.FIGURE_PANEL_PRIORS:
+    for prior in fs.FIGURE_PANEL_PRIORS:
         for stratified in (True, False):
-            tp_fp = apples.exact_cv_f(prior, 0.8, stratified=stratified, method="tp_fp") - 0.8
-            avg = apples.exact_cv_f(prior, 0.8, stratified=stratified, method="avg") - 0.8
+            tp_fp = apples.theory.exact_cv_f(prior, 0.8, stratified=stratified, method="tp_fp") - 0.8
+            avg = apples.theory.exact_cv_f(prior, 0.8, stratified=stratified, method="avg") - 0.8
             assert abs(avg) > 10 * abs(tp_fp)
 
 
@@ -328,6 +332,6 @@ def test_claim_tp_fp_least_variance_from_five_percent():
 
 def test_claim_figure9_fairly_probable_below_100_positives():
     """§5: with fewer than ~100 positives, a fold without positives in some of 1000 trials is "fairly probable"."""
-    assert 0.1 < apples.p_fold_without_positives(100, n_trials=1000) < 0.2
-    assert apples.p_fold_without_positives(50, n_trials=1000) > 0.999
-    assert apples.p_fold_without_positives(200, n_trials=1000) < 1e-4
+    assert 0.1 < apples.theory.p_fold_without_positives(100, n_trials=1000) < 0.2
+    assert apples.theory.p_fold_without_positives(50, n_trials=1000) > 0.999
+    assert apples.theory.p_fold_without_positives(200, n_trials=1000) < 1e-4

@@ -26,18 +26,8 @@ from sklearn.metrics import (
 )
 
 import apples
-from apples import (
-    ThresholdResult,
-    UndefinedMetricError,
-    auk,
-    gini,
-    kappa_curve,
-    ks_statistic,
-    max_f1,
-    max_mcc,
-    min_error_rate,
-    r_precision,
-)
+from apples.metrics import ThresholdResult
+from apples import UndefinedMetricError, auk, gini, kappa_curve, ks_statistic, max_f1, max_mcc, min_error_rate, r_precision
 
 
 # ---------------------------------------------------------------- strategies
@@ -271,8 +261,8 @@ def test_min_error_rate_is_twice_the_minimum_loss_at_half_cost():
     rng = np.random.default_rng(7)
     y = rng.integers(0, 2, 200)
     s = y + rng.normal(0, 1.5, 200)
-    hull = apples.roc_convex_hull(y, s)
-    assert min_error_rate(y, s).value == pytest.approx(2 * apples.minimum_loss(hull, 0.5), abs=1e-15)
+    hull = apples.metrics.roc_convex_hull(y, s)
+    assert min_error_rate(y, s).value == pytest.approx(2 * apples.metrics.minimum_loss(hull, 0.5), abs=1e-15)
 
 
 # ---------------------------------------------------------------- invariance

@@ -51,7 +51,7 @@ def test_no_private_name_is_imported_across_modules():
 
     package = Path(__file__).resolve().parents[1] / "apples"
     found = []
-    for path in sorted(package.glob("*.py")):
+    for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
             if not isinstance(node, ast.ImportFrom):
                 continue

@@ -33,10 +33,10 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from ._ranking import check_binary_scores, cumulative_counts
-from ._validation import Undefined, UndefinedMetricError, check_choice, check_policy, divide
-from .f_measure import f_beta_weights
-from .roc import precision_at_k, roc_auc
+from apples._validation import Undefined, UndefinedMetricError, check_choice, check_policy, divide
+from apples.metrics._ranking import check_binary_scores, cumulative_counts
+from apples.metrics.f_measure import f_beta_weights
+from apples.metrics.ranking import precision_at_k, roc_auc
 
 __all__ = [
     "KappaCurve",

@@ -77,9 +77,9 @@ from typing import Literal, NamedTuple
 import numpy as np
 from scipy.special import betainc
 
-from ._ranking import check_binary_scores, cumulative_counts
-from ._validation import check_choice, check_cost
-from .roc import roc_auc
+from apples._validation import check_choice, check_cost
+from apples.metrics._ranking import check_binary_scores, cumulative_counts
+from apples.metrics.ranking import roc_auc
 
 __all__ = [
     "H_MEASURE_PRIORS",
@@ -331,7 +331,7 @@ def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
     [0.0, 0.125, 0.0]
     """
     if not isinstance(hull, ROCHull):
-        raise TypeError(f"hull must be an apples.ROCHull (from roc_convex_hull), got {type(hull).__name__}")
+        raise TypeError(f"hull must be an apples.metrics.ROCHull (from roc_convex_hull), got {type(hull).__name__}")
     c = check_cost(cost, "cost")
     n = hull.n_pos + hull.n_neg
     fp, fn = hull.fp / n, (hull.n_pos - hull.tp) / n

@@ -41,7 +41,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._validation import (
+from apples._validation import (
     check_bool,
     check_choice,
     check_count,
@@ -50,7 +50,7 @@ from ._validation import (
     check_table_size,
     is_missing,
 )
-from .counts import Counts
+from apples.metrics.counts import Counts
 
 __all__ = [
     "NONE_LABEL",

@@ -26,7 +26,7 @@ is a finite sum over binomial and hypergeometric probabilities.
 
 The other three methods are non-linear in the fold counts (ratios of sums, or
 conditional on the number of valid folds) and are left to
-:func:`apples.simulate_cv_f`.
+:func:`apples.studies.forman_scholz.simulate_cv_f`.
 
 References
 ----------
@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validation import (
+from apples._validation import (
     check_bool,
     check_choice,
     check_count,
@@ -51,10 +51,15 @@ from ._validation import (
     check_positive,
     check_table_size,
 )
-from .cross_validation import CV_F_METHODS
-from .simulation import check_points, log_comb, outcome_tables, simulation_design
+from apples.cv.confusion import CV_F_METHODS
+from apples.theory.fold_model import check_points, log_comb, outcome_tables, simulation_design
 
-__all__ = ["EXACT_METHODS", "exact_cv_f", "exact_grid", "p_fold_without_positives"]
+__all__ = [
+    "EXACT_METHODS",
+    "exact_cv_f",
+    "exact_grid",
+    "p_fold_without_positives",
+]
 
 #: Methods whose expectation :func:`exact_cv_f` sums exactly.
 EXACT_METHODS: tuple[str, ...] = ("tp_fp", "avg")
@@ -136,7 +141,7 @@ def exact_cv_f(
 ) -> float:
     """Exact expectation (or standard deviation) of a cross-validated F in the §4.2 simulation.
 
-    Same model as :func:`apples.simulate_cv_f`: ``round(prior · n_cases)``
+    Same model as :func:`apples.studies.forman_scholz.simulate_cv_f`: ``round(prior · n_cases)``
     positives in ``n_folds`` equal folds, a classifier with ground-truth
     precision = recall = ``f_true``. The result is a finite sum over binomial
     (and, unstratified, hypergeometric) probabilities; no sampling.
@@ -164,7 +169,7 @@ def exact_cv_f(
     Raises
     ------
     ValueError
-        For a bad design (see :func:`apples.simulation_design`), an unknown
+        For a bad design (see :func:`apples.theory.simulation_design`), an unknown
         method or one without an exact sum here, or an unknown statistic.
 
     References
@@ -185,7 +190,7 @@ def exact_cv_f(
     if isinstance(method, str) and method in CV_F_METHODS and method not in EXACT_METHODS:
         raise ValueError(
             f"method={method!r} has no exact sum here (it is non-linear in the fold counts); "
-            f"exact_cv_f supports {EXACT_METHODS}; use apples.simulate_cv_f for {method!r}"
+            f"exact_cv_f supports {EXACT_METHODS}; use apples.studies.forman_scholz.simulate_cv_f for {method!r}"
         )
     check_choice("method", method, EXACT_METHODS)
     check_choice("statistic", statistic, ("mean", "std"))
@@ -201,14 +206,14 @@ def exact_cv_f(
 def exact_grid(points: pd.DataFrame) -> pd.DataFrame:
     """:func:`exact_cv_f` (mean and standard deviation) at every point of a grid, as one long table.
 
-    The exact counterpart of :func:`apples.simulate_grid`, for the methods of
+    The exact counterpart of :func:`apples.studies.forman_scholz.simulate_grid`, for the methods of
     ``EXACT_METHODS``: merge the two on ``prior``, ``f_true``, ``stratified``
     and ``method`` to set simulation against exact sum.
 
     Parameters
     ----------
     points : DataFrame
-        Columns ``prior``, ``f_true``, ``stratified`` (e.g. :func:`apples.figure_grid`);
+        Columns ``prior``, ``f_true``, ``stratified`` (e.g. :func:`apples.studies.forman_scholz.figure_grid`);
         the default ``n_cases=1000`` and ``n_folds=10``.
 
     Returns

@@ -86,11 +86,18 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from ._validation import UndefinedMetricError, check_choice, divide
-from .counts import Counts, check_counts
-from .f_measure import f_from_precision_recall, f_measure, precision, recall
+from apples._validation import UndefinedMetricError, check_choice, divide
+from apples.metrics.counts import Counts, check_counts
+from apples.metrics.f_measure import f_from_precision_recall, f_measure, precision, recall
 
-__all__ = ["AVERAGES", "AveragedScores", "average_scores", "averaging_table", "frequencies_from_counts"]
+__all__ = [
+    "AVERAGES",
+    "AVERAGE_POLICIES",
+    "AveragedScores",
+    "average_scores",
+    "averaging_table",
+    "frequencies_from_counts",
+]
 
 #: The averaging methods of Van Asch §3: eq. (8), eq. (9), eq. (10).
 AVERAGES: tuple[str, ...] = ("macro", "micro", "lfb")
@@ -186,7 +193,7 @@ def check_frequencies(frequencies: object, labels: list[Hashable], counts: list[
     other, each finite and >= 0, summing to 1 within :data:`FREQUENCY_TOLERANCE`,
     or within ``2 · q · eps`` for numpy floats narrower than float64)
     or ``"test"`` (:func:`frequencies_from_counts`). Internal helper shared
-    with :func:`apples.label_weights` (not in ``__all__``).
+    with :func:`apples.theory.label_weights` (not in ``__all__``).
     """
     if isinstance(frequencies, str):
         check_choice("frequencies", frequencies, ("test",))

@@ -54,7 +54,6 @@ Forman, G. & Scholz, M. (2010). Apples-to-apples in cross-validation studies,
 from __future__ import annotations
 
 import functools
-import numbers
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -62,45 +61,39 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._optional import require
-from ._validation import (
+from apples._validation import (
     MAX_EXACT_INT,
     Undefined,
-    check_bool,
     check_choice,
-    check_policy,
+    check_int,
     check_real,
     check_real_array,
     check_table_size,
     divide,
     rng_from_seed,
 )
-from .counts import Counts
+from apples.metrics.counts import Counts
+from apples.theory.fold_size import (
+    FOLD_F1_AVERAGES,
+    FOLD_F1_METHODS,
+    VAN_ASCH_RECALL_A,
+    VAN_ASCH_RECALL_B,
+    corpus_counts,
+    f1_by_class,
+    fold_f1,
+    fold_sizes,
+    theoretical_f1,
+)
 
 __all__ = [
-    "VAN_ASCH_RECALL_A",
-    "VAN_ASCH_RECALL_B",
+    "READINGS",
     "FoldCounts",
-    "corpus_counts",
-    "delta_factors",
-    "delta_table",
     "exact_fold_f1",
-    "fold_f1",
     "fold_f1_curve",
     "fold_f1_readings",
-    "fold_sizes",
-    "plot_fold_f1",
     "simulate_fold_counts",
     "simulate_fold_f1",
-    "theoretical_f1",
 ]
-
-#: Accuracy (= recall) of class A and of class B in Van Asch (2013) §7.1 and Figure 2.
-VAN_ASCH_RECALL_A = 0.8
-VAN_ASCH_RECALL_B = 0.977
-
-_METHODS = ("tp_fp", "avg")
-_AVERAGES = ("binary", "macro")
 _ALLOCATIONS = ("random", "stratified", "even")
 _ERRORS = ("fixed", "binomial")
 #: Tail mass left out on each side of every distribution summed by exact_fold_f1.
@@ -113,184 +106,6 @@ _BYTES_PER_SIMULATED_FOLD = 64
 _BYTES_PER_EXACT_TERM = 48
 #: Bytes per value of a distribution's support (values, pmf, tail sums).
 _BYTES_PER_SUPPORT_VALUE = 48
-
-
-# ----------------------------------------------------------------------------- validation
-def _check_int(name: str, value: object, *, low: int, high: int | None = None) -> int:
-    """An integer in [low, high]; not check_count: a seed above 2**53 is valid, and bounds vary."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        bound = f">= {low}" if high is None else f"between {low} and {high}"
-        raise ValueError(f"{name} must be {bound}, got {value}")
-    return value
-
-
-def _check_count_array(name: str, value: object, *, scalar_ok: bool = False) -> np.ndarray:
-    """Integer counts per fold as int64; check_count takes one scalar, and check_real_array would accept floats."""
-    arr = np.asarray(value)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
-    if arr.ndim == 0 and not scalar_ok:
-        raise ValueError(f"{name} must have a fold axis (last axis), got a scalar")
-    if (arr < 0).any():
-        raise ValueError(f"{name} must be non-negative counts, got a minimum of {arr.min()}")
-    if (arr > MAX_EXACT_INT).any():  # also uint64 values that int64 would wrap around
-        raise ValueError(f"{name} holds a count above 2**53 ({arr.max()}), beyond what float arithmetic holds exactly")
-    return arr.astype(np.int64)
-
-
-def _check_fold_counts(n_a, tp_a, tp_b, fold_size):
-    """Per-fold counts consistent with each other (tp_a <= n_a <= fold_size); a relation, not a shared check."""
-    n_a = _check_count_array("n_a", n_a)
-    tp_a = _check_count_array("tp_a", tp_a)
-    tp_b = _check_count_array("tp_b", tp_b)
-    n = _check_count_array("fold_size", fold_size, scalar_ok=True)
-    if not (n_a.shape == tp_a.shape == tp_b.shape):
-        raise ValueError(f"n_a, tp_a and tp_b must have the same shape, got {n_a.shape}, {tp_a.shape} and {tp_b.shape}")
-    try:
-        n = np.broadcast_to(n, n_a.shape)
-    except ValueError:
-        raise ValueError(f"fold_size of shape {n.shape} does not broadcast to the counts' shape {n_a.shape}") from None
-    if (n == 0).any():
-        raise ValueError("fold_size must be positive: a fold has no instances")
-    if (n_a > n).any():
-        raise ValueError("n_a is larger than fold_size in some fold")
-    if (tp_a > n_a).any():
-        raise ValueError("tp_a is larger than n_a (the class-A instances) in some fold")
-    if (tp_b > n - n_a).any():
-        raise ValueError("tp_b is larger than fold_size - n_a (the class-B instances) in some fold")
-    return n_a, tp_a, tp_b, n
-
-
-def _round_half_up(x: float) -> int:
-    """Nearest integer, halves up, after removing float noise (0.035 * 1000 is 35.000000000000004)."""
-    return int(np.floor(round(x, 9) + 0.5))
-
-
-# ----------------------------------------------------------------------------- eq. 31
-def theoretical_f1(
-    prop_a,
-    *,
-    recall_a: float = VAN_ASCH_RECALL_A,
-    recall_b: float = VAN_ASCH_RECALL_B,
-    average: str = "macro",
-    undefined: Undefined = "zero",
-):
-    """F1 of the expected counts as a function of the class-A proportion: Van Asch eq. (31).
-
-    With n_c instances of class c and recall (= accuracy) r_c, the expected
-    counts are tp_A = r_A n_A, fn_A = fp_B = (1 - r_A) n_A, tp_B = r_B n_B and
-    fn_B = fp_A = (1 - r_B) n_B. Substituting them in tp/(2tp + fp + fn) and
-    dividing by n_A (Van Asch writes p = n_B / n_A) gives eq. (31)::
-
-        macroF1 = r_A / (1 + r_A + (1 - r_B) p) + r_B p / (1 - r_A + (1 + r_B) p)
-
-    Here both terms are multiplied through by prop_A = n_A / (n_A + n_B) =
-    1 / (1 + p) (footnote 12), which keeps prop_A = 0 and 1 finite::
-
-        term_A = r_A π / ((1 + r_A) π + (1 - r_B)(1 - π))
-        term_B = r_B (1 - π) / ((1 - r_A) π + (1 + r_B)(1 - π))
-
-    The F1 of class A is ``2 term_A`` and the macro-F1 ``term_A + term_B``.
-
-    Parameters
-    ----------
-    prop_a : float or array-like
-        Proportion of class A, π = n_A / (n_A + n_B), in [0, 1].
-    recall_a, recall_b : float, defaults 0.8 and 0.977
-        Accuracy (= recall) on class A and on class B (Van Asch §7.1).
-    average : {"macro", "binary"}, default "macro"
-        ``"macro"``: eq. (31), the mean of the two classes' F1 (what Figure 2
-        plots, by its caption); ``"binary"``: the F1 of class A (what §7.1's
-        text and eqs. 26-29 discuss).
-    undefined : {"zero", "nan", "raise"}, default "zero"
-        Policy where a class's F1 is 0/0 (class A at π = 0 with r_B = 1, or
-        class B at π = 1 with r_A = 1). At π = 0 with r_B < 1, F1 of class A
-        is 0 (it has only false positives), which is also the limit.
-
-    Returns
-    -------
-    float or ndarray
-
-    References
-    ----------
-    Van Asch (2013) §7.1, eq. (31) and footnote 12.
-
-    Examples
-    --------
-    >>> round(theoretical_f1(0.10), 6)                    # Figure 2's right edge
-    0.887295
-    >>> round(theoretical_f1(0.10, average="binary"), 6)  # 2 * 0.8 / (1.8 + 0.023 * 9)
-    0.79721
-    >>> abs(theoretical_f1(0.0) - 0.977 / 1.977) < 1e-15  # left edge: F1 of class B, halved
-    True
-    """
-    prop = check_real_array("prop_a", prop_a, low=0, high=1)
-    r_a = check_real("recall_a", recall_a, low=0.0, high=1.0)
-    r_b = check_real("recall_b", recall_b, low=0.0, high=1.0)
-    check_choice("average", average, _AVERAGES)
-    check_policy(undefined)
-    term_a = divide(
-        r_a * prop,
-        (1 + r_a) * prop + (1 - r_b) * (1 - prop),
-        undefined=undefined,
-        what="F1 of class A (no class A and no false positives)",
-    )
-    if average == "binary":
-        out = 2 * np.asarray(term_a)
-    else:
-        term_b = divide(
-            r_b * (1 - prop),
-            (1 - r_a) * prop + (1 + r_b) * (1 - prop),
-            undefined=undefined,
-            what="F1 of class B (no class B and no false positives)",
-        )
-        out = np.asarray(term_a) + np.asarray(term_b)
-    return float(out) if out.ndim == 0 else out
-
-
-# ----------------------------------------------------------------------------- corpus and folds
-def fold_sizes(n_instances: int, n_folds: int) -> np.ndarray:
-    """Sizes of the test folds: as equal as possible, the first ``n_instances % n_folds`` one larger.
-
-    Van Asch §7.1, first bullet: when N is not a multiple of K "the remaining
-    instances are also distributed over the folds" and n^k differs.
-
-    Examples
-    --------
-    >>> fold_sizes(1000, 10).tolist() == [100] * 10
-    True
-    >>> fold_sizes(1003, 5).tolist()
-    [201, 201, 201, 200, 200]
-    """
-    n_instances = _check_int("n_instances", n_instances, low=2, high=MAX_EXACT_INT)
-    n_folds = _check_int("n_folds", n_folds, low=2, high=n_instances)
-    check_table_size(f"{n_folds:,} folds", 24 * n_folds, reduce="n_folds")
-    q, r = divmod(n_instances, n_folds)
-    return q + (np.arange(n_folds) < r).astype(np.int64)
-
-
-def corpus_counts(
-    prop_a: float, *, n_instances: int, recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B
-) -> dict[str, int]:
-    """The whole corpus of the fixed-accuracy model: n_A, n_B and their correct predictions.
-
-    n_A = round(π N) and t_c = round(r_c n_c), rounding halves up.
-
-    Examples
-    --------
-    >>> corpus_counts(0.10, n_instances=10_000)
-    {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
-    """
-    n_instances = _check_int("n_instances", n_instances, low=2, high=MAX_EXACT_INT)
-    prop = check_real("prop_a", prop_a, low=0.0, high=1.0)
-    r_a = check_real("recall_a", recall_a, low=0.0, high=1.0)
-    r_b = check_real("recall_b", recall_b, low=0.0, high=1.0)
-    n_a = _round_half_up(prop * n_instances)
-    n_b = n_instances - n_a
-    return {"n_a": n_a, "n_b": n_b, "tp_a": _round_half_up(r_a * n_a), "tp_b": _round_half_up(r_b * n_b)}
 
 
 def _deal(cells: list[int], n_folds: int) -> np.ndarray:
@@ -320,144 +135,6 @@ def _split_fixed(rng: np.random.Generator, good: int, bad: int, draws: np.ndarra
         g -= x
         b -= draws[:, k] - x
     return out
-
-
-# ----------------------------------------------------------------------------- F1 of folds
-def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary", undefined: Undefined = "raise"):
-    """Cross-validated F1 of many cross-validations at once (Van Asch eqs. 27 and 29).
-
-    The last axis indexes the folds; any leading axes (e.g. repetitions) are
-    kept. The semantics are exactly those of :func:`apples.cv_f_measure` on the
-    folds' :class:`~apples.Counts` (see :meth:`FoldCounts.counts`):
-
-    - ``"tp_fp"``: F1 of the pooled counts, eq. (27):
-      ``2 Σtp_A / (N + Σtp_A - Σtp_B)``; 0/0 (no class A, no false
-      positives anywhere) follows ``undefined`` (``cv_f_measure`` raises).
-    - ``"avg"``: mean over folds of eq. (26) per fold, eq. (29), with a fold's
-      F1 := 0 where its precision or recall is undefined (Forman & Scholz §2.3).
-      This equals 0 from eq. (26) itself except where it is 0/0.
-
-    ``average="macro"`` averages the F1 of class A and of class B, each computed
-    by ``method`` (Van Asch §7: the macro-F1 "computed in a micro-average way"
-    for ``tp_fp``); for ``avg`` the mean over folds of per-fold macro-F1 is the
-    same number.
-
-    Parameters
-    ----------
-    n_a, tp_a, tp_b : array-like of int, shape (..., K)
-        Class-A instances, correctly classified A and correctly classified B per fold.
-    fold_size : int or array-like of int, broadcastable to (..., K)
-        Instances per fold, n^k.
-    method : {"tp_fp", "avg"}
-    average : {"binary", "macro"}, default "binary"
-        F1 of class A, or the mean F1 of A and B.
-    undefined : {"raise", "nan", "zero"}, default "raise"
-        Policy for a pooled 0/0 under ``"tp_fp"``.
-
-    Returns
-    -------
-    float or ndarray of shape (...)
-
-    Examples
-    --------
-    Two folds of 10 with 2 and 0 class-A instances (fold 2 has F1 = 0):
-
-    >>> fold_f1([2, 0], [2, 0], [8, 9], fold_size=10, method="tp_fp")   # 4 / (20 + 2 - 17)
-    0.8
-    >>> fold_f1([2, 0], [2, 0], [8, 9], fold_size=10, method="avg")     # (1 + 0) / 2
-    0.5
-    """
-    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
-    check_choice("method", method, _METHODS)
-    check_choice("average", average, _AVERAGES)
-    check_policy(undefined)
-    out = _f1_kernel(tp_a, tp_b, n, undefined=undefined if method == "tp_fp" else "zero")[(average, method)]
-    return float(out) if out.ndim == 0 else out
-
-
-def _f1_kernel(tp_a, tp_b, n, *, undefined: Undefined) -> dict:
-    """All four (average, method) F1s of validated (..., K) fold counts, eq. (26) per fold and pooled."""
-    out = {}
-    per_class = []
-    for own, other in ((tp_a, tp_b), (tp_b, tp_a)):
-        pooled = divide(
-            2 * own.sum(axis=-1),
-            n.sum(axis=-1) + own.sum(axis=-1) - other.sum(axis=-1),
-            undefined=undefined,
-            what="pooled F1 (TP = FP = FN = 0)",
-        )
-        avg = np.mean(divide(2 * own, n + own - other, undefined="zero", what="fold F1"), axis=-1)
-        per_class.append((np.asarray(pooled, dtype=float), np.asarray(avg, dtype=float)))
-    (pool_a, avg_a), (pool_b, avg_b) = per_class
-    out[("binary", "tp_fp")], out[("binary", "avg")] = pool_a, avg_a
-    out[("macro", "tp_fp")], out[("macro", "avg")] = (pool_a + pool_b) / 2, (avg_a + avg_b) / 2
-    return out
-
-
-def delta_factors(n_a, tp_a, tp_b, *, fold_size) -> np.ndarray:
-    """Van Asch's δ factor of every fold (§7.1): δ^k = (N + C) / (K (n^k + c^k)).
-
-    With c^k = tp_A^k - tp_B^k and C = Σ c^k, eq. (29) can be written
-    F_avg = 2 Σ_k δ^k tp_A^k / (N + C), while eq. (27) is F_tp,fp =
-    2 Σ_k tp_A^k / (N + C), so that exactly::
-
-        F_avg - F_tp,fp = 2 Σ_k (δ^k - 1) tp_A^k / (N + C)
-
-    A δ far from 1 in a fold with true positives moves F_avg away from
-    F_tp,fp. A fold with n^k + c^k = 0 (no class A and no false positive) has
-    δ = NaN. For class B swap the roles: ``delta_factors(fold_size - n_a, tp_b,
-    tp_a, fold_size=fold_size)``.
-
-    Returns
-    -------
-    ndarray of shape (..., K)
-
-    Examples
-    --------
-    >>> delta_factors([2, 0], [2, 0], [8, 9], fold_size=10).tolist()   # (20 + 2 - 17) / (2 * 4), / (2 * 1)
-    [0.625, 2.5]
-    """
-    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
-    c = tp_a - tp_b
-    total = (n.sum(axis=-1) + c.sum(axis=-1))[..., None]
-    return divide(total, n_a.shape[-1] * (n + c), undefined="nan", what="delta")
-
-
-def delta_table(n_a, tp_a, tp_b, *, fold_size) -> pd.DataFrame:
-    """One cross-validation fold by fold: counts, F1, δ and each fold's share of F_avg - F_tp,fp.
-
-    Column ``gap`` is 2 (δ^k - 1) tp_A^k / (N + C) (0 where tp_A^k = 0); the
-    column sums to F_avg - F_tp,fp of class A (see :func:`delta_factors`).
-
-    Examples
-    --------
-    >>> t = delta_table([2, 0], [2, 0], [8, 9], fold_size=10)
-    >>> t["gap"].round(4).tolist(), round(float(t["gap"].sum()), 4)
-    ([-0.3, 0.0], -0.3)
-    """
-    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
-    if n_a.ndim != 1:
-        raise ValueError(f"delta_table describes one cross-validation: n_a must be 1-D, got shape {n_a.shape}")
-    delta = delta_factors(n_a, tp_a, tp_b, fold_size=n)
-    c = tp_a - tp_b
-    total = n.sum() + c.sum()
-    gap = np.where(tp_a > 0, 2 * (np.nan_to_num(delta) - 1) * tp_a, 0.0) / total if total else np.zeros(len(n))
-    table = pd.DataFrame(
-        {
-            "n": n,
-            "n_a": n_a,
-            "tp_a": tp_a,
-            "tp_b": tp_b,
-            "fp_a": n - n_a - tp_b,
-            "fn_a": n_a - tp_a,
-            "c": c,
-            "f1_a": divide(2 * tp_a, n + c, undefined="zero", what="fold F1"),
-            "delta": delta,
-            "gap": gap,
-        },
-        index=pd.RangeIndex(1, len(n) + 1, name="fold"),
-    )
-    return table
 
 
 # ----------------------------------------------------------------------------- simulation
@@ -497,7 +174,7 @@ class FoldCounts:
 
     def counts(self, rep: int = 0, *, pos_label: str = "A") -> list[Counts]:
         """The folds of repetition ``rep`` as :class:`~apples.Counts` with class ``pos_label`` ("A" or "B")."""
-        rep = _check_int("rep", rep, low=0, high=self.n_reps - 1)
+        rep = check_int("rep", rep, low=0, high=self.n_reps - 1)
         check_choice("pos_label", pos_label, ("A", "B"))
         out = []
         # strict=False: as before, the fields of a FoldCounts built by hand are not checked against each other
@@ -568,7 +245,7 @@ def simulate_fold_counts(
     ([20, 20, 20], [16, 16, 16], [957, 957, 957])
     """
     _, sizes, corpus = _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
-    n_reps = _check_int("n_reps", n_reps, low=1)
+    n_reps = check_int("n_reps", n_reps, low=1)
     check_table_size(
         f"{n_reps:,} simulated cross-validations of {len(sizes):,} folds",
         _BYTES_PER_SIMULATED_FOLD * n_reps * len(sizes),
@@ -627,10 +304,10 @@ def simulate_fold_f1(
     0.0
     """
     _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
-    n_reps = _check_int("n_reps", n_reps, low=1, high=MAX_EXACT_INT)  # the mean divides by n_reps in float
+    n_reps = check_int("n_reps", n_reps, low=1, high=MAX_EXACT_INT)  # the mean divides by n_reps in float
     rng = rng_from_seed(seed)  # a Generator is used as it is
     chunk = max(1, _CHUNK_CELLS // n_folds)
-    keys = [(a, m) for a in _AVERAGES for m in _METHODS]
+    keys = [(a, m) for a in FOLD_F1_AVERAGES for m in FOLD_F1_METHODS]
     s1 = dict.fromkeys(keys, 0.0)
     s2 = dict.fromkeys(keys, 0.0)
     first: dict[tuple[str, str], float] = {}
@@ -648,7 +325,7 @@ def simulate_fold_f1(
             n_reps=size,
             seed=rng,
         )
-        scores = _f1_kernel(sim.tp_a, sim.tp_b, np.broadcast_to(sim.fold_size, sim.n_a.shape), undefined="zero")
+        scores = f1_by_class(sim.tp_a, sim.tp_b, np.broadcast_to(sim.fold_size, sim.n_a.shape), undefined="zero")
         for key in keys:
             f = scores[key]
             first.setdefault(key, f[0])  # shift for a numerically stable variance
@@ -790,14 +467,14 @@ def exact_fold_f1(
     0.1288
     """
     _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
-    check_choice("method", method, _METHODS)
-    check_choice("average", average, _AVERAGES)
+    check_choice("method", method, FOLD_F1_METHODS)
+    check_choice("average", average, FOLD_F1_AVERAGES)
     if method == "tp_fp":  # depends on neither the folds nor their allocation
         n_folds, allocation = 2, "random"
     values = _exact(
         float(prop_a), int(n_instances), int(n_folds), allocation, errors, float(recall_a), float(recall_b), method
     )
-    return float(values[_AVERAGES.index(average)])
+    return float(values[FOLD_F1_AVERAGES.index(average)])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -819,7 +496,7 @@ def _exact(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b,
             recall_a=recall_a,
             recall_b=recall_b,
         )
-        return np.array([sim.f1(method="avg", average=a)[0] for a in _AVERAGES])
+        return np.array([sim.f1(method="avg", average=a)[0] for a in FOLD_F1_AVERAGES])
     total = np.zeros(2)
     if allocation == "stratified":
         types = pd.Series(list(zip(sizes, _deal([corpus["n_a"], corpus["n_b"]], k)[0], strict=True))).value_counts()
@@ -874,8 +551,8 @@ def fold_f1_curve(
         the same for both methods).
     """
     props = np.atleast_1d(check_real_array("props", props, low=0, high=1))
-    n_reps = _check_int("n_reps", n_reps, low=0, high=MAX_EXACT_INT)
-    children = np.random.SeedSequence(_check_int("seed", seed, low=0)).spawn(len(props))
+    n_reps = check_int("n_reps", n_reps, low=0, high=MAX_EXACT_INT)
+    children = np.random.SeedSequence(check_int("seed", seed, low=0)).spawn(len(props))
     rows = []
     for prop, child in zip(props, children, strict=True):
         prop = float(prop)
@@ -889,9 +566,9 @@ def fold_f1_curve(
         )
         sim = simulate_fold_f1(prop, n_reps=n_reps, seed=np.random.default_rng(child), **design) if n_reps else None
         n_a = corpus_counts(prop, n_instances=n_instances)["n_a"]
-        for average in _AVERAGES:
+        for average in FOLD_F1_AVERAGES:
             theory = theoretical_f1(prop, recall_a=recall_a, recall_b=recall_b, average=average)
-            for method in _METHODS:
+            for method in FOLD_F1_METHODS:
                 rows.append(
                     {
                         "prop_a": prop,
@@ -963,7 +640,7 @@ def fold_f1_readings(
     True
     """
     props = np.atleast_1d(check_real_array("props", props, low=0, high=1))
-    check_choice("average", average, _AVERAGES)
+    check_choice("average", average, FOLD_F1_AVERAGES)
     columns = {}
     for allocation, errors in READINGS:
         columns[f"avg: {allocation}, {errors}"] = [
@@ -994,67 +671,3 @@ def fold_f1_readings(
             for p in props
         ]
     return pd.DataFrame(columns, index=pd.Index(props, name="prop_a"))
-
-
-_LABELS = {"tp_fp": "F_tp,fp", "avg": "F_avg"}
-
-
-def plot_fold_f1(
-    curve: pd.DataFrame,
-    *,
-    average: str = "macro",
-    ax=None,
-    title: str | None = None,
-    theory: bool = True,
-    legend: bool = True,
-):
-    """Plot one panel of Figure 2 from :func:`fold_f1_curve`: exact lines, simulated means ± 2 SE, eq. (31).
-
-    ``curve`` may be several :func:`fold_f1_curve` frames concatenated (e.g. a
-    fine exact grid and a coarser simulated one): lines use one row per
-    proportion, markers every row with a simulated mean. Returns the Axes.
-    """
-    from .style import METHOD_COLORS
-
-    check_choice("average", average, _AVERAGES)
-    theory = check_bool("theory", theory)
-    legend = check_bool("legend", legend)
-    ax = require("matplotlib.pyplot").gca() if ax is None else ax
-    data = curve[curve["average"] == average]
-    for method in _METHODS:
-        d = data[data["method"] == method].drop_duplicates("prop_a").sort_values("prop_a")
-        ax.plot(
-            100 * d["prop_a"].to_numpy(),
-            100 * d["exact"].to_numpy(),
-            color=METHOD_COLORS[method],
-            lw=1.5,
-            label=f"{_LABELS[method]} (exact mean)",
-        )
-        s = data[(data["method"] == method) & data["mean"].notna()]
-        if len(s):
-            ax.errorbar(
-                100 * s["prop_a"].to_numpy(),
-                100 * s["mean"].to_numpy(),
-                yerr=200 * s["se"].to_numpy(),
-                fmt="o",
-                ms=3,
-                color=METHOD_COLORS[method],
-                label=f"{_LABELS[method]} (simulated, ±2 SE)",
-            )
-    if theory:
-        d = data[data["method"] == "tp_fp"].drop_duplicates("prop_a").sort_values("prop_a")
-        ax.plot(
-            100 * d["prop_a"].to_numpy(),
-            100 * d["theory"].to_numpy(),
-            ls="--",
-            color="#d62728",
-            lw=1.2,
-            label="eq. (31)" if average == "macro" else "eq. (31), class-A term x 2",
-        )
-    what = "macro-F1 of A and B" if average == "macro" else "F1 of class A"
-    ax.set(xlabel="proportion of class A (%)", ylabel=f"{what} (%)", xlim=(0, 10))
-    if title is not None:
-        ax.set_title(title)
-    if legend:
-        ax.legend(loc="lower right")
-    return ax

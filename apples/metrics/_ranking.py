@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (
+from apples._validation import (
     check_labels_1d,
     check_pos_label,
     check_same_length,
@@ -21,7 +21,7 @@ from ._validation import (
     unique_labels,
 )
 
-__all__ = ["BinaryScores", "CumulativeCounts", "binary_scores", "check_binary_scores", "cumulative_counts"]
+__all__ = []
 
 
 class BinaryScores(NamedTuple):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import (
+from apples._validation import (
     check_count,
     check_label_kind,
     check_labels_1d,
@@ -21,7 +21,10 @@ from ._validation import (
     unique_labels,
 )
 
-__all__ = ["Counts", "fold_counts"]
+__all__ = [
+    "Counts",
+    "fold_counts",
+]
 
 
 @dataclass(frozen=True, slots=True)

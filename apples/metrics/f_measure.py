@@ -29,10 +29,17 @@ from typing import Literal
 
 import numpy as np
 
-from ._validation import Undefined, check_choice, check_policy, check_real, divide
-from .counts import Counts, check_counts
+from apples._validation import Undefined, check_choice, check_policy, check_real, divide
+from apples.metrics.counts import Counts, check_counts
 
-__all__ = ["accuracy", "f_from_precision_recall", "f_measure", "precision", "recall"]
+__all__ = [
+    "accuracy",
+    "f_beta_weights",
+    "f_from_precision_recall",
+    "f_measure",
+    "precision",
+    "recall",
+]
 
 
 def check_beta(beta: object) -> float:

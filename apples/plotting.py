@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._optional import require
+from apples._optional import require
 
-__all__ = ["METHOD_COLORS", "decorate", "set_style"]
+__all__ = [
+    "METHOD_COLORS",
+    "decorate",
+    "set_style",
+]
 
 #: One colour per cross-validated F method, the same in every figure.
 METHOD_COLORS = {

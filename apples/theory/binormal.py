@@ -28,13 +28,25 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import special, stats
 
-from ._validation import check_count, check_real, check_real_array, rng_from_seed
+from apples._validation import (
+    check_count,
+    check_real,
+    check_real_array,
+    rng_from_seed,
+)
 
-__all__ = ["Binormal"]
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    pass
+
+
+__all__ = [
+    "Binormal",
+]
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 #: Largest finite float64 (about 1.8e308).
@@ -288,3 +300,13 @@ class Binormal:
             y_score = np.round(y_score, int(decimals))
         y_true = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
         return y_true, y_score
+
+
+# -- input checks ---------------------------------------------------------------------
+
+
+def check_binormal(model: object, name: str = "model") -> Binormal:
+    """An apples.theory.Binormal (TypeError otherwise); a type check no shared helper makes."""
+    if not isinstance(model, Binormal):
+        raise TypeError(f"{name} must be an apples.theory.Binormal, got {type(model).__name__}")
+    return model

@@ -29,11 +29,20 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice, check_count, check_real, divide
-from .counts import Counts, check_counts
-from .f_measure import accuracy, check_beta, f_from_precision_recall, f_measure, precision, recall
+from apples._validation import check_choice, check_count, check_real, divide
+from apples.metrics.counts import Counts, check_counts
+from apples.metrics.f_measure import accuracy, check_beta, f_from_precision_recall, f_measure, precision, recall
 
-__all__ = ["CV_F_METHODS", "cv_accuracy", "cv_f_measure", "cv_table", "fold_validity", "format_cv_table", "percent"]
+__all__ = [
+    "CV_F_METHODS",
+    "METHOD_LABELS",
+    "cv_accuracy",
+    "cv_f_measure",
+    "cv_table",
+    "fold_validity",
+    "format_cv_table",
+    "percent",
+]
 
 CV_F_METHODS: tuple[str, ...] = ("avg", "pr_re", "tp_fp", "avg_skip", "pr_re_skip")
 

@@ -1,0 +1,41 @@
+"""Aggregation over cross-validation folds.
+
+F and accuracy from fold counts (Forman & Scholz 2010 §2), ranking measures from
+fold scores (§3).
+"""
+
+from apples.cv.confusion import (
+    CV_F_METHODS,
+    METHOD_LABELS,
+    cv_accuracy,
+    cv_f_measure,
+    cv_table,
+    fold_validity,
+    format_cv_table,
+    percent,
+)
+from apples.cv.ranking import (
+    CV_ROC_AUC_METHODS,
+    MergeDecomposition,
+    auc_table,
+    cv_ranking_score,
+    cv_roc_auc,
+    merge_decomposition,
+)
+
+__all__ = [
+    "CV_F_METHODS",
+    "CV_ROC_AUC_METHODS",
+    "METHOD_LABELS",
+    "MergeDecomposition",
+    "auc_table",
+    "cv_accuracy",
+    "cv_f_measure",
+    "cv_ranking_score",
+    "cv_roc_auc",
+    "cv_table",
+    "fold_validity",
+    "format_cv_table",
+    "merge_decomposition",
+    "percent",
+]

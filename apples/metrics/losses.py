@@ -1,0 +1,318 @@
+"""Empirical misclassification losses on scores with ties (Parker 2011 §III; Hand 2009).
+
+The sample counterparts of :mod:`apples.theory.parker`: the loss at a cost c,
+the optimal threshold, the cost intervals over which each threshold is optimal,
+Hand's loss identity with the midpoint rule at shared atoms, and the loss of
+a threshold drawn uniformly from the scores. Label 1 is positive and a case
+is predicted positive when ``score >= t``; c is the share of the cost that
+falls on a missed positive (Parker's convention, 1 - c of :mod:`apples.metrics.hmeasure`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+import numpy as np
+
+from apples._validation import (
+    check_choice,
+    check_cost,
+    check_int_at_least,
+    check_real,
+    float_or_array,
+    rng_from_seed,
+)
+from apples.metrics._ranking import check_binary_scores, cumulative_counts
+from apples.metrics.hmeasure import roc_convex_hull
+
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    pass
+
+
+__all__ = [
+    "EmpiricalCosts",
+    "HandLoss",
+    "empirical_cost_intervals",
+    "empirical_hand_loss",
+    "empirical_loss",
+    "empirical_optimal_threshold",
+    "empirical_uniform_threshold_loss",
+    "uniform_threshold_loss_draws",
+]
+
+
+# -- empirical scores with ties -------------------------------------------------------
+
+
+class _Atoms(NamedTuple):
+    thresholds: np.ndarray  # distinct scores, decreasing
+    dp: np.ndarray  # positives at each score
+    dn: np.ndarray  # negatives at each score
+    above_p: np.ndarray  # positives strictly above
+    above_n: np.ndarray  # negatives strictly above
+    n_pos: int
+    n_neg: int
+
+
+def _roc_points(y_true, y_score, pos_label):
+    """Validated ROC points in counts: thresholds (+inf first), TP and FP (0 first), P, N."""
+    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
+    cc = cumulative_counts(is_pos, s).with_origin()
+    return cc.thresholds, cc.tp, cc.fp, cc.n_pos, cc.n_neg
+
+
+def _atoms(y_true, y_score, pos_label) -> _Atoms:
+    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
+    return _Atoms(thr[1:], np.diff(tp), np.diff(fp), tp[:-1], fp[:-1], n_pos, n_neg)
+
+
+def _rates_at_atoms(a: _Atoms, share: float):
+    """FNR and FPR at each atom when a ``share`` of the cases tied at it is predicted negative."""
+    # missed positives at t: those below t plus the tied ones predicted negative
+    below_p = a.n_pos - a.above_p - a.dp
+    fnr = (below_p + share * a.dp) / a.n_pos
+    fpr = (a.above_n + (1 - share) * a.dn) / a.n_neg
+    return fnr, fpr
+
+
+class HandLoss(NamedTuple):
+    """L_G for empirical scores, term by term (Parker §III-B)."""
+
+    loss: float  #: L_G = π_0π_1·(missed + false_alarm)
+    missed: float  #: ∫ f_1 (1 - F_0): mass of (negative, positive) pairs where the positive is missed
+    false_alarm: float  #: ∫ f_0 F_1
+    pi_pos: float
+    pi_neg: float
+
+
+def empirical_hand_loss(
+    y_true, y_score, *, ties: Literal["half", "positive", "negative"] = "half", pos_label=1
+) -> HandLoss:
+    """Hand's weighted loss L_G for empirical scores, summed exactly (Parker §III-B).
+
+    For empirical scores W_G (eq. 8) puts mass (n_pos,t + n_neg,t)/n on each
+    distinct score t, eq. (6) becomes c(t) = n_neg,t/(n_pos,t + n_neg,t), and
+    eq. (7) is a finite sum over the distinct scores,
+    L_G = π_0π_1 [Σ_t P_1(t)(1 - F_0(t)) + Σ_t P_0(t) F_1(t)],
+    with P_k(t) the share of class k at score t.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like
+        Labels and scores (both classes needed).
+    ties : {"half", "positive", "negative"}, default "half"
+        How the cases tied *at* the threshold t are predicted when the rates
+        F_0(t), F_1(t) are evaluated at an atom: half each way (each CDF at
+        the midpoint of its jump), all positive, or all negative.
+    pos_label : label, default 1
+
+    Returns
+    -------
+    HandLoss
+        ``loss`` = 2π_0π_1(1 - AUC) exactly for every ``ties`` rule, AUC with
+        ties counted ½ (the trapezoidal AUC). Only ``ties="half"`` makes
+        ``missed == false_alarm == 1 - AUC`` individually, which is Parker's
+        (and Hand's) step L_G = 2π_0π_1∫f_1(1 - F_0): integration by parts,
+        ∫F_1 dF_0 + ∫F_0 dF_1 = 1, holds for step functions only with
+        midpoint values at common jumps. The other rules move ½·P(tie)
+        from one term to the other.
+
+    Examples
+    --------
+    >>> h = empirical_hand_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])  # AUC = 0.875
+    >>> h.missed, h.false_alarm, h.loss
+    (0.125, 0.125, 0.0625)
+    >>> h = empirical_hand_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2], ties="positive")
+    >>> h.missed, h.false_alarm, h.loss
+    (0.0, 0.25, 0.0625)
+    """
+    check_choice("ties", ties, ("half", "positive", "negative"))
+    a = _atoms(y_true, y_score, pos_label)
+    share = {"half": 0.5, "positive": 0.0, "negative": 1.0}[ties]  # share of tied cases predicted negative
+    fnr, fpr = _rates_at_atoms(a, share)
+    missed = float(np.sum(a.dn * fnr) / a.n_neg)
+    false_alarm = float(np.sum(a.dp * fpr) / a.n_pos)
+    n = a.n_pos + a.n_neg
+    p0, p1 = a.n_pos / n, a.n_neg / n
+    return HandLoss(p0 * p1 * (missed + false_alarm), missed, false_alarm, p0, p1)
+
+
+class EmpiricalCosts(NamedTuple):
+    """For each empirical threshold, the costs for which it minimises the loss."""
+
+    #: +inf (predict nothing positive), then the distinct scores decreasing (float, see roc_curve)
+    thresholds: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+    c_low: np.ndarray  #: least cost at which the threshold is optimal (NaN off the hull)
+    c_high: np.ndarray  #: greatest such cost (NaN off the hull)
+    on_hull: np.ndarray  #: True for the vertices of the ROC convex hull
+
+
+def empirical_cost_intervals(y_true, y_score, *, pos_label=1) -> EmpiricalCosts:
+    """The empirical inverse of T(c): the interval of costs for which each threshold is optimal.
+
+    Thresholds predict positive for ``score >= t`` (a tie group is never
+    split), plus ``t = +inf``. The loss Q(t; 1, c) = c·π_0(1 - TPR) +
+    (1 - c)·π_1·FPR is linear in c for each t, so T(c) is the lower envelope
+    of these lines: only the vertices of the ROC convex hull are ever
+    optimal, vertex j for c between the costs where the iso-loss slope
+    π_1(1 - c)/(π_0 c) equals the slopes of its two hull edges. An edge with
+    ΔTP positives and ΔFP negatives has slope (ΔTP/n_pos)/(ΔFP/n_neg) and
+    breakpoint c = ΔFP/(ΔFP + ΔTP): eq. (6) with the densities replaced by
+    the masses of the edge, the discrete counterpart of c(t).
+
+    The hull is :func:`apples.metrics.roc_convex_hull`; its costs are in Hand's R
+    package convention (c = cost share of a *false positive*), so here
+    c = 1 - c_hmeasure.
+
+    Examples
+    --------
+    >>> r = empirical_cost_intervals([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1])
+    >>> r.on_hull.tolist()
+    [True, False, True, False, True, False, True]
+    >>> [(float(a), float(b)) for a, b, h in zip(r.c_low, r.c_high, r.on_hull) if h]
+    [(0.0, 0.0), (0.0, 0.5), (0.5, 1.0), (1.0, 1.0)]
+    """
+    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
+    hull = roc_convex_hull(y_true, y_score, pos_label=pos_label)
+    # Match the hull's vertices by their counts, not their thresholds: float thresholds of integer
+    # scores above 2**53 may coincide. TP + FP grows by at least 1 from one point to the next.
+    on = np.isin(tp + fp, hull.tp + hull.fp)
+    c_low = np.full(thr.size, np.nan)
+    c_high = np.full(thr.size, np.nan)
+    # apples.hmeasure follows Hand's R package: its c is the cost share of a false positive
+    c_low[on] = 1.0 - hull.cost_high
+    c_high[on] = 1.0 - hull.cost_low
+    return EmpiricalCosts(thr, tp / n_pos, fp / n_neg, c_low, c_high, on)
+
+
+def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, pos_label=1):
+    """Q(t; b, c) (Parker eq. 4) at every empirical threshold: shape (n_thresholds,) + c.shape.
+
+    Thresholds as in :func:`empirical_cost_intervals` (+inf first); at
+    threshold t every case scoring ``>= t`` is predicted positive.
+
+    Examples
+    --------
+    Two positives (3, 1) and one negative (2); at t = 2 one positive is missed
+    and one negative is a false positive, each 1/3 of the cases:
+
+    >>> empirical_loss([1, 0, 1], [3, 2, 1], 0.25).round(4).tolist()
+    [0.1667, 0.0833, 0.3333, 0.25]
+    """
+    _thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
+    c = check_cost(c)
+    b = check_real("scale", scale, low=0.0, low_inclusive=False)
+    n = n_pos + n_neg
+    fnr = ((n_pos - tp) / n).reshape((-1,) + (1,) * c.ndim)  # π_0 (1 - TPR)
+    fpr = (fp / n).reshape((-1,) + (1,) * c.ndim)  # π_1 FPR
+    return b * (c * fnr + (1 - c) * fpr)
+
+
+def empirical_optimal_threshold(y_true, y_score, c, *, pos_label=1):
+    """T(c) for empirical scores: the threshold of least loss (the highest one if several tie).
+
+    Thresholds as in :func:`empirical_loss`: predict positive for ``y_score >= t``,
+    and ``t = inf`` (predict nothing positive) where that is best.
+
+    Returns
+    -------
+    float, int or ndarray
+        One threshold per cost, in the shape of ``c``. Float scores give a
+        float (a float64 array for array ``c``). Integer scores (int64,
+        uint64, datetime ticks) give the scores themselves, exactly, since
+        float64 would merge distinct scores above 2**53: a Python ``int``, or
+        for array ``c`` an object array of Python ints; either holds the float
+        ``inf`` where nothing is predicted positive.
+
+    Examples
+    --------
+    >>> empirical_optimal_threshold([1, 1, 0, 1, 0, 0], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1], [0.1, 0.6]).tolist()
+    [0.5, 0.3]
+    >>> empirical_optimal_threshold([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1], [0.0, 0.1, 0.6]).tolist()
+    [inf, 5, 3]
+    >>> empirical_optimal_threshold([1, 0], np.array([2**53 + 1, 2**53]), 0.5)
+    9007199254740993
+    """
+    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
+    q = empirical_loss(y_true, y_score, c, pos_label=pos_label)
+    best = np.argmin(q, axis=0)  # index into (+inf, the distinct scores decreasing)
+    cc = cumulative_counts(is_pos, s)
+    if s.dtype.kind == "f":
+        return float_or_array(cc.with_origin().thresholds[best])
+    # integer scores: index a table of Python ints (exact at any size), +inf first
+    table = np.empty(cc.thresholds.size + 1, dtype=object)
+    table[0] = math.inf
+    table[1:] = cc.thresholds.astype(object)
+    return table[best]
+
+
+def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos_label=1) -> float:
+    """Flach et al.'s L_c^t for empirical scores, exactly (Parker §VI-B).
+
+    The threshold is the score of a test case drawn uniformly (W_G), the cases
+    tied with it are predicted positive or negative with probability ½ each
+    (the midpoint rule of :func:`empirical_hand_loss`), and c ~ U(0, 1)
+    independently. Since Q is linear in c, E_c Q = Q(t; b, ½), and the sum
+    equals b·[(π_0² + π_1²)/4 + π_0π_1(1 - AUC)] exactly.
+
+    Examples
+    --------
+    >>> empirical_uniform_threshold_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])  # AUC = 0.875
+    0.3125
+    """
+    b = check_real("scale", scale, low=0.0, low_inclusive=False)
+    a = _atoms(y_true, y_score, pos_label)
+    n = a.n_pos + a.n_neg
+    p0, p1 = a.n_pos / n, a.n_neg / n
+    fnr, fpr = _rates_at_atoms(a, 0.5)  # the midpoint rule
+    w = (a.dp + a.dn) / n
+    return float(b * 0.5 * np.sum(w * (p0 * fnr + p1 * fpr)))
+
+
+def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: float = 2.0, pos_label=1) -> np.ndarray:
+    """Monte Carlo draws of Flach et al.'s loss, whose mean converges to :func:`empirical_uniform_threshold_loss`.
+
+    Each draw picks a test case uniformly (its score is the threshold), the
+    cost c ~ U(0, 1) independently, predicts positive every case scoring above
+    the threshold and each case tied with it by a fair coin, and returns
+    b·(c·FN + (1 - c)·FP)/n.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like
+    n_draws : int
+        Number of draws (>= 1).
+    seed : int or numpy.random.Generator
+    scale : float, default 2.0
+        b (2 gives unit costs at c = 1/2, as in :func:`uniform_threshold_loss`).
+
+    Returns
+    -------
+    ndarray of shape (n_draws,)
+
+    Examples
+    --------
+    >>> y, s = [1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2]
+    >>> d = uniform_threshold_loss_draws(y, s, 100_000, seed=0)
+    >>> bool(abs(d.mean() - empirical_uniform_threshold_loss(y, s)) < 4 * d.std() / 100_000**0.5)
+    True
+    """
+    b = check_real("scale", scale, low=0.0, low_inclusive=False)
+    n_draws = check_int_at_least("n_draws", n_draws, 1)
+    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
+    rng = rng_from_seed(seed)
+    n = s.size
+    out = np.empty(int(n_draws))
+    chunk = max(1, 2_000_000 // n)  # bound the (draws x cases) matrices
+    for start in range(0, int(n_draws), chunk):
+        k = min(chunk, int(n_draws) - start)
+        thr = s[rng.integers(0, n, k)][:, None]
+        c = rng.random(k)
+        pred = (s[None, :] > thr) | ((s[None, :] == thr) & (rng.random((k, n)) < 0.5))
+        fn = (is_pos[None, :] & ~pred).sum(1) / n
+        fp = (~is_pos[None, :] & pred).sum(1) / n
+        out[start : start + k] = b * (c * fn + (1 - c) * fp)
+    return out

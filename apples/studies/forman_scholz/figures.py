@@ -1,0 +1,324 @@
+"""Figures of the Forman & Scholz (2010) study (notebooks 01, 02 and 03).
+
+Each function draws one figure: ``ax=None`` keyword (a new figure when omitted),
+returning the axes, or the figure for a multi-panel plot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from apples._optional import require
+from apples._validation import (
+    check_bool,
+    check_choice,
+    check_count,
+    check_fold_lists,
+    check_real,
+    divide,
+)
+from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS, percent
+from apples.cv.ranking import in_fold, merge_folds
+from apples.metrics.ranking import roc_auc, roc_curve
+from apples.plotting import METHOD_COLORS, decorate
+from apples.theory.f_surfaces import f_from_rates, f_of_tp
+
+if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by sim_explorer
+    pass
+
+
+__all__ = [
+    "plot_cv_f_histograms",
+    "plot_f_of_tp",
+    "plot_f_precision_recall",
+    "plot_f_rates",
+    "plot_figure3",
+    "plot_fold_rocs",
+    "plot_method_curves",
+    "plot_rate_vs_score",
+]
+_FOLD_COLORS = ("#1f77b4", "#2ca02c", "#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+
+
+# -- plots -----------------------------------------------------------------------------------------
+def plot_rate_vs_score(
+    y_true_folds, y_score_folds, *, rate: str = "fpr", ax=None, log: bool = True, labels: Sequence[str] | None = None
+):
+    """False (or true) positive rate against the score threshold, one step curve per fold.
+
+    The rate at threshold t is the share of the fold's negatives (positives)
+    with score >= t; this is one panel of Forman & Scholz Figure 3. With
+    ``log=True`` the score axis is logarithmic (scores must then be positive).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    plt = require("matplotlib.pyplot")
+
+    check_choice("rate", rate, ("fpr", "tpr"))
+    log = check_bool("log", log)
+    y_true_folds, y_score_folds = check_fold_lists(y_true_folds, y_score_folds)
+    n_folds = len(y_true_folds)
+    if labels is None:
+        labels = [f"fold {i + 1}" for i in range(n_folds)]
+    else:  # not `labels or ...`: the truth value of an array is numpy's ValueError
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)):
+            raise TypeError(f"labels must be a sequence of legend labels, one per fold, got {labels!r}")
+        if len(labels) != n_folds:
+            raise ValueError(f"labels has {len(labels)} entries but there are {n_folds} folds; pass one per fold")
+        labels = [str(label) for label in labels]
+    ax = plt.gca() if ax is None else ax
+    for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds, strict=True)):
+        try:
+            fpr, tpr, thr = roc_curve(t, s)
+        except (ValueError, TypeError) as err:
+            raise in_fold(i, err) from None
+        r = (fpr if rate == "fpr" else tpr)[1:][::-1] * 100
+        x = thr[1:][::-1]
+        if log and np.any(x <= 0):
+            raise ValueError("log=True needs positive scores; shift them or pass log=False")
+        # the rate is r_j on (x_{j-1}, x_j]: steps-pre; extend flat to the left edge
+        ax.plot(
+            np.r_[x[0], x],
+            np.r_[r[0], r],
+            drawstyle="steps-pre",
+            color=_FOLD_COLORS[i % len(_FOLD_COLORS)],
+            label=labels[i],
+        )
+    if log:
+        ax.set_xscale("log")
+    name = "False positive rate" if rate == "fpr" else "True positive rate"
+    ax.set(xlabel="classifier score threshold" + (" (log scale)" if log else ""), ylabel=f"{name} (%)", ylim=(-2, 102))
+    ax.legend(loc="upper right" if rate == "fpr" else "lower left")
+    return ax
+
+
+def plot_figure3(y_true_folds, y_score_folds, *, axes=None, log: bool = True):
+    """Both panels of Forman & Scholz Figure 3: (a) FPR and (b) TPR vs score, per fold.
+
+    Returns
+    -------
+    array of two matplotlib Axes
+    """
+    plt = require("matplotlib.pyplot")
+
+    log = check_bool("log", log)
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(9.6, 3.6), sharex=True)
+    plot_rate_vs_score(y_true_folds, y_score_folds, rate="fpr", ax=axes[0], log=log)
+    plot_rate_vs_score(y_true_folds, y_score_folds, rate="tpr", ax=axes[1], log=log)
+    axes[0].set_title("(a) false positive rate vs score")
+    axes[1].set_title("(b) true positive rate vs score")
+    return axes
+
+
+def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
+    """Each fold's ROC curve and the merged ROC curve, AUCs in the legend.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    plt = require("matplotlib.pyplot")
+
+    y_true_folds, y_score_folds = check_fold_lists(y_true_folds, y_score_folds)
+    ax = plt.gca() if ax is None else ax
+    for i, (t, s) in enumerate(zip(y_true_folds, y_score_folds, strict=True)):
+        try:
+            fpr, tpr, _ = roc_curve(t, s)
+        except (ValueError, TypeError) as err:
+            raise in_fold(i, err) from None
+        ax.plot(
+            fpr * 100,
+            tpr * 100,
+            color=_FOLD_COLORS[i % len(_FOLD_COLORS)],
+            lw=1,
+            label=f"fold {i + 1}: AUC {percent(roc_auc(t, s), decimals=1)}",
+        )
+    t, s = merge_folds(y_true_folds, y_score_folds)  # checked: labels of one kind, integer scores exact
+    fpr, tpr, _ = roc_curve(t, s)
+    ax.plot(
+        fpr * 100, tpr * 100, color="black", lw=2.2, label=f"merged: AUC_merge {percent(roc_auc(t, s), decimals=1)}"
+    )
+    ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls=":")
+    ax.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", xlim=(-1, 101), ylim=(-1, 101))
+    ax.legend(loc="lower right")
+    return ax
+
+
+_F_LEVELS = np.arange(0.1, 1.0, 0.1)  # the default contour levels of plot_f_precision_recall
+
+
+def plot_f_precision_recall(ax=None, *, levels=_F_LEVELS):
+    """Figure 1a as a contour map: F1 over precision × recall (both in %)."""
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
+    p = np.linspace(0, 1, 201)
+    P, R = np.meshgrid(p, p)
+    F = divide(2 * P * R, P + R, undefined="zero", what="F at precision = recall = 0")  # eq. (1), limit 0
+    cs = ax.contourf(100 * P, 100 * R, 100 * F, levels=np.linspace(0, 100, 11))
+    lines = ax.contour(100 * P, 100 * R, 100 * F, levels=100 * levels, colors="white", linewidths=0.7)
+    # labels on the diagonal Pr = Re, where F equals the level itself
+    ax.clabel(lines, fmt="%d%%", fontsize=8, manual=[(100 * v, 100 * v) for v in levels])
+    ax.figure.colorbar(cs, ax=ax, label="F-measure (%)", ticks=np.arange(0, 101, 10))
+    ax.set(xlabel="Precision (%)", ylabel="Recall (%)", aspect="equal")
+    ax.grid(False)
+    return ax
+
+
+def plot_f_rates(ax=None, *, prior: float = 0.01, max_fpr: float = 1.0):
+    """Figure 1b as a contour map: F1 over FPR × TPR (both in %) at ``prior`` positives."""
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
+    tpr = np.linspace(0, 1, 201)
+    fpr = np.linspace(0, max_fpr, 401)
+    FPR, TPR = np.meshgrid(fpr, tpr)
+    F = f_from_rates(TPR, FPR, prior=prior)
+    cs = ax.contourf(100 * FPR, 100 * TPR, 100 * F, levels=np.linspace(0, 100, 11))
+    label_levels = [0.1, 0.2, 0.3, 0.5]
+    lines = ax.contour(
+        100 * FPR, 100 * TPR, 100 * F, levels=[100 * v for v in label_levels], colors="white", linewidths=0.7
+    )
+    # place each label where its contour crosses TPR = 0.9 (or 0.45 if that is off the axis)
+    spots = []
+    for v in label_levels:
+        for t in (0.9, 0.45):
+            f = (2 * t * prior / v - t * prior - prior) / (1 - prior)
+            if 0 < f < 0.95 * max_fpr:
+                spots.append((100 * f, 100 * t))
+                break
+    ax.clabel(lines, fmt="%d%%", fontsize=8, manual=spots)
+    ax.figure.colorbar(cs, ax=ax, label="F-measure (%)", ticks=np.arange(0, 101, 10))
+    ax.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)")
+    ax.grid(False)
+    return ax
+
+
+def plot_f_of_tp(ax=None, *, positives: int = 4, fp: int = 1, expected_tp: float = 3.0):
+    """F1 against TP for one fold, with the chord that shows concavity (§4.1).
+
+    Marks F at ``expected_tp`` and at one TP fewer and one more: the loss
+    from missing a true positive exceeds the gain from an extra one.
+    """
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
+    t = np.linspace(0, positives, 400)
+    ax.plot(t, 100 * f_of_tp(t, positives=positives, fp=fp), label=f"F(TP), {positives} positives, FP = {fp}")
+    ks = np.arange(positives + 1)
+    ax.plot(ks, 100 * f_of_tp(ks, positives=positives, fp=fp), "o", ms=4, color="C0")
+    lo, hi = expected_tp - 1, expected_tp + 1
+    f_lo, f_mid, f_hi = (100 * f_of_tp(x, positives=positives, fp=fp) for x in (lo, expected_tp, hi))
+    ax.plot([lo, hi], [f_lo, f_hi], "--o", color="C3", ms=4, label="chord: mean of F(TP−1) and F(TP+1)")
+    ax.plot(
+        [expected_tp],
+        [(f_lo + f_hi) / 2],
+        "x",
+        color="C3",
+        ms=9,
+        mew=2,
+        label=f"chord midpoint: {(f_lo + f_hi) / 2:.1f} % < F({expected_tp:g}) = {f_mid:.1f} %",
+    )
+    ax.annotate(
+        f"one TP fewer: −{f_mid - f_lo:.1f} points",
+        (lo, f_lo),
+        xytext=(10, -40),
+        textcoords="offset points",
+        arrowprops=dict(arrowstyle="->"),
+    )
+    ax.annotate(
+        f"one TP more: +{f_hi - f_mid:.1f} points",
+        (hi, f_hi),
+        xytext=(-150, 25),
+        textcoords="offset points",
+        arrowprops=dict(arrowstyle="->"),
+    )
+    ax.set(
+        xlabel="True positives in the fold (count)",
+        ylabel="F-measure (%)",
+        ylim=(0, 105),
+        xticks=np.arange(positives + 1),
+    )
+    ax.legend(loc="lower right")
+    return ax
+
+
+def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 40, ax=None):
+    """Step histograms of each method's estimates (in %) with the ground truth marked; returns ``ax``.
+
+    ``estimates`` is :func:`~apples.studies.forman_scholz.sample_cv_f` output (one column per method of
+    ``CV_F_METHODS``).
+    """
+    _check_frame("estimates", estimates, CV_F_METHODS, "apples.studies.forman_scholz.sample_cv_f output")
+    f_true = check_real("f_true", f_true)
+    bins = check_count("bins", bins)
+    if bins < 1:
+        raise ValueError(f"bins must be at least 1, got {bins}")
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
+    values = estimates.to_numpy() * 100
+    finite = values[np.isfinite(values)]
+    edges = np.histogram_bin_edges(finite if finite.size else [0, 100], bins=bins)
+    for method in CV_F_METHODS:
+        x = estimates[method].dropna().to_numpy() * 100
+        weights = np.full(x.size, 100.0 / max(len(estimates), 1))
+        ax.hist(
+            x,
+            bins=edges,
+            weights=weights,
+            histtype="step",
+            lw=1.5,
+            color=METHOD_COLORS[method],
+            label=METHOD_LABELS[method],
+        )
+    ax.axvline(f_true * 100, color="grey", ls="--", lw=1, label="truth")
+    return decorate(ax, xlabel="cross-validated F (%)", ylabel="repetitions (%)")
+
+
+def _check_frame(name: str, frame: object, columns, what: str) -> None:
+    """A DataFrame with the given columns; the shared checks take numbers and labels, not frames."""
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a DataFrame ({what}), got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the column(s) {missing} ({what}); it has {list(frame.columns)[:10]}")
+
+
+def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METHODS, ax=None, **line_kw):
+    """One line per method from a long table (e.g. :func:`simulate_grid`), values in %; returns ``ax``.
+
+    ``frame`` needs columns ``method``, ``x`` and ``y``; both axes are scaled by
+    100 (priors, F and biases are fractions in the table).
+
+    Examples
+    --------
+    >>> from apples.studies.forman_scholz import figure_grid, simulate_grid
+    >>> g = simulate_grid(figure_grid().head(2), n_reps=50)
+    >>> ax = plot_method_curves(g, x="prior", y="bias")
+    >>> len(ax.lines)
+    5
+    """
+    if not isinstance(x, str) or not isinstance(y, str):
+        raise TypeError(f"x and y must be column names (strings), got x={x!r}, y={y!r}")
+    _check_frame(
+        "frame", frame, ("method", x, y), "a long table such as apples.studies.forman_scholz.simulate_grid output"
+    )
+    if isinstance(methods, str) or not isinstance(methods, Iterable):
+        raise TypeError(f"methods must be a sequence of methods of CV_F_METHODS, got {methods!r}")
+    methods = list(methods)
+    unknown = [m for m in methods if not isinstance(m, str) or m not in METHOD_LABELS]
+    if unknown:
+        raise ValueError(f"methods has {unknown!r}, not methods of CV_F_METHODS {CV_F_METHODS}")
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
+    for method in methods:
+        part = frame[frame["method"] == method].sort_values(x)
+        ax.plot(
+            part[x] * 100,
+            part[y] * 100,
+            marker="o",
+            ms=3,
+            color=METHOD_COLORS[method],
+            label=METHOD_LABELS[method],
+            **line_kw,
+        )
+    return ax

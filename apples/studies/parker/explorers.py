@@ -1,0 +1,142 @@
+"""Interactive explorer of the Parker (2011) study (notebook 07); needs a running kernel and ipywidgets."""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, NamedTuple
+
+from scipy import integrate
+
+from apples._optional import require
+from apples._validation import (
+    check_bool,
+    check_int_at_least,
+    check_real,
+)
+from apples.studies.parker.comparison import incoherence_comparison
+from apples.studies.parker.figures import plot_incoherence_comparison
+from apples.theory.binormal import Binormal
+
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    pass
+
+
+__all__ = [
+    "IncoherenceExplorer",
+    "incoherence_explorer",
+]
+
+
+class IncoherenceExplorer(NamedTuple):
+    """The explorer widget and its parts (so tests can set values and read results)."""
+
+    widget: object  #: the ipywidgets.VBox to display
+    controls: dict  #: slider name -> ipywidgets slider
+    table: object  #: ipywidgets.HTML holding the measures table
+    plot: object  #: ipywidgets.Output holding the figure
+
+
+def incoherence_explorer(
+    *,
+    mu_a: float = 1.0,
+    sd_a: float = 1.0,
+    mu_b: float = 1.6,
+    sd_b: float = 0.8,
+    pi_pos: float = 0.3,
+    n_grid: int = 99,
+    continuous_update: bool = False,
+) -> IncoherenceExplorer:
+    """Two binormal classifiers (negatives N(0, 1), positives N(mu, sd²)) on the same data.
+
+    Sliders: the positives' mean and spread of A and B and the shared class
+    proportion. Shows the measures table (:func:`incoherence_comparison`) in an
+    HTML widget and :func:`plot_incoherence_comparison` in an Output widget. The spreads
+    are kept in [0.8, 1.2] so that every implied weighting has finite mass
+    (for sd_neg² > 2·sd_pos² the AUK's W_m is not integrable in the tail).
+    A starting value outside its slider's range is refused (a slider would
+    silently clamp it).
+    """
+    w = require("ipywidgets")
+    plt = require("matplotlib.pyplot")
+
+    for name, value, lo, hi in (
+        ("mu_a", mu_a, 0.0, 3.0),
+        ("sd_a", sd_a, 0.8, 1.2),
+        ("mu_b", mu_b, 0.0, 3.0),
+        ("sd_b", sd_b, 0.8, 1.2),
+        ("pi_pos", pi_pos, 0.05, 0.95),
+    ):
+        check_real(name, value, low=lo, high=hi)
+    n_grid = check_int_at_least("n_grid", n_grid, 3)
+    continuous_update = check_bool("continuous_update", continuous_update)
+
+    def slider(value, lo, hi, step, desc):
+        return w.FloatSlider(
+            value=value,
+            min=lo,
+            max=hi,
+            step=step,
+            description=desc,
+            continuous_update=continuous_update,
+            readout_format=".2f",
+        )
+
+    controls = {
+        "mu_a": slider(mu_a, 0.0, 3.0, 0.05, "A: mean"),
+        "sd_a": slider(sd_a, 0.8, 1.2, 0.05, "A: spread"),
+        "mu_b": slider(mu_b, 0.0, 3.0, 0.05, "B: mean"),
+        "sd_b": slider(sd_b, 0.8, 1.2, 0.05, "B: spread"),
+        "pi_pos": slider(pi_pos, 0.05, 0.95, 0.05, "π₀ (pos.)"),
+    }
+    table = w.HTML()
+    plot = w.Output()
+
+    def models():
+        v = {k: s.value for k, s in controls.items()}
+        return (
+            Binormal(mu_pos=v["mu_a"], sd_pos=v["sd_a"], pi_pos=v["pi_pos"]),
+            Binormal(mu_pos=v["mu_b"], sd_pos=v["sd_b"], pi_pos=v["pi_pos"]),
+        )
+
+    def update(_=None):
+        a, b = models()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", integrate.IntegrationWarning)
+            r = incoherence_comparison(a, b, n_grid=n_grid)
+        notes = []
+        for name, m in (("A", a), ("B", b)):
+            if m.mu_pos == m.mu_neg and m.sd_pos == m.sd_neg:
+                notes.append(
+                    f"{name} is a random classifier: every threshold implies the same cost "
+                    f"c = π₁ = {m.pi_neg:.2f}, a point mass with no density to draw."
+                )
+        if any(issubclass(x.category, integrate.IntegrationWarning) for x in caught):
+            notes.append(
+                "scipy's quadrature could not reach its very tight tolerance (1e-14) here, "
+                "usually while normalising an implied cost density; the result is typically "
+                "still good to ~1e-9, far below what the plot can show."
+            )
+        table.value = r.table.to_html(float_format=lambda x: f"{x:.4f}") + "".join(f"<p><i>{n}</i></p>" for n in notes)
+        plot.clear_output(wait=True)
+        with plot:
+            _fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+            plot_incoherence_comparison(r, a, b, axes)
+            plt.show()
+
+    for s in controls.values():
+        s.observe(update, names="value")
+    update()
+    box = w.VBox(
+        [
+            w.HBox(
+                [
+                    w.VBox([controls["mu_a"], controls["sd_a"]]),
+                    w.VBox([controls["mu_b"], controls["sd_b"]]),
+                    controls["pi_pos"],
+                ]
+            ),
+            table,
+            plot,
+        ]
+    )
+    return IncoherenceExplorer(box, controls, table, plot)
