@@ -1,4 +1,9 @@
-"""One place for plot style: :func:`set_style` and :func:`decorate`.
+"""One place for plot style and the plotting contract: :func:`set_style`, :func:`decorate`, :func:`panel_axes`.
+
+Every plotting function of apples takes ``ax=None`` as a keyword: one Axes for a
+one-panel plot (the current Axes when omitted), which it returns; a sequence of
+Axes, one per panel, for a multi-panel plot (a new figure when omitted), which
+returns the Figure.
 
 Every notebook's first code cell calls ``apples.set_style()`` instead of
 repeating rcParams (STYLE.md: no copy-pasted setup cells). matplotlib is
@@ -8,6 +13,7 @@ colours in :data:`METHOD_COLORS` need only the core install.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from apples._optional import require
@@ -15,6 +21,7 @@ from apples._optional import require
 __all__ = [
     "METHOD_COLORS",
     "decorate",
+    "panel_axes",
     "set_style",
 ]
 
@@ -70,3 +77,26 @@ def decorate(ax=None, **options):
     if labels:
         ax.legend()
     return ax
+
+
+def panel_axes(ax, n_panels: int, **subplots_kw) -> list:
+    """The ``n_panels`` Axes a multi-panel plot draws on: ``ax`` checked, or a new figure's.
+
+    ``ax`` is None (a new row of ``n_panels`` subplots, ``subplots_kw`` passed on) or a
+    sequence of exactly ``n_panels`` Axes; anything else is a TypeError or ValueError.
+    """
+    plt = require("matplotlib.pyplot")
+    if ax is None:
+        _, axes = plt.subplots(1, n_panels, **subplots_kw)
+        return list(np.atleast_1d(axes))
+    try:
+        axes = list(np.asarray(ax, dtype=object).ravel())
+    except TypeError:
+        raise TypeError(f"ax must be a sequence of {n_panels} matplotlib Axes, got {type(ax).__name__}") from None
+    if len(axes) != n_panels:
+        raise ValueError(f"ax must hold {n_panels} Axes (one per panel), got {len(axes)}")
+    Axes = require("matplotlib.axes").Axes
+    for i, a in enumerate(axes):
+        if not isinstance(a, Axes):
+            raise TypeError(f"ax[{i}] must be a matplotlib Axes, got {type(a).__name__}")
+    return axes

@@ -693,7 +693,7 @@ EXEMPT: dict[str, str] = {
     "decorate": "sets Axes properties (Axes.set keywords); takes no data",
     **dict.fromkeys(["plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_cv_f_histograms",
                      "plot_method_curves", "plot_fold_f1", "plot_accuracy_by_uncertainty",
-                     "plot_incoherence_comparison"], _PLOT),
+                     "plot_incoherence_comparison", "panel_axes"], _PLOT),
     **dict.fromkeys(["calibration_explorer", "sim_explorer", "incoherence_explorer"], _WIDGET),
 }
 

@@ -307,15 +307,16 @@ def _project(entry: Entry, result, *, rank: bool = False):
 
 
 def _is_axes(x) -> bool:
+    """An Axes (one-panel plots) or a Figure (multi-panel plots), as the plotting contract returns."""
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
-    return isinstance(x, Axes) or (isinstance(x, np.ndarray) and x.dtype == object and x.size
-                                   and all(isinstance(a, Axes) for a in x.ravel()))
+    return isinstance(x, (Axes, Figure))
 
 
 def _plot_data(x):
     """What a plotting helper drew: the data of every line, per Axes."""
-    axes = x.ravel().tolist() if isinstance(x, np.ndarray) else [x]
+    axes = [x] if not hasattr(x, "axes") or not isinstance(x.axes, list) else x.axes
     return [[line.get_xydata() for line in ax.lines] for ax in axes]
 
 

@@ -47,6 +47,7 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "plot_f_of_tp": (_MPL, lambda a, r: a.plot_f_of_tp()),
     "plot_f_precision_recall": (_MPL, lambda a, r: a.plot_f_precision_recall()),
     "plot_f_rates": (_MPL, lambda a, r: a.plot_f_rates()),
+    "panel_axes": (_MPL, lambda a, r: a.panel_axes(None, 2)),
     "plot_rate_vs_score": (_MPL, lambda a, r: a.plot_rate_vs_score(**r._foldlists()())),
     "plot_figure3": (_MPL, lambda a, r: a.plot_figure3(**r._foldlists()())),
     "plot_fold_rocs": (_MPL, lambda a, r: a.plot_fold_rocs(**r._foldlists()())),

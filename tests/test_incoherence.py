@@ -544,7 +544,7 @@ def test_explorer_explains_a_random_classifier_and_the_plot_window():
     A, B = Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, pi_pos=0.3)
     r = pk.incoherence_comparison(A, B, n_grid=199)
     fig, axes = plt.subplots(1, 2)
-    pk.plot_incoherence_comparison(r, A, B, axes)
+    assert pk.plot_incoherence_comparison(r, A, B, ax=axes) is fig
     labels = [t.get_text() for t in axes[1].get_legend().get_texts()]
     plt.close(fig)
     # B's AUK has its median at c = 0.999 (cost ratio 10^3, the window's edge): about half is out of view

@@ -109,7 +109,7 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
             with out:
                 out.clear_output(wait=True)
                 fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.2), sharex=True)
-                plot_figure3(study.y_true_folds, study.scores(shifts, scales), axes=axes)
+                plot_figure3(study.y_true_folds, study.scores(shifts, scales), ax=axes)
                 plt.show()
                 plt.close(fig)
 

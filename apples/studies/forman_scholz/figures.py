@@ -24,7 +24,7 @@ from apples._validation import (
 from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS, percent
 from apples.cv.ranking import in_fold, merge_folds
 from apples.metrics.ranking import roc_auc, roc_curve
-from apples.plotting import METHOD_COLORS, decorate
+from apples.plotting import METHOD_COLORS, decorate, panel_axes
 from apples.theory.f_surfaces import f_from_rates, f_of_tp
 
 if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by sim_explorer
@@ -98,23 +98,25 @@ def plot_rate_vs_score(
     return ax
 
 
-def plot_figure3(y_true_folds, y_score_folds, *, axes=None, log: bool = True):
+def plot_figure3(y_true_folds, y_score_folds, *, ax=None, log: bool = True):
     """Both panels of Forman & Scholz Figure 3: (a) FPR and (b) TPR vs score, per fold.
+
+    Parameters
+    ----------
+    ax : pair of matplotlib Axes, optional
+        The two panels; a new figure when omitted.
 
     Returns
     -------
-    array of two matplotlib Axes
+    matplotlib Figure
     """
-    plt = require("matplotlib.pyplot")
-
     log = check_bool("log", log)
-    if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(9.6, 3.6), sharex=True)
+    axes = panel_axes(ax, 2, figsize=(9.6, 3.6), sharex=True)
     plot_rate_vs_score(y_true_folds, y_score_folds, rate="fpr", ax=axes[0], log=log)
     plot_rate_vs_score(y_true_folds, y_score_folds, rate="tpr", ax=axes[1], log=log)
     axes[0].set_title("(a) false positive rate vs score")
     axes[1].set_title("(b) true positive rate vs score")
-    return axes
+    return axes[0].figure
 
 
 def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
@@ -154,7 +156,7 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
 _F_LEVELS = np.arange(0.1, 1.0, 0.1)  # the default contour levels of plot_f_precision_recall
 
 
-def plot_f_precision_recall(ax=None, *, levels=_F_LEVELS):
+def plot_f_precision_recall(*, ax=None, levels=_F_LEVELS):
     """Figure 1a as a contour map: F1 over precision × recall (both in %)."""
     ax = require("matplotlib.pyplot").gca() if ax is None else ax
     p = np.linspace(0, 1, 201)
@@ -170,7 +172,7 @@ def plot_f_precision_recall(ax=None, *, levels=_F_LEVELS):
     return ax
 
 
-def plot_f_rates(ax=None, *, prior: float = 0.01, max_fpr: float = 1.0):
+def plot_f_rates(*, ax=None, prior: float = 0.01, max_fpr: float = 1.0):
     """Figure 1b as a contour map: F1 over FPR × TPR (both in %) at ``prior`` positives."""
     ax = require("matplotlib.pyplot").gca() if ax is None else ax
     tpr = np.linspace(0, 1, 201)
@@ -197,7 +199,7 @@ def plot_f_rates(ax=None, *, prior: float = 0.01, max_fpr: float = 1.0):
     return ax
 
 
-def plot_f_of_tp(ax=None, *, positives: int = 4, fp: int = 1, expected_tp: float = 3.0):
+def plot_f_of_tp(*, ax=None, positives: int = 4, fp: int = 1, expected_tp: float = 3.0):
     """F1 against TP for one fold, with the chord that shows concavity (§4.1).
 
     Marks F at ``expected_tp`` and at one TP fewer and one more: the loss

@@ -120,7 +120,7 @@ def incoherence_explorer(
         plot.clear_output(wait=True)
         with plot:
             _fig, axes = plt.subplots(1, 2, figsize=(12, 4))
-            plot_incoherence_comparison(r, a, b, axes)
+            plot_incoherence_comparison(r, a, b, ax=axes)
             plt.show()
 
     for s in controls.values():

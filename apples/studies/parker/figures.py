@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from apples._optional import require
+from apples.plotting import panel_axes
 from apples.studies.parker.comparison import IMPLIED_COSTS, IncoherenceComparison
 from apples.theory.binormal import Binormal, check_binormal
 
@@ -19,8 +20,10 @@ __all__ = [
 ]
 
 
-def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, axes=None):
-    """ROC curves (left) and implied cost densities with the H prior (right); returns the two axes.
+def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, *, ax=None):
+    """ROC curves (left) and implied cost densities with the H prior (right); returns the figure.
+
+    ``ax``: the two panels (a pair of Axes), or None for a new figure.
 
     The costs are drawn on the axis log10(c_0/c_1) = log10(c/(1 - c)), densities
     transformed accordingly, because the implied distributions pile up near
@@ -29,8 +32,7 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     score distributions) implies the single cost c = π_1, a point mass that
     has no density to draw.
     """
-    plt = require("matplotlib.pyplot")
-
+    require("matplotlib.pyplot")  # first: without matplotlib, say how to install it before checking the rest
     if not isinstance(result, IncoherenceComparison):
         raise TypeError(
             "result must be an apples.studies.parker.IncoherenceComparison (from incoherence_comparison), "
@@ -38,9 +40,7 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
         )
     check_binormal(model_a, "model_a")
     check_binormal(model_b, "model_b")
-    if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(12, 4))
-    ax_roc, ax_c = axes
+    ax_roc, ax_c = panel_axes(ax, 2, figsize=(12, 4))
     v = np.linspace(0, 1, 201)
     colors = {"A": "#1f77b4", "B": "#d62728"}
     styles = {"AUC": "-", "AUK": "--", "AP": ":"}
@@ -65,4 +65,4 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     )
     ax_roc.legend()
     ax_c.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside: the curves fill the panel
-    return axes
+    return ax_roc.figure
