@@ -1,4 +1,4 @@
-"""Benchmark apples.fold_size (Van Asch §7, notebook 04): exact Figure 2 grid and the simulation.
+"""Benchmark apples.studies.van_asch (Van Asch §7, notebook 04): exact Figure 2 grid and the simulation.
 
 Prints, measured in one run (machines are shared: compare the ratios, not the seconds):
 - seconds for the exact expectations of the whole Figure 2 grid (21 proportions x 6 panels x

@@ -150,3 +150,46 @@ def test_student_copy_drops_solutions_and_index_lists_notebooks(tmp_path):
     assert "$" not in page and "{" not in page.split("</style>")[1], "index text should be plain, not TeX"
     for p in NOTEBOOKS:
         assert p.with_suffix(".html").name in page
+
+
+# -- notebooks narrate; the library holds the logic -------------------------------------------------------
+#: Functions a notebook may define outside solution cells, because its text teaches that code: (notebook
+#: number, function name) -> what the text teaches with it. Everything else is one call into apples.
+TEACHING: dict[tuple[str, str], str] = {}
+
+
+def _defined_functions(source: str) -> list[str]:
+    import ast
+
+    tree = ast.parse("\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))))
+    return [n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+def test_defines_functions_only_where_the_text_teaches_them(nb):
+    path, book = nb
+    number = path.name[:2]
+    found = []
+    for i, cell in enumerate(book.cells):
+        if cell.cell_type != "code" or "solution" in cell.metadata.get("tags", []):
+            continue
+        found += [(i, name) for name in _defined_functions(cell.source) if (number, name) not in TEACHING]
+    assert not found, (
+        f"functions defined in notebook {number} (cell, name): {found}; move them into the study's module, "
+        "or list them in TEACHING with what the text teaches"
+    )
+
+
+_IMPORT_LINE = re.compile(r"^\s*(?:from\s+(apples[\w.]*)\s+import\s+(.+)|import\s+(apples[\w.]*))", re.M)
+
+
+def test_imports_only_public_names(nb):
+    _, book = nb
+    private = []
+    for cell in _code(book):
+        for m in _IMPORT_LINE.finditer(cell.source):
+            module = m.group(1) or m.group(3)
+            names = [n.strip().split(" as ")[0] for n in (m.group(2) or "").strip("()").split(",") if n.strip()]
+            if any(part.startswith("_") for part in module.split(".")) or any(n.startswith("_") for n in names):
+                private.append(m.group(0).strip())
+        private += re.findall(r"\bapples(?:\.\w+)*\._\w+", cell.source)
+    assert not private, f"private names used in a notebook: {private}"
