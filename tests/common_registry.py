@@ -433,6 +433,7 @@ REGISTRY: dict[str, Entry] = {
     "format_cv_table": Entry(lambda: {"table": apples.cv_table(list(FOLDS)), "decimals": 1},
                              {"decimals": Arg(SIZE)}),
     "percent": Entry(lambda: {"value": 0.625, "decimals": 1}, {"value": Arg(REAL), "decimals": Arg(SIZE)}),
+    "round_half_up": Entry(lambda: {"x": 0.625, "digits": 2}, {"x": Arg(REAL), "digits": Arg(SIZE)}),
     # ---- f_figures.py --------------------------------------------------------------------------
     "f_from_rates": Entry(lambda: {"tpr": 0.75, "fpr": 0.125, "prior": 0.25},
                           {"tpr": Arg(REAL, array=True), "fpr": Arg(REAL, array=True), "prior": Arg(REAL)}),
@@ -513,6 +514,11 @@ REGISTRY: dict[str, Entry] = {
                             "n_reps": Arg(SIZE), "seed": Arg(SEED)}),
     "fold_f1_readings": Entry(lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4},
                               {"props": Arg(REAL, array=True), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE)}),
+    "figure2_curves": Entry(lambda: {"props": [0.125], "panels": {"a": (4, 80)}, "n_reps": 3},
+                            {"props": Arg(REAL, array=True), "n_reps": Arg(SIZE), "seed": Arg(SEED)},
+                            project=lambda r: {k: v.to_numpy() for k, v in r.items()},
+                            note="panels maps panel letters to (n_folds, n_instances), each checked by "
+                                 "fold_f1_curve (its own entry)"),
     # ---- multilabel.py -------------------------------------------------------------------------
     "label_counts": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM)},
                           {"y_true": _labels(), "y_pred": _labels()}, relabel=MC_MAP),
@@ -683,7 +689,7 @@ EXEMPT: dict[str, str] = {
                      "FIGURE_PANEL_PRIORS", "EXACT_METHODS", "VAN_ASCH_RECALL_A", "VAN_ASCH_RECALL_B",
                      "NONE_LABEL", "UNMATCHED", "AVERAGES", "H_MEASURE_PRIORS", "THRESHOLD_MEASURES",
                      "AVERAGE_POLICIES", "FOLD_F1_AVERAGES", "FOLD_F1_METHODS", "IMPLIED_COSTS", "METHOD_COLORS",
-                     "METHOD_LABELS", "READINGS"], _CONSTANT),
+                     "METHOD_LABELS", "READINGS", "FIGURE2_PANELS", "FIGURE2_PROPS"], _CONSTANT),
     "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
     **dict.fromkeys(["CalibrationStudy", "CalibrationExplorer", "MergeDecomposition", "SimulationDesign",
                      "ExploreResult", "SimExplorer", "FoldCounts", "SplitConfusionMatrix", "AveragedScores",
@@ -694,6 +700,8 @@ EXEMPT: dict[str, str] = {
     **dict.fromkeys(["plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_cv_f_histograms",
                      "plot_method_curves", "plot_fold_f1", "plot_accuracy_by_uncertainty",
                      "plot_incoherence_comparison", "panel_axes"], _PLOT),
+    **dict.fromkeys(["plot_fold_f1_convergence", "plot_fold_f1_grid", "plot_fold_f1_readings", "plot_delta_factors",
+                     "plot_fold_f1_single_runs"], _PLOT),
     **dict.fromkeys(["calibration_explorer", "sim_explorer", "incoherence_explorer"], _WIDGET),
 }
 

@@ -58,6 +58,14 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "plot_fold_f1": (_MPL, lambda a, r: a.plot_fold_f1(a.fold_f1_curve(**r.REGISTRY["fold_f1_curve"].recipe()))),
     "plot_accuracy_by_uncertainty": (_MPL, lambda a, r: a.plot_accuracy_by_uncertainty(
         a.accuracy_by_uncertainty(**r.REGISTRY["accuracy_by_uncertainty"].recipe()))),
+    "plot_fold_f1_grid": (_MPL, lambda a, r: a.plot_fold_f1_grid(a.figure2_curves(**r.REGISTRY["figure2_curves"].recipe()))),
+    "plot_fold_f1_readings": (_MPL, lambda a, r: a.plot_fold_f1_readings(
+        {"c": a.fold_f1_readings(**r.REGISTRY["fold_f1_readings"].recipe())}, panels=("c",))),
+    "plot_delta_factors": (_MPL, lambda a, r: a.plot_delta_factors(a.delta_table(**r.REGISTRY["delta_table"].recipe()))),
+    "plot_fold_f1_single_runs": (_MPL, lambda a, r: a.plot_fold_f1_single_runs(
+        n_folds=4, n_instances=80, seeds=[0], props=[0.125])),
+    "plot_fold_f1_convergence": (_MPL, lambda a, r: a.plot_fold_f1_convergence(
+        __import__("pandas").DataFrame({"n_reps": [10], "mean": [0.5], "se": [0.1]}), 0.5)),
     "plot_incoherence_comparison": (_MPL, lambda a, r: a.plot_incoherence_comparison(
         a.incoherence_comparison(**r.REGISTRY["incoherence_comparison"].recipe()), r._model(), r._model(mu_pos=2.0))),
     # explorers

@@ -13,6 +13,7 @@ from apples.cv.confusion import (
     fold_validity,
     format_cv_table,
     percent,
+    round_half_up,
 )
 from apples.cv.ranking import (
     CV_ROC_AUC_METHODS,
@@ -38,4 +39,5 @@ __all__ = [
     "format_cv_table",
     "merge_decomposition",
     "percent",
+    "round_half_up",
 ]

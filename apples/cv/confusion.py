@@ -42,6 +42,7 @@ __all__ = [
     "fold_validity",
     "format_cv_table",
     "percent",
+    "round_half_up",
 ]
 
 CV_F_METHODS: tuple[str, ...] = ("avg", "pr_re", "tp_fp", "avg_skip", "pr_re_skip")
@@ -282,10 +283,62 @@ def percent(value: float, *, decimals: int = 0) -> str:
     decimals = check_count("decimals", decimals)
     if decimals > 100:
         raise ValueError(f"decimals must be at most 100, got {decimals}")
-    q = Decimal(1).scaleb(-decimals)
+    return f"{_half_up(v, digits=decimals, scale=100)}%"
+
+
+def _half_up(value: float, *, digits: int, scale: int = 1) -> Decimal:
+    """``value * scale`` rounded half up (away from zero) to ``digits`` decimals, exactly, as a Decimal.
+
+    The one rounding rule of :func:`round_half_up` and :func:`percent`: the
+    float's shortest repr is read as a decimal, so 0.6125 is 0.6125, not the
+    binary 0.61249999..., and multiplied by ``scale`` without rounding.
+    """
     with localcontext() as ctx:
-        ctx.prec = 320 + decimals  # every digit of a float times 100 (up to 1.8e310) and the decimals
-        return f"{(Decimal(repr(v)) * 100).quantize(q, rounding=ROUND_HALF_UP)}%"
+        ctx.prec = 320 + digits  # every digit of a float times 100 (up to 1.8e310) and the decimals
+        return (Decimal(repr(value)) * scale).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+
+
+def round_half_up(x: float, *, digits: int) -> float:
+    """``x`` rounded to ``digits`` decimals with halves rounded up, as the papers print their tables.
+
+    Python's :func:`round` rounds half to even and works on the binary value
+    (``round(2.5)`` is 2, ``round(0.125, 2)`` is 0.12, ``round(2.675, 2)`` is
+    2.67), while Van Asch (2013, Tables 3-5) prints the macro precision
+    0.6125 as 0.613. The decimal written for ``x`` (its shortest repr) is
+    rounded, so 2.675 is a half and becomes 2.68. A negative half is rounded away from zero (-0.5 -> -1.0, -0.0125 ->
+    -0.013 at ``digits=3``), i.e. "half up" in magnitude, as the paper's
+    positive values and :class:`decimal.Decimal`'s ``ROUND_HALF_UP``.
+    :func:`percent` uses the same rule.
+
+    Parameters
+    ----------
+    x : real number
+        A finite real (Python or numpy scalar).
+    digits : int
+        Decimals to keep, 0 to 100.
+
+    Returns
+    -------
+    float
+        The nearest float to the rounded decimal.
+
+    Raises
+    ------
+    TypeError
+        ``x`` is not a real number (a string, None, a bool), or ``digits`` is not an int.
+    ValueError
+        ``x`` is NaN or infinite, or ``digits`` is negative or above 100.
+
+    Examples
+    --------
+    >>> round_half_up(0.6125, digits=3), round_half_up(2.5, digits=0), round_half_up(-0.5, digits=0)
+    (0.613, 3.0, -1.0)
+    """
+    v = check_real("x", x)
+    digits = check_count("digits", digits)
+    if digits > 100:
+        raise ValueError(f"digits must be at most 100, got {digits}")
+    return float(_half_up(v, digits=digits))
 
 
 _COUNT_COLUMNS = ("negatives", "positives", "tp", "fp")

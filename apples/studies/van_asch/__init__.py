@@ -15,9 +15,19 @@ from apples.studies.van_asch.boosting import (
     uncertainty_threshold,
     zipf_subsample,
 )
+from apples.studies.van_asch.figure2 import (
+    FIGURE2_PANELS,
+    FIGURE2_PROPS,
+    figure2_curves,
+)
 from apples.studies.van_asch.figures import (
     plot_accuracy_by_uncertainty,
+    plot_delta_factors,
     plot_fold_f1,
+    plot_fold_f1_convergence,
+    plot_fold_f1_grid,
+    plot_fold_f1_readings,
+    plot_fold_f1_single_runs,
 )
 from apples.studies.van_asch.fold_size import (
     READINGS,
@@ -30,6 +40,8 @@ from apples.studies.van_asch.fold_size import (
 )
 
 __all__ = [
+    "FIGURE2_PANELS",
+    "FIGURE2_PROPS",
     "READINGS",
     "FoldCounts",
     "accuracy_by_uncertainty",
@@ -37,11 +49,17 @@ __all__ = [
     "boosting_table",
     "exact_fold_f1",
     "expected_accuracy",
+    "figure2_curves",
     "fold_f1_curve",
     "fold_f1_readings",
     "nearest_neighbour_boosting",
     "plot_accuracy_by_uncertainty",
+    "plot_delta_factors",
     "plot_fold_f1",
+    "plot_fold_f1_convergence",
+    "plot_fold_f1_grid",
+    "plot_fold_f1_readings",
+    "plot_fold_f1_single_runs",
     "relabel_errors",
     "relabel_uncertain",
     "simulate_fold_counts",

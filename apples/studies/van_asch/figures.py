@@ -1,20 +1,62 @@
-"""Figures of the Van Asch (2013) study (notebooks 04 and 06)."""
+"""Figures of the Van Asch (2013) study (notebooks 04 and 06).
+
+One call per reproduced figure: :func:`plot_fold_f1` (one panel of Figure 2),
+:func:`plot_fold_f1_grid` (all of Figure 2), :func:`plot_fold_f1_readings`,
+:func:`plot_delta_factors`, :func:`plot_fold_f1_single_runs` and
+:func:`plot_fold_f1_convergence` (§7.1, notebook 04), and
+:func:`plot_accuracy_by_uncertainty` (Figure 1, notebook 06).
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
 import pandas as pd
 
 from apples._optional import require
 from apples._validation import (
     check_bool,
     check_choice,
+    check_int,
+    check_real,
+    check_real_array,
 )
+from apples.studies.van_asch.figure2 import FIGURE2_PANELS, FIGURE2_PROPS
+from apples.studies.van_asch.fold_size import exact_fold_f1, simulate_fold_counts
 from apples.theory.fold_size import FOLD_F1_AVERAGES, FOLD_F1_METHODS
 
 __all__ = [
     "plot_accuracy_by_uncertainty",
+    "plot_delta_factors",
     "plot_fold_f1",
+    "plot_fold_f1_convergence",
+    "plot_fold_f1_grid",
+    "plot_fold_f1_readings",
+    "plot_fold_f1_single_runs",
 ]
+
+
+def _check_frame(name: str, value: object, columns: Iterable[str]) -> pd.DataFrame:
+    """``value`` as a DataFrame holding ``columns``: a TypeError or ValueError naming ``name`` otherwise."""
+    if not isinstance(value, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(value).__name__}")
+    missing = [c for c in columns if c not in value.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing}; it has {list(value.columns)}")
+    return value
+
+
+def _check_panel_keys(name: str, keys: Iterable[object]) -> list[str]:
+    """Panel letters of Figure 2 (keys of :data:`FIGURE2_PANELS`), checked."""
+    keys = list(keys)
+    unknown = [k for k in keys if k not in FIGURE2_PANELS]
+    if unknown:
+        raise ValueError(f"{name} must name panels of Figure 2 {sorted(FIGURE2_PANELS)}, got {unknown}")
+    if not keys:
+        raise ValueError(f"{name} must name at least one panel of Figure 2")
+    return [str(k) for k in keys]
 
 
 def plot_accuracy_by_uncertainty(table: pd.DataFrame, *, ax=None, label: str | None = None, **style):
@@ -89,4 +131,342 @@ def plot_fold_f1(
         ax.set_title(title)
     if legend:
         ax.legend(loc="lower right")
+    return ax
+
+
+#: Suptitle of :func:`plot_fold_f1_grid` per ``average``: which reading of Figure 2 is drawn.
+_GRID_TITLES = {
+    "macro": "Van Asch Figure 2 (reproduced): macro-F1 of A and B, as in the caption",
+    "binary": "Van Asch Figure 2 (reproduced): F1 of class A, as in the text and the caption's TODO",
+}
+
+
+def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "macro", ax=None):
+    """All panels of Van Asch Figure 2 (a-f), one :func:`plot_fold_f1` per panel, in a two-column grid.
+
+    Parameters
+    ----------
+    curves : mapping str -> pandas.DataFrame
+        Panel letter (a key of :data:`FIGURE2_PANELS`) -> its :func:`fold_f1_curve`
+        rows, as returned by :func:`figure2_curves`; drawn in the mapping's order.
+    average : {"macro", "binary"}, default "macro"
+        The macro-F1 of A and B (what the caption says the figure shows) or the
+        F1 of class A (what the text of §7.1 discusses).
+    ax : sequence of matplotlib Axes, optional
+        One Axes per panel; a new figure (two columns, shared y axis) when omitted.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    References
+    ----------
+    Van Asch (2013), §7.1 and Figure 2.
+    """
+    plt = require("matplotlib.pyplot")
+    from apples.plotting import panel_axes
+
+    check_choice("average", average, FOLD_F1_AVERAGES)
+    if not isinstance(curves, Mapping):
+        raise TypeError(f"curves must be a mapping of panel letter -> fold_f1_curve frame, got {type(curves).__name__}")
+    keys = _check_panel_keys("curves", curves)
+    if ax is None:
+        n_rows = math.ceil(len(keys) / 2)
+        _, grid = plt.subplots(n_rows, 2, figsize=(10, 11 * n_rows / 3), sharey=True, squeeze=False)
+        axes = list(grid.ravel())
+        for extra in axes[len(keys) :]:
+            extra.set_visible(False)
+    else:
+        axes = panel_axes(ax, len(keys))
+    for i, (a, key) in enumerate(zip(axes, keys, strict=False)):
+        k, n = FIGURE2_PANELS[key]
+        plot_fold_f1(
+            _check_frame(f"curves[{key!r}]", curves[key], ("prop_a", "average", "method", "exact", "mean", "se")),
+            average=average,
+            ax=a,
+            legend=i == 0,
+            title=f"Van Asch Fig. 2{key} (reproduced): {k} folds, {n:,} instances",
+        )
+        a.set_ylim(0 if average == "binary" else 45, 92)
+    fig = axes[0].figure
+    fig.suptitle(_GRID_TITLES[average])
+    fig.tight_layout()
+    return fig
+
+
+#: Line style of each column of :func:`fold_f1_readings`: (colour, line style, legend label).
+_READING_STYLES = {
+    "avg: random, fixed": ("C0", "-", "E[F_avg], random folds"),
+    "avg: stratified, fixed": ("C2", "-", "E[F_avg], stratified folds"),
+    "avg: even, fixed": ("C4", "-", "E[F_avg], even folds"),
+    "avg: random, binomial": ("C0", ":", "E[F_avg], random, binomial errors"),
+    "avg: stratified, binomial": ("C2", ":", "E[F_avg], stratified, binomial errors"),
+    "tp_fp: fixed": ("k", "-", "F_tp,fp"),
+    "tp_fp: binomial": ("k", ":", "E[F_tp,fp], binomial errors"),
+}
+
+
+def plot_fold_f1_readings(
+    readings: Mapping[str, pd.DataFrame],
+    *,
+    panels: Sequence[str] = ("c", "e", "f"),
+    ax=None,
+):
+    """E[F_avg] of class A under each reading of Van Asch §7 against F_tp,fp, one panel per Figure 2 set-up.
+
+    Fixed errors are drawn solid, binomial errors dotted; random folds blue,
+    stratified green, "even" purple, F_tp,fp black.
+
+    Parameters
+    ----------
+    readings : mapping str -> pandas.DataFrame
+        Panel letter -> :func:`fold_f1_readings` of that panel's (K, N).
+    panels : sequence of str, default ("c", "e", "f")
+        Which panels of Figure 2 to draw, in order (keys of ``readings``).
+    ax : sequence of matplotlib Axes, optional
+        One Axes per panel; a new row of panels (shared y axis) when omitted.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    References
+    ----------
+    Van Asch (2013), §7 (how folds are made and errors drawn) and Figure 2.
+    """
+    require("matplotlib.pyplot")
+    from apples.plotting import panel_axes
+
+    if not isinstance(readings, Mapping):
+        raise TypeError(
+            f"readings must be a mapping of panel letter -> fold_f1_readings frame, got {type(readings).__name__}"
+        )
+    if isinstance(panels, str):
+        raise TypeError(f"panels must be a sequence of panel letters, got the string {panels!r}")
+    keys = _check_panel_keys("panels", panels)
+    missing = [k for k in keys if k not in readings]
+    if missing:
+        raise ValueError(f"readings has no frame for the panels {missing} named in panels")
+    axes = panel_axes(ax, len(keys), figsize=(13, 4.2), sharey=True)
+    for a, key in zip(axes, keys, strict=True):
+        df = _check_frame(f"readings[{key!r}]", readings[key], ())
+        unknown = [c for c in df.columns if c not in _READING_STYLES]
+        if unknown:
+            raise ValueError(f"readings[{key!r}] has columns {unknown} that fold_f1_readings does not return")
+        k, n = FIGURE2_PANELS[key]
+        for col in df.columns:
+            color, ls, label = _READING_STYLES[col]
+            a.plot(100 * np.asarray(df.index, dtype=float), 100 * df[col].to_numpy(), color=color, ls=ls, label=label)
+        a.set(
+            xlabel="proportion of class A (%)",
+            ylabel="E[F1 of class A] (%)",
+            xlim=(0, 10),
+            ylim=(0, 85),
+            title=f"Fig. 2{key} set-up: {k} folds, {n:,} instances",
+        )
+    axes[0].legend(loc="lower right", fontsize=8)
+    fig = axes[0].figure
+    fig.suptitle("Van Asch Fig. 2 set-ups under each reading of §7 (fixed errors solid, binomial dotted)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_delta_factors(table: pd.DataFrame, *, ax=None):
+    """One cross-validation fold by fold: (left) Van Asch's δ factor of each fold, (right) its share of the gap.
+
+    Left, δ^k = (N + C) / (K (n^k + c^k)) per fold, blue where the fold has a
+    true positive of class A (only those weigh in the gap), grey otherwise, and
+    the line δ = 1. Right, each fold's share 2 (δ^k - 1) tp_A^k / (N + C) of
+    F_avg - F_tp,fp in percentage points (red negative, green positive).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`apples.theory.delta_table` of one cross-validation (columns
+        ``n``, ``n_a``, ``tp_a``, ``delta``, ``gap``); the titles give its K, N
+        and proportion of class A.
+    ax : pair of matplotlib Axes, optional
+        The two panels; a new figure when omitted.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    References
+    ----------
+    Van Asch (2013), §7.1, eqs. (27)-(30).
+    """
+    require("matplotlib.pyplot")
+    from apples.plotting import decorate, panel_axes
+
+    table = _check_frame("table", table, ("n", "n_a", "tp_a", "delta", "gap"))
+    if len(table) == 0:
+        raise ValueError("table must hold at least one fold")
+    ax_delta, ax_gap = panel_axes(ax, 2, figsize=(12, 4))
+    has_tp = (table["tp_a"] > 0).to_numpy()
+    n_total = int(table["n"].sum())
+    prop = 100 * float(table["n_a"].sum()) / n_total if n_total else float("nan")
+    ax_delta.scatter(
+        table.index[~has_tp],
+        table["delta"][~has_tp],
+        color="0.6",
+        s=14,
+        label="no true positive (weight 0 in the gap)",
+    )
+    ax_delta.scatter(table.index[has_tp], table["delta"][has_tp], color="C0", s=22, label="folds with tp_A > 0")
+    ax_delta.axhline(1, color="k", lw=1, label="δ = 1 (fold matches the average)")
+    decorate(
+        ax_delta,
+        xlabel="fold k",
+        ylabel=r"$\delta^k$ (ratio)",
+        ylim=(0, 1.4),
+        title=f"Van Asch §7.1: δ factor of each fold ({len(table)} folds, {n_total} instances, {prop:g} % A)",
+    )
+    gap = table["gap"].to_numpy(dtype=float)
+    ax_gap.bar(table.index, 100 * gap, color=np.where(gap < 0, "C3", "C2"))
+    decorate(
+        ax_gap,
+        xlabel="fold k",
+        ylabel="share of F_avg - F_tp,fp (percentage points)",
+        title=f"Each fold's share; they sum to {100 * gap.sum():+.2f} points",
+    )
+    fig = ax_delta.figure
+    fig.tight_layout()
+    return fig
+
+
+def plot_fold_f1_single_runs(
+    *,
+    n_folds: int = 50,
+    n_instances: int = 1000,
+    seeds: Iterable[int] = range(8),
+    props=FIGURE2_PROPS,
+    ax=None,
+):
+    """F_avg of class A of single cross-validations (grey, one line per seed) against E[F_avg] and F_tp,fp.
+
+    What Figure 2 would look like if each of its points were one
+    cross-validation (random folds, fixed errors): for seed ``s`` the point at
+    the ``i``-th proportion is ``simulate_fold_counts(p, n_reps=1, seed=1000 s + i)``.
+    The exact E[F_avg] (blue) and F_tp,fp (black) are :func:`exact_fold_f1`.
+
+    Parameters
+    ----------
+    n_folds, n_instances : int, default 50 and 1000
+        K and N (the defaults are panel 2e).
+    seeds : iterable of int, default range(8)
+        One grey line per seed, each a non-negative int.
+    props : array-like of float, default :data:`FIGURE2_PROPS`
+        Proportions of class A, in [0, 1].
+    ax : matplotlib Axes, optional
+        Drawn on the current Axes when omitted.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    References
+    ----------
+    Van Asch (2013), §7.1 and Figure 2.
+    """
+    plt = require("matplotlib.pyplot")
+    from apples.plotting import decorate
+
+    props = np.atleast_1d(check_real_array("props", props, low=0, high=1))
+    n_folds = check_int("n_folds", n_folds, low=1)
+    n_instances = check_int("n_instances", n_instances, low=1)
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
+        raise TypeError(f"seeds must be an iterable of non-negative ints, got {type(seeds).__name__}")
+    seeds = [check_int("seeds", s, low=0) for s in seeds]
+    ax = plt.gca() if ax is None else ax
+    x = 100 * props
+    for j, s in enumerate(seeds):
+        runs = [
+            simulate_fold_counts(float(p), n_instances=n_instances, n_folds=n_folds, n_reps=1, seed=1000 * s + i).f1(
+                method="avg"
+            )[0]
+            for i, p in enumerate(props)
+        ]
+        ax.plot(x, 100 * np.array(runs), color="0.6", lw=0.8, label="F_avg, one run" if j == 0 else None)
+    exact_avg = [exact_fold_f1(float(p), method="avg", n_instances=n_instances, n_folds=n_folds) for p in props]
+    exact_tpfp = [exact_fold_f1(float(p), method="tp_fp", n_instances=n_instances) for p in props]
+    ax.plot(x, 100 * np.array(exact_avg), color="C0", lw=2, label="E[F_avg] (exact)")
+    ax.plot(x, 100 * np.array(exact_tpfp), color="k", lw=2, label="F_tp,fp")
+    panel = next((key for key, design in FIGURE2_PANELS.items() if design == (n_folds, n_instances)), "")
+    decorate(
+        ax,
+        xlabel="proportion of class A (%)",
+        ylabel="F1 of class A (%)",
+        xlim=(0, 10),
+        title=f"Single cross-validations, Van Asch Fig. 2{panel} set-up ({n_folds} folds, {n_instances:,} instances)",
+    )
+    return ax
+
+
+def plot_fold_f1_convergence(conv: pd.DataFrame, exact: float, *, ax=None, title: str | None = None):
+    """Monte Carlo means of F_avg ± 2 SE converging to the exact E[F_avg] as the repetitions grow.
+
+    The band is exact ± 2 SD/√R for R from 10 to 10^5, with the standard
+    deviation SD of one cross-validation estimated from the largest run
+    (its SE times √R); the markers are the simulated means ± 2 SE.
+
+    Parameters
+    ----------
+    conv : pandas.DataFrame
+        One row per independent simulation, columns ``n_reps``, ``mean`` and
+        ``se`` (from :func:`simulate_fold_f1`), sorted by ``n_reps``.
+    exact : float
+        The exact expectation (:func:`exact_fold_f1`), a fraction.
+    ax : matplotlib Axes, optional
+        Drawn on the current Axes when omitted.
+    title : str, optional
+        Default: the set-up of notebook 04 (Figure 2e, 2 % class A).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    References
+    ----------
+    Van Asch (2013), §7.1 (the simulated F_avg of Figure 2).
+    """
+    plt = require("matplotlib.pyplot")
+    from apples.plotting import decorate
+
+    conv = _check_frame("conv", conv, ("n_reps", "mean", "se"))
+    if len(conv) == 0:
+        raise ValueError("conv must hold at least one simulation")
+    exact = check_real("exact", exact)
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a str or None, got {type(title).__name__}")
+    ax = plt.gca() if ax is None else ax
+    sd = conv["se"].iloc[-1] * np.sqrt(conv["n_reps"].iloc[-1])
+    r = np.logspace(1, 5, 100)
+    ax.fill_between(
+        r,
+        100 * (exact - 2 * sd / np.sqrt(r)),
+        100 * (exact + 2 * sd / np.sqrt(r)),
+        color="C0",
+        alpha=0.2,
+        label="exact ± 2 SE",
+    )
+    ax.axhline(100 * exact, color="k", lw=1, label=f"exact E[F_avg] = {exact:.2%}")
+    ax.errorbar(
+        conv["n_reps"],
+        100 * conv["mean"],
+        yerr=200 * conv["se"],
+        fmt="o",
+        color="C0",
+        ms=4,
+        label="simulated mean ± 2 SE",
+    )
+    if title is None:
+        title = "Monte Carlo converging to the exact E[F_avg] (50 folds, 1000 instances, 2 % A)"
+    decorate(
+        ax,
+        xscale="log",
+        xlabel="repetitions (count, log scale)",
+        ylabel="F_avg of class A (%)",
+        title=title,
+    )
     return ax

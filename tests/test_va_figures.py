@@ -1,0 +1,310 @@
+"""The notebook-04 figures of the Van Asch study and the half-up rounding of notebook 05.
+
+Each plot is checked against values computed here independently (exact_fold_f1,
+fold_f1_readings, delta_table, simulate_fold_counts), each data function against
+the calls it stands for, and bad arguments must be refused with the argument named.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import apples
+from apples.cv import percent, round_half_up
+from apples.studies import van_asch as va
+
+PROPS = [0.0, 0.05, 0.1]
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+# -- round_half_up ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("x", "digits", "expected"),
+    [
+        (0.6125, 3, 0.613),  # Van Asch Table 5: 49/80 printed 0.613 (round() gives 0.612)
+        (2.5, 0, 3.0),  # round() gives 2
+        (0.5, 0, 1.0),
+        (1.5, 0, 2.0),
+        (0.625, 2, 0.63),
+        (0.4, 3, 0.4),
+        (0.12345, 4, 0.1235),
+        (-0.5, 0, -1.0),  # documented: halves away from zero
+        (-0.0125, 3, -0.013),
+        (7, 0, 7.0),
+        (np.float64(0.6125), 3, 0.613),
+    ],
+)
+def test_round_half_up_hand_values(x, digits, expected):
+    assert round_half_up(x, digits=digits) == expected
+
+
+def test_round_half_up_differs_from_round():
+    assert round(0.125, 2) == 0.12 and round_half_up(0.125, digits=2) == 0.13  # binary half: to even
+    assert round(2.675, 2) == 2.67 and round_half_up(2.675, digits=2) == 2.68  # binary 2.67499999...
+    assert round(2.5) == 2 and round_half_up(2.5, digits=0) == 3.0
+
+
+def test_percent_outputs_unchanged():
+    # the outputs notebooks 01/02 and tests/test_cross_validation.py rely on
+    assert (percent(0.625), percent(0.58333), percent(0.7336, decimals=1)) == ("63%", "58%", "73.4%")
+    assert percent(0.0145, decimals=1) == "1.5%"  # 1.45 in decimal, a half: up (binary 0.0145 * 100 is 1.4499...)
+    assert percent(0.5, decimals=2) == "50.00%"
+    assert percent(-0.005) == "-1%"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "word"),
+    [
+        ({"x": "0.5", "digits": 1}, TypeError, "x"),
+        ({"x": None, "digits": 1}, TypeError, "x"),
+        ({"x": True, "digits": 1}, TypeError, "x"),
+        ({"x": float("nan"), "digits": 1}, ValueError, "x"),
+        ({"x": float("inf"), "digits": 1}, ValueError, "x"),
+        ({"x": 0.5, "digits": -1}, ValueError, "digits"),
+        ({"x": 0.5, "digits": 101}, ValueError, "digits"),
+        ({"x": 0.5, "digits": 1.0}, TypeError, "digits"),
+    ],
+)
+def test_round_half_up_refuses(kwargs, error, word):
+    with pytest.raises(error, match=word):
+        round_half_up(**kwargs)
+
+
+def test_round_half_up_digits_keyword_only():
+    with pytest.raises(TypeError):
+        round_half_up(0.5, 1)  # type: ignore[misc]
+
+
+# -- figure2_curves --------------------------------------------------------------------------------
+def test_figure2_constants():
+    assert list(va.FIGURE2_PANELS) == list("abcdef")
+    assert va.FIGURE2_PANELS["e"] == (50, 1000) and va.FIGURE2_PANELS["b"] == (5, 10_000)
+    assert len(va.FIGURE2_PROPS) == 21 and va.FIGURE2_PROPS[0] == 0 and np.isclose(va.FIGURE2_PROPS[-1], 0.1)
+    with pytest.raises(TypeError):
+        va.FIGURE2_PANELS["g"] = (2, 10)  # type: ignore[index]
+    with pytest.raises(ValueError):
+        va.FIGURE2_PROPS[0] = 1.0
+
+
+def test_figure2_curves_is_fold_f1_curve_per_panel():
+    panels = {"a": (5, 1000), "e": (50, 1000)}
+    curves = va.figure2_curves(props=PROPS, panels=panels, n_reps=20, seed=3)
+    assert list(curves) == ["a", "e"]
+    for key, (k, n) in panels.items():
+        exact = va.fold_f1_curve(PROPS, n_instances=n, n_folds=k, n_reps=0)
+        sim = va.fold_f1_curve(PROPS[::2], n_instances=n, n_folds=k, n_reps=20, seed=3)
+        pd.testing.assert_frame_equal(curves[key], pd.concat([exact, sim]))
+
+
+def test_figure2_curves_exact_only_and_default_panels():
+    curves = va.figure2_curves(props=[0.05], n_reps=0, allocation="stratified")
+    assert list(curves) == list(va.FIGURE2_PANELS)
+    for key, (k, n) in va.FIGURE2_PANELS.items():
+        c = curves[key]
+        assert len(c) == 4 and c["mean"].isna().all()
+        row = c[(c["average"] == "binary") & (c["method"] == "avg")].iloc[0]
+        assert row["exact"] == va.exact_fold_f1(0.05, method="avg", n_instances=n, n_folds=k, allocation="stratified")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "word"),
+    [
+        ({"props": [1.5]}, ValueError, "props"),
+        ({"n_reps": -1}, ValueError, "n_reps"),
+        ({"n_reps": 2.0}, TypeError, "n_reps"),
+        ({"seed": -1}, ValueError, "seed"),
+        ({"panels": [(5, 1000)]}, TypeError, "panels"),
+        ({"panels": {"a": 5}}, ValueError, "panels"),
+        ({"allocation": "sorted"}, ValueError, "allocation"),
+    ],
+)
+def test_figure2_curves_refuses(kwargs, error, word):
+    with pytest.raises(error, match=word):
+        va.figure2_curves(**{"props": [0.05], "panels": {"a": (5, 1000)}, "n_reps": 0, **kwargs})
+
+
+# -- plot_fold_f1_grid -----------------------------------------------------------------------------
+def test_grid_draws_each_panel_exact_values():
+    curves = va.figure2_curves(props=PROPS, n_reps=0)
+    fig = va.plot_fold_f1_grid(curves, average="binary")
+    assert isinstance(fig, matplotlib.figure.Figure)
+    axes = [a for a in fig.axes if a.get_visible()]
+    assert len(axes) == 6
+    assert fig._suptitle.get_text().startswith("Van Asch Figure 2 (reproduced): F1 of class A")
+    for a, (key, (k, n)) in zip(axes, va.FIGURE2_PANELS.items(), strict=True):
+        assert a.get_title() == f"Van Asch Fig. 2{key} (reproduced): {k} folds, {n:,} instances"
+        avg_line = next(line for line in a.get_lines() if line.get_label() == "F_avg (exact mean)")
+        expected = [100 * va.exact_fold_f1(p, method="avg", n_instances=n, n_folds=k) for p in PROPS]
+        np.testing.assert_allclose(avg_line.get_ydata(), expected, rtol=1e-12)
+        np.testing.assert_allclose(avg_line.get_xdata(), 100 * np.array(PROPS))
+        assert a.get_ylim() == (0, 92)
+    assert axes[0].get_legend() is not None and axes[1].get_legend() is None
+
+
+def test_grid_on_given_axes_and_refusals():
+    curves = va.figure2_curves(props=[0.05], panels={"c": (10, 1000), "d": (10, 10_000)}, n_reps=0)
+    fig, axes = plt.subplots(1, 2)
+    assert va.plot_fold_f1_grid(curves, ax=axes) is fig
+    assert axes[0].get_ylim() == (45, 92)  # macro
+    assert fig._suptitle.get_text() == "Van Asch Figure 2 (reproduced): macro-F1 of A and B, as in the caption"
+    with pytest.raises(ValueError, match="ax"):
+        va.plot_fold_f1_grid(curves, ax=[axes[0]])
+    with pytest.raises(ValueError, match="average"):
+        va.plot_fold_f1_grid(curves, average="micro")
+    with pytest.raises(TypeError, match="curves"):
+        va.plot_fold_f1_grid([curves["c"]])
+    with pytest.raises(ValueError, match="curves"):
+        va.plot_fold_f1_grid({"z": curves["c"]})
+    with pytest.raises(TypeError, match="curves"):
+        va.plot_fold_f1_grid({"c": "not a frame"})
+    with pytest.raises(TypeError):
+        va.plot_fold_f1_grid(curves, "binary")  # type: ignore[misc]
+
+
+# -- plot_fold_f1_readings -------------------------------------------------------------------------
+def test_readings_draw_fold_f1_readings():
+    readings = {
+        key: va.fold_f1_readings(PROPS, n_instances=va.FIGURE2_PANELS[key][1], n_folds=va.FIGURE2_PANELS[key][0])
+        for key in ("c", "e")
+    }
+    fig = va.plot_fold_f1_readings(readings, panels=("c", "e"))
+    assert isinstance(fig, matplotlib.figure.Figure) and len(fig.axes) == 2
+    for a, key in zip(fig.axes, ("c", "e"), strict=True):
+        labels = {line.get_label(): line for line in a.get_lines()}
+        k, n = va.FIGURE2_PANELS[key]
+        expected = [
+            100 * va.exact_fold_f1(p, method="avg", allocation="stratified", n_instances=n, n_folds=k) for p in PROPS
+        ]
+        np.testing.assert_allclose(labels["E[F_avg], stratified folds"].get_ydata(), expected, rtol=1e-12)
+        np.testing.assert_allclose(
+            labels["F_tp,fp"].get_ydata(), [100 * va.exact_fold_f1(p, method="tp_fp", n_instances=n) for p in PROPS]
+        )
+        assert labels["E[F_avg], random, binomial errors"].get_linestyle() == ":"
+        assert a.get_title() == f"Fig. 2{key} set-up: {k} folds, {n:,} instances"
+    assert fig.axes[0].get_legend() is not None
+
+
+def test_readings_refusals():
+    r = {"c": va.fold_f1_readings([0.05], n_instances=1000, n_folds=10)}
+    with pytest.raises(ValueError, match="readings"):
+        va.plot_fold_f1_readings(r, panels=("c", "e"))
+    with pytest.raises(ValueError, match="panels"):
+        va.plot_fold_f1_readings(r, panels=("x",))
+    with pytest.raises(TypeError, match="panels"):
+        va.plot_fold_f1_readings(r, panels="c")
+    with pytest.raises(TypeError, match="readings"):
+        va.plot_fold_f1_readings(r["c"], panels=("c",))
+    with pytest.raises(ValueError, match="readings"):
+        va.plot_fold_f1_readings({"c": r["c"].rename(columns={"tp_fp: fixed": "other"})}, panels=("c",))
+
+
+# -- plot_delta_factors ----------------------------------------------------------------------------
+def _one_cv_table():
+    one = va.simulate_fold_counts(0.02, n_instances=1000, n_folds=50, n_reps=1, seed=2013)
+    return apples.theory.delta_table(one.n_a[0], one.tp_a[0], one.tp_b[0], fold_size=one.fold_size)
+
+
+def test_delta_factors_draws_table():
+    table = _one_cv_table()
+    fig = va.plot_delta_factors(table)
+    assert isinstance(fig, matplotlib.figure.Figure)
+    ax_delta, ax_gap = fig.axes
+    with_tp = ax_delta.collections[1].get_offsets()
+    has_tp = table["tp_a"].to_numpy() > 0
+    np.testing.assert_array_equal(with_tp[:, 0], table.index[has_tp])
+    np.testing.assert_allclose(with_tp[:, 1], table["delta"][has_tp])
+    assert ax_delta.get_title() == "Van Asch §7.1: δ factor of each fold (50 folds, 1000 instances, 2 % A)"
+    heights = [p.get_height() for p in ax_gap.patches]
+    np.testing.assert_allclose(heights, 100 * table["gap"].to_numpy())
+    assert ax_gap.get_title() == f"Each fold's share; they sum to {100 * table['gap'].sum():+.2f} points"
+
+
+def test_delta_factors_refusals():
+    table = _one_cv_table()
+    with pytest.raises(TypeError, match="table"):
+        va.plot_delta_factors(table.to_numpy())
+    with pytest.raises(ValueError, match="table"):
+        va.plot_delta_factors(table.drop(columns="delta"))
+    with pytest.raises(ValueError, match="ax"):
+        va.plot_delta_factors(table, ax=[plt.gca()])
+
+
+# -- plot_fold_f1_single_runs ----------------------------------------------------------------------
+def test_single_runs_draw_simulations_and_exact():
+    ax = va.plot_fold_f1_single_runs(n_folds=10, n_instances=1000, seeds=[0, 3], props=PROPS)
+    assert isinstance(ax, matplotlib.axes.Axes)
+    lines = ax.get_lines()
+    assert len(lines) == 4
+    for line, s in zip(lines[:2], [0, 3], strict=True):
+        expected = [
+            100
+            * va.simulate_fold_counts(p, n_instances=1000, n_folds=10, n_reps=1, seed=1000 * s + i).f1(method="avg")[0]
+            for i, p in enumerate(PROPS)
+        ]
+        np.testing.assert_allclose(line.get_ydata(), expected)
+    np.testing.assert_allclose(
+        lines[2].get_ydata(), [100 * va.exact_fold_f1(p, method="avg", n_folds=10) for p in PROPS]
+    )
+    assert ax.get_title() == "Single cross-validations, Van Asch Fig. 2c set-up (10 folds, 1,000 instances)"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "word"),
+    [
+        ({"seeds": [-1]}, ValueError, "seeds"),
+        ({"seeds": 3}, TypeError, "seeds"),
+        ({"n_folds": 0}, ValueError, "n_folds"),
+        ({"n_instances": 1.5}, TypeError, "n_instances"),
+        ({"props": [2.0]}, ValueError, "props"),
+    ],
+)
+def test_single_runs_refusals(kwargs, error, word):
+    with pytest.raises(error, match=word):
+        va.plot_fold_f1_single_runs(**{"seeds": [0], "props": [0.05], **kwargs})
+
+
+# -- plot_fold_f1_convergence ----------------------------------------------------------------------
+def test_convergence_draws_means_and_band():
+    exact = va.exact_fold_f1(0.05, method="avg", n_instances=200, n_folds=10)
+    rows = []
+    for i, r in enumerate((10, 100, 1000)):
+        res = va.simulate_fold_f1(0.05, n_instances=200, n_folds=10, n_reps=r, seed=i).loc[("binary", "avg")]
+        rows.append({"n_reps": r, "mean": res["mean"], "se": res["se"]})
+    conv = pd.DataFrame(rows)
+    _fig, ax = plt.subplots()
+    assert va.plot_fold_f1_convergence(conv, exact, ax=ax) is ax
+    hline = next(line for line in ax.get_lines() if line.get_label().startswith("exact E[F_avg]"))
+    assert hline.get_ydata()[0] == pytest.approx(100 * exact)
+    markers = ax.containers[0].lines[0]
+    np.testing.assert_allclose(np.asarray(markers.get_ydata(), dtype=float), 100 * conv["mean"].to_numpy())
+    sd = conv["se"].iloc[-1] * np.sqrt(1000)
+    band = ax.collections[0].get_paths()[0].vertices[:, 1]
+    assert band.max() == pytest.approx(100 * (exact + 2 * sd / np.sqrt(10)))
+    assert ax.get_xscale() == "log"
+    assert ax.get_title().startswith("Monte Carlo converging to the exact E[F_avg]")
+
+
+def test_convergence_refusals():
+    conv = pd.DataFrame({"n_reps": [10], "mean": [0.5], "se": [0.1]})
+    with pytest.raises(ValueError, match="conv"):
+        va.plot_fold_f1_convergence(conv.drop(columns="se"), 0.5)
+    with pytest.raises(TypeError, match="conv"):
+        va.plot_fold_f1_convergence({"n_reps": [10]}, 0.5)
+    with pytest.raises(ValueError, match="exact"):
+        va.plot_fold_f1_convergence(conv, float("nan"))
+    with pytest.raises(TypeError, match="exact"):
+        va.plot_fold_f1_convergence(conv, "0.5")
+    with pytest.raises(TypeError, match="title"):
+        va.plot_fold_f1_convergence(conv, 0.5, title=3)
