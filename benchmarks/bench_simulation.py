@@ -21,13 +21,14 @@ import numpy as np
 
 import apples
 from apples.studies import forman_scholz as fs
-from apples import simulation
+from apples.studies.forman_scholz import simulation
+from apples.theory import fold_model
 
 
 def numpy_binomials(prior: float, f_true: float, n_reps: int, seed: int) -> float:
     """Wall and CPU seconds for numpy to draw 2 · n_reps · n_folds binomial variates of this point."""
     d = apples.theory.simulation_design(prior, f_true)
-    pos = simulation.stratified_positives(d.n_pos, d.n_folds)
+    pos = fold_model.stratified_positives(d.n_pos, d.n_folds)
     neg = d.fold_size - pos
     rng = np.random.default_rng(seed)
     per_chunk = simulation._CHUNK_CELLS // d.n_folds
@@ -54,13 +55,13 @@ def main() -> None:
         grid = grid.head(args.points)
 
     # exact expectations and standard deviations for the whole grid, cold caches
-    simulation.outcome_tables.cache_clear()
+    fold_model.outcome_tables.cache_clear()
     start, cpu = time.perf_counter(), time.process_time()
     for row in grid.itertuples(index=False):
         for method in apples.theory.EXACT_METHODS:
             apples.theory.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method)
     exact_mean, exact_cpu = time.perf_counter() - start, time.process_time() - cpu
-    simulation.outcome_tables.cache_clear()
+    fold_model.outcome_tables.cache_clear()
     start = time.perf_counter()
     for row in grid.itertuples(index=False):
         for method in apples.theory.EXACT_METHODS:
@@ -68,8 +69,8 @@ def main() -> None:
                 apples.theory.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method,
                                   statistic=statistic)
     exact_both = time.perf_counter() - start
-    simulation.outcome_tables.cache_clear()
-    simulation._allocation_tables.cache_clear()
+    fold_model.outcome_tables.cache_clear()
+    fold_model._allocation_tables.cache_clear()
 
     print(f"{len(grid)} points, {args.reps:,} repetitions each, n_jobs={args.jobs}")
     print(f"{'prior':>6} {'F':>5} {'strat':>6} {'apples s':>9} {'numpy binom s':>14} {'ratio':>6} "
