@@ -68,6 +68,8 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
         __import__("pandas").DataFrame({"n_reps": [10], "mean": [0.5], "se": [0.1]}), 0.5)),
     "plot_incoherence_comparison": (_MPL, lambda a, r: a.plot_incoherence_comparison(
         a.incoherence_comparison(**r.REGISTRY["incoherence_comparison"].recipe()), r._model(), r._model(mu_pos=2.0))),
+    "plot_loss_surface": (_MPL, lambda a, r: a.plot_loss_surface(r._model())),
+    "plot_figure1": (_MPL, lambda a, r: a.plot_figure1({"A": r._model(), "B": r._model(mu_pos=2.0)})),
     # explorers
     "calibration_explorer": (_WIDGETS, lambda a, r: a.calibration_explorer(plot=False)),
     "sim_explorer": (_WIDGETS, lambda a, r: a.sim_explorer(n_reps=4, draw=False)),

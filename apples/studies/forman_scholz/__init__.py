@@ -17,6 +17,7 @@ from apples.studies.forman_scholz.calibration import (
 )
 from apples.studies.forman_scholz.datasets import (
     TrainingSetCalibration,
+    auc_comparison,
     digits_one_vs_rest,
     fold_scores,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "ExploreResult",
     "SimExplorer",
     "TrainingSetCalibration",
+    "auc_comparison",
     "calibration_explorer",
     "digits_one_vs_rest",
     "explore_cv_f",

@@ -1,12 +1,16 @@
 """Real-data helpers for the Forman & Scholz (2010) study.
 
 The digits data set, scores per fold, and the training-set calibration of
-§3.2 (scikit-learn, the ``notebooks`` extra).
+§3.2 (scikit-learn, the ``notebooks`` extra); the table comparing AUC_avg with
+AUC_merge over several models' fold scores (core install).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
+import pandas as pd
 
 from apples._optional import require
 from apples._validation import (
@@ -19,9 +23,11 @@ from apples._validation import (
     rng_from_seed,
     unique_labels,
 )
+from apples.cv.ranking import auc_table
 
 __all__ = [
     "TrainingSetCalibration",
+    "auc_comparison",
     "digits_one_vs_rest",
     "fold_scores",
 ]
@@ -99,6 +105,75 @@ def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
         y_true_folds.append(y[test])
         y_score_folds.append(np.asarray(s, dtype=float))
     return y_true_folds, y_score_folds
+
+
+def auc_comparison(folds_by_model: Mapping) -> pd.DataFrame:
+    """Per-fold AUCs, AUC_avg, AUC_merge and their gap, one row per model (Forman & Scholz §3.2).
+
+    Each row is :func:`apples.auc_table` of one model's folds laid out flat:
+    the AUC of each test fold, AUC_avg (the mean of the fold AUCs) and
+    AUC_merge (the AUC of all folds' scores sorted together), then
+    ``avg - merge (points)`` = 100·(AUC_avg - AUC_merge). A large positive gap
+    is the §3.2 warning sign: folds that rank well but whose scores are not
+    calibrated with each other (their Figure 3).
+
+    Parameters
+    ----------
+    folds_by_model : mapping
+        Model name -> ``(y_true_folds, y_score_folds)``, e.g. the output of
+        :func:`fold_scores`; labels 1 (positive) and anything else (negative).
+        Every model must have the same number of folds.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the model names, in the mapping's order. Columns ``"fold 1"`` ..
+        ``"fold k"``, ``"AUC_avg"``, ``"AUC_merge"`` (fractions in [0, 1]) and
+        ``"avg - merge (points)"``.
+
+    Raises
+    ------
+    TypeError
+        When ``folds_by_model`` is not a mapping or a value is not a pair.
+    ValueError
+        When it is empty, the models' fold counts differ, or a model's folds are
+        refused by :func:`apples.auc_table` (the message names the model).
+
+    Examples
+    --------
+    >>> t = auc_comparison({"m": ([[1, 0, 0], [1, 0, 0]], [[3, 2, 1], [0.3, 0.2, 0.1]])})
+    >>> t.loc["m"].round(2).tolist()
+    [1.0, 1.0, 1.0, 0.75, 25.0]
+    """
+    if not isinstance(folds_by_model, Mapping):
+        raise TypeError(
+            "folds_by_model must be a mapping of model name -> (y_true_folds, y_score_folds), "
+            f"got {type(folds_by_model).__name__}"
+        )
+    if not folds_by_model:
+        raise ValueError("folds_by_model must hold at least one model, got an empty mapping")
+    rows = {}
+    n_folds = None
+    for name, pair in folds_by_model.items():
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(
+                f"folds_by_model[{name!r}] must be a pair (y_true_folds, y_score_folds), got {type(pair).__name__}"
+                + (f" of length {len(pair)}" if isinstance(pair, (tuple, list)) else "")
+            )
+        try:
+            aucs = auc_table(*pair)["auc"]  # folds 1..k, then AUC_avg and AUC_merge
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"folds_by_model[{name!r}]: {err}") from None
+        k = len(aucs) - 2
+        if n_folds is None:
+            n_folds = k
+        elif k != n_folds:
+            raise ValueError(
+                f"folds_by_model: every model must have the same number of folds, got {n_folds} and {k} ({name!r})"
+            )
+        row = {f"fold {i}" if isinstance(i, int) else i: float(v) for i, v in aucs.items()}
+        rows[name] = {**row, "avg - merge (points)": 100 * (row["AUC_avg"] - row["AUC_merge"])}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 class TrainingSetCalibration:

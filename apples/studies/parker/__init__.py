@@ -10,7 +10,9 @@ from apples.studies.parker.explorers import (
     incoherence_explorer,
 )
 from apples.studies.parker.figures import (
+    plot_figure1,
     plot_incoherence_comparison,
+    plot_loss_surface,
 )
 
 __all__ = [
@@ -19,5 +21,7 @@ __all__ = [
     "IncoherenceExplorer",
     "incoherence_comparison",
     "incoherence_explorer",
+    "plot_figure1",
     "plot_incoherence_comparison",
+    "plot_loss_surface",
 ]

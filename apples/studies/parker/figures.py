@@ -2,22 +2,135 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from apples._optional import require
-from apples.plotting import panel_axes
+from apples._validation import check_int_at_least
+from apples.metrics.threshold_free import kappa_curve
+from apples.plotting import decorate, panel_axes
 from apples.studies.parker.comparison import IMPLIED_COSTS, IncoherenceComparison
 from apples.theory.binormal import Binormal, check_binormal
+from apples.theory.parker import integrated_measure, misclassification_loss, optimal_threshold, threshold_measure
 
 if TYPE_CHECKING:  # pandas is imported where a table is built
     pass
 
 
 __all__ = [
+    "plot_figure1",
     "plot_incoherence_comparison",
+    "plot_loss_surface",
 ]
+
+#: Colours of the first and second classifier in :func:`plot_figure1`.
+_FIGURE1_COLORS = ("#1f77b4", "#d62728")
+
+
+def plot_loss_surface(model: Binormal, *, ax=None):
+    """The loss surface Q(t; 1, c) of Parker eq. 4 with the optimal threshold T(c) of eq. 3; returns the Axes.
+
+    Filled contours of the loss per case over the threshold t (score axis,
+    -3 to 4.5) and the normalised cost c = c_0/(c_0 + c_1) of a missed
+    positive (0 to 1), from :func:`apples.theory.misclassification_loss`,
+    with a colour bar; the valley floor T(c) (Parker §III-A, eq. 3, from
+    :func:`apples.theory.optimal_threshold`) is drawn in white for
+    0 < c < 1.
+
+    Parameters
+    ----------
+    model : apples.theory.Binormal
+        The score model (π₀ in the title is its ``pi_pos``).
+    ax : matplotlib Axes, optional
+        Where to draw; the current Axes when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    plt = require("matplotlib.pyplot")
+    check_binormal(model, "model")
+    if ax is None:
+        ax = plt.gca()
+    elif not isinstance(ax, require("matplotlib.axes").Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    tt = np.linspace(-3, 4.5, 301)
+    cc = np.linspace(0.0, 1.0, 201)
+    Q = misclassification_loss(tt[None, :], cc[:, None], model)
+    im = ax.contourf(tt, cc, Q, levels=20)
+    ax.contour(tt, cc, Q, levels=20, colors="k", linewidths=0.3)
+    ax.plot(optimal_threshold(cc[1:-1], model), cc[1:-1], color="white", lw=2, label="T(c), eq. 3")
+    ax.figure.colorbar(im, ax=ax, label="loss Q(t; 1, c) per case")
+    decorate(
+        ax,
+        xlabel="threshold t (score)",
+        ylabel="c, cost share of a missed positive",
+        title=f"Loss surface of eq. 4 (binormal, π₀ = {model.pi_pos:g})",
+        xlim=(tt[0], tt[-1]),
+    )
+    return ax
+
+
+def plot_figure1(models: Mapping[str, Binormal], *, ax=None, n_pos: int = 300, n_neg: int = 700, seed: int = 5):
+    """Parker (2011) Figure 1 reproduced: (a) two ROC curves, (b) their Cohen's κ curves; returns the Figure.
+
+    Panel (a): each model's ROC curve :meth:`~apples.theory.Binormal.roc` in
+    percent, AUC in the legend, with the diagonal. Panel (b): κ against the
+    false positive rate, from :func:`apples.theory.threshold_measure` at the
+    threshold of each FPR in (0, 1) (399 points), AUK
+    (:func:`apples.theory.integrated_measure`, Parker §II-F) in the legend;
+    as dots, :func:`apples.kappa_curve` of a sample of ``n_pos`` positives and
+    ``n_neg`` negatives drawn from each model (every 20th point).
+
+    Parameters
+    ----------
+    models : mapping of str -> apples.theory.Binormal
+        One or two named classifiers (blue, then red).
+    ax : sequence of two matplotlib Axes, optional
+        The panels (a) and (b); a new 11 x 4 inch figure when None.
+    n_pos, n_neg : int, default 300 and 700
+        Size of each model's sample for the dots.
+    seed : int, default 5
+        Seed of each model's sample (:meth:`~apples.theory.Binormal.sample`).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    require("matplotlib.pyplot")
+    if not isinstance(models, Mapping):
+        raise TypeError(f"models must be a mapping of name -> apples.theory.Binormal, got {type(models).__name__}")
+    if not 1 <= len(models) <= len(_FIGURE1_COLORS):
+        raise ValueError(f"models must hold one or two classifiers, got {len(models)}")
+    for name, model in models.items():
+        check_binormal(model, f"models[{name!r}]")
+    n_pos = check_int_at_least("n_pos", n_pos, 1)
+    n_neg = check_int_at_least("n_neg", n_neg, 1)
+    ax_roc, ax_kappa = panel_axes(ax, 2, figsize=(11, 4))
+    v = np.linspace(0, 1, 401)[1:-1]
+    for (name, m), color in zip(models.items(), _FIGURE1_COLORS[: len(models)], strict=True):
+        ax_roc.plot(100 * v, 100 * m.roc(v), color=color, label=f"{name}: AUC = {m.auc:.3f}")
+        kappa = threshold_measure(m.threshold_at_fpr(v), m, "kappa")
+        ax_kappa.plot(100 * v, kappa, color=color, label=f"{name}: AUK = {integrated_measure(m, 'kappa'):.3f}")
+        yy, ss = m.sample(n_pos, n_neg, seed=seed)
+        kc = kappa_curve(yy, ss)
+        ax_kappa.plot(100 * kc.fpr[::20], kc.kappa[::20], "o", ms=3, color=color, alpha=0.6)
+    ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
+    decorate(
+        ax_roc,
+        xlabel="false positive rate F₁ (%)",
+        ylabel="true positive rate F₀ (%)",
+        title="Parker Fig. 1(a) (reproduced): two ROC curves",
+    )
+    decorate(
+        ax_kappa,
+        xlabel="false positive rate F₁ (%)",
+        ylabel="Cohen's κ",
+        title="Parker Fig. 1(b) (reproduced): their κ curves",
+    )
+    return ax_roc.figure
 
 
 def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, *, ax=None):
