@@ -397,6 +397,11 @@ def _two_fold_cv():
     return StratifiedKFold(2)
 
 
+def _bias_grid():
+    """A one-point simulate_grid table (1% positives, F = 60%, stratified) for the notebook-03 look-ups."""
+    return fs.simulate_grid(fs.figure_grid().head(1), n_reps=3)
+
+
 REGISTRY: dict[str, Entry] = {
     # ---- counts.py ----------------------------------------------------------------------------
     "Counts": Entry(lambda: {"tp": 3, "fp": 1, "fn": 2, "tn": 4},
@@ -499,6 +504,15 @@ REGISTRY: dict[str, Entry] = {
     "explore_cv_f": Entry(lambda: {**_SIM_KW, "n_reps": 4},
                           {**_SIM, "n_reps": Arg(SIZE), "seed": Arg(SEED)},
                           nan_ok="exact_mean is NaN for methods without an exact sum (documented)"),
+    # ---- forman_scholz/simulation.py: notebook 03 grid look-ups and number formats ----------------
+    "format_fold_counts": Entry(lambda: {"counts": [3, 3, 2, 0]}, {"counts": Arg(COUNT_ARRAY)}),
+    "relative_bias": Entry(lambda: {"grid": _bias_grid(), "prior": 0.01, "f_true": 0.6, "stratified": True,
+                                    "method": "tp_fp"},
+                           {"prior": Arg(REAL), "f_true": Arg(REAL)}),
+    "relative_bias_line": Entry(lambda: {"grid": _bias_grid(), "prior": 0.01, "f_true": 0.6, "stratified": True,
+                                         "methods": ("tp_fp", "avg")},
+                                {"prior": Arg(REAL), "f_true": Arg(REAL)}),
+    "format_chance": Entry(lambda: {"p": 0.25}, {"p": Arg(REAL)}),
     # ---- fold_size.py --------------------------------------------------------------------------
     "theoretical_f1": Entry(lambda: {"prop_a": 0.125, "recall_a": 0.75, "recall_b": 0.875},
                             {"prop_a": Arg(REAL, array=True), "recall_a": Arg(REAL), "recall_b": Arg(REAL)}),
@@ -703,7 +717,9 @@ EXEMPT: dict[str, str] = {
     "decorate": "sets Axes properties (Axes.set keywords); takes no data",
     **dict.fromkeys(["plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_cv_f_histograms",
                      "plot_method_curves", "plot_fold_f1", "plot_accuracy_by_uncertainty",
-                     "plot_incoherence_comparison", "plot_loss_surface", "plot_figure1", "panel_axes"], _PLOT),
+                     "plot_incoherence_comparison", "plot_loss_surface", "plot_figure1", "panel_axes",
+                     "plot_cv_f_convergence", "plot_bias_vs_prior", "plot_figure4_5", "plot_figure6",
+                     "plot_figure7", "plot_figure8", "plot_figure9"], _PLOT),
     **dict.fromkeys(["plot_fold_f1_convergence", "plot_fold_f1_grid", "plot_fold_f1_readings", "plot_delta_factors",
                      "plot_fold_f1_single_runs"], _PLOT),
     **dict.fromkeys(["calibration_explorer", "sim_explorer", "incoherence_explorer"], _WIDGET),

@@ -55,6 +55,13 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
         a.sample_cv_f(**r.REGISTRY["sample_cv_f"].recipe()), r._SIM_KW["f_true"])),
     "plot_method_curves": (_MPL, lambda a, r: a.plot_method_curves(
         a.simulate_grid(**r.REGISTRY["simulate_grid"].recipe()), x="prior", y="bias")),
+    "plot_cv_f_convergence": (_MPL, lambda a, r: a.plot_cv_f_convergence(0.05, 0.8, stratified=True, n_reps=20)),
+    "plot_bias_vs_prior": (_MPL, lambda a, r: a.plot_bias_vs_prior(r._bias_grid(), stratified=True)),
+    "plot_figure4_5": (_MPL, lambda a, r: a.plot_figure4_5(r._bias_grid())),
+    "plot_figure6": (_MPL, lambda a, r: a.plot_figure6(r._bias_grid())),
+    "plot_figure7": (_MPL, lambda a, r: a.plot_figure7(r._bias_grid())),
+    "plot_figure8": (_MPL, lambda a, r: a.plot_figure8(r._bias_grid())),
+    "plot_figure9": (_MPL, lambda a, r: a.plot_figure9(n_reps=10)),
     "plot_fold_f1": (_MPL, lambda a, r: a.plot_fold_f1(a.fold_f1_curve(**r.REGISTRY["fold_f1_curve"].recipe()))),
     "plot_accuracy_by_uncertainty": (_MPL, lambda a, r: a.plot_accuracy_by_uncertainty(
         a.accuracy_by_uncertainty(**r.REGISTRY["accuracy_by_uncertainty"].recipe()))),

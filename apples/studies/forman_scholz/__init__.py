@@ -4,6 +4,17 @@ The §3.2 calibration example, the §4.2 bias simulation, the digits data,
 figures and explorers.
 """
 
+from apples.studies.forman_scholz.bias_figures import (
+    plot_bias_vs_prior,
+    plot_cv_f_convergence,
+    plot_cv_f_histograms,
+    plot_figure4_5,
+    plot_figure6,
+    plot_figure7,
+    plot_figure8,
+    plot_figure9,
+    plot_method_curves,
+)
 from apples.studies.forman_scholz.calibration import (
     PAPER_AUC_AVG,
     PAPER_AUC_MERGE,
@@ -28,13 +39,11 @@ from apples.studies.forman_scholz.explorers import (
     sim_explorer,
 )
 from apples.studies.forman_scholz.figures import (
-    plot_cv_f_histograms,
     plot_f_of_tp,
     plot_f_precision_recall,
     plot_f_rates,
     plot_figure3,
     plot_fold_rocs,
-    plot_method_curves,
     plot_rate_vs_score,
 )
 from apples.studies.forman_scholz.simulation import (
@@ -44,6 +53,10 @@ from apples.studies.forman_scholz.simulation import (
     ExploreResult,
     explore_cv_f,
     figure_grid,
+    format_chance,
+    format_fold_counts,
+    relative_bias,
+    relative_bias_line,
     sample_cv_f,
     simulate_cv_f,
     simulate_grid,
@@ -69,14 +82,25 @@ __all__ = [
     "explore_cv_f",
     "figure_grid",
     "fold_scores",
+    "format_chance",
+    "format_fold_counts",
+    "plot_bias_vs_prior",
+    "plot_cv_f_convergence",
     "plot_cv_f_histograms",
     "plot_f_of_tp",
     "plot_f_precision_recall",
     "plot_f_rates",
     "plot_figure3",
+    "plot_figure4_5",
+    "plot_figure6",
+    "plot_figure7",
+    "plot_figure8",
+    "plot_figure9",
     "plot_fold_rocs",
     "plot_method_curves",
     "plot_rate_vs_score",
+    "relative_bias",
+    "relative_bias_line",
     "sample_cv_f",
     "scores_with_auc",
     "section32_study",

@@ -18,8 +18,9 @@ from apples._validation import (
 )
 from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS, percent
 from apples.cv.ranking import auc_table
+from apples.studies.forman_scholz.bias_figures import plot_cv_f_histograms
 from apples.studies.forman_scholz.calibration import CalibrationStudy, section32_study
-from apples.studies.forman_scholz.figures import plot_cv_f_histograms, plot_figure3
+from apples.studies.forman_scholz.figures import plot_figure3
 from apples.studies.forman_scholz.simulation import ExploreResult, explore_cv_f
 
 if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by sim_explorer

@@ -1,4 +1,4 @@
-"""Figures of the Forman & Scholz (2010) study (notebooks 01, 02 and 03).
+"""Figures of the Forman & Scholz (2010) study (notebooks 01 and 02; notebook 03's are in :mod:`.bias_figures`).
 
 Each function draws one figure: ``ax=None`` keyword (a new figure when omitted),
 returning the axes, or the figure for a multi-panel plot.
@@ -6,25 +6,22 @@ returning the axes, or the figure for a multi-panel plot.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from apples._optional import require
 from apples._validation import (
     check_bool,
     check_choice,
-    check_count,
     check_fold_lists,
-    check_real,
     divide,
 )
-from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS, percent
+from apples.cv.confusion import percent
 from apples.cv.ranking import in_fold, merge_folds
 from apples.metrics.ranking import roc_auc, roc_curve
-from apples.plotting import METHOD_COLORS, decorate, panel_axes
+from apples.plotting import panel_axes
 from apples.theory.f_surfaces import f_from_rates, f_of_tp
 
 if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by sim_explorer
@@ -32,13 +29,11 @@ if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by s
 
 
 __all__ = [
-    "plot_cv_f_histograms",
     "plot_f_of_tp",
     "plot_f_precision_recall",
     "plot_f_rates",
     "plot_figure3",
     "plot_fold_rocs",
-    "plot_method_curves",
     "plot_rate_vs_score",
 ]
 _FOLD_COLORS = ("#1f77b4", "#2ca02c", "#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -243,84 +238,4 @@ def plot_f_of_tp(*, ax=None, positives: int = 4, fp: int = 1, expected_tp: float
         xticks=np.arange(positives + 1),
     )
     ax.legend(loc="lower right")
-    return ax
-
-
-def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 40, ax=None):
-    """Step histograms of each method's estimates (in %) with the ground truth marked; returns ``ax``.
-
-    ``estimates`` is :func:`~apples.studies.forman_scholz.sample_cv_f` output (one column per method of
-    ``CV_F_METHODS``).
-    """
-    _check_frame("estimates", estimates, CV_F_METHODS, "apples.studies.forman_scholz.sample_cv_f output")
-    f_true = check_real("f_true", f_true)
-    bins = check_count("bins", bins)
-    if bins < 1:
-        raise ValueError(f"bins must be at least 1, got {bins}")
-    ax = require("matplotlib.pyplot").gca() if ax is None else ax
-    values = estimates.to_numpy() * 100
-    finite = values[np.isfinite(values)]
-    edges = np.histogram_bin_edges(finite if finite.size else [0, 100], bins=bins)
-    for method in CV_F_METHODS:
-        x = estimates[method].dropna().to_numpy() * 100
-        weights = np.full(x.size, 100.0 / max(len(estimates), 1))
-        ax.hist(
-            x,
-            bins=edges,
-            weights=weights,
-            histtype="step",
-            lw=1.5,
-            color=METHOD_COLORS[method],
-            label=METHOD_LABELS[method],
-        )
-    ax.axvline(f_true * 100, color="grey", ls="--", lw=1, label="truth")
-    return decorate(ax, xlabel="cross-validated F (%)", ylabel="repetitions (%)")
-
-
-def _check_frame(name: str, frame: object, columns, what: str) -> None:
-    """A DataFrame with the given columns; the shared checks take numbers and labels, not frames."""
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{name} must be a DataFrame ({what}), got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{name} lacks the column(s) {missing} ({what}); it has {list(frame.columns)[:10]}")
-
-
-def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METHODS, ax=None, **line_kw):
-    """One line per method from a long table (e.g. :func:`simulate_grid`), values in %; returns ``ax``.
-
-    ``frame`` needs columns ``method``, ``x`` and ``y``; both axes are scaled by
-    100 (priors, F and biases are fractions in the table).
-
-    Examples
-    --------
-    >>> from apples.studies.forman_scholz import figure_grid, simulate_grid
-    >>> g = simulate_grid(figure_grid().head(2), n_reps=50)
-    >>> ax = plot_method_curves(g, x="prior", y="bias")
-    >>> len(ax.lines)
-    5
-    """
-    if not isinstance(x, str) or not isinstance(y, str):
-        raise TypeError(f"x and y must be column names (strings), got x={x!r}, y={y!r}")
-    _check_frame(
-        "frame", frame, ("method", x, y), "a long table such as apples.studies.forman_scholz.simulate_grid output"
-    )
-    if isinstance(methods, str) or not isinstance(methods, Iterable):
-        raise TypeError(f"methods must be a sequence of methods of CV_F_METHODS, got {methods!r}")
-    methods = list(methods)
-    unknown = [m for m in methods if not isinstance(m, str) or m not in METHOD_LABELS]
-    if unknown:
-        raise ValueError(f"methods has {unknown!r}, not methods of CV_F_METHODS {CV_F_METHODS}")
-    ax = require("matplotlib.pyplot").gca() if ax is None else ax
-    for method in methods:
-        part = frame[frame["method"] == method].sort_values(x)
-        ax.plot(
-            part[x] * 100,
-            part[y] * 100,
-            marker="o",
-            ms=3,
-            color=METHOD_COLORS[method],
-            label=METHOD_LABELS[method],
-            **line_kw,
-        )
     return ax
