@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import datetime
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:  # pandas is imported where a table is built
-    pass
+if TYPE_CHECKING:  # pandas is imported where a table is checked
+    import pandas as pd
 
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "check_count",
     "check_fold_lists",
     "check_folds_cases",
+    "check_frame",
     "check_int",
     "check_int_at_least",
     "check_label_kind",
@@ -615,11 +616,11 @@ def check_int_at_least(name: str, value: object, minimum: int) -> int:
 
 
 def float_or_array(x):
+    """A float for a scalar input, a float array otherwise: how the closed forms return their values."""
     x = np.asarray(x, dtype=float)
     return float(x) if x.ndim == 0 else x
 
 
-# ----------------------------------------------------------------------------- validation
 def check_int(name: str, value: object, *, low: int | None = None, high: int | None = None) -> int:
     """An integer in [low, high] (either bound optional), as a Python ``int``.
 
@@ -631,4 +632,21 @@ def check_int(name: str, value: object, *, low: int | None = None, high: int | N
     if (low is not None and value < low) or (high is not None and value > high):
         bound = f"<= {high}" if low is None else f">= {low}" if high is None else f"between {low} and {high}"
         raise ValueError(f"{name} must be {bound}, got {value}")
+    return value
+
+
+def check_frame(name: str, value: object, columns: Iterable[str], *, what: str | None = None) -> pd.DataFrame:
+    """``value`` as a pandas DataFrame holding ``columns``: a TypeError or ValueError naming ``name`` otherwise.
+
+    ``what`` says where such a table comes from (``"apples.studies.forman_scholz.simulate_grid output"``),
+    for the message.
+    """
+    import pandas as pd
+
+    source = f" ({what})" if what else ""
+    if not isinstance(value, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame{source}, got {type(value).__name__}")
+    missing = [c for c in columns if c not in value.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the column(s) {missing}{source}; it has {list(value.columns)[:10]}")
     return value

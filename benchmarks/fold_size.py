@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from apples import fold_size
+from apples.studies.van_asch import fold_size
 
 PROPS = np.arange(21) * 0.005
 PANELS = [(5, 1000), (5, 10_000), (10, 1000), (10, 10_000), (50, 1000), (50, 10_000)]

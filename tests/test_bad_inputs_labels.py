@@ -503,7 +503,7 @@ def test_sim_explorer_plots_name_bad_tables():
 
     fig, ax = plt.subplots()
     try:
-        with pytest.raises(TypeError, match="^estimates must be a DataFrame"):
+        with pytest.raises(TypeError, match="^estimates must be a pandas DataFrame"):
             plot_cv_f_histograms([0.5], 0.8, ax=ax)
         with pytest.raises(ValueError, match=r"^estimates lacks the column\(s\) \['avg'"):
             plot_cv_f_histograms(pd.DataFrame({"x": [0.5]}), 0.8, ax=ax)

@@ -17,7 +17,8 @@ import apples
 from apples.studies import van_asch as va
 from apples import Counts, UndefinedMetricError, cv_f_measure, f_measure
 from apples.theory.fold_size import VAN_ASCH_RECALL_A, VAN_ASCH_RECALL_B, corpus_counts, delta_factors, delta_table, fold_f1, fold_sizes, theoretical_f1
-from apples.studies.van_asch.fold_size import exact_fold_f1, fold_f1_curve, fold_f1_readings, simulate_fold_counts, simulate_fold_f1
+from apples.studies.van_asch.fold_size import exact_fold_f1, simulate_fold_counts, simulate_fold_f1
+from apples.studies.van_asch.figure2 import fold_f1_curve, fold_f1_readings
 
 RA, RB = 0.8, 0.977
 

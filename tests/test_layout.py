@@ -38,7 +38,8 @@ def _modules():
 
 
 def test_import_apples_gives_at_most_60_names_all_listed():
-    public = sorted(n for n in dir(apples) if not n.startswith("_"))
+    # apples.studies is not imported by apples; once a study is imported, Python sets the attribute
+    public = sorted(n for n in dir(apples) if not n.startswith("_") and n != "studies")
     assert len(public) <= 60, f"import apples exposes {len(public)} names: {public}"
     # every public attribute is deliberate: listed in __all__ (subpackages imported as a side effect would not be)
     assert set(public) == set(apples.__all__) - {"__version__"}

@@ -15,6 +15,12 @@ from apples.studies.forman_scholz.bias_figures import (
     plot_figure9,
     plot_method_curves,
 )
+from apples.studies.forman_scholz.bias_tables import (
+    format_chance,
+    format_fold_counts,
+    relative_bias,
+    relative_bias_line,
+)
 from apples.studies.forman_scholz.calibration import (
     PAPER_AUC_AVG,
     PAPER_AUC_MERGE,
@@ -53,10 +59,6 @@ from apples.studies.forman_scholz.simulation import (
     ExploreResult,
     explore_cv_f,
     figure_grid,
-    format_chance,
-    format_fold_counts,
-    relative_bias,
-    relative_bias_line,
     sample_cv_f,
     simulate_cv_f,
     simulate_grid,

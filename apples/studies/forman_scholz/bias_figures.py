@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from apples._optional import require
-from apples._validation import check_bool, check_count, check_positive, check_real
+from apples._validation import check_bool, check_count, check_frame, check_positive, check_real
 from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS
 from apples.plotting import METHOD_COLORS, decorate, panel_axes
 from apples.studies.forman_scholz.simulation import FIGURE_PANEL_PRIORS, FIGURE_PRIORS, sample_cv_f
@@ -43,7 +43,7 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
     ``CV_F_METHODS``).
     """
     plt = require("matplotlib.pyplot")
-    _check_frame("estimates", estimates, CV_F_METHODS, "apples.studies.forman_scholz.sample_cv_f output")
+    check_frame("estimates", estimates, CV_F_METHODS, what="apples.studies.forman_scholz.sample_cv_f output")
     f_true = check_real("f_true", f_true)
     bins = check_count("bins", bins)
     if bins < 1:
@@ -68,15 +68,6 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
     return decorate(ax, xlabel="cross-validated F (%)", ylabel="repetitions (%)")
 
 
-def _check_frame(name: str, frame: object, columns, what: str) -> None:
-    """A DataFrame with the given columns; the shared checks take numbers and labels, not frames."""
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{name} must be a DataFrame ({what}), got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{name} lacks the column(s) {missing} ({what}); it has {list(frame.columns)[:10]}")
-
-
 def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METHODS, ax=None, **line_kw):
     """One line per method from a long table (e.g. :func:`simulate_grid`), values in %; returns ``ax``.
 
@@ -94,8 +85,8 @@ def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METH
     plt = require("matplotlib.pyplot")
     if not isinstance(x, str) or not isinstance(y, str):
         raise TypeError(f"x and y must be column names (strings), got x={x!r}, y={y!r}")
-    _check_frame(
-        "frame", frame, ("method", x, y), "a long table such as apples.studies.forman_scholz.simulate_grid output"
+    check_frame(
+        "frame", frame, ("method", x, y), what="a long table such as apples.studies.forman_scholz.simulate_grid output"
     )
     if isinstance(methods, str) or not isinstance(methods, Iterable):
         raise TypeError(f"methods must be a sequence of methods of CV_F_METHODS, got {methods!r}")
@@ -119,7 +110,7 @@ def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METH
 
 
 def _check_grid_frame(grid: object, columns: Iterable[str]) -> pd.DataFrame:
-    _check_frame("grid", grid, ("prior", "f_true", "stratified", "method", *columns), _GRID)
+    check_frame("grid", grid, ("prior", "f_true", "stratified", "method", *columns), what=_GRID)
     assert isinstance(grid, pd.DataFrame)
     return grid
 

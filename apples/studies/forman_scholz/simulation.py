@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -12,12 +11,9 @@ import numpy as np
 import pandas as pd
 
 from apples._validation import (
-    MAX_EXACT_INT,
     check_bool,
-    check_choice,
     check_count,
     check_positive,
-    check_real,
     check_table_size,
     divide,
 )
@@ -42,10 +38,6 @@ __all__ = [
     "ExploreResult",
     "explore_cv_f",
     "figure_grid",
-    "format_chance",
-    "format_fold_counts",
-    "relative_bias",
-    "relative_bias_line",
     "sample_cv_f",
     "simulate_cv_f",
     "simulate_grid",
@@ -448,100 +440,3 @@ def explore_cv_f(
         f"Smallest |bias|: {METHOD_LABELS[best]} ({summary['bias'].loc[best] * 100:+.2f} points)."
     )
     return ExploreResult(estimates=est, summary=summary, f_true=float(f_true), text=text)
-
-
-# -- notebook 03: look-ups into the simulated grid, number formats (§4.3, Figure 9) ------------------
-def format_fold_counts(counts) -> str:
-    """One repetition's positives per fold (a row of :func:`apples.theory.fold_positives`, §4.2) as text.
-
-    Parameters
-    ----------
-    counts : 1-d array-like of non-negative int
-
-    Returns
-    -------
-    str
-        The counts separated by spaces, e.g. ``format_fold_counts([3, 3, 2]) == "3 3 2"``.
-    """
-    if isinstance(counts, (str, bytes)):
-        raise TypeError(f"counts must be an array of integer counts, got {counts!r}")
-    arr = np.asarray(counts, dtype=object if isinstance(counts, (list, tuple)) else None)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"counts must be 1-d and non-empty (one count per fold), got shape {arr.shape}")
-    bad = [c for c in arr.tolist() if isinstance(c, bool) or not isinstance(c, int)]
-    if bad:
-        raise TypeError(f"counts must hold integer counts, got {bad[0]!r} ({type(bad[0]).__name__})")
-    if min(arr.tolist()) < 0 or max(arr.tolist()) > MAX_EXACT_INT:
-        raise ValueError(f"counts must be counts of positives in [0, 2**53], got {arr.tolist()}")
-    return " ".join(str(c) for c in arr.tolist())
-
-
-def relative_bias(grid: pd.DataFrame, *, prior: float, f_true: float, stratified: bool, method: str) -> float:
-    """The relative bias, (mean − F) / F, of one method at one point of the grid (§4.3, Figures 4–7).
-
-    Parameters
-    ----------
-    grid : DataFrame
-        :func:`simulate_grid` output (columns ``prior``, ``f_true``, ``stratified``,
-        ``method``, ``relative_bias``).
-    prior, f_true : float
-        The point, matched with :func:`numpy.isclose`.
-    stratified : bool
-    method : str, one of ``CV_F_METHODS``
-
-    Returns
-    -------
-    float
-        Its ``relative_bias``; a ValueError if the grid has no row (or several) there.
-    """
-    if not isinstance(grid, pd.DataFrame):
-        raise TypeError(f"grid must be a DataFrame (simulate_grid output), got {type(grid).__name__}")
-    missing = [c for c in ("prior", "f_true", "stratified", "method", "relative_bias") if c not in grid.columns]
-    if missing:
-        raise ValueError(f"grid lacks the column(s) {missing} (simulate_grid output); it has {list(grid.columns)}")
-    prior, f_true = check_real("prior", prior), check_real("f_true", f_true)
-    stratified = check_bool("stratified", stratified)
-    method = check_choice("method", method, CV_F_METHODS)
-    at = np.isclose(grid["prior"], prior) & np.isclose(grid["f_true"], f_true)
-    rows = grid[at & (grid["stratified"] == stratified) & (grid["method"] == method)]
-    if len(rows) != 1:
-        raise ValueError(
-            f"grid has {len(rows) or 'no'} row(s) at prior={prior!r}, f_true={f_true!r}, "
-            f"stratified={stratified}, method={method!r}; pass a point of the simulated grid"
-        )
-    return float(rows["relative_bias"].iloc[0])
-
-
-def relative_bias_line(
-    grid: pd.DataFrame, *, prior: float, f_true: float, stratified: bool, methods: Iterable[str] = CV_F_METHODS
-) -> str:
-    """Several methods' :func:`relative_bias` at one grid point as text, e.g. ``"F_avg -6.34%, F_tp,fp -0.14%"``.
-
-    The §4.3 claims in notebook 03 quote these lines. ``methods`` (default
-    ``CV_F_METHODS``) gives the methods and their order.
-    """
-    if isinstance(methods, str) or not isinstance(methods, Iterable):
-        raise TypeError(f"methods must be a sequence of methods of CV_F_METHODS, got {methods!r}")
-    methods = list(methods)
-    unknown = [m for m in methods if not isinstance(m, str) or m not in CV_F_METHODS]
-    if unknown or not methods:
-        raise ValueError(f"methods must be methods of CV_F_METHODS {CV_F_METHODS}, got {methods!r}")
-    return ", ".join(
-        f"{METHOD_LABELS[m]} {relative_bias(grid, prior=prior, f_true=f_true, stratified=stratified, method=m):+.2%}"
-        for m in methods
-    )
-
-
-def format_chance(p: float) -> str:
-    """A probability (Figure 9's chance of a fold without positives) as a percentage, or "1 in N" below 0.0001 %.
-
-    Two decimals from 1 % up, two significant digits from 0.0001 % up, else
-    ``"1 in N"`` with N to two significant digits: ``format_chance(5.2e-10) ==
-    "1 in 1,900,000,000"``. ``p`` must lie in [0, 1].
-    """
-    p = check_real("p", p, low=0.0, high=1.0)
-    if p >= 0.01:
-        return f"{100 * p:.2f} %"
-    if p >= 1e-6:
-        return f"{100 * p:.2g} %"
-    return "0 %" if p == 0 else f"1 in {float(f'{1 / p:.2g}'):,.0f}"

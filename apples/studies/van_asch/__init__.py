@@ -18,7 +18,10 @@ from apples.studies.van_asch.boosting import (
 from apples.studies.van_asch.figure2 import (
     FIGURE2_PANELS,
     FIGURE2_PROPS,
+    READINGS,
     figure2_curves,
+    fold_f1_curve,
+    fold_f1_readings,
 )
 from apples.studies.van_asch.figures import (
     plot_accuracy_by_uncertainty,
@@ -30,16 +33,17 @@ from apples.studies.van_asch.figures import (
     plot_fold_f1_single_runs,
 )
 from apples.studies.van_asch.fold_size import (
-    READINGS,
+    ALLOCATIONS,
+    ERROR_MODELS,
     FoldCounts,
     exact_fold_f1,
-    fold_f1_curve,
-    fold_f1_readings,
     simulate_fold_counts,
     simulate_fold_f1,
 )
 
 __all__ = [
+    "ALLOCATIONS",
+    "ERROR_MODELS",
     "FIGURE2_PANELS",
     "FIGURE2_PROPS",
     "READINGS",

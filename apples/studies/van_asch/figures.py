@@ -19,6 +19,7 @@ from apples._optional import require
 from apples._validation import (
     check_bool,
     check_choice,
+    check_frame,
     check_int,
     check_real,
     check_real_array,
@@ -36,16 +37,6 @@ __all__ = [
     "plot_fold_f1_readings",
     "plot_fold_f1_single_runs",
 ]
-
-
-def _check_frame(name: str, value: object, columns: Iterable[str]) -> pd.DataFrame:
-    """``value`` as a DataFrame holding ``columns``: a TypeError or ValueError naming ``name`` otherwise."""
-    if not isinstance(value, pd.DataFrame):
-        raise TypeError(f"{name} must be a pandas DataFrame, got {type(value).__name__}")
-    missing = [c for c in columns if c not in value.columns]
-    if missing:
-        raise ValueError(f"{name} lacks the columns {missing}; it has {list(value.columns)}")
-    return value
 
 
 def _check_panel_keys(name: str, keys: Iterable[object]) -> list[str]:
@@ -181,7 +172,7 @@ def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "mac
     for i, (a, key) in enumerate(zip(axes, keys, strict=False)):
         k, n = FIGURE2_PANELS[key]
         plot_fold_f1(
-            _check_frame(f"curves[{key!r}]", curves[key], ("prop_a", "average", "method", "exact", "mean", "se")),
+            check_frame(f"curves[{key!r}]", curves[key], ("prop_a", "average", "method", "exact", "mean", "se")),
             average=average,
             ax=a,
             legend=i == 0,
@@ -249,7 +240,7 @@ def plot_fold_f1_readings(
         raise ValueError(f"readings has no frame for the panels {missing} named in panels")
     axes = panel_axes(ax, len(keys), figsize=(13, 4.2), sharey=True)
     for a, key in zip(axes, keys, strict=True):
-        df = _check_frame(f"readings[{key!r}]", readings[key], ())
+        df = check_frame(f"readings[{key!r}]", readings[key], ())
         unknown = [c for c in df.columns if c not in _READING_STYLES]
         if unknown:
             raise ValueError(f"readings[{key!r}] has columns {unknown} that fold_f1_readings does not return")
@@ -299,7 +290,7 @@ def plot_delta_factors(table: pd.DataFrame, *, ax=None):
     require("matplotlib.pyplot")
     from apples.plotting import decorate, panel_axes
 
-    table = _check_frame("table", table, ("n", "n_a", "tp_a", "delta", "gap"))
+    table = check_frame("table", table, ("n", "n_a", "tp_a", "delta", "gap"))
     if len(table) == 0:
         raise ValueError("table must hold at least one fold")
     ax_delta, ax_gap = panel_axes(ax, 2, figsize=(12, 4))
@@ -433,7 +424,7 @@ def plot_fold_f1_convergence(conv: pd.DataFrame, exact: float, *, ax=None, title
     plt = require("matplotlib.pyplot")
     from apples.plotting import decorate
 
-    conv = _check_frame("conv", conv, ("n_reps", "mean", "se"))
+    conv = check_frame("conv", conv, ("n_reps", "mean", "se"))
     if len(conv) == 0:
         raise ValueError("conv must hold at least one simulation")
     exact = check_real("exact", exact)
