@@ -16,6 +16,7 @@ maps the papers' symbols to these names.
 """
 
 from apples import cv, metrics, plotting, theory
+from apples._report import CVReport, report
 from apples._validation import UndefinedMetricError
 from apples.cv import (
     CV_F_METHODS,
@@ -66,6 +67,7 @@ __all__ = [
     "AVERAGES",
     "CV_F_METHODS",
     "CV_ROC_AUC_METHODS",
+    "CVReport",
     "Counts",
     "UndefinedMetricError",
     "accuracy",
@@ -102,6 +104,7 @@ __all__ = [
     "precision_at_k",
     "r_precision",
     "recall",
+    "report",
     "roc_auc",
     "roc_curve",
     "set_style",

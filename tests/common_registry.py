@@ -397,6 +397,11 @@ def _two_fold_cv():
     return StratifiedKFold(2)
 
 
+def _report_dict(result):
+    """A CVReport as its dict, without the sentences (notes, warnings) that quote numbers and labels."""
+    return {k: v for k, v in result.to_dict().items() if k not in ("notes", "warnings")}
+
+
 def _bias_grid():
     """A one-point simulate_grid table (1% positives, F = 60%, stratified) for the notebook-03 look-ups."""
     return fs.simulate_grid(fs.figure_grid().head(1), n_reps=3)
@@ -694,6 +699,23 @@ REGISTRY: dict[str, Entry] = {
     "Binormal.roc": Entry(lambda: {"self": _model(), "fpr": [0.25, 0.5]}, {"fpr": Arg(REAL, array=True)}),
     "Binormal.sample": Entry(lambda: {"self": _model(), "n_pos": 3, "n_neg": 4, "seed": 0},
                              {"n_pos": Arg(SIZE), "n_neg": Arg(SIZE), "seed": Arg(SEED)}),
+    # ---- reporting.py --------------------------------------------------------------------------
+    "report": Entry(lambda: {"y_true": list(Y), "y_pred": list(P), "y_score": list(S), "folds": list(F), "pos_label": 1},
+                    {"y_true": _labels(), "y_pred": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS),
+                     "pos_label": Arg(POSITIVE)},
+                    project=_report_dict, relabel=BIN_MAP, rank_based=True),
+    "report@repeats": Entry(lambda: {"y_true": list(Y) * 2, "y_score": list(S) * 2, "folds": list(F) * 2,
+                                     "repeats": [0] * 6 + [1] * 6},
+                            {"y_true": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS),
+                             "repeats": Arg(FOLD_IDS)},
+                            project=_report_dict, rank_based=True),
+    "report@multiclass": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM), "folds": [0, 0, 0, 0, 1, 1, 1, 1],
+                                        "labels": [0, 1, 2]},
+                               {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS),
+                                "labels": Arg(LABEL_SET)},
+                               project=_report_dict, relabel=MC_MAP),
+    "CVReport.from_json": Entry(lambda: {"text": apples.report(list(Y), y_pred=list(P), folds=list(F)).to_json()},
+                                project=_report_dict),
 }
 
 #: Public names that take none of the input classes, with the reason.

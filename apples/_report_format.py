@@ -1,0 +1,209 @@
+"""Rendering a :class:`apples.CVReport` dict: tidy rows, aligned text, HTML and Markdown.
+
+Every format is built from :func:`report_rows`, one row per (quantity, average,
+aggregation), so the text, the HTML table, the Markdown table and
+``CVReport.to_frame()`` always show the same numbers. Values print as percentages
+with one decimal; an undefined value prints as ``undefined``.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+__all__ = [
+    "render_html",
+    "render_markdown",
+    "render_text",
+    "report_rows",
+]
+
+#: How a quantity and an aggregation are printed.
+QUANTITY_NAMES = {
+    "f_measure": "F-measure",
+    "precision": "precision",
+    "recall": "recall",
+    "accuracy": "accuracy",
+    "roc_auc": "ROC AUC",
+    "average_precision": "average precision",
+    "f_of_averages": "F of averaged P, R",
+    "mean_f": "mean of per-label F",
+}
+AGGREGATION_NAMES = {
+    "tp_fp": "F_tp,fp (pooled counts)",
+    "avg": "averaged over folds",
+    "pr_re": "F_pr,re (of averaged P, R)",
+    "avg_skip": "F~_avg (defined folds)",
+    "pr_re_skip": "F~_pr,re (defined folds)",
+    "pooled": "pooled over folds",
+    "merge": "merged scores",
+}
+_BINARY = ("f_measure", "precision", "recall", "accuracy", "roc_auc", "average_precision")
+_MULTI = ("precision", "recall", "f_of_averages", "mean_f")
+
+
+def _recommended(d: dict, quantity: str, aggregation: str) -> bool:
+    if d["task"] == "binary":
+        return d["recommended"].get(quantity) == aggregation
+    return False
+
+
+def report_rows(d: dict) -> list[dict[str, Any]]:
+    """One dict per reported value: quantity, average ('' for binary), aggregation, value, std, recommended."""
+    std = d.get("repeats", {}).get("std")
+    rows = []
+
+    def add(quantity: str, average: str, aggregation: str, value, spread) -> None:
+        rows.append(
+            {
+                "quantity": quantity,
+                "average": average,
+                "aggregation": aggregation,
+                "value": value,
+                "std": spread,
+                "recommended": _recommended(d, quantity, aggregation),
+            }
+        )
+
+    if d["task"] == "binary":
+        for q in _BINARY:
+            for agg, v in d[q].items():
+                add(q, "", agg, v, None if std is None else std[q][agg])
+    else:
+        for q in _MULTI:
+            for avg, aggs in d[q].items():
+                for agg, v in aggs.items():
+                    add(q, avg, agg, v, None if std is None else std[q][avg][agg])
+        for agg, v in d["accuracy"].items():
+            add("accuracy", "", agg, v, None if std is None else std["accuracy"][agg])
+        for agg, v in d["roc_auc"]["macro_ovr"].items():
+            add("roc_auc", "macro_ovr", agg, v, None if std is None else std["roc_auc"]["macro_ovr"][agg])
+    return rows
+
+
+def _pct(v) -> str:
+    return "undefined" if v is None else f"{100 * v:.1f}%"
+
+
+def _title(d: dict) -> str:
+    if d["task"] == "binary":
+        head = (
+            f"Cross-validated binary classification: n = {d['n']}, {d['n_folds']} folds, "
+            f"positive label {d['pos_label']!r}"
+        )
+    else:
+        head = (
+            f"Cross-validated multi-class classification: n = {d['n']}, {d['n_folds']} folds, {len(d['labels'])} labels"
+        )
+    if "repeats" in d:
+        head += f", {d['repeats']['n_repeats']} repeats (mean over repeats, std across them)"
+    return head
+
+
+def _table(d: dict) -> tuple[list[str], list[list[str]]]:
+    repeated = "repeats" in d
+    header = ["quantity", "average", "aggregation", "value"] + (["std"] if repeated else [])
+    if d["task"] == "binary":
+        header.remove("average")
+    body = []
+    for r in report_rows(d):
+        row = [QUANTITY_NAMES.get(r["quantity"], r["quantity"])]
+        if d["task"] != "binary":
+            row.append(r["average"])
+        row += [
+            AGGREGATION_NAMES.get(r["aggregation"], r["aggregation"]) + (" *" if r["recommended"] else ""),
+            _pct(r["value"]),
+        ]
+        if repeated:
+            row.append("" if r["std"] is None else f"{100 * r['std']:.1f}")
+        body.append(row)
+    return header, body
+
+
+def _fold_lines(d: dict) -> list[str]:
+    lines = []
+    for f in d["folds"]:
+        where = f"fold {f['fold']!r}" + (f" of repeat {f['repeat']!r}" if "repeat" in f else "")
+        if d["task"] == "binary":
+            size = f"n = {f['n']}, {f['positives']} positives"
+        else:
+            size = f"n = {f['n']}" + (f", absent labels {f['absent_labels']}" if f["absent_labels"] else "")
+        und = "; ".join(
+            u["quantity"] + (f" of {u['label']!r}" if "label" in u else "") + f" undefined ({u['reason']})"
+            for u in f["undefined"]
+        )
+        lines.append(f"{where}: {size}" + (f"; {und}" if und else ""))
+    return lines
+
+
+def render_text(d: dict) -> str:
+    """The report as aligned plain text, for a terminal."""
+    header, body = _table(d)
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    numeric = {"value", "std"}
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if h in numeric else c.ljust(w) for c, w, h in zip(cells, widths, header, strict=True)
+        ).rstrip()
+
+    out = [_title(d), "", line(header), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in body]
+    out += ["", "* what the papers support"]
+    out += ["", "Folds:"] + [f"  {s}" for s in _fold_lines(d)]
+    out += ["", "Notes:"] + [f"  - {s}" for s in d["notes"]]
+    if d["warnings"]:
+        out += ["", "Warnings:"] + [f"  ! {s}" for s in d["warnings"]]
+    return "\n".join(out)
+
+
+def render_markdown(d: dict) -> str:
+    """The report as Markdown: a title, a pipe table, then folds, notes and warnings as lists."""
+    header, body = _table(d)
+
+    def cell(s: str) -> str:
+        return s.replace("|", "\\|")
+
+    right = {"value", "std"}
+    out = [
+        f"**{_title(d)}**",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---:" if h in right else ":---" for h in header) + "|",
+    ]
+    out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in body]
+    out += ["", "\\* what the papers support", "", "Folds:", ""] + [f"- {cell(s)}" for s in _fold_lines(d)]
+    out += ["", "Notes:", ""] + [f"- {s}" for s in d["notes"]]
+    if d["warnings"]:
+        out += ["", "Warnings:", ""] + [f"- {s}" for s in d["warnings"]]
+    return "\n".join(out)
+
+
+def render_html(d: dict) -> str:
+    """The report as an HTML fragment: a table, then folds, notes and warnings (for notebooks)."""
+    header, body = _table(d)
+    esc = html.escape
+    right = {"value", "std"}
+    th = "".join(f'<th style="text-align:{"right" if h in right else "left"}">{esc(h)}</th>' for h in header)
+    rows = "".join(
+        "<tr>"
+        + "".join(
+            f'<td style="text-align:{"right" if h in right else "left"}">{esc(c)}</td>'
+            for c, h in zip(r, header, strict=True)
+        )
+        + "</tr>"
+        for r in body
+    )
+    parts = [
+        f'<div class="apples-report"><p><b>{esc(_title(d))}</b></p>',
+        f"<table><thead><tr>{th}</tr></thead><tbody>{rows}</tbody></table>",
+        "<p>* what the papers support</p>",
+        "<details><summary>Folds</summary><ul>"
+        + "".join(f"<li>{esc(s)}</li>" for s in _fold_lines(d))
+        + "</ul></details>",
+        "<p>Notes:</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in d["notes"]) + "</ul>",
+    ]
+    if d["warnings"]:
+        parts.append("<p>Warnings:</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in d["warnings"]) + "</ul>")
+    parts.append("</div>")
+    return "".join(parts)

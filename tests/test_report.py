@@ -1,0 +1,244 @@
+"""apples.report: every number equals the individual functions' and scikit-learn's where definitions coincide.
+
+Random binary, multi-class and repeated data; expected values come from scikit-learn (precision_score,
+recall_score, f1_score, accuracy_score, roc_auc_score, average_precision_score, multilabel_confusion_matrix),
+from apples' own single-purpose functions (cv_f_measure, average_scores) and from hand calculations.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import (
+    accuracy_score,
+    average_precision_score,
+    f1_score,
+    multilabel_confusion_matrix,
+    precision_score,
+    recall_score,
+    roc_auc_score,
+)
+
+import apples
+
+
+def _binary_data(seed: int, n: int = 600, k: int = 5, prior: float = 0.2):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prior).astype(int)
+    s = np.round(rng.standard_normal(n) + 1.2 * y, 1)  # rounded: ties within and across folds
+    p = (s > 0.9).astype(int)
+    f = rng.integers(0, k, n)
+    return y, p, s, f
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_binary_numbers_equal_scikit_learn_and_cv_functions(seed):
+    y, p, s, f = _binary_data(seed)
+    d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
+    folds = apples.fold_counts(y, p, f)
+    assert d["task"] == "binary" and d["n"] == y.size and d["n_folds"] == 5 and d["pos_label"] == 1
+    for m in apples.CV_F_METHODS:
+        assert d["f_measure"][m] == pytest.approx(apples.cv_f_measure(folds, method=m), rel=1e-12)
+    assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p), rel=1e-12)
+    masks = [f == k for k in range(5)]
+    for name, fn in (("precision", precision_score), ("recall", recall_score), ("accuracy", accuracy_score)):
+        assert d[name]["pooled"] == pytest.approx(fn(y, p), rel=1e-12)
+        per_fold = [fn(y[m], p[m], **({} if name == "accuracy" else {"zero_division": 0})) for m in masks]
+        assert d[name]["avg"] == pytest.approx(np.mean(per_fold), rel=1e-12)
+    assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, s), rel=1e-12)
+    assert d["roc_auc"]["avg"] == pytest.approx(np.mean([roc_auc_score(y[m], s[m]) for m in masks]), rel=1e-12)
+    assert d["roc_auc"]["avg"] == pytest.approx(
+        apples.cv_roc_auc([y[m] for m in masks], [s[m] for m in masks], method="avg"), rel=1e-12)
+    assert d["average_precision"]["merge"] == pytest.approx(average_precision_score(y, s), rel=1e-12)
+    assert d["average_precision"]["avg"] == pytest.approx(
+        np.mean([average_precision_score(y[m], s[m]) for m in masks]), rel=1e-12)
+    assert [fo["n"] for fo in d["folds"]] == np.bincount(f).tolist()
+    assert [fo["positives"] for fo in d["folds"]] == np.bincount(f[y == 1], minlength=5).tolist()
+    assert [fo["fold"] for fo in d["folds"]] == [0, 1, 2, 3, 4]
+
+
+def test_pr_re_is_f_of_the_averaged_precision_and_recall():
+    y, p, s, f = _binary_data(3)
+    d = apples.report(y, y_pred=p, folds=f).to_dict()
+    pr, re = d["precision"]["avg"], d["recall"]["avg"]
+    assert d["f_measure"]["pr_re"] == pytest.approx(2 * pr * re / (pr + re), rel=1e-12)
+
+
+def test_forman_scholz_table1_values_and_warning():
+    """Table 1 of Forman & Scholz: F_tp,fp 58%, F_avg 69%, F_pr,re 73% (rounded in the paper)."""
+    rows = [(373, 3, 3, 0), (372, 4, 4, 1), (372, 4, 4, 13), (372, 4, 3, 5)]
+    y, p, f = [], [], []
+    for i, (neg, pos, tp, fp) in enumerate(rows):
+        y += [1] * pos + [0] * neg
+        p += [1] * tp + [0] * (pos - tp) + [1] * fp + [0] * (neg - fp)
+        f += [i] * (pos + neg)
+    d = apples.report(y, y_pred=p, folds=f).to_dict()
+    assert [round(100 * d["f_measure"][m]) for m in ("tp_fp", "avg", "pr_re")] == [58, 69, 73]
+    assert d["roc_auc"] == {"avg": None, "merge": None}  # no scores given: null, not a number
+    assert any(w.startswith("f_measure: the aggregations differ by") for w in d["warnings"])
+    assert d["recommended"]["f_measure"] == "tp_fp" and d["recommended"]["roc_auc"] == "avg"
+
+
+def test_a_fold_with_one_class_is_reported_not_fatal():
+    y = [1, 0, 1, 0, 0, 0, 0, 1, 0, 1]
+    p = [1, 0, 0, 1, 0, 0, 0, 1, 1, 1]
+    s = [0.9, 0.2, 0.4, 0.6, 0.1, 0.3, 0.5, 0.8, 0.7, 0.6]
+    f = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2]
+    d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
+    fold1 = d["folds"][1]
+    assert fold1["positives"] == 0
+    assert {u["quantity"] for u in fold1["undefined"]} == {"precision", "recall", "f_measure", "roc_auc",
+                                                           "average_precision"}
+    # AUC_avg is the mean over the two folds where it is defined (skip policy), by hand:
+    # fold 0: positives 0.9, 0.4 vs negatives 0.2, 0.6 -> pairs won 1 + 1 + 1 + 0 = 3/4; fold 2: 1.0 (0.8, 0.6 vs 0.7: 1/2)
+    assert d["roc_auc"]["avg"] == pytest.approx((3 / 4 + 1 / 2) / 2, rel=1e-12)
+    yf = [np.array(y)[np.array(f) == k] for k in (0, 2)]
+    sf = [np.array(s)[np.array(f) == k] for k in (0, 2)]
+    assert d["roc_auc"]["avg"] == pytest.approx(np.mean([roc_auc_score(a, b) for a, b in zip(yf, sf)]), rel=1e-12)
+    assert d["f_measure"]["avg_skip"] == pytest.approx(apples.cv_f_measure(apples.fold_counts(y, p, f),
+                                                                           method="avg_skip"), rel=1e-12)
+    assert any("1 of 3 folds have an undefined" in w for w in d["warnings"])
+
+
+def _multiclass_data(seed: int, n: int = 900, q: int = 4, k: int = 5):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(q, size=n, p=[0.5, 0.3, 0.15, 0.05][:q])
+    p = np.where(rng.random(n) < 0.6, y, rng.integers(0, q, n))
+    scores = rng.random((n, q)) + np.eye(q)[y] * 0.5
+    scores /= scores.sum(axis=1, keepdims=True)  # probabilities: scikit-learn's multi-class AUC wants them
+    f = rng.integers(0, k, n)
+    return y, p, scores, f
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_multiclass_numbers_equal_scikit_learn(seed):
+    y, p, sc, f = _multiclass_data(seed)
+    labels = [0, 1, 2, 3]
+    d = apples.report(y, y_pred=p, y_score=sc, folds=f).to_dict()
+    assert d["task"] == "multiclass" and d["labels"] == labels
+    sk = {"macro": "macro", "micro": "micro", "lfb_test": "weighted"}
+    masks = [f == k for k in range(5)]
+    for ours, theirs in sk.items():
+        kw = {"labels": labels, "average": theirs, "zero_division": 0}
+        for section, fn in (("precision", precision_score), ("recall", recall_score), ("mean_f", f1_score)):
+            assert d[section][ours]["pooled"] == pytest.approx(fn(y, p, **kw), rel=1e-12), (section, ours)
+            per_fold = [fn(y[m], p[m], **kw) for m in masks]
+            assert d[section][ours]["avg"] == pytest.approx(np.mean(per_fold), rel=1e-12), (section, ours)
+    pr, re = d["precision"]["macro"]["pooled"], d["recall"]["macro"]["pooled"]
+    assert d["f_of_averages"]["macro"]["pooled"] == pytest.approx(2 * pr * re / (pr + re), rel=1e-12)
+    assert d["accuracy"]["pooled"] == pytest.approx(accuracy_score(y, p), rel=1e-12)
+    mcm = multilabel_confusion_matrix(y, p, labels=labels)
+    for row, m in zip(d["per_label"], mcm):
+        assert [row["tn"], row["fp"], row["fn"], row["tp"]] == m.ravel().tolist()
+    per_fold_auc = [roc_auc_score(y[m], sc[m], multi_class="ovr", average="macro", labels=labels) for m in masks]
+    assert d["roc_auc"]["macro_ovr"]["avg"] == pytest.approx(np.mean(per_fold_auc), rel=1e-12)
+    merged = np.mean([roc_auc_score(y == j, sc[:, j]) for j in labels])
+    assert d["roc_auc"]["macro_ovr"]["merge"] == pytest.approx(merged, rel=1e-12)
+
+
+def test_multiclass_lfb_train_and_label_set():
+    y, p, _, f = _multiclass_data(2)
+    train = {0: 0.4, 1: 0.3, 2: 0.2, 3: 0.05, 4: 0.05}
+    labels = [0, 1, 2, 3, 4]  # label 4 never occurs: it belongs to the label set, with zeros
+    d = apples.report(y, y_pred=p, folds=f, labels=labels, train_frequencies=train).to_dict()
+    pooled = apples.label_counts(y, p, labels=labels)
+    for section, i in (("precision", 0), ("recall", 1), ("f_of_averages", 2), ("mean_f", 3)):
+        for key, avg, freq in (("macro", "macro", None), ("lfb_train", "lfb", train)):
+            expected = apples.average_scores(pooled, average=avg, frequencies=freq)[i]
+            assert d[section][key]["pooled"] == pytest.approx(expected, rel=1e-12)
+    assert d["per_label"][4]["support"] == 0
+    assert all(4 in fo["absent_labels"] for fo in d["folds"])
+
+
+def test_repeated_cv_mean_and_spread_across_repeats():
+    y, p, s, f = _binary_data(4, n=400)
+    y2, p2, s2, f2 = _binary_data(5, n=400)
+    Y, P, S, F = (np.concatenate(pair) for pair in ((y, y2), (p, p2), (s, s2), (f, f2)))
+    rep = np.repeat(["r1", "r2"], 400)
+    d = apples.report(Y, y_pred=P, y_score=S, folds=F, repeats=rep).to_dict()
+    one, two = (apples.report(a, y_pred=b, y_score=c, folds=e).to_dict() for a, b, c, e in ((y, p, s, f),
+                                                                                             (y2, p2, s2, f2)))
+    assert d["repeats"]["n_repeats"] == 2 and d["repeats"]["ids"] == ["r1", "r2"]
+    for sec, agg in (("f_measure", "tp_fp"), ("f_measure", "avg"), ("roc_auc", "avg"), ("roc_auc", "merge"),
+                     ("precision", "pooled"), ("average_precision", "avg")):
+        a, b = one[sec][agg], two[sec][agg]
+        assert d["repeats"]["per_repeat"][0][sec][agg] == pytest.approx(a, rel=1e-12)
+        assert d[sec][agg] == pytest.approx((a + b) / 2, rel=1e-12)
+        assert d["repeats"]["std"][sec][agg] == pytest.approx(abs(a - b) / math.sqrt(2), rel=1e-9)
+    assert len(d["folds"]) == 10 and d["folds"][5]["repeat"] == "r2"
+    frame = apples.report(Y, y_pred=P, folds=F, repeats=rep).to_frame()
+    assert "std" in frame.columns
+
+
+def test_json_round_trip_and_null_for_undefined():
+    y = [1, 0, 0, 0, 0, 0]
+    p = [0, 0, 0, 0, 0, 0]
+    f = [0, 0, 0, 1, 1, 1]
+    r = apples.report(y, y_pred=p, folds=f)
+    d = json.loads(r.to_json())
+    assert d == r.to_dict()
+    assert d["precision"]["pooled"] is None  # no positive predictions at all: 0/0
+    assert d["f_measure"]["avg_skip"] is None  # every fold undefined
+    assert "NaN" not in r.to_json()
+    assert apples.CVReport.from_json(r.to_json()) == r
+    keys = {"task", "n", "n_folds", "pos_label", "f_measure", "precision", "recall", "accuracy", "roc_auc",
+            "average_precision", "folds", "warnings"}
+    assert keys <= set(d)
+    assert set(d["f_measure"]) == {"tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"}
+    assert set(d["folds"][0]) == {"fold", "n", "positives", "undefined"}
+    y, p, _, f = _multiclass_data(0, n=200)
+    m = apples.report(y, y_pred=p, folds=f).to_dict()
+    assert set(m["precision"]) == {"macro", "micro", "lfb_test"}
+    assert set(m["mean_f"]["macro"]) == {"pooled", "avg"}
+    assert json.loads(json.dumps(m)) == m
+
+
+def test_renderings_show_the_same_numbers():
+    y, p, s, f = _binary_data(6)
+    r = apples.report(y, y_pred=p, y_score=s, folds=f)
+    d = r.to_dict()
+    tp_fp = f"{100 * d['f_measure']['tp_fp']:.1f}%"
+    text, html, md = str(r), r._repr_html_(), r.to_markdown()
+    for out in (text, html, md):
+        assert tp_fp in out and "F_tp,fp" in out
+    assert html.startswith("<div") and "<table>" in html
+    assert md.splitlines()[2].startswith("| quantity")
+    frame = r.to_frame()
+    assert list(frame.columns) == ["quantity", "average", "aggregation", "value"]
+    row = frame[(frame.quantity == "roc_auc") & (frame.aggregation == "merge")]
+    assert row["value"].iloc[0] == pytest.approx(roc_auc_score(y, s), rel=1e-12)
+    assert isinstance(frame, pd.DataFrame) and len(frame) == 15
+
+
+def test_string_labels_need_pos_label_and_follow_it():
+    y = np.array(["spam", "ham", "spam", "ham", "ham", "spam"])
+    p = np.array(["spam", "ham", "ham", "ham", "spam", "spam"])
+    f = [0, 0, 0, 1, 1, 1]
+    with pytest.raises(ValueError, match="pos_label must be given"):
+        apples.report(y, y_pred=p, folds=f)
+    d = apples.report(y, y_pred=p, folds=f, pos_label="spam").to_dict()
+    assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p, pos_label="spam"), rel=1e-12)
+    d = apples.report(y, y_pred=p, folds=f, pos_label="ham").to_dict()
+    assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p, pos_label="ham"), rel=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"folds": [0, 0, 0, 0]}, "single fold"),
+    ({"y_pred": None}, "y_pred.*y_score"),
+    ({"pos_label": 7}, "pos_label"),
+    ({"y_score": [[0.1, 0.2]] * 4, "labels": [0, 1, 2], "y_pred": [0, 1, 2, 0]}, "y_score"),
+    ({"labels": [0, 1, 2], "pos_label": 1}, "pos_label is for binary"),
+    ({"y_true": [0, 1, 2, 0], "y_pred": None, "y_score": [0.1, 0.2, 0.3, 0.4]}, "y_pred is needed"),
+    ({"train_frequencies": {0: 0.5, 1: 0.5}}, "train_frequencies"),
+    ({"labels": [0, 1], "train_frequencies": {0: 0.5}}, "train_frequencies"),
+    ({"labels": [0]}, "not in labels"),
+    ({"repeats": [0, 0, 1, 1]}, "single fold.*repeat"),
+])
+def test_bad_input_names_the_problem(kwargs, match):
+    base = {"y_true": [1, 0, 1, 0], "y_pred": [1, 0, 0, 0], "folds": [0, 0, 1, 1]}
+    with pytest.raises(ValueError, match=match):
+        apples.report(**{**base, **kwargs})
