@@ -42,15 +42,16 @@ lint: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest
 
+# JupyterLab refuses to run as root without --allow-root (classroom containers often run as root).
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 
 # Maintainers: re-execute the committed notebooks in place (stored outputs).
 execute: $(STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=1800 $(NOTEBOOKS)
 
-# Teachers: a copy of the notebooks without the worked solutions.
+# Teachers: the student edition (outputs and figures kept, each solution replaced by an empty answer cell).
 student: $(STAMP)
 	$(BIN)/python tools/strip_solutions.py build/student $(NOTEBOOKS)
 

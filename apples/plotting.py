@@ -46,8 +46,8 @@ def set_style() -> None:
     mpl.rcParams.update(
         {
             "figure.figsize": (6.4, 4.0),
-            "figure.dpi": 80,
-            "savefig.dpi": 80,
+            "figure.dpi": 120,
+            "savefig.dpi": 120,
             "axes.grid": True,
             "grid.alpha": 0.3,
             "axes.spines.top": False,

@@ -137,19 +137,50 @@ def test_readme_lists_every_notebook_in_order():
     assert positions == sorted(positions)
 
 
-def test_student_copy_drops_solutions_and_index_lists_notebooks(tmp_path):
+def _images(cells) -> int:
+    return sum("image/png" in o.get("data", {}) for c in cells if c.cell_type == "code" for o in c.outputs)
+
+
+def test_student_copy_keeps_figures_and_drops_solutions_and_index_lists_notebooks(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "tools" / "strip_solutions.py"), str(tmp_path / "student"),
                     *map(str, NOTEBOOKS)], check=True, capture_output=True)
     for p in NOTEBOOKS:
+        teacher = nbformat.read(p, as_version=4)
         student = nbformat.read(tmp_path / "student" / p.name, as_version=4)
+        solutions = [c for c in teacher.cells if "solution" in c.metadata.get("tags", [])]
+        answers = [c for c in student.cells if "your-answer" in c.metadata.get("tags", [])]
         assert not any("solution" in c.metadata.get("tags", []) for c in student.cells)
-        assert all(not c.outputs for c in _code(student))
+        assert len(answers) == len(solutions) > 0 and all(not c.outputs for c in answers)
+        # no solution text survives: every substantial line of every solution is gone
+        text = "\n".join(c.source for c in student.cells)
+        elsewhere = "\n".join(c.source for c in teacher.cells if c not in solutions)  # lines the main text shares
+        leaked = [line for c in solutions for line in c.source.splitlines()
+                  if len(line.strip()) > 25 and line in text and line not in elsewhere]
+        assert not leaked, f"{p.name}: solution lines in the student copy: {leaked[:3]}"
+        # every other cell keeps its outputs, figures included
+        kept = [c for c in teacher.cells if "solution" not in c.metadata.get("tags", [])]
+        assert _images(student.cells) == _images(kept) > 0
+        assert [c.outputs for c in student.cells if "your-answer" not in c.metadata.get("tags", [])
+                and c.cell_type == "code"] == [c.outputs for c in kept if c.cell_type == "code"]
     subprocess.run([sys.executable, str(ROOT / "tools" / "build_index.py"), str(ROOT / "notebooks"),
                     str(tmp_path / "index.html")], check=True, capture_output=True)
     page = (tmp_path / "index.html").read_text()
     assert "$" not in page and "{" not in page.split("</style>")[1], "index text should be plain, not TeX"
     for p in NOTEBOOKS:
         assert p.with_suffix(".html").name in page
+
+
+def test_student_copy_executes(tmp_path):
+    """The student edition of the shortest notebook runs top to bottom (answer cells are comments)."""
+    from nbclient import NotebookClient
+
+    first = NOTEBOOKS[0]
+    subprocess.run([sys.executable, str(ROOT / "tools" / "strip_solutions.py"), str(tmp_path), str(first)],
+                   check=True, capture_output=True)
+    student = nbformat.read(tmp_path / first.name, as_version=4)
+    NotebookClient(student, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    errors = [o for c in _code(student) for o in c.outputs if o.output_type == "error"]
+    assert not errors
 
 
 # -- notebooks narrate; the library holds the logic -------------------------------------------------------
@@ -193,3 +224,47 @@ def test_imports_only_public_names(nb):
                 private.append(m.group(0).strip())
         private += re.findall(r"\bapples(?:\.\w+)*\._\w+", cell.source)
     assert not private, f"private names used in a notebook: {private}"
+
+
+def test_make_lab_allows_root_only_for_root():
+    """JupyterLab exits at once as root unless given --allow-root; `make lab` passes it exactly then."""
+    import os
+    import shutil
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    out = subprocess.run(["make", "-n", "lab"], cwd=ROOT, capture_output=True, text=True).stdout
+    line = next(x for x in out.splitlines() if "jupyter lab" in x)
+    assert ("--allow-root" in line) == (os.getuid() == 0), line
+
+
+def test_solutions_are_collapsed_with_outputs_hidden(nb):
+    _, book = nb
+    for cell in book.cells:
+        if "solution" in cell.metadata.get("tags", []):
+            assert cell.metadata.get("jupyter", {}) == {"source_hidden": True, "outputs_hidden": True}, cell.source[:60]
+            assert cell.metadata.get("collapsed") is True
+
+
+def test_stored_figures_are_at_least_120_dpi(nb):
+    """Every stored PNG says 120 dpi or more in its pHYs chunk (set_style stores them at 120 dpi)."""
+    import base64
+    import struct
+
+    _, book = nb
+    dpi = []
+    for cell in _code(book):
+        for out in cell.outputs:
+            png = out.get("data", {}).get("image/png")
+            if png:
+                data = base64.b64decode(png)
+                at = data.find(b"pHYs")
+                x_per_metre, _, unit = struct.unpack(">IIB", data[at + 4 : at + 13])
+                dpi.append(round(x_per_metre * 0.0254) if at > 0 and unit == 1 else 0)
+    assert dpi and min(dpi) >= 120, dpi
+
+
+def test_no_markdown_cell_over_1500_characters(nb):
+    _, book = nb
+    long = [(i, len(c.source)) for i, c in enumerate(book.cells) if c.cell_type == "markdown" and len(c.source) > 1500]
+    assert not long, f"markdown cells over 1,500 characters (cell, length): {long}; split them at a paragraph"
