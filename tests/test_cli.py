@@ -1,0 +1,188 @@
+"""The ``apples report`` command on CSV/TSV files written by the test: output, formats, and every bad input.
+
+Bad input must give exit code 2, one line on stderr naming the problem, nothing on stdout and no traceback.
+Expected numbers come from scikit-learn on the same data.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import f1_score, roc_auc_score
+
+import apples
+
+cli = importlib.import_module("apples.cli")
+# `import apples` does not import the command; keep `dir(apples)` as test_layout counts it
+if "cli" not in apples.__all__:
+    delattr(apples, "cli")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _frame(seed: int = 0, n: int = 400, k: int = 5) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(int)
+    s = rng.standard_normal(n) + y
+    return pd.DataFrame({"y": y, "fold": rng.integers(0, k, n), "pred": (s > 0.5).astype(int), "score": s})
+
+
+def run(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_text_report_of_a_csv_matches_scikit_learn(tmp_path, capsys):
+    df = _frame()
+    df.to_csv(tmp_path / "p.csv", index=False)
+    code, out, err = run(capsys, "report", tmp_path / "p.csv", "--truth", "y", "--fold", "fold", "--pred", "pred",
+                         "--score", "score")
+    assert code == 0 and err == ""
+    assert f"{100 * f1_score(df.y, df.pred):.1f}%" in out  # F_tp,fp is pooled F1
+    assert "F_tp,fp" in out and "ROC AUC" in out
+
+
+def test_json_tsv_gzip_and_separator(tmp_path, capsys):
+    df = _frame(1)
+    df.to_csv(tmp_path / "p.tsv", sep="\t", index=False)
+    with gzip.open(tmp_path / "p.csv.gz", "wt") as fh:
+        df.to_csv(fh, index=False)
+    df.to_csv(tmp_path / "p.txt", sep=";", index=False)
+    outs = []
+    for name, extra in (("p.tsv", []), ("p.csv.gz", []), ("p.txt", ["--sep", ";"])):
+        code, out, err = run(capsys, "report", tmp_path / name, "--truth", "y", "--fold", "fold", "--pred", "pred",
+                             "--score", "score", "--format", "json", *extra)
+        assert code == 0 and err == "", err
+        outs.append(json.loads(out))
+    assert outs[0] == outs[1] == outs[2]
+    d = outs[0]
+    assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(df.y, df.pred), rel=1e-12)
+    assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(df.y, df.score), rel=1e-12)
+
+
+def test_markdown_html_repeats_and_string_labels(tmp_path, capsys):
+    a, b = _frame(2), _frame(3)
+    df = pd.concat([a.assign(rep=0), b.assign(rep=1)])
+    df["y"] = np.where(df.y == 1, "spam", "ham")
+    df["pred"] = np.where(df.pred == 1, "spam", "ham")
+    df.to_csv(tmp_path / "r.csv", index=False)
+    base = ["report", tmp_path / "r.csv", "--truth", "y", "--fold", "fold", "--pred", "pred", "--repeat", "rep",
+            "--pos-label", "spam"]
+    code, out, err = run(capsys, *base, "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    expected = (f1_score(a.y, a.pred) + f1_score(b.y, b.pred)) / 2
+    assert d["f_measure"]["tp_fp"] == pytest.approx(expected, rel=1e-12) and d["repeats"]["n_repeats"] == 2
+    code, out, _ = run(capsys, *base, "--format", "markdown")
+    assert code == 0 and out.startswith("**Cross-validated binary") and "| quantity |" in out
+    code, out, _ = run(capsys, *base, "--format", "html")
+    assert code == 0 and out.startswith("<div") and "<table>" in out
+
+
+def test_multiclass_with_one_score_column_per_label(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    n = 300
+    y = rng.integers(0, 3, n)
+    scores = rng.random((n, 3)) + np.eye(3)[y]
+    scores /= scores.sum(axis=1, keepdims=True)
+    df = pd.DataFrame({"y": y, "fold": rng.integers(0, 3, n), "pred": scores.argmax(axis=1),
+                       "p0": scores[:, 0], "p1": scores[:, 1], "p2": scores[:, 2]})
+    df.to_csv(tmp_path / "m.csv", index=False)
+    code, out, err = run(capsys, "report", tmp_path / "m.csv", "--truth", "y", "--fold", "fold", "--pred", "pred",
+                         "--score", "p0", "p1", "p2", "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["task"] == "multiclass"
+    assert d["mean_f"]["macro"]["pooled"] == pytest.approx(f1_score(y, df.pred, average="macro"), rel=1e-12)
+    assert d["roc_auc"]["macro_ovr"]["merge"] == pytest.approx(roc_auc_score(y, scores, multi_class="ovr"), rel=1e-12)
+
+
+def test_a_fold_with_one_class_is_reported(tmp_path, capsys):
+    df = pd.DataFrame({"y": [1, 0, 1, 0, 0, 0], "fold": [0, 0, 0, 1, 1, 1], "pred": [1, 0, 0, 1, 0, 0],
+                       "score": [0.9, 0.1, 0.4, 0.6, 0.2, 0.3]})
+    df.to_csv(tmp_path / "o.csv", index=False)
+    code, out, err = run(capsys, "report", tmp_path / "o.csv", "--truth", "y", "--fold", "fold", "--pred", "pred",
+                         "--score", "score")
+    assert code == 0 and err == ""
+    assert "fold 1: n = 3, 0 positives; recall undefined" in out
+
+
+def _bad(tmp_path):
+    df = _frame(5, n=60)
+    df.to_csv(tmp_path / "ok.csv", index=False)
+    one_fold = df.assign(fold=0)
+    one_fold.to_csv(tmp_path / "onefold.csv", index=False)
+    nan_score = df.astype({"score": object})
+    nan_score.loc[7, "score"] = np.nan
+    nan_score.to_csv(tmp_path / "nan.csv", index=False)
+    text_score = df.astype({"score": object})
+    text_score.loc[3, "score"] = "high"
+    text_score.to_csv(tmp_path / "text.csv", index=False)
+    multi = df.assign(y=df.y + df.fold % 2 * 2)  # labels 0..3
+    multi.to_csv(tmp_path / "multi.csv", index=False)
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "header.csv").write_text("y,fold,pred,score\n")
+    (tmp_path / "broken.csv.gz").write_bytes(b"\x1f\x8b\x08\x00not really gzip")
+    (tmp_path / "adir.csv").mkdir()
+    return tmp_path
+
+
+_COLS = ["--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"]
+
+
+@pytest.mark.parametrize("file, extra, words", [
+    ("missing.csv", _COLS, ["missing.csv", "no such file"]),
+    ("adir.csv", _COLS, ["adir.csv", "directory"]),
+    ("broken.csv.gz", _COLS, ["cannot read", "broken.csv.gz"]),
+    ("empty.csv", _COLS, ["empty.csv", "is empty"]),
+    ("header.csv", _COLS, ["header.csv", "no rows"]),
+    ("ok.csv", ["--truth", "label", "--fold", "fold", "--pred", "pred"], ["'label'", "--truth", "y, fold, pred, score"]),
+    ("onefold.csv", _COLS, ["--fold", "single fold"]),
+    ("nan.csv", _COLS, ["--score", "'score'", "NaN", "line 9"]),
+    ("text.csv", _COLS, ["--score", "not numeric", "'high'", "line 5"]),
+    ("multi.csv", _COLS, ["--score", "not binary", "4 labels"]),
+    ("ok.csv", [*_COLS, "--pos-label", "2"], ["--pos-label", "'2'", "not a label"]),
+    ("ok.csv", [*_COLS, "--pos-label", "yes"], ["--pos-label", "'yes'", "not a label"]),
+    ("ok.csv", ["--truth", "y", "--fold", "fold"], ["--pred", "--score"]),
+    ("ok.csv", ["--fold", "fold", "--pred", "pred"], ["--truth"]),
+])
+def test_bad_input_one_line_exit_2_empty_stdout(tmp_path, capsys, file, extra, words):
+    root = _bad(tmp_path)
+    code, out, err = run(capsys, "report", root / file, *extra)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("apples: error: "), err
+    assert "Traceback" not in err
+    for w in words:
+        assert w in err, (w, err)
+
+
+def test_help_shows_an_example(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["report", "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "example:" in out and "apples report predictions.csv --truth y --fold fold" in out
+
+
+def test_python_m_apples_and_the_console_script(tmp_path):
+    _frame(6).to_csv(tmp_path / "p.csv", index=False)
+    done = subprocess.run([sys.executable, "-m", "apples", "report", "p.csv", "--truth", "y", "--fold", "fold",
+                           "--pred", "pred"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "" and "F_tp,fp" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "apples", "report", "p.csv", "--truth", "nope", "--fold", "fold",
+                          "--pred", "pred"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, _, func = scripts["apples"].partition(":")
+    assert getattr(importlib.import_module(module), func) is cli.main
