@@ -268,3 +268,9 @@ def test_no_markdown_cell_over_1500_characters(nb):
     _, book = nb
     long = [(i, len(c.source)) for i, c in enumerate(book.cells) if c.cell_type == "markdown" and len(c.source) > 1500]
     assert not long, f"markdown cells over 1,500 characters (cell, length): {long}; split them at a paragraph"
+
+
+def test_opens_with_key_takeaways(nb):
+    _, book = nb
+    head = [c.source for c in book.cells[:6] if c.cell_type == "markdown"]
+    assert any(s.lstrip().startswith("**Key takeaways**") for s in head), "a key-takeaways box near the top"
