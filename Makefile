@@ -20,16 +20,18 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP)
 
-# Execute copies of the notebooks under build/ (the committed ones are left
-# as they are) and render them, with an index page in reading order.
+# Execute copies of the notebooks under build/book/notebooks (the committed ones are left as
+# they are), then render them with Sphinx (book/conf.py): sidebar in reading order,
+# previous/next links, search, MathJax shipped with the book. myst-nb renders the stored
+# outputs and never executes a notebook a second time.
 book: $(STAMP)
-	rm -rf build/notebooks build/html
-	mkdir -p build/notebooks build/html
-	cp $(NOTEBOOKS) build/notebooks/
+	rm -rf build/book build/html
+	mkdir -p build/book/notebooks
+	cp book/conf.py book/index.md build/book/
+	cp $(NOTEBOOKS) build/book/notebooks/
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.timeout=1800 build/notebooks/*.ipynb
-	$(BIN)/jupyter nbconvert --to html --output-dir build/html build/notebooks/*.ipynb
-	$(BIN)/python tools/build_index.py build/notebooks build/html/index.html
+	    --ExecutePreprocessor.timeout=1800 build/book/notebooks/*.ipynb
+	$(BIN)/sphinx-build -q -b html build/book build/html
 	@echo "Open build/html/index.html"
 
 # ruff (lint rules and formatting) and mypy on the package, configured in pyproject.toml;

@@ -141,7 +141,7 @@ def _images(cells) -> int:
     return sum("image/png" in o.get("data", {}) for c in cells if c.cell_type == "code" for o in c.outputs)
 
 
-def test_student_copy_keeps_figures_and_drops_solutions_and_index_lists_notebooks(tmp_path):
+def test_student_copy_keeps_figures_and_drops_solutions(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "tools" / "strip_solutions.py"), str(tmp_path / "student"),
                     *map(str, NOTEBOOKS)], check=True, capture_output=True)
     for p in NOTEBOOKS:
@@ -162,12 +162,6 @@ def test_student_copy_keeps_figures_and_drops_solutions_and_index_lists_notebook
         assert _images(student.cells) == _images(kept) > 0
         assert [c.outputs for c in student.cells if "your-answer" not in c.metadata.get("tags", [])
                 and c.cell_type == "code"] == [c.outputs for c in kept if c.cell_type == "code"]
-    subprocess.run([sys.executable, str(ROOT / "tools" / "build_index.py"), str(ROOT / "notebooks"),
-                    str(tmp_path / "index.html")], check=True, capture_output=True)
-    page = (tmp_path / "index.html").read_text()
-    assert "$" not in page and "{" not in page.split("</style>")[1], "index text should be plain, not TeX"
-    for p in NOTEBOOKS:
-        assert p.with_suffix(".html").name in page
 
 
 def test_student_copy_executes(tmp_path):
@@ -274,3 +268,32 @@ def test_opens_with_key_takeaways(nb):
     _, book = nb
     head = [c.source for c in book.cells[:6] if c.cell_type == "markdown"]
     assert any(s.lstrip().startswith("**Key takeaways**") for s in head), "a key-takeaways box near the top"
+
+
+def test_book_renders_every_notebook_offline_with_navigation_and_search(tmp_path):
+    """The Sphinx book of `make book`, built here from the stored outputs (make book executes first)."""
+    import shutil
+
+    src = tmp_path / "src"
+    (src / "notebooks").mkdir(parents=True)
+    for name in ("conf.py", "index.md"):
+        shutil.copy(ROOT / "book" / name, src)
+    for p in NOTEBOOKS:
+        shutil.copy(p, src / "notebooks")
+    build = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(tmp_path / "html")],
+                           capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stderr[-2000:]
+    html_dir = tmp_path / "html"
+    index = (html_dir / "index.html").read_text()
+    for p in NOTEBOOKS:
+        assert f"notebooks/{p.stem}.html" in index, f"{p.name} missing from the sidebar/table of contents"
+        page = (html_dir / "notebooks" / f"{p.stem}.html").read_text()
+        assert "_static/mathjax/" in page, "MathJax must be shipped with the book"
+        assert "https://" not in page and "http://" not in page.replace("http://www.w3.org", ""), (
+            f"{p.stem}.html fetches something from the network"
+        )
+        assert ("<img" in page) or p.stem.startswith("05"), f"{p.stem}.html shows no figure"
+    middle = (html_dir / "notebooks" / f"{NOTEBOOKS[1].stem}.html").read_text()
+    assert f"{NOTEBOOKS[0].stem}.html" in middle and f"{NOTEBOOKS[2].stem}.html" in middle, "previous/next links"
+    assert (html_dir / "search.html").exists() and (html_dir / "searchindex.js").stat().st_size > 10_000
+    assert (html_dir / "_static" / "mathjax").is_dir()
