@@ -16,6 +16,7 @@ maps the papers' symbols to these names.
 """
 
 from apples import cv, metrics, plotting, theory
+from apples._integration import counts_scorer, cross_val_predictions, folds_from_cross_validate
 from apples._report import CVReport, report
 from apples._validation import UndefinedMetricError
 from apples.cv import (
@@ -76,6 +77,8 @@ __all__ = [
     "average_precision",
     "average_scores",
     "averaging_table",
+    "counts_scorer",
+    "cross_val_predictions",
     "cv",
     "cv_accuracy",
     "cv_f_measure",
@@ -87,6 +90,7 @@ __all__ = [
     "f_measure",
     "fold_counts",
     "fold_validity",
+    "folds_from_cross_validate",
     "format_cv_table",
     "gini",
     "h_measure",

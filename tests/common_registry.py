@@ -714,6 +714,15 @@ REGISTRY: dict[str, Entry] = {
                                {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS),
                                 "labels": Arg(LABEL_SET)},
                                project=_report_dict, relabel=MC_MAP),
+    # ---- _integration.py ----------------------------------------------------------------------
+    "cross_val_predictions": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), estimator=_logistic(),
+                                                cv=_two_fold_cv()),
+                                   {"y": _labels(aligned=False)},
+                                   note="X and the splitter go to scikit-learn as given"),
+    "counts_scorer": Entry(lambda: {"pos_label": 1},
+                           note="returns a scorer; its labels are checked by Counts.from_labels when it scores"),
+    "folds_from_cross_validate": Entry(lambda: {"results": {"test_tp": [3, 2], "test_fp": [1, 2], "test_fn": [1, 1],
+                                                            "test_tn": [5, 5]}}),
     "CVReport.from_json": Entry(lambda: {"text": apples.report(list(Y), y_pred=list(P), folds=list(F)).to_json()},
                                 project=_report_dict),
 }

@@ -1,0 +1,221 @@
+"""scikit-learn integration: cross-validated predictions ready for :func:`apples.report`, and fold counts from
+``cross_validate``.
+
+:func:`cross_val_predictions` runs any scikit-learn splitter (``StratifiedKFold``,
+``RepeatedStratifiedKFold``, ``GroupKFold``, ...) and keeps what
+``cross_val_predict`` drops: the fold (and repeat) of every prediction, which is
+what every aggregation of Forman & Scholz (2010) §2.3 needs. :func:`counts_scorer`
+and :func:`folds_from_cross_validate` give the per-fold confusion counts through
+``cross_validate``, so F_tp,fp comes without storing predictions.
+scikit-learn is imported when a function needs it (``require``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from apples._optional import require
+from apples._validation import check_choice, check_labels_1d, check_same_length
+from apples.metrics import Counts
+
+__all__ = [
+    "COUNT_KEYS",
+    "counts_scorer",
+    "cross_val_predictions",
+    "folds_from_cross_validate",
+]
+
+#: The keys of :func:`counts_scorer`'s dict, and so the ``test_<key>`` columns of ``cross_validate``.
+COUNT_KEYS = ("tp", "fp", "fn", "tn")
+_METHODS = ("auto", "predict_proba", "decision_function", "predict")
+
+
+def _fit_and_predict(estimator, X, y, train, test, method: str, labels: np.ndarray):
+    """Fit a clone on ``train``; predicted labels and scores (None, 1-d or one column per label) on ``test``."""
+    clone = require("sklearn.base").clone
+    model = clone(estimator).fit(_take(X, train), y[train])
+    Xt = _take(X, test)
+    y_pred = np.asarray(model.predict(Xt))
+    if method == "predict":
+        return y_pred, None
+    raw = np.asarray(getattr(model, method)(Xt), dtype=float)
+    classes = list(model.classes_)
+    if labels.size == 2:
+        if raw.ndim == 2:  # probabilities: the column of the greater label, scikit-learn's positive class
+            return y_pred, raw[:, classes.index(labels[1])] if labels[1] in classes else np.zeros(len(test))
+        return y_pred, raw
+    out = np.zeros((len(test), labels.size))  # a label this fold's model never saw scores 0
+    for j, lab in enumerate(labels.tolist()):
+        if lab in classes:
+            out[:, j] = raw[:, classes.index(lab)]
+    return y_pred, out
+
+
+def _take(X, rows: np.ndarray):
+    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
+
+
+def cross_val_predictions(estimator, X, y, *, cv, groups=None, method: str = "auto", n_jobs: int | None = None):
+    """Cross-validated predictions with their fold (and repeat), ready for :func:`apples.report`.
+
+    Parameters
+    ----------
+    estimator : scikit-learn estimator
+        Cloned and fitted once per training split.
+    X : array-like or DataFrame of shape (n, n_features)
+    y : array-like of shape (n,)
+        Class labels.
+    cv : int or scikit-learn splitter
+        Any splitter with ``split(X, y, groups)``, repeated and grouped ones
+        included; an int means scikit-learn's default (``StratifiedKFold`` for a
+        classifier, without shuffling).
+    groups : array-like of shape (n,), optional
+        Passed to the splitter (``GroupKFold``, ``StratifiedGroupKFold``).
+    method : {"auto", "predict_proba", "decision_function", "predict"}, default "auto"
+        The scores: ``"auto"`` takes ``predict_proba`` if the estimator has it,
+        else ``decision_function``, else none (``"predict"``).
+    n_jobs : int, optional
+        Folds fitted in parallel (joblib); the result does not depend on it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per prediction, ordered by repeat and then by row of ``X``:
+        ``repeat`` (0, 1, ...; a new repeat starts when a case is tested a
+        second time), ``fold`` (0, 1, ... within the repeat), ``index`` (the
+        row of ``X``), ``y_true``, ``y_pred`` and the scores: ``y_score`` for
+        binary labels (the probability or decision value of the greater label,
+        scikit-learn's positive class), else ``y_score_<label>`` per label in
+        sorted order (0 for a label a fold's model never saw).
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import RepeatedStratifiedKFold
+    >>> X = np.arange(40, dtype=float).reshape(20, 2); y = np.array([0, 1] * 10)
+    >>> cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=2, random_state=0)
+    >>> p = cross_val_predictions(LogisticRegression(), X, y, cv=cv)
+    >>> list(p.columns), len(p)
+    (['repeat', 'fold', 'index', 'y_true', 'y_pred', 'y_score'], 40)
+    """
+    model_selection = require("sklearn.model_selection")
+    joblib = require("joblib")
+    check_choice("method", method, _METHODS)
+    y_arr = check_labels_1d("y", y)
+    if not hasattr(X, "iloc"):
+        X = np.asarray(X)
+    if np.ndim(X) != 2:
+        raise ValueError(f"X must be two-dimensional (cases x features), got shape {np.shape(X)}")
+    check_same_length(X=X, y=y_arr)
+    if groups is not None:
+        groups = check_labels_1d("groups", groups)
+        check_same_length(X=X, groups=groups)
+    labels = np.unique(y_arr)
+    if labels.size < 2:
+        raise ValueError(f"y holds a single label ({labels.tolist()}); a classifier needs two or more")
+    if method == "auto":
+        method = next((m for m in ("predict_proba", "decision_function") if hasattr(estimator, m)), "predict")
+    elif not hasattr(estimator, method):
+        raise ValueError(f"method={method!r}, but {type(estimator).__name__} has no {method}")
+    splitter = model_selection.check_cv(cv, y_arr, classifier=True)
+    splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, y_arr, groups)]
+    results = joblib.Parallel(n_jobs=n_jobs)(
+        joblib.delayed(_fit_and_predict)(estimator, X, y_arr, tr, te, method, labels) for tr, te in splits
+    )
+    seen = np.zeros(y_arr.size, dtype=bool)
+    repeat, fold = 0, 0
+    parts = []
+    for (_, test), (y_pred, score) in zip(splits, results, strict=True):
+        if seen[test].any():  # a case tested again: the next repeat starts
+            repeat, fold, seen[:] = repeat + 1, 0, False
+        seen[test] = True
+        part: dict[str, Any] = {"repeat": repeat, "fold": fold, "index": test, "y_true": y_arr[test], "y_pred": y_pred}
+        if score is not None and score.ndim == 1:
+            part["y_score"] = score
+        elif score is not None:
+            for j, lab in enumerate(labels.tolist()):
+                part[f"y_score_{lab}"] = score[:, j]
+        parts.append(pd.DataFrame(part))
+        fold += 1
+    frame = pd.concat(parts, ignore_index=True)
+    return frame.sort_values(["repeat", "index"], kind="stable").reset_index(drop=True)
+
+
+def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
+    """A scorer for ``cross_validate(..., scoring=counts_scorer())``: each test fold's TP, FP, FN, TN.
+
+    ``cross_validate`` then returns ``test_tp``, ``test_fp``, ``test_fn`` and
+    ``test_tn``, one count per fold; :func:`folds_from_cross_validate` turns
+    them into :class:`~apples.Counts`, and ``apples.cv_f_measure(folds,
+    method="tp_fp")`` is the pooled F of Forman & Scholz (2010) §2.3, eq. (2).
+
+    Parameters
+    ----------
+    pos_label : label, default 1
+        The positive class, as in :meth:`apples.Counts.from_labels`.
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> scorer = counts_scorer()
+    >>> scorer(DummyClassifier(strategy="constant", constant=1).fit([[0], [1]], [0, 1]), [[0], [1]], [0, 1])
+    {'tp': 1, 'fp': 1, 'fn': 0, 'tn': 0}
+    """
+
+    def scorer(estimator, X, y_true) -> dict[str, int]:
+        c = Counts.from_labels(y_true, estimator.predict(X), pos_label=pos_label)
+        return {"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
+
+    return scorer
+
+
+def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
+    """One :class:`~apples.Counts` per fold from ``cross_validate(..., scoring=counts_scorer())`` output.
+
+    Parameters
+    ----------
+    results : mapping
+        The dict ``cross_validate`` returns, holding ``test_tp``, ``test_fp`` and
+        ``test_fn`` (and ``test_tn``; 0 if absent), one count per fold.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``results`` is not a mapping, lacks a count key, or holds counts of
+        unequal lengths or that are not non-negative integers.
+
+    Examples
+    --------
+    >>> folds_from_cross_validate({"test_tp": [3, 4], "test_fp": [1, 0], "test_fn": [0, 2], "test_tn": [6, 4]})
+    [Counts(tp=3, fp=1, fn=0, tn=6), Counts(tp=4, fp=0, fn=2, tn=4)]
+    """
+    if not isinstance(results, Mapping):
+        raise TypeError(f"results must be the dict cross_validate returns, got {type(results).__name__}")
+    missing = [f"test_{k}" for k in COUNT_KEYS[:3] if f"test_{k}" not in results]
+    if missing:
+        raise ValueError(
+            f"results lacks {missing}; run cross_validate(..., scoring=apples.counts_scorer()) "
+            f"(its keys are {sorted(results)[:10]})"
+        )
+    columns = {}
+    for k in COUNT_KEYS:
+        values = results.get(f"test_{k}")
+        if values is None:
+            continue
+        arr = np.asarray(values)
+        if arr.ndim != 1 or arr.size == 0:
+            raise ValueError(f"results['test_{k}'] must hold one count per fold, got shape {arr.shape}")
+        columns[k] = arr
+    check_same_length(**{f"results['test_{k}']": v for k, v in columns.items()})
+    n = len(columns["tp"])
+    out = []
+    for i in range(n):
+        try:
+            out.append(Counts(*(columns[k][i].item() if k in columns else 0 for k in COUNT_KEYS)))
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"results, fold {i}: {err}") from None
+    return out

@@ -1,0 +1,122 @@
+"""scikit-learn integration: cross_val_predictions against cross_val_predict, repeated and grouped splitters,
+and pooled F from cross_validate with counts_scorer, checked against scikit-learn on the same folds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, load_iris
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import f1_score, roc_auc_score
+from sklearn.model_selection import (
+    GroupKFold,
+    KFold,
+    RepeatedStratifiedKFold,
+    StratifiedKFold,
+    cross_val_predict,
+    cross_validate,
+)
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+
+import apples
+
+
+def _model():
+    return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    return X[::2], y[::2]
+
+
+def test_predictions_equal_cross_val_predict_and_keep_the_folds(cancer):
+    X, y = cancer
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    p = apples.cross_val_predictions(_model(), X, y, cv=cv)
+    assert list(p.columns) == ["repeat", "fold", "index", "y_true", "y_pred", "y_score"]
+    np.testing.assert_array_equal(p["index"], np.arange(len(y)))
+    np.testing.assert_array_equal(p["y_pred"], cross_val_predict(_model(), X, y, cv=cv))
+    proba = cross_val_predict(_model(), X, y, cv=cv, method="predict_proba")[:, 1]
+    np.testing.assert_allclose(p["y_score"], proba, rtol=1e-12)
+    for k, (_, test) in enumerate(cv.split(X, y)):
+        assert set(p.loc[p.fold == k, "index"]) == set(test)
+    r = apples.report(p.y_true, y_pred=p.y_pred, y_score=p.y_score, folds=p.fold).to_dict()
+    assert r["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p.y_pred), rel=1e-12)
+    assert r["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, proba), rel=1e-12)
+
+
+def test_repeated_splitter_gives_repeats(cancer):
+    X, y = cancer
+    cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=1)
+    p = apples.cross_val_predictions(_model(), X, y, cv=cv, n_jobs=2)
+    assert len(p) == 2 * len(y)
+    assert sorted(p.repeat.unique()) == [0, 1] and sorted(p.fold.unique()) == [0, 1, 2]
+    splits = list(cv.split(X, y))
+    for r in (0, 1):
+        sub = p[p.repeat == r]
+        np.testing.assert_array_equal(sub["index"], np.arange(len(y)))
+        for k in range(3):
+            assert set(sub.loc[sub.fold == k, "index"]) == set(splits[3 * r + k][1])
+    d = apples.report(p.y_true, y_pred=p.y_pred, y_score=p.y_score, folds=p.fold, repeats=p.repeat).to_dict()
+    per_repeat = [f1_score(p.y_true[p.repeat == r], p.y_pred[p.repeat == r]) for r in (0, 1)]
+    assert d["f_measure"]["tp_fp"] == pytest.approx(np.mean(per_repeat), rel=1e-12)
+
+
+def test_grouped_splitter_and_decision_function(cancer):
+    X, y = cancer
+    groups = np.arange(len(y)) % 7
+    p = apples.cross_val_predictions(LinearSVC(), X, y, cv=GroupKFold(3), groups=groups)
+    for k in range(3):
+        assert len(set(groups[p.loc[p.fold == k, "index"]]) & set(groups[p.loc[p.fold != k, "index"]])) == 0
+    expected = cross_val_predict(LinearSVC(), X, y, cv=GroupKFold(3), groups=groups, method="decision_function")
+    np.testing.assert_allclose(p["y_score"], expected, rtol=1e-9)
+
+
+def test_multiclass_scores_one_column_per_label():
+    X, y = load_iris(return_X_y=True)
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    p = apples.cross_val_predictions(_model(), X, y, cv=cv)
+    cols = ["y_score_0", "y_score_1", "y_score_2"]
+    assert list(p.columns) == ["repeat", "fold", "index", "y_true", "y_pred", *cols]
+    np.testing.assert_allclose(p[cols], cross_val_predict(_model(), X, y, cv=cv, method="predict_proba"), rtol=1e-12)
+    d = apples.report(p.y_true, y_pred=p.y_pred, y_score=p[cols], folds=p.fold).to_dict()
+    assert d["mean_f"]["macro"]["pooled"] == pytest.approx(f1_score(y, p.y_pred, average="macro"), rel=1e-12)
+
+
+def test_method_predict_gives_no_scores_and_bad_method_is_named(cancer):
+    X, y = cancer
+    p = apples.cross_val_predictions(_model(), X, y, cv=KFold(2), method="predict")
+    assert "y_score" not in p.columns
+    with pytest.raises(ValueError, match="method"):
+        apples.cross_val_predictions(LinearSVC(), X, y, cv=2, method="predict_proba")
+    with pytest.raises(ValueError, match="single label"):
+        apples.cross_val_predictions(_model(), X, np.zeros(len(y), dtype=int), cv=2)
+
+
+def test_pooled_f_from_cross_validate_equals_f1_of_the_predictions(cancer):
+    X, y = cancer
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    results = cross_validate(_model(), X, y, cv=cv, scoring=apples.counts_scorer())
+    folds = apples.folds_from_cross_validate(results)
+    assert len(folds) == 5 and sum(c.n for c in folds) == len(y)
+    pred = cross_val_predict(_model(), X, y, cv=cv)
+    assert apples.cv_f_measure(folds, method="tp_fp") == pytest.approx(f1_score(y, pred), rel=1e-12)
+    fold_ids = np.empty(len(y), dtype=int)
+    for k, (_, test) in enumerate(cv.split(X, y)):
+        fold_ids[test] = k
+    assert folds == apples.fold_counts(y, pred, fold_ids)
+
+
+def test_folds_from_cross_validate_refuses_other_dicts():
+    with pytest.raises(ValueError, match="results lacks"):
+        apples.folds_from_cross_validate({"test_score": [0.5, 0.6]})
+    with pytest.raises(TypeError, match="results"):
+        apples.folds_from_cross_validate([1, 2])
+    with pytest.raises(ValueError, match="results"):
+        apples.folds_from_cross_validate({"test_tp": [1, 2], "test_fp": [0], "test_fn": [0, 0]})
+    with pytest.raises(ValueError, match="results, fold 1"):
+        apples.folds_from_cross_validate({"test_tp": [1, -2], "test_fp": [0, 0], "test_fn": [0, 0]})
