@@ -7,6 +7,7 @@ Everything else is one import away:
 - :mod:`apples.metrics`: every metric, with its result types and constants;
 - :mod:`apples.cv`: aggregation over folds;
 - :mod:`apples.theory`: closed forms on models (binormal, Parker, Van Asch, Forman & Scholz);
+- :mod:`apples.intervals`: confidence intervals, paired comparisons and their coverage;
 - :mod:`apples.studies`: one package per paper's reproduction, e.g.
   ``from apples.studies import forman_scholz as fs``;
 - :mod:`apples.plotting`: the style and colours the notebooks use.
@@ -15,7 +16,7 @@ Each function cites the paper, section and equation it implements; README.md
 maps the papers' symbols to these names.
 """
 
-from apples import cv, metrics, plotting, theory
+from apples import cv, intervals, metrics, plotting, theory
 from apples._integration import counts_scorer, cross_val_predictions, folds_from_cross_validate
 from apples._report import CVReport, report
 from apples._validation import UndefinedMetricError
@@ -31,6 +32,15 @@ from apples.cv import (
     fold_validity,
     format_cv_table,
     merge_decomposition,
+)
+from apples.intervals import (
+    ConfidenceInterval,
+    compare_cv_scores,
+    compare_roc_auc,
+    cv_f_measure_ci,
+    cv_score_ci,
+    proportion_ci,
+    roc_auc_ci,
 )
 from apples.metrics import (
     AVERAGES,
@@ -69,6 +79,7 @@ __all__ = [
     "CV_F_METHODS",
     "CV_ROC_AUC_METHODS",
     "CVReport",
+    "ConfidenceInterval",
     "Counts",
     "UndefinedMetricError",
     "accuracy",
@@ -77,13 +88,17 @@ __all__ = [
     "average_precision",
     "average_scores",
     "averaging_table",
+    "compare_cv_scores",
+    "compare_roc_auc",
     "counts_scorer",
     "cross_val_predictions",
     "cv",
     "cv_accuracy",
     "cv_f_measure",
+    "cv_f_measure_ci",
     "cv_ranking_score",
     "cv_roc_auc",
+    "cv_score_ci",
     "cv_table",
     "decorate",
     "f_from_precision_recall",
@@ -94,6 +109,7 @@ __all__ = [
     "format_cv_table",
     "gini",
     "h_measure",
+    "intervals",
     "kappa_curve",
     "ks_statistic",
     "label_counts",
@@ -106,10 +122,12 @@ __all__ = [
     "plotting",
     "precision",
     "precision_at_k",
+    "proportion_ci",
     "r_precision",
     "recall",
     "report",
     "roc_auc",
+    "roc_auc_ci",
     "roc_curve",
     "set_style",
     "split_confusion_matrix",

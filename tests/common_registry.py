@@ -127,7 +127,7 @@ class Entry:
 
 
 #: The packages whose ``__all__`` together make the public API the registry covers.
-PUBLIC_MODULES = (apples, apples.metrics, apples.cv, apples.theory, apples.plotting, fs, va, pk)
+PUBLIC_MODULES = (apples, apples.metrics, apples.cv, apples.theory, apples.intervals, apples.plotting, fs, va, pk)
 
 
 def _public() -> dict[str, Any]:
@@ -369,6 +369,50 @@ def _uncertain(**kw):
     return lambda: {"y_true": list(YM), "y_pred": list(PM), "uncertainty": list(UM), **kw}
 
 
+#: A second classifier's scores on Y (for the paired DeLong test) and per-fold scores of two classifiers.
+S2 = (0.25, 0.625, 0.75, 0.5, 0.125, 0.375)
+FOLD_SCORES_A = (0.75, 0.625, 0.875, 0.5)
+FOLD_SCORES_B = (0.625, 0.625, 0.75, 0.25)
+#: A second classifier's multi-class predictions on YM (for McNemar's test).
+PM2 = (0, 1, 2, 1, 1, 2, 2, 0)
+_CONF = Arg(REAL)  # a confidence level in (0, 1); 0.875 in recipes (exact in float32)
+
+
+def _ends(result):
+    """An interval's estimate and ends (without its method name and level)."""
+    return result.estimate, result.low, result.high
+
+
+def _coverage_settings():
+    """Two tiny coverage settings, one per model (20 cases, 2 folds)."""
+    import pandas as pd
+
+    return pd.DataFrame({"model": ["f_model", "binormal"], "prior": [0.5, 0.5], "n_cases": [20, 20],
+                         "n_folds": [2, 2], "truth": [0.75, 0.75], "training_sd": [0.0, 0.5]})
+
+
+_PREF_NOTE = ("a preference table (pandas DataFrame of +1/-1/0/NaN per comparison and measure); its checks and "
+              "rules are tested on hand-made tables in tests/test_parker_experiment.py")
+_CONF_LEVEL = Arg(REAL)  # a confidence level in (0, 1)
+
+
+def _preferences():
+    """Three comparisons of Parker's seven measures: all agree, AUC alone, two disagree."""
+    import pandas as pd
+
+    rows = [[1, 1, 1, 1, 1, 1, 1], [1, 1, 1, -1, 1, 1, 1], [1, -1, 1, 1, 0, 1, 1]]
+    return pd.DataFrame(rows, columns=list(pk.PARKER_MEASURES), dtype=float)
+
+
+def _parker_comparisons():
+    """:func:`_preferences` with the columns of an experiment's comparison table."""
+    c = _preferences()
+    c["pos_prop"], c["threshold_diff"] = [0.125, 0.25, 0.5], [0.0, 0.25, 0.5]
+    c["clf_a"], c["clf_b"] = ["NB", "NB", "LR"], ["LR", "tree", "tree"]
+    c["dataset"], c["label"] = ["iris", "iris", "wine"], ["0", "1", "0"]
+    return c
+
+
 def _digits_like(n=60, seed=0):
     rng = np.random.default_rng(seed)
     y = np.repeat([0, 1, 2], n // 3)
@@ -459,6 +503,42 @@ REGISTRY: dict[str, Entry] = {
     "cv_roc_auc@avg": Entry(_foldlists(method="avg"), {**_FOLDLISTS, "pos_label": Arg(POSITIVE)},
                         rank_based=True, relabel=BIN_MAP),
     "cv_ranking_score": Entry(_foldlists(metric="average_precision", method="avg"), _FOLDLISTS, rank_based=True),
+    # ---- intervals/ ----------------------------------------------------------------------------
+    "proportion_ci": Entry(lambda: {"k": 3, "n": 8, "confidence": 0.875}, {"k": Arg(SIZE), "n": Arg(SIZE),
+                                                                          "confidence": _CONF}),
+    "proportion_ci@clopper_pearson": Entry(lambda: {"k": 3, "n": 8, "confidence": 0.875, "method": "clopper_pearson"},
+                                           {"k": Arg(SIZE), "n": Arg(SIZE), "confidence": _CONF}),
+    "roc_auc_ci": _ranking(_bin(confidence=0.875), extra={"confidence": _CONF}),
+    "roc_auc_ci@bootstrap": _ranking(_bin(confidence=0.875, method="bootstrap", n_resamples=64, seed=0),
+                                     extra={"confidence": _CONF, "n_resamples": Arg(SIZE), "seed": Arg(SEED)}),
+    "compare_roc_auc": Entry(lambda: {"y_true": list(Y), "y_score_a": list(S), "y_score_b": list(S2),
+                                      "confidence": 0.875},
+                             {"y_true": _labels(), "y_score_a": Arg(SCORES), "y_score_b": Arg(SCORES),
+                              "pos_label": Arg(POSITIVE), "confidence": _CONF}, rank_based=True, relabel=BIN_MAP),
+    "cv_f_measure_ci": Entry(lambda: {"folds": list(FOLDS), "method": "tp_fp", "beta": 2.0, "confidence": 0.875,
+                                      "n_resamples": 64, "seed": 0},
+                             {"folds": Arg(FOLDS), "beta": Arg(REAL, int_value=2), "confidence": _CONF,
+                              "n_resamples": Arg(SIZE), "seed": Arg(SEED)}, project=_ends),
+    "cv_f_measure_ci@avg": Entry(lambda: {"folds": list(FOLDS), "method": "avg", "confidence": 0.875,
+                                          "n_resamples": 64},
+                                 {"folds": Arg(FOLDS), "confidence": _CONF, "n_resamples": Arg(SIZE)}, project=_ends),
+    "cv_score_ci": Entry(lambda: {"fold_scores": list(FOLD_SCORES_A), "n_train": 12, "n_test": 4,
+                                  "confidence": 0.875},
+                         {"fold_scores": Arg(REAL, array=True), "n_train": Arg(SIZE), "n_test": Arg(SIZE),
+                          "confidence": _CONF}),
+    "compare_cv_scores": Entry(lambda: {"scores_a": list(FOLD_SCORES_A), "scores_b": list(FOLD_SCORES_B),
+                                        "n_train": 12, "n_test": 4, "confidence": 0.875},
+                               {"scores_a": Arg(REAL, array=True), "scores_b": Arg(REAL, array=True),
+                                "n_train": Arg(SIZE), "n_test": Arg(SIZE), "confidence": _CONF}),
+    "mcnemar_test": Entry(lambda: {"y_true": list(YM), "y_pred_a": list(PM), "y_pred_b": list(PM2),
+                                   "confidence": 0.875},
+                          {"y_true": _labels(), "y_pred_a": _labels(), "y_pred_b": _labels(), "confidence": _CONF},
+                          relabel=MC_MAP),
+    "coverage_settings": Entry(lambda: {}),
+    "coverage_study": Entry(lambda: {"settings": _coverage_settings(), "n_studies": 4, "confidence": 0.875,
+                                     "n_resamples": 8, "n_jobs": 1},
+                            {"n_studies": Arg(SIZE), "confidence": _CONF, "n_resamples": Arg(SIZE), "seed": Arg(SEED),
+                             "n_jobs": Arg(SIZE)}),
     # ---- auc_calibration.py --------------------------------------------------------------------
     "stratified_fold_sizes": Entry(lambda: {"n_positives": 5, "n_cases": 40, "n_folds": 4},
                                    {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE)}),
@@ -741,6 +821,9 @@ EXEMPT: dict[str, str] = {
                      "METHOD_LABELS", "READINGS", "FIGURE2_PANELS", "FIGURE2_PROPS", "ALLOCATIONS",
                      "ERROR_MODELS"], _CONSTANT),
     "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
+    **dict.fromkeys(["ConfidenceInterval", "PairedComparison"], _RESULT),
+    **dict.fromkeys(["PROPORTION_METHODS", "ROC_AUC_CI_METHODS", "CV_SCORE_CI_METHODS", "COVERAGE_MODELS",
+                     "COVERAGE_INTERVALS"], _CONSTANT),
     **dict.fromkeys(["CalibrationStudy", "CalibrationExplorer", "MergeDecomposition", "SimulationDesign",
                      "ExploreResult", "SimExplorer", "FoldCounts", "SplitConfusionMatrix", "AveragedScores",
                      "ThresholdResult", "KappaCurve", "ROCHull", "HMeasureResult", "HandLoss", "EmpiricalCosts",
@@ -820,4 +903,13 @@ ZERO_BY_ZERO: dict[str, ZeroByZero] = {
                                                                 "d": _Z(0, 0, 0, 9)},
                                             "moves": [("b", "d", 1)], "average": "macro"},
                                    {"zero": 1 / 18, "nan": None, "raise": None}),
+    # no trials; one class; identical classifiers (SE 0); every fold difference the same; all cases TN
+    "proportion_ci": ZeroByZero(lambda: {"k": 0, "n": 0}, {"nan": None, "raise": None}),
+    "roc_auc_ci": ZeroByZero(lambda: {"y_true": [1, 1], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
+    "compare_roc_auc": ZeroByZero(lambda: {"y_true": [1, 1, 0, 0], "y_score_a": [0.5, 0.25, 0.5, 0.125],
+                                           "y_score_b": [0.5, 0.25, 0.5, 0.125]}, {"nan": None, "raise": None}),
+    "compare_cv_scores": ZeroByZero(lambda: {"scores_a": [0.5, 0.75], "scores_b": [0.25, 0.5], "n_train": 4,
+                                             "n_test": 2}, {"nan": None, "raise": None}),
+    "cv_f_measure_ci": ZeroByZero(lambda: {"folds": [_Z(0, 0, 0, 3), _Z(0, 0, 0, 2)], "method": "tp_fp",
+                                           "n_resamples": 8}, {"zero": (0.0, 0.0, 0.0), "nan": None, "raise": None}),
 }

@@ -20,6 +20,7 @@ SUBPACKAGES = (
     "apples.metrics",
     "apples.cv",
     "apples.theory",
+    "apples.intervals",
     "apples.studies.forman_scholz",
     "apples.studies.van_asch",
     "apples.studies.parker",
@@ -29,6 +30,7 @@ ALLOWED = {
     "metrics": {"metrics"},
     "cv": {"cv", "metrics"},
     "theory": {"theory", "cv", "metrics"},
+    "intervals": {"intervals", "metrics", "cv", "theory"},
     "studies": {"studies", "theory", "cv", "metrics"},
 }
 

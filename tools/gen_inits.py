@@ -19,6 +19,7 @@ PACKAGES = (
     "apples/metrics",
     "apples/cv",
     "apples/theory",
+    "apples/intervals",
     "apples/studies/forman_scholz",
     "apples/studies/van_asch",
     "apples/studies/parker",

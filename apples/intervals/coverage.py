@@ -1,0 +1,310 @@
+"""How often do the intervals cover the truth? Coverage of simulated cross-validation studies.
+
+Introduced with issue 12. Each setting simulates many cross-validation studies
+on a model whose true value is known, computes every interval on each study,
+and reports the share of studies whose interval covers the truth (the
+empirical coverage, to compare with the nominal confidence), its Monte Carlo
+standard error √(c(1 − c)/n_studies), and the mean width.
+
+Two models:
+
+- ``"f_model"``: Forman & Scholz (2010) §4.2, a classifier with precision =
+  recall = ``truth`` (:func:`apples.theory.simulation_design`), stratified
+  folds, binomial TP and FP per fold. Intervals: the fold bootstrap of F_tp,fp
+  (:func:`cv_f_measure_ci`), Wilson on the pooled recall TP/P
+  (:func:`proportion_ci`; its truth is also ``truth``), and the naive and
+  corrected t over the per-fold F (:func:`cv_score_ci`).
+- ``"binormal"``: scores N(δ_j, 1) for positives and N(0, 1) for negatives
+  (:class:`apples.theory.Binormal` with unit variances), stratified folds.
+  ``training_sd`` τ models the training set: fold j's classifier has
+  separation δ_j = δ₀ + τ(√ρ·g + √(1 − ρ)·e_j), g and e_j standard normal, with
+  ρ = n_test/n_train the overlap-driven correlation that Nadeau & Bengio
+  (2003) assume; the truth is the expected AUC of the learning algorithm,
+  E[Φ(δ/√2)] = Φ(δ₀/√(2 + τ²)), which fixes δ₀. Intervals: DeLong and the
+  stratified bootstrap on the pooled scores (:func:`roc_auc_ci`), and the
+  naive and corrected t over the per-fold AUC (:func:`cv_score_ci`). With
+  τ = 0 the classifier is fixed and the pooled intervals are about the right
+  quantity; with τ > 0 they condition on the trained classifiers and miss the
+  training-set variance, as the naive t does.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from apples._optional import require
+from apples._validation import (
+    check_choice,
+    check_frame,
+    check_int,
+    check_positive,
+    check_real,
+    check_table_size,
+)
+from apples.intervals.cv_f import cv_f_measure_ci
+from apples.intervals.cv_scores import cv_score_ci
+from apples.intervals.proportion import proportion_ci
+from apples.intervals.results import check_confidence
+from apples.intervals.roc_auc import roc_auc_ci
+from apples.metrics.counts import Counts
+from apples.theory.fold_model import fold_positives, simulation_design
+
+__all__ = [
+    "COVERAGE_INTERVALS",
+    "COVERAGE_MODELS",
+    "coverage_settings",
+    "coverage_study",
+]
+
+COVERAGE_MODELS: tuple[str, ...] = ("f_model", "binormal")
+#: The intervals each model's studies are measured with, in the order of the result table.
+COVERAGE_INTERVALS: dict[str, tuple[str, ...]] = {
+    "f_model": ("F_tp,fp bootstrap", "recall Wilson", "fold F t", "fold F corrected t"),
+    "binormal": ("AUC DeLong", "AUC bootstrap", "fold AUC t", "fold AUC corrected t"),
+}
+#: The t intervals over fold scores, and the method of :func:`cv_score_ci` each uses.
+_T_INTERVALS: dict[str, tuple[tuple[str, Literal["t", "corrected_t"]], ...]] = {
+    "f_model": (("fold F t", "t"), ("fold F corrected t", "corrected_t")),
+    "binormal": (("fold AUC t", "t"), ("fold AUC corrected t", "corrected_t")),
+}
+_SETTING_COLUMNS = ("model", "prior", "n_cases", "n_folds", "truth", "training_sd")
+#: Bytes per simulated case and study while a setting runs (scores, ranks, temporaries).
+_BYTES_PER_CASE = 64
+
+
+def coverage_settings() -> pd.DataFrame:
+    """The default grid of the coverage study: class priors, sample sizes and fold counts per model.
+
+    ``f_model``: priors 1%, 10%, 50% × 200 or 1000 cases × 5 or 10 folds, true F = 0.8.
+    ``binormal``: the same priors at 1000 cases (and 10%, 50% at 200 cases), 5 or 10 folds, true
+    AUC = 0.8, training-set spread τ = 0 (a fixed classifier) and 0.5; settings where a stratified
+    fold would get no positive are left out (a fold AUC needs both classes).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model``, ``prior``, ``n_cases``, ``n_folds``, ``truth``, ``training_sd``.
+
+    Examples
+    --------
+    >>> s = coverage_settings()
+    >>> s.groupby("model").size().to_dict()
+    {'binormal': 20, 'f_model': 12}
+    """
+    rows = []
+    for prior in (0.01, 0.1, 0.5):
+        for n_cases in (200, 1000):
+            for n_folds in (5, 10):
+                rows.append(("f_model", prior, n_cases, n_folds, 0.8, 0.0))
+    for training_sd in (0.0, 0.5):
+        for prior in (0.01, 0.1, 0.5):
+            for n_cases in (200, 1000):
+                for n_folds in (5, 10):
+                    if math.floor(prior * n_cases + 0.5) >= n_folds:
+                        rows.append(("binormal", prior, n_cases, n_folds, 0.8, training_sd))
+    return pd.DataFrame(rows, columns=list(_SETTING_COLUMNS))
+
+
+def _summary(low: np.ndarray, high: np.ndarray, truth: float) -> dict:
+    covered = (low <= truth) & (truth <= high)
+    c = float(covered.mean())
+    n = low.size
+    return {
+        "coverage": c,
+        "mcse": math.sqrt(c * (1.0 - c) / n),
+        "mean_width": float(np.mean(high - low)),
+        "miss_low": float(np.mean(truth < low)),
+        "miss_high": float(np.mean(truth > high)),
+    }
+
+
+def _f_model(row, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
+    design = simulation_design(row["prior"], row["truth"], n_cases=row["n_cases"], n_folds=row["n_folds"])
+    k, m = design.n_folds, design.fold_size
+    p = fold_positives(design.n_pos, n_cases=design.n_cases, n_folds=k, stratified=True)[0]
+    tp = rng.binomial(p, design.recall, size=(n_studies, k))
+    fp = rng.binomial(m - p, design.fpr, size=(n_studies, k))
+    fn = p - tp
+    den = 2 * tp + fp + fn
+    fold_f = np.where(den > 0, 2 * tp / np.where(den > 0, den, 1), 0.0)
+    n_train, n_test = design.n_cases - m, m
+    ends = {name: np.empty((n_studies, 2)) for name in COVERAGE_INTERVALS["f_model"]}
+    for s in range(n_studies):
+        folds = [
+            Counts(int(a), int(b), int(c), int(m - a - b - c)) for a, b, c in zip(tp[s], fp[s], fn[s], strict=True)
+        ]
+        ci = cv_f_measure_ci(
+            folds, method="tp_fp", confidence=confidence, n_resamples=n_resamples, seed=rng, undefined="zero"
+        )
+        ends["F_tp,fp bootstrap"][s] = ci.low, ci.high
+        ci = proportion_ci(int(tp[s].sum()), design.n_pos, confidence=confidence)
+        ends["recall Wilson"][s] = ci.low, ci.high
+        for name, method in _T_INTERVALS["f_model"]:
+            ci = cv_score_ci(fold_f[s], n_train=n_train, n_test=n_test, confidence=confidence, method=method)
+            ends[name][s] = ci.low, ci.high
+    return [{"interval": name, **_summary(e[:, 0], e[:, 1], design.f_true)} for name, e in ends.items()]
+
+
+def _binormal(row, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
+    n_cases, k = int(row["n_cases"]), int(row["n_folds"])
+    m = n_cases // k
+    n_pos = math.floor(row["prior"] * n_cases + 0.5)
+    n_neg = n_cases - n_pos
+    if min(n_pos, n_neg) < k:
+        raise ValueError(
+            f"settings: a binormal setting with prior={row['prior']}, n_cases={n_cases} has {n_pos} positives "
+            f"and {n_neg} negatives, fewer than n_folds={k}: some fold would lack a class and its AUC"
+        )
+    tau = row["training_sd"]
+    delta0 = float(stats.norm.ppf(row["truth"])) * math.sqrt(2.0 + tau * tau)
+    rho = m / (n_cases - m)
+    p = fold_positives(n_pos, n_cases=n_cases, n_folds=k, stratified=True)[0]
+    q = m - p
+    fold_of_pos = np.repeat(np.arange(k), p)
+    fold_of_neg = np.repeat(np.arange(k), q)
+    shared = rng.standard_normal((n_studies, 1))
+    delta = delta0 + tau * (math.sqrt(rho) * shared + math.sqrt(1.0 - rho) * rng.standard_normal((n_studies, k)))
+    pos = rng.standard_normal((n_studies, n_pos)) + delta[:, fold_of_pos]
+    neg = rng.standard_normal((n_studies, n_neg))
+    fold_auc = np.empty((n_studies, k))
+    for j in range(k):
+        sp, sn = pos[:, fold_of_pos == j], neg[:, fold_of_neg == j]
+        both = np.concatenate([sp, sn], axis=1)
+        ranks = np.argsort(np.argsort(both, axis=1), axis=1) + 1  # continuous scores: no ties
+        u = ranks[:, : p[j]].sum(axis=1) - p[j] * (p[j] + 1) / 2
+        fold_auc[:, j] = u / (p[j] * q[j])
+    y = np.r_[np.ones(n_pos, dtype=np.int64), np.zeros(n_neg, dtype=np.int64)]
+    n_train, n_test = n_cases - m, m
+    ends = {name: np.empty((n_studies, 2)) for name in COVERAGE_INTERVALS["binormal"]}
+    for s in range(n_studies):
+        scores = np.concatenate([pos[s], neg[s]])
+        ci = roc_auc_ci(y, scores, confidence=confidence, method="delong")
+        ends["AUC DeLong"][s] = ci.low, ci.high
+        ci = roc_auc_ci(y, scores, confidence=confidence, method="bootstrap", n_resamples=n_resamples, seed=rng)
+        ends["AUC bootstrap"][s] = ci.low, ci.high
+        for name, method in _T_INTERVALS["binormal"]:
+            ci = cv_score_ci(fold_auc[s], n_train=n_train, n_test=n_test, confidence=confidence, method=method)
+            ends[name][s] = ci.low, ci.high
+    return [{"interval": name, **_summary(e[:, 0], e[:, 1], row["truth"])} for name, e in ends.items()]
+
+
+def _run_setting(row: dict, n_studies: int, confidence: float, n_resamples: int, seed) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    run = _f_model if row["model"] == "f_model" else _binormal
+    return [
+        {**row, **r, "n_studies": n_studies, "confidence": confidence}
+        for r in run(row, n_studies, confidence, n_resamples, rng)
+    ]
+
+
+def _check_settings(settings: object) -> list[dict]:
+    frame = check_frame("settings", settings, _SETTING_COLUMNS, what="e.g. apples.intervals.coverage_settings()")
+    if frame.empty:
+        raise ValueError("settings has no rows; pass e.g. apples.intervals.coverage_settings()")
+    rows = []
+    for i, r in enumerate(frame[list(_SETTING_COLUMNS)].to_dict("records")):
+        model = check_choice(f"settings.model (row {i})", r["model"], COVERAGE_MODELS)
+        prior = check_real(
+            f"settings.prior (row {i})", r["prior"], low=0.0, high=1.0, low_inclusive=False, high_inclusive=False
+        )
+        truth = check_real(
+            f"settings.truth (row {i})",
+            r["truth"],
+            low=0.0,
+            high=1.0,
+            low_inclusive=False,
+            high_inclusive=model == "f_model",
+        )
+        tau = check_real(f"settings.training_sd (row {i})", r["training_sd"], low=0.0)
+        n_cases = check_positive(f"settings.n_cases (row {i})", r["n_cases"])
+        n_folds = check_positive(f"settings.n_folds (row {i})", r["n_folds"])
+        if model == "f_model":
+            simulation_design(prior, truth, n_cases=n_cases, n_folds=n_folds)  # every check of the §4.2 model
+        elif n_folds < 2 or n_cases % n_folds:
+            raise ValueError(f"settings row {i}: n_folds={n_folds} must be at least 2 and divide n_cases={n_cases}")
+        rows.append(
+            {"model": model, "prior": prior, "n_cases": n_cases, "n_folds": n_folds, "truth": truth, "training_sd": tau}
+        )
+    return rows
+
+
+def coverage_study(
+    settings: pd.DataFrame,
+    *,
+    n_studies: int = 2000,
+    confidence: float = 0.95,
+    n_resamples: int = 200,
+    seed: int = 0,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
+    """Empirical coverage, its Monte Carlo standard error and the mean width of every interval, per setting.
+
+    Parameters
+    ----------
+    settings : pandas.DataFrame
+        One row per setting, with columns ``model`` (``"f_model"`` or ``"binormal"``), ``prior``,
+        ``n_cases``, ``n_folds``, ``truth`` (the true F or AUC) and ``training_sd`` (τ, binormal
+        only; see the module docstring), as :func:`coverage_settings` returns.
+    n_studies : int, default 2000
+        Simulated cross-validation studies per setting. The Monte Carlo standard error of a coverage
+        near 0.95 is then about 0.005.
+    confidence : float, default 0.95
+        Nominal coverage of every interval.
+    n_resamples : int, default 200
+        Resamples of each bootstrap interval (fewer than the functions' defaults, for speed: Monte
+        Carlo noise in the ends lowers the bootstrap's coverage slightly).
+    seed : int, default 0
+        Setting i draws from ``SeedSequence(seed).spawn(len(settings))[i]``: results do not depend
+        on ``n_jobs`` nor on the other settings in the table.
+    n_jobs : int, default 1
+        Settings run in parallel with joblib (which scikit-learn installs) when above 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per setting and interval: the setting's columns, ``interval``, ``coverage``,
+        ``mcse``, ``mean_width``, ``miss_low`` and ``miss_high`` (the shares of studies whose
+        interval lies wholly above or wholly below the truth), ``n_studies``, ``confidence``.
+
+    References
+    ----------
+    Morris, T. P., White, I. R. & Crowther, M. J. (2019). Using simulation studies to evaluate
+    statistical methods. Statistics in Medicine 38, 2074–2102, Table 6 (coverage and its Monte Carlo
+    SE). Forman & Scholz (2010) §4.2; Nadeau & Bengio (2003) §4.
+
+    Examples
+    --------
+    >>> s = coverage_settings().query("model == 'f_model' and prior == 0.5 and n_cases == 200 and n_folds == 5")
+    >>> t = coverage_study(s, n_studies=50, n_resamples=50)
+    >>> t["interval"].tolist()
+    ['F_tp,fp bootstrap', 'recall Wilson', 'fold F t', 'fold F corrected t']
+    """
+    rows = _check_settings(settings)
+    n_studies = check_positive("n_studies", n_studies)
+    if n_studies < 2:
+        raise ValueError(f"n_studies must be at least 2, got {n_studies}")
+    confidence = check_confidence(confidence)
+    n_resamples = check_positive("n_resamples", n_resamples)
+    seed = check_int("seed", seed, low=0)
+    n_jobs = check_positive("n_jobs", n_jobs)
+    largest = max(r["n_cases"] for r in rows)
+    check_table_size(
+        f"{n_studies:,} studies of {largest:,} cases",
+        n_studies * largest * _BYTES_PER_CASE,
+        reduce="n_studies or the settings' n_cases",
+    )
+    children = np.random.SeedSequence(seed).spawn(len(rows))
+    if n_jobs == 1:
+        parts = [_run_setting(r, n_studies, confidence, n_resamples, c) for r, c in zip(rows, children, strict=True)]
+    else:
+        joblib = require("joblib")
+        parts = joblib.Parallel(n_jobs=n_jobs)(
+            joblib.delayed(_run_setting)(r, n_studies, confidence, n_resamples, c)
+            for r, c in zip(rows, children, strict=True)
+        )
+    return pd.DataFrame([r for part in parts for r in part])
