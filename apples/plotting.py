@@ -21,6 +21,7 @@ from apples._optional import require
 __all__ = [
     "METHOD_COLORS",
     "decorate",
+    "explorer_mimebundle",
     "panel_axes",
     "set_style",
 ]
@@ -100,3 +101,33 @@ def panel_axes(ax, n_panels: int, **subplots_kw) -> list:
         if not isinstance(a, Axes):
             raise TypeError(f"ax[{i}] must be a matplotlib Axes, got {type(a).__name__}")
     return axes
+
+
+#: What a viewer without a live kernel (GitHub, the book, an untrusted notebook) says under an explorer.
+EXPLORER_NOTE = (
+    "Interactive explorer: it needs a running kernel. Run the notebook in JupyterLab (make lab) to move "
+    "its controls; below, a static snapshot at its starting values."
+)
+
+
+def explorer_mimebundle(widget, draw) -> dict:
+    """The display of an explorer: the live widget, and a PNG snapshot for every viewer without a kernel.
+
+    A running JupyterLab shows the widget (its MIME type ranks first); GitHub, the
+    book and an untrusted notebook show the ``image/png`` snapshot, drawn by
+    ``draw()`` (which returns a matplotlib Figure), and :data:`EXPLORER_NOTE` as text.
+    Each explorer NamedTuple's ``_repr_mimebundle_`` calls this, so a notebook cell
+    ending in ``explorer`` stores both.
+    """
+    import base64
+    import io
+
+    plt = require("matplotlib.pyplot")
+    bundle = dict(widget._repr_mimebundle_() or {})
+    fig = draw()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    bundle["image/png"] = base64.b64encode(buffer.getvalue()).decode("ascii")
+    bundle["text/plain"] = EXPLORER_NOTE
+    return bundle

@@ -285,10 +285,13 @@ def test_book_renders_every_notebook_offline_with_navigation_and_search(tmp_path
     assert build.returncode == 0, build.stderr[-2000:]
     html_dir = tmp_path / "html"
     index = (html_dir / "index.html").read_text()
+    with_math = 0
     for p in NOTEBOOKS:
         assert f"notebooks/{p.stem}.html" in index, f"{p.name} missing from the sidebar/table of contents"
         page = (html_dir / "notebooks" / f"{p.stem}.html").read_text()
-        assert "_static/mathjax/" in page, "MathJax must be shipped with the book"
+        if 'class="math' in page:  # a page with formulas loads MathJax, from the book itself
+            assert "_static/mathjax/" in page, f"{p.stem}.html: MathJax must be shipped with the book"
+            with_math += 1
         assert "https://" not in page and "http://" not in page.replace("http://www.w3.org", ""), (
             f"{p.stem}.html fetches something from the network"
         )
@@ -296,4 +299,18 @@ def test_book_renders_every_notebook_offline_with_navigation_and_search(tmp_path
     middle = (html_dir / "notebooks" / f"{NOTEBOOKS[1].stem}.html").read_text()
     assert f"{NOTEBOOKS[0].stem}.html" in middle and f"{NOTEBOOKS[2].stem}.html" in middle, "previous/next links"
     assert (html_dir / "search.html").exists() and (html_dir / "searchindex.js").stat().st_size > 10_000
-    assert (html_dir / "_static" / "mathjax").is_dir()
+    assert (html_dir / "_static" / "mathjax").is_dir() and with_math >= 5
+
+
+def test_explorer_cells_say_they_need_a_kernel_and_store_a_snapshot(nb):
+    """An explorer shows something real without a kernel: its stored output carries a PNG snapshot."""
+    _, book = nb
+    for i, cell in enumerate(book.cells):
+        if cell.cell_type != "code" or not re.search(r"_explorer\(", cell.source):
+            continue
+        before = "\n".join(c.source for c in book.cells[max(0, i - 2):i] if c.cell_type == "markdown")
+        assert "running kernel" in before, f"cell {i}: say that the explorer needs a running kernel"
+        kinds = [set(o.get("data", {})) for o in cell.outputs]
+        assert any({"image/png", "application/vnd.jupyter.widget-view+json"} <= k for k in kinds), (
+            f"cell {i}: the stored output needs the widget and a PNG snapshot"
+        )

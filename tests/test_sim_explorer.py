@@ -76,3 +76,36 @@ def test_explore_bad_input():
         explore_cv_f(0.0, 0.8)
     with pytest.raises(ValueError, match="does not divide"):
         explore_cv_f(0.1, 0.8, n_folds=3)
+
+
+def test_every_explorer_displays_the_widget_and_a_snapshot_for_viewers_without_a_kernel():
+    """GitHub, the book and an untrusted notebook cannot run a widget: the display carries a PNG of its figure."""
+    import base64
+
+    import matplotlib.pyplot as plt
+
+    from apples.plotting import EXPLORER_NOTE
+    from apples.studies import forman_scholz as fs
+    from apples.studies import parker as pk
+
+    for ex in (fs.sim_explorer(n_reps=300, draw=False), fs.calibration_explorer(plot=False),
+               pk.incoherence_explorer(n_grid=9)):
+        bundle = ex._repr_mimebundle_()
+        assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+        assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+        assert bundle["text/plain"] == EXPLORER_NOTE and "running kernel" in EXPLORER_NOTE
+    plt.close("all")
+
+
+def test_sim_explorer_snapshot_draws_the_current_result():
+    import matplotlib.pyplot as plt
+
+    ex = sim_explorer(n_reps=300, draw=False)
+    ex.controls["prior"].value = 0.05
+    fig = ex.snapshot()
+    ax = fig.axes[0]
+    fig2, ax2 = plt.subplots()
+    plot_cv_f_histograms(ex.result.estimates, ex.result.f_true, ax=ax2)
+    drawn = [p.get_xy().tolist() for p in ax.patches]
+    assert drawn and drawn == [p.get_xy().tolist() for p in ax2.patches]
+    plt.close("all")

@@ -18,6 +18,7 @@ from apples._validation import (
 )
 from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS, percent
 from apples.cv.ranking import auc_table
+from apples.plotting import explorer_mimebundle
 from apples.studies.forman_scholz.bias_figures import plot_cv_f_histograms
 from apples.studies.forman_scholz.calibration import CalibrationStudy, section32_study
 from apples.studies.forman_scholz.figures import plot_figure3
@@ -45,6 +46,17 @@ class CalibrationExplorer(NamedTuple):
     result: object  #: HTML with the AUC table
     plot: object  #: Output holding Figure 3 for the current settings (None without plot)
     study: CalibrationStudy
+
+    def snapshot(self):
+        """Figure 3 at the current slider values (what the widget shows), as a matplotlib Figure."""
+        shifts = [s.value for s in self.shifts]
+        scales = [s.value for s in self.scales]
+        fig = plot_figure3(self.study.y_true_folds, self.study.scores(shifts, scales))
+        fig.suptitle("Forman & Scholz Fig. 3 at the explorer's starting values (snapshot)")
+        return fig
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        return explorer_mimebundle(self.widget, self.snapshot)
 
 
 def _result_html(study: CalibrationStudy, shifts, scales) -> str:
@@ -154,6 +166,18 @@ class SimExplorer(NamedTuple):
     def result(self) -> ExploreResult | None:
         """The latest :class:`ExploreResult` (None when the design could not be simulated)."""
         return self.state["result"]
+
+    def snapshot(self):
+        """A matplotlib Figure of the histograms at the current settings (what the widget shows)."""
+        plt = require("matplotlib.pyplot")
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        if self.result is not None:
+            plot_cv_f_histograms(self.result.estimates, self.result.f_true, ax=ax)
+        ax.set_title("Distribution of each estimator over repetitions (snapshot)")
+        return fig
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        return explorer_mimebundle(self.widget, self.snapshot)
 
 
 def sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True) -> SimExplorer:

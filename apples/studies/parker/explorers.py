@@ -13,6 +13,7 @@ from apples._validation import (
     check_int_at_least,
     check_real,
 )
+from apples.plotting import explorer_mimebundle
 from apples.studies.parker.comparison import incoherence_comparison
 from apples.studies.parker.figures import plot_incoherence_comparison
 from apples.theory.binormal import Binormal
@@ -34,6 +35,20 @@ class IncoherenceExplorer(NamedTuple):
     controls: dict  #: slider name -> ipywidgets slider
     table: object  #: ipywidgets.HTML holding the measures table
     plot: object  #: ipywidgets.Output holding the figure
+    n_grid: int = 99  #: the cost grid the figure is drawn on
+
+    def snapshot(self):
+        """The explorer's figure at the current slider values, as a matplotlib Figure."""
+        v = {k: s.value for k, s in self.controls.items()}
+        a = Binormal(mu_pos=v["mu_a"], sd_pos=v["sd_a"], pi_pos=v["pi_pos"])
+        b = Binormal(mu_pos=v["mu_b"], sd_pos=v["sd_b"], pi_pos=v["pi_pos"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", integrate.IntegrationWarning)  # explained in the live table
+            r = incoherence_comparison(a, b, n_grid=self.n_grid)
+        return plot_incoherence_comparison(r, a, b)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        return explorer_mimebundle(self.widget, self.snapshot)
 
 
 def incoherence_explorer(
@@ -139,4 +154,4 @@ def incoherence_explorer(
             plot,
         ]
     )
-    return IncoherenceExplorer(box, controls, table, plot)
+    return IncoherenceExplorer(box, controls, table, plot, n_grid)
