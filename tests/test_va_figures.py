@@ -142,9 +142,9 @@ def test_grid_draws_each_panel_exact_values():
     assert isinstance(fig, matplotlib.figure.Figure)
     axes = [a for a in fig.axes if a.get_visible()]
     assert len(axes) == 6
-    assert fig._suptitle.get_text().startswith("Van Asch Figure 2 (reproduced): F1 of class A")
+    assert fig._suptitle.get_text().startswith("Van Asch Figure 2 (re-created from the §7.1 set-up): F1 of class A")
     for a, (key, (k, n)) in zip(axes, va.FIGURE2_PANELS.items(), strict=True):
-        assert a.get_title() == f"Van Asch Fig. 2{key} (reproduced): {k} folds, {n:,} instances"
+        assert a.get_title() == f"Van Asch Fig. 2{key} (re-created): {k} folds, {n:,} instances"
         avg_line = next(line for line in a.get_lines() if line.get_label() == "F_avg (exact mean)")
         expected = [100 * va.exact_fold_f1(p, method="avg", n_instances=n, n_folds=k) for p in PROPS]
         np.testing.assert_allclose(avg_line.get_ydata(), expected, rtol=1e-12)
@@ -158,7 +158,7 @@ def test_grid_on_given_axes_and_refusals():
     fig, axes = plt.subplots(1, 2)
     assert va.plot_fold_f1_grid(curves, ax=axes) is fig
     assert axes[0].get_ylim() == (45, 92)  # macro
-    assert fig._suptitle.get_text() == "Van Asch Figure 2 (reproduced): macro-F1 of A and B, as in the caption"
+    assert fig._suptitle.get_text() == "Van Asch Figure 2 (re-created from the §7.1 set-up): macro-F1 of A and B, as in the caption"
     with pytest.raises(ValueError, match="ax"):
         va.plot_fold_f1_grid(curves, ax=[axes[0]])
     with pytest.raises(ValueError, match="average"):

@@ -127,8 +127,10 @@ def plot_fold_f1(
 
 #: Suptitle of :func:`plot_fold_f1_grid` per ``average``: which reading of Figure 2 is drawn.
 _GRID_TITLES = {
-    "macro": "Van Asch Figure 2 (reproduced): macro-F1 of A and B, as in the caption",
-    "binary": "Van Asch Figure 2 (reproduced): F1 of class A, as in the text and the caption's TODO",
+    "macro": "Van Asch Figure 2 (re-created from the §7.1 set-up): macro-F1 of A and B, as in the caption",
+    "binary": (
+        "Van Asch Figure 2 (re-created from the §7.1 set-up): F1 of class A, as in the text and the caption's TODO"
+    ),
 }
 
 
@@ -176,7 +178,7 @@ def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "mac
             average=average,
             ax=a,
             legend=i == 0,
-            title=f"Van Asch Fig. 2{key} (reproduced): {k} folds, {n:,} instances",
+            title=f"Van Asch Fig. 2{key} (re-created): {k} folds, {n:,} instances",
         )
         a.set_ylim(0 if average == "binary" else 45, 92)
     fig = axes[0].figure
