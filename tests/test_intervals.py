@@ -293,3 +293,29 @@ def test_results_are_immutable():
     with pytest.raises(AttributeError):
         ci.low = 0.0  # type: ignore[misc]
     assert ci.covers(0.3) and not ci.covers(0.99) and ci.width == ci.high - ci.low
+
+
+# -- the numbers notebook 10 prints (checked outputs), from scipy and the formulas ---------------------
+def test_notebook_10_proportion_intervals():
+    expected = {("recall", "wilson"): (0.702, 0.988), ("recall", "clopper_pearson"): (0.681, 0.998),
+                ("recall", "agresti_coull"): (0.682, 1.000), ("precision", "wilson"): (0.272, 0.592),
+                ("precision", "clopper_pearson"): (0.255, 0.608), ("precision", "agresti_coull"): (0.272, 0.592)}
+    for (what, method), ends in expected.items():
+        k, n = (14, 15) if what == "recall" else (14, 33)
+        ci = proportion_ci(k, n, method=method)
+        assert (round(ci.low, 3), round(ci.high, 3)) == ends
+        if method != "agresti_coull":
+            ref = stats.binomtest(k, n).proportion_ci(method="wilson" if method == "wilson" else "exact")
+            assert (round(ref.low, 3), round(ref.high, 3)) == ends
+
+
+def test_notebook_10_fold_t_intervals():
+    scores = np.array([0.81, 0.78, 0.85, 0.80, 0.74, 0.83, 0.79, 0.82, 0.77, 0.84])
+    ref = stats.ttest_1samp(scores, 0.0).confidence_interval()
+    assert (round(ref.low, 3), round(ref.high, 3)) == (0.779, 0.827)
+    half = stats.t.ppf(0.975, 9) * math.sqrt((1 / 10 + 100 / 900) * scores.var(ddof=1))
+    assert (round(scores.mean() - half, 3), round(scores.mean() + half, 3)) == (0.768, 0.838)
+    naive = cv_score_ci(scores, n_train=900, n_test=100, method="t")
+    corrected = cv_score_ci(scores, n_train=900, n_test=100)
+    assert [round(v, 3) for v in (naive.estimate, naive.low, naive.high, corrected.low, corrected.high)] == [
+        0.803, 0.779, 0.827, 0.768, 0.838]
