@@ -125,7 +125,7 @@ def _fold_lines(d: dict) -> list[str]:
     for f in d["folds"]:
         where = f"fold {f['fold']!r}" + (f" of repeat {f['repeat']!r}" if "repeat" in f else "")
         if d["task"] == "binary":
-            size = f"n = {f['n']}, {f['positives']} positives"
+            size = f"n = {f['n']}, positives = {f['positives']}"
         else:
             size = f"n = {f['n']}" + (f", absent labels {f['absent_labels']}" if f["absent_labels"] else "")
         und = "; ".join(

@@ -245,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (ValueError, TypeError) as err:
             raise BadInputError(_one_line(err)) from None
     except BadInputError as err:
-        print(f"apples: error: {_one_line(err)}", file=sys.stderr)
+        print(f"apples: error: {' '.join(str(err).split())}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.format == "json":
         out = result.to_json()

@@ -114,7 +114,7 @@ def test_a_fold_with_one_class_is_reported(tmp_path, capsys):
     code, out, err = run(capsys, "report", tmp_path / "o.csv", "--truth", "y", "--fold", "fold", "--pred", "pred",
                          "--score", "score")
     assert code == 0 and err == ""
-    assert "fold 1: n = 3, 0 positives; recall undefined" in out
+    assert "fold 1: n = 3, positives = 0; recall undefined" in out
 
 
 def _bad(tmp_path):
@@ -134,6 +134,7 @@ def _bad(tmp_path):
     (tmp_path / "header.csv").write_text("y,fold,pred,score\n")
     (tmp_path / "broken.csv.gz").write_bytes(b"\x1f\x8b\x08\x00not really gzip")
     (tmp_path / "adir.csv").mkdir()
+    df.rename(columns={"y": "y_true", "pred": "y_pred", "score": "y_score"}).to_csv(tmp_path / "ycols.csv", index=False)
     return tmp_path
 
 
@@ -147,6 +148,7 @@ _COLS = ["--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"]
     ("empty.csv", _COLS, ["empty.csv", "is empty"]),
     ("header.csv", _COLS, ["header.csv", "no rows"]),
     ("ok.csv", ["--truth", "label", "--fold", "fold", "--pred", "pred"], ["'label'", "--truth", "y, fold, pred, score"]),
+    ("ycols.csv", ["--truth", "label", "--fold", "fold"], ["its columns are: y_true, fold, y_pred, y_score"]),
     ("onefold.csv", _COLS, ["--fold", "single fold"]),
     ("nan.csv", _COLS, ["--score", "'score'", "NaN", "line 9"]),
     ("text.csv", _COLS, ["--score", "not numeric", "'high'", "line 5"]),

@@ -242,3 +242,77 @@ def test_bad_input_names_the_problem(kwargs, match):
     base = {"y_true": [1, 0, 1, 0], "y_pred": [1, 0, 0, 0], "folds": [0, 0, 1, 1]}
     with pytest.raises(ValueError, match=match):
         apples.report(**{**base, **kwargs})
+
+
+def test_notebook_09_numbers_from_scikit_learn():
+    """The numbers notebook 09 prints, recomputed with scikit-learn's cross_val_predict and metrics."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X_all, target = load_breast_cancer(return_X_y=True)
+    malignant, benign = np.flatnonzero(target == 0), np.flatnonzero(target == 1)
+    keep = np.sort(np.concatenate([benign, np.random.default_rng(0).choice(malignant, size=30, replace=False)]))
+    X, y = X_all[keep][:, [1, 4, 9]], (target[keep] == 0).astype(int)
+    model = make_pipeline(StandardScaler(), LogisticRegression(class_weight="balanced"))
+    assert (len(y), int(y.sum())) == (387, 30)
+
+    def pct(v):
+        return round(100 * v, 1)
+
+    cv = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
+    pred = cross_val_predict(model, X, y, cv=cv)
+    score = cross_val_predict(model, X, y, cv=cv, method="predict_proba")[:, 1]
+    masks = [np.isin(np.arange(len(y)), test) for _, test in cv.split(X, y)]
+    assert pct(f1_score(y, pred)) == 32.4
+    assert pct(np.mean([f1_score(y[m], pred[m]) for m in masks])) == 31.9
+    assert pct(np.mean([roc_auc_score(y[m], score[m]) for m in masks])) == 83.0
+    assert pct(roc_auc_score(y, score)) == 82.5
+    assert pct(np.mean([average_precision_score(y[m], score[m]) for m in masks])) == 43.9
+    assert pct(average_precision_score(y, score)) == 35.1
+
+    cv20 = KFold(n_splits=20, shuffle=True, random_state=0)
+    pred20 = cross_val_predict(model, X, y, cv=cv20)
+    masks20 = [np.isin(np.arange(len(y)), test) for _, test in cv20.split(X, y)]
+    assert [int(y[m].sum()) for m in masks20] == [1, 1, 2, 0, 0, 0, 1, 3, 1, 3, 1, 2, 0, 2, 2, 2, 3, 3, 1, 2]
+    assert pct(f1_score(y, pred20)) == 32.6
+    per_fold = [f1_score(y[m], pred20[m], zero_division=0) for m in masks20]
+    assert pct(np.mean(per_fold)) == 26.5  # F_avg: undefined folds count 0
+    defined = [f for f, m in zip(per_fold, masks20) if y[m].sum() > 0 and pred20[m].sum() > 0]
+    assert pct(np.mean(defined)) == 35.4  # F~_avg
+    assert pct(np.mean([recall_score(y[m], pred20[m], zero_division=0) for m in masks20])) == 59.2
+
+
+def test_notebook_09_repeats_and_wine_from_scikit_learn():
+    from sklearn.datasets import load_breast_cancer, load_wine
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, cross_val_predict
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X_all, target = load_breast_cancer(return_X_y=True)
+    malignant, benign = np.flatnonzero(target == 0), np.flatnonzero(target == 1)
+    keep = np.sort(np.concatenate([benign, np.random.default_rng(0).choice(malignant, size=30, replace=False)]))
+    X, y = X_all[keep][:, [1, 4, 9]], (target[keep] == 0).astype(int)
+    model = make_pipeline(StandardScaler(), LogisticRegression(class_weight="balanced"))
+    splits = list(RepeatedStratifiedKFold(n_splits=10, n_repeats=5, random_state=0).split(X, y))
+    per_repeat = []
+    for r in range(5):
+        pred = np.empty(len(y), dtype=int)
+        for train, test in splits[10 * r: 10 * r + 10]:
+            pred[test] = model.fit(X[train], y[train]).predict(X[test])
+        per_repeat.append(f1_score(y, pred))
+    assert round(100 * np.mean(per_repeat), 1) == 32.9
+    assert round(100 * np.std(per_repeat, ddof=1), 1) == 0.5
+
+    Xw, yw = load_wine(return_X_y=True)
+    pw = cross_val_predict(make_pipeline(StandardScaler(), LogisticRegression()), Xw[:, [0, 1]], yw,
+                           cv=StratifiedKFold(n_splits=5, shuffle=True, random_state=0))
+    assert round(100 * accuracy_score(yw, pw), 1) == 78.1  # micro P = R = F
+    assert round(100 * precision_score(yw, pw, average="macro"), 1) == 77.3
+    assert round(100 * recall_score(yw, pw, average="macro"), 1) == 76.8
+    assert round(100 * f1_score(yw, pw, average="macro"), 1) == 77.0
+    p, r = precision_score(yw, pw, average="macro"), recall_score(yw, pw, average="macro")
+    assert round(100 * 2 * p * r / (p + r), 1) == 77.1

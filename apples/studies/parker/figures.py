@@ -8,9 +8,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from apples._optional import require
-from apples._validation import check_int_at_least
+from apples._validation import check_frame, check_int_at_least
 from apples.metrics.threshold_free import kappa_curve
 from apples.plotting import decorate, panel_axes
+from apples.studies.parker.agreement import (
+    PARKER_MEASURES,
+    agreement_levels,
+    classifier_error_rates,
+    error_case_breakdown,
+    error_case_shares,
+)
 from apples.studies.parker.comparison import IMPLIED_COSTS, IncoherenceComparison
 from apples.theory.binormal import Binormal, check_binormal
 from apples.theory.parker import integrated_measure, misclassification_loss, optimal_threshold, threshold_measure
@@ -20,6 +27,10 @@ if TYPE_CHECKING:  # pandas is imported where a table is built
 
 
 __all__ = [
+    "plot_agreement_levels",
+    "plot_classifier_error_rates",
+    "plot_error_case_breakdown",
+    "plot_error_case_shares",
     "plot_figure1",
     "plot_incoherence_comparison",
     "plot_loss_surface",
@@ -179,3 +190,163 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     ax_roc.legend()
     ax_c.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside: the curves fill the panel
     return ax_roc.figure
+
+
+# -- the comparison experiment (Parker §V, notebook 08) -------------------------------------------------
+
+
+def _axes(ax):
+    plt = require("matplotlib.pyplot")
+    if ax is None:
+        return plt.gca()
+    if not isinstance(ax, require("matplotlib.axes").Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    return ax
+
+
+def _share_bars(ax, table, *, offset: float = 0.0, width: float = 0.8, label=None, color=None) -> None:
+    """Bars of ``table.share`` (percent) per measure with Wilson error bars."""
+    x = np.arange(len(table)) + offset
+    share = 100 * table["share"].to_numpy(dtype=float)
+    err = 100 * np.vstack([share / 100 - table["low"].to_numpy(float), table["high"].to_numpy(float) - share / 100])
+    ax.bar(x, share, width=width, label=label, color=color, yerr=err, capsize=3, ecolor="black")
+
+
+def plot_agreement_levels(preferences, *, ax=None):
+    """Parker Fig. 2 re-created: the comparisons by number of measures disagreeing with the majority; the Axes.
+
+    Bars give the percentage of comparisons in which 0 (all agree), 1 (an
+    error case), 2, 3 or more measures differ from the most common opinion
+    (:func:`apples.studies.parker.agreement_levels`).
+
+    Parameters
+    ----------
+    preferences : pandas.DataFrame
+        One row per comparison, one column per measure (+1, −1, 0, NaN).
+    ax : matplotlib Axes, optional
+        Where to draw; the current Axes when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    require("matplotlib.pyplot")
+    levels = agreement_levels(preferences)
+    ax = _axes(ax)
+    counts = levels.value_counts().sort_index()
+    pct = 100 * counts / counts.sum()
+    ax.bar([str(k) for k in counts.index], pct.to_numpy(), color="#1f77b4")
+    for x, (k, p) in enumerate(zip(counts.to_numpy(), pct.to_numpy(), strict=True)):
+        ax.annotate(f"{p:.0f}%\n({k:,})", (x, p), ha="center", va="bottom", fontsize=8)
+    decorate(
+        ax,
+        xlabel="measures disagreeing with the majority (0: all agree, 1: an error case)",
+        ylabel="comparisons (%)",
+        title=f"Parker Fig. 2 (re-created): {len(levels):,} comparisons by agreement",
+        ylim=(0, max(100.0, float(pct.max()) * 1.15)),
+    )
+    return ax
+
+
+def plot_error_case_shares(preferences, *, ax=None):
+    """Parker Fig. 3 re-created: each measure's share of the error cases, with Wilson 95% intervals; the Axes.
+
+    Parameters
+    ----------
+    preferences : pandas.DataFrame
+        One row per comparison, one column per measure (+1, −1, 0, NaN).
+    ax : matplotlib Axes, optional
+        Where to draw; the current Axes when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    require("matplotlib.pyplot")
+    table = error_case_shares(preferences)
+    ax = _axes(ax)
+    _share_bars(ax, table, color="#1f77b4")
+    ax.set_xticks(np.arange(len(table)), table["measure"].tolist(), rotation=30, ha="right")
+    decorate(
+        ax,
+        xlabel="measure",
+        ylabel="share of error cases (%)",
+        title=f"Parker Fig. 3 (re-created): who is the odd one out ({int(table['total'].iloc[0]):,} error cases)",
+    )
+    return ax
+
+
+def plot_error_case_breakdown(comparisons, *, ax=None):
+    """Parker Fig. 4 re-created: error-case shares below/above the median of (a) π and (b) Δ thresholds; the Figure.
+
+    Panel (a) splits the comparisons at the median positive proportion of the
+    test data, panel (b) at the median difference in the number of unique
+    scores of the two classifiers over the number of test cases
+    (:func:`apples.studies.parker.error_case_breakdown`); Wilson 95%
+    intervals.
+
+    Parameters
+    ----------
+    comparisons : pandas.DataFrame
+        With the measure columns and ``pos_prop``, ``threshold_diff``
+        (:attr:`ExperimentResult.comparisons`).
+    ax : sequence of two matplotlib Axes, optional
+        The panels (a) and (b); a new 12 x 4 inch figure when None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    require("matplotlib.pyplot")
+    table_a = error_case_breakdown(comparisons, by="pos_prop")
+    table_b = error_case_breakdown(comparisons, by="threshold_diff")
+    axes = panel_axes(ax, 2, figsize=(12, 4))
+    titles = (
+        "Parker Fig. 4(a) (re-created): by positive proportion",
+        "Parker Fig. 4(b) (re-created): by difference in unique thresholds",
+    )
+    for panel, table, title in zip(axes, (table_a, table_b), titles, strict=True):
+        median = float(table["median"].iloc[0])
+        for j, (group, color) in enumerate((("below median", "#1f77b4"), ("above median", "#d62728"))):
+            part = table[table["group"] == group]
+            if part.empty:
+                continue
+            total = int(part["total"].iloc[0])
+            _share_bars(panel, part, offset=(j - 0.5) * 0.4, width=0.4, color=color,
+                        label=f"{'≤' if j == 0 else '>'} median {median:.3g} ({total:,} error cases)")  # fmt: skip
+        panel.set_xticks(np.arange(len(PARKER_MEASURES)), list(PARKER_MEASURES), rotation=30, ha="right")
+        decorate(panel, xlabel="measure", ylabel="share of error cases (%)", title=title)
+    return axes[0].figure
+
+
+def plot_classifier_error_rates(comparisons, *, ax=None):
+    """Parker Fig. 5 re-created: per classifier, error cases over comparisons involving it, Wilson 95%; the Axes.
+
+    Parameters
+    ----------
+    comparisons : pandas.DataFrame
+        With ``clf_a``, ``clf_b`` and the measure columns
+        (:attr:`ExperimentResult.comparisons`).
+    ax : matplotlib Axes, optional
+        Where to draw; the current Axes when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    require("matplotlib.pyplot")
+    comparisons = check_frame("comparisons", comparisons, ("clf_a", "clf_b", *PARKER_MEASURES))
+    table = classifier_error_rates(comparisons, comparisons[list(PARKER_MEASURES)])
+    order = [*comparisons["clf_a"].drop_duplicates().tolist(), *comparisons["clf_b"].drop_duplicates().tolist()]
+    table = table.loc[list(dict.fromkeys(order))]
+    ax = _axes(ax)
+    table = table.rename(columns={"rate": "share"})
+    _share_bars(ax, table, color="#2ca02c")
+    ax.set_xticks(np.arange(len(table)), table.index.tolist(), rotation=30, ha="right")
+    decorate(
+        ax,
+        xlabel="classifier",
+        ylabel="error cases / comparisons involving it (%)",
+        title="Parker Fig. 5 (re-created): error cases per classifier",
+    )
+    return ax

@@ -1,0 +1,465 @@
+"""When measures disagree: agreement levels, error cases and their statistics (Parker 2011 §V, Figures 2–5).
+
+A *comparison* is two classifiers scored on the same test data; each measure
+states a *preference*: +1 (the first classifier is better), −1 (the second is
+better) or 0 (a tie). A table of preferences has one row per comparison and
+one column per measure.
+
+Rules used throughout (Parker does not state them; ours are these):
+
+- **Ties** are a third opinion. A measure that ties while all others prefer
+  the first classifier disagrees with all of them, and so does a measure that
+  prefers a classifier while all others tie.
+- **Undefined** preferences (NaN: a measure that cannot be computed on the
+  task) are left out of the comparison; the remaining measures are compared
+  among themselves. A measure is the *odd one out* ("error case", §V) when at
+  least two other measures are defined, they all agree, and it differs.
+- The **level of agreement** (Figure 2) is the number of defined measures
+  that differ from the most common opinion: 0 when all agree, 1 for an
+  error case, 2 or 3 for larger minorities; 4 is possible when ties make
+  three opinions (3 say +1, 2 say −1, 2 tie).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from scipy import special, stats
+
+from apples._validation import check_choice, check_count, check_frame, check_real
+
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
+
+
+__all__ = [
+    "PARKER_MEASURES",
+    "GTest",
+    "agreement_levels",
+    "classifier_error_rates",
+    "count_error_cases",
+    "error_case_breakdown",
+    "error_case_shares",
+    "g_test",
+    "odd_one_out",
+    "wilson_interval",
+]
+
+#: The seven measures Parker compares (§IV–V), in the order of his figures; the columns of a preference table.
+PARKER_MEASURES = ("max-F1", "max-MCC", "r-precision", "AUC", "AP", "AUK", "H")
+
+
+class GTest(NamedTuple):
+    """A G-test of goodness of fit (log-likelihood ratio), as :func:`scipy.stats.power_divergence` computes it."""
+
+    statistic: float  #: G = 2 Σ O·ln(O/E)
+    pvalue: float  #: upper tail of χ² with ``dof`` degrees of freedom (0.0 once it underflows)
+    dof: int  #: number of cells − 1
+    log10_pvalue: float  #: log10 of the p-value, finite where ``pvalue`` underflows (Parker: p < 10^-200)
+
+
+def _preference_matrix(preferences, name: str = "preferences") -> tuple[pd.DataFrame, np.ndarray]:
+    """The preference table and its values as floats, checked: only +1, −1, 0 or NaN, at least two columns."""
+    import pandas as pd
+
+    if not isinstance(preferences, pd.DataFrame):
+        raise TypeError(
+            f"{name} must be a pandas DataFrame with one row per comparison and one column per measure, "
+            f"got {type(preferences).__name__}"
+        )
+    if preferences.shape[1] < 2:
+        raise ValueError(f"{name} must have at least two measure columns, got {list(preferences.columns)}")
+    try:
+        values = preferences.to_numpy(dtype=float, na_value=np.nan)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold numbers (+1, -1, 0 or NaN), got dtypes {set(preferences.dtypes)}") from None
+    ok = np.isnan(values) | np.isin(values, (-1.0, 0.0, 1.0))
+    if not ok.all():
+        bad = values[~ok].flat[0]
+        raise ValueError(f"{name} must hold +1, -1, 0 (tie) or NaN (undefined), got {bad!r}")
+    return preferences, values
+
+
+def _opinion_counts(values: np.ndarray) -> np.ndarray:
+    """Per row, how many measures say −1, 0 and +1 (columns 0, 1, 2); NaN counts nowhere."""
+    return np.stack([(values == v).sum(axis=1) for v in (-1.0, 0.0, 1.0)], axis=1)
+
+
+def agreement_levels(preferences) -> pd.Series:
+    """Per comparison, the number of measures that differ from the most common opinion (Parker Figure 2).
+
+    Parameters
+    ----------
+    preferences : pandas.DataFrame
+        One row per comparison, one column per measure, holding +1 (first
+        classifier better), −1 (second better), 0 (tie) or NaN (undefined).
+
+    Returns
+    -------
+    pandas.Series of int
+        0 where all defined measures agree, 1 where one measure is the odd one
+        out (when at least three are defined), and so on; the index of
+        ``preferences``. See the module docstring for ties and NaN.
+
+    References
+    ----------
+    Parker (2011) §V, Figure 2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> p = pd.DataFrame({"a": [1, 1, 1], "b": [1, -1, 0], "c": [1, 1, -1], "d": [1, 1, 1]})
+    >>> agreement_levels(p).tolist()
+    [0, 1, 2]
+    """
+    import pandas as pd
+
+    preferences, values = _preference_matrix(preferences)
+    counts = _opinion_counts(values)
+    level = counts.sum(axis=1) - counts.max(axis=1)
+    return pd.Series(level.astype(np.int64), index=preferences.index, name="disagreeing measures")
+
+
+def odd_one_out(preferences) -> pd.Series:
+    """Per comparison, the measure that alone disagrees with all the others, or None (Parker §V "error cases").
+
+    A measure is the odd one out when at least two other measures are
+    defined, all of them agree with each other, and it differs from them (a
+    tie counts as an opinion; NaN is left out). See the module docstring.
+
+    Parameters
+    ----------
+    preferences : pandas.DataFrame
+        As for :func:`agreement_levels`.
+
+    Returns
+    -------
+    pandas.Series of object
+        The column name of the odd measure, None where there is none.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> p = pd.DataFrame({"a": [1, 1, 1], "b": [1, -1, 0], "c": [1, 1, float("nan")], "d": [1, 1, 1]})
+    >>> odd_one_out(p).tolist()
+    [None, 'b', 'b']
+    """
+    import pandas as pd
+
+    preferences, values = _preference_matrix(preferences)
+    counts = _opinion_counts(values)
+    defined = counts.sum(axis=1)
+    # exactly one measure holds an opinion shared by no other, all the rest (at least two) share one opinion
+    singles = counts == 1
+    majority = counts == defined[:, None] - 1
+    is_error = (defined >= 3) & singles.any(axis=1) & majority.any(axis=1)
+    out: list[object] = [None] * len(values)
+    opinions = np.array([-1.0, 0.0, 1.0])
+    columns = list(preferences.columns)
+    for i in np.flatnonzero(is_error):
+        lone = opinions[singles[i]]
+        # with exactly two opinions present one is held by one measure; pick the one that is not the majority's
+        lone = lone[~np.isin(lone, opinions[majority[i]])] if lone.size > 1 else lone
+        out[i] = columns[int(np.flatnonzero(values[i] == lone[0])[0])]
+    return pd.Series(out, index=preferences.index, dtype=object, name="odd one out")
+
+
+def count_error_cases(preferences) -> pd.Series:
+    """Per measure, the number of comparisons in which it alone disagrees with all the others (Parker Figure 3).
+
+    Parameters
+    ----------
+    preferences : pandas.DataFrame
+        One row per comparison and one column per measure holding +1 (first
+        classifier better), −1 (second better), 0 (tie) or NaN (measure
+        undefined for the task). Ties are an opinion of their own; undefined
+        measures are left out of the comparison, and a measure is only the odd
+        one out against at least two defined others that agree (module
+        docstring).
+
+    Returns
+    -------
+    pandas.Series of int
+        Indexed by the columns of ``preferences`` (every measure, 0 where it is
+        never the odd one out).
+
+    References
+    ----------
+    Parker (2011) §V: about 2,300 of 11,188 comparisons are error cases.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> p = pd.DataFrame({"AUC": [1, -1, 1, 0], "AP": [1, 1, 1, 1], "H": [1, 1, -1, 1]})
+    >>> count_error_cases(p).to_dict()
+    {'AUC': 2, 'AP': 0, 'H': 1}
+    """
+    preferences, _ = _preference_matrix(preferences)
+    odd = odd_one_out(preferences)
+    counts = odd.value_counts().reindex(list(preferences.columns), fill_value=0).astype(np.int64)
+    counts.name = "error cases"
+    counts.index.name = None
+    return counts
+
+
+def wilson_interval(k, n, *, confidence: float = 0.95):
+    """Wilson score interval for a binomial proportion k/n (Wilson 1927), as Parker draws it (Figures 3–5).
+
+    ``(p̂ + z²/2n ± z·sqrt(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n)`` with
+    z the two-sided normal quantile of ``confidence``; the same interval as
+    ``scipy.stats.binomtest(k, n).proportion_ci(confidence, method="wilson")``.
+
+    Parameters
+    ----------
+    k : int or array-like of int
+        Successes, 0 <= k <= n.
+    n : int or array-like of int
+        Trials, at least 1.
+    confidence : float, default 0.95
+        In (0, 1).
+
+    Returns
+    -------
+    (low, high) : floats, or arrays for array input
+
+    References
+    ----------
+    Wilson, E. B. (1927), "Probable inference, the law of succession, and
+    statistical inference", JASA 22, 209–212; Parker (2011) §V [24].
+
+    Examples
+    --------
+    >>> low, high = wilson_interval(7, 10)
+    >>> round(low, 4), round(high, 4)
+    (0.3968, 0.8922)
+    """
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    k_arr, n_arr = np.asarray(k), np.asarray(n)
+    if k_arr.ndim > 1 or n_arr.ndim > 1:
+        raise ValueError("k and n must be counts or one-dimensional arrays of counts")
+    k_arr = np.array([check_count("k", v) for v in np.atleast_1d(k_arr).tolist()], dtype=np.int64).reshape(k_arr.shape)
+    n_arr = np.array([check_count("n", v) for v in np.atleast_1d(n_arr).tolist()], dtype=np.int64).reshape(n_arr.shape)
+    if np.any(n_arr < 1):
+        raise ValueError(f"n must be at least 1, got {n!r}")
+    if np.any(k_arr > n_arr):
+        raise ValueError(f"k must lie between 0 and n, got k={k!r}, n={n!r}")
+    z = float(stats.norm.ppf(0.5 + confidence / 2.0))
+    kf, nf = k_arr.astype(float), n_arr.astype(float)
+    p = kf / nf
+    centre = p + z * z / (2.0 * nf)
+    half = z * np.sqrt(p * (1.0 - p) / nf + z * z / (4.0 * nf * nf))
+    den = 1.0 + z * z / nf
+    low, high = (centre - half) / den, (centre + half) / den
+    low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)  # round-off at k = 0 or k = n only
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def g_test(observed, expected=None) -> GTest:
+    """G-test of observed counts against expected ones (equal shares by default), Parker §V [25].
+
+    ``G = 2 Σ O·ln(O/E)`` (a cell with O = 0 contributes 0) with
+    ``len(observed) − 1`` degrees of freedom; ``scipy.stats.power_divergence``
+    with ``lambda_="log-likelihood"`` gives the same statistic and p-value.
+    Where the p-value underflows (G in the thousands), ``log10_pvalue`` comes
+    from the asymptotic series of the upper incomplete gamma function,
+    Γ(a, x) ~ x^(a−1) e^(−x) Σ_j (a−1)···(a−j)/x^j (Abramowitz & Stegun
+    6.5.32), which terminates, exactly, for an even number of degrees of
+    freedom (a = dof/2 an integer).
+
+    Parameters
+    ----------
+    observed : array-like of int
+        Counts in at least two cells (Parker: error cases per measure).
+    expected : array-like of float, optional
+        Expected counts with the same total; None means equal shares.
+
+    Returns
+    -------
+    GTest
+        ``statistic``, ``pvalue``, ``dof`` and ``log10_pvalue``.
+
+    References
+    ----------
+    Sokal & Rohlf (1995), *Biometry*, §17.1; Parker (2011) §V (G = 1095,
+    p < 10^-200 for his seven measures).
+
+    Examples
+    --------
+    >>> r = g_test([10, 20, 30])
+    >>> round(r.statistic, 3), r.dof
+    (10.465, 2)
+    """
+    obs = np.asarray(observed)
+    if obs.ndim != 1 or obs.size < 2:
+        raise ValueError(f"observed must be a one-dimensional array of at least two counts, got shape {obs.shape}")
+    for i, v in enumerate(obs.tolist()):
+        check_count(f"observed[{i}]", v)
+    obs = obs.astype(float)
+    total = obs.sum()
+    if total <= 0:
+        raise ValueError("observed must hold at least one count (all cells are 0)")
+    if expected is None:
+        exp = np.full(obs.size, total / obs.size)
+    else:
+        exp = np.asarray(expected, dtype=float)
+        if exp.shape != obs.shape:
+            raise ValueError(f"expected must have the shape of observed {obs.shape}, got {exp.shape}")
+        if not np.all(np.isfinite(exp)) or np.any(exp <= 0):
+            raise ValueError("expected must hold positive finite counts")
+        if not np.isclose(exp.sum(), total, rtol=1e-9):
+            raise ValueError(f"expected must sum to the observed total {total:g}, got {exp.sum():g}")
+    terms = np.where(obs > 0, obs * np.log(np.where(obs > 0, obs, 1.0) / exp), 0.0)
+    g = float(2.0 * terms.sum())
+    dof = obs.size - 1
+    log_sf = float(stats.chi2.logsf(g, dof))
+    if not np.isfinite(log_sf):  # far in the tail: log Γ(a, x)/Γ(a), a = dof/2, x = G/2, asymptotic series
+        a, x = dof / 2.0, g / 2.0
+        terms = np.cumprod([1.0] + [(a - j) / x for j in range(1, 8)])  # exact for integer a <= 8
+        log_sf = float((a - 1.0) * np.log(x) - x - special.gammaln(a) + np.log(terms.sum()))
+    return GTest(g, float(np.exp(log_sf)), dof, log_sf / float(np.log(10.0)))
+
+
+def error_case_shares(preferences, *, by=None, confidence: float = 0.95) -> pd.DataFrame:
+    """Each measure's share of the error cases, with Wilson intervals (Parker Figures 3 and 4).
+
+    Parameters
+    ----------
+    preferences : pandas.DataFrame
+        As for :func:`count_error_cases`.
+    by : array-like or pandas.Series, optional
+        A group label per comparison (e.g. "below median" / "above median"
+        positive proportion, Figure 4): the shares are computed within each
+        group. None: one group, "all".
+    confidence : float, default 0.95
+        Level of the Wilson intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (group, measure): ``group``, ``measure``, ``error_cases``
+        (that measure's), ``total`` (the group's error cases), ``share``
+        (``error_cases / total``, NaN for a group without error cases) and the
+        Wilson interval ``low``, ``high``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> p = pd.DataFrame({"AUC": [1, -1, 1, 0], "AP": [1, 1, 1, 1], "H": [1, 1, -1, 1]})
+    >>> error_case_shares(p)[["measure", "error_cases", "total"]].values.tolist()
+    [['AUC', 2, 3], ['AP', 0, 3], ['H', 1, 3]]
+    """
+    import pandas as pd
+
+    preferences, _ = _preference_matrix(preferences)
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    if by is None:
+        groups = pd.Series("all", index=preferences.index)
+    else:
+        groups = pd.Series(np.asarray(by, dtype=object), index=preferences.index)
+        if len(groups) != len(preferences):
+            raise ValueError(f"by has {len(groups)} labels but preferences has {len(preferences)} rows")
+    odd = odd_one_out(preferences)
+    rows = []
+    for group in pd.unique(groups):
+        in_group = odd[(groups == group).to_numpy()]
+        counts = in_group.value_counts().reindex(list(preferences.columns), fill_value=0)
+        total = int(counts.sum())
+        for measure, k in counts.items():
+            low, high = wilson_interval(int(k), total, confidence=confidence) if total else (np.nan, np.nan)
+            share = k / total if total else np.nan
+            rows.append({"group": group, "measure": measure, "error_cases": int(k), "total": total, "share": share,
+                         "low": low, "high": high})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def classifier_error_rates(comparisons, preferences, *, confidence: float = 0.95) -> pd.DataFrame:
+    """Per classifier, the share of its comparisons that are error cases, with Wilson intervals (Parker Figure 5).
+
+    Parameters
+    ----------
+    comparisons : pandas.DataFrame
+        One row per comparison with columns ``clf_a`` and ``clf_b`` (the two
+        classifiers), aligned with ``preferences``.
+    preferences : pandas.DataFrame
+        As for :func:`count_error_cases`.
+    confidence : float, default 0.95
+        Level of the Wilson intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by classifier: ``comparisons`` (involving it, as either
+        classifier), ``error_cases`` (of those, the ones with an odd measure),
+        ``rate`` and the Wilson interval ``low``, ``high``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> c = pd.DataFrame({"clf_a": ["NB", "NB", "LR"], "clf_b": ["LR", "kNN", "kNN"]})
+    >>> p = pd.DataFrame({"AUC": [1, -1, 1], "AP": [1, 1, 1], "H": [1, 1, 1]})
+    >>> classifier_error_rates(c, p)["error_cases"].to_dict()
+    {'LR': 0, 'NB': 1, 'kNN': 1}
+    """
+    import pandas as pd
+
+    comparisons = check_frame("comparisons", comparisons, ("clf_a", "clf_b"))
+    preferences, _ = _preference_matrix(preferences)
+    if len(comparisons) != len(preferences):
+        raise ValueError(f"comparisons has {len(comparisons)} rows but preferences has {len(preferences)}")
+    is_error = odd_one_out(preferences).notna().to_numpy()
+    a, b = comparisons["clf_a"].to_numpy(), comparisons["clf_b"].to_numpy()
+    rows = {}
+    for clf in sorted(set(a.tolist()) | set(b.tolist()), key=str):
+        involved = (a == clf) | (b == clf)
+        n, k = int(involved.sum()), int((involved & is_error).sum())
+        low, high = wilson_interval(k, n, confidence=confidence)
+        rows[clf] = {"comparisons": n, "error_cases": k, "rate": k / n, "low": low, "high": high}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def error_case_breakdown(comparisons, *, by: str, confidence: float = 0.95) -> pd.DataFrame:
+    """Error-case shares per measure below and above the median of ``by`` (Parker Figure 4).
+
+    Parameters
+    ----------
+    comparisons : pandas.DataFrame
+        One row per comparison with the measure columns of
+        :data:`PARKER_MEASURES` and the column ``by``; e.g.
+        :attr:`ExperimentResult.comparisons`.
+    by : {"pos_prop", "threshold_diff"}
+        ``"pos_prop"``: the positive proportion of the test data (Figure 4a);
+        ``"threshold_diff"``: the difference in the number of unique scores of
+        the two classifiers over the number of test cases (Figure 4b).
+    confidence : float, default 0.95
+        Level of the Wilson intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`error_case_shares` with groups ``"below median"`` (values up to
+        the median, which it includes) and ``"above median"``, and a column
+        ``median``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> c = pd.DataFrame({m: [1, 1, 1, 1] for m in PARKER_MEASURES})
+    >>> c["AUC"] = [-1, 1, 1, -1]
+    >>> c["pos_prop"] = [0.1, 0.2, 0.3, 0.4]
+    >>> t = error_case_breakdown(c, by="pos_prop")
+    >>> t[t.measure == "AUC"][["group", "error_cases", "total"]].values.tolist()
+    [['below median', 1, 1], ['above median', 1, 1]]
+    """
+    by = check_choice("by", by, ("pos_prop", "threshold_diff"))
+    comparisons = check_frame("comparisons", comparisons, (*PARKER_MEASURES, by))
+    values = comparisons[by].to_numpy(dtype=float)
+    median = float(np.median(values))
+    groups = np.where(values <= median, "below median", "above median")
+    table = error_case_shares(comparisons[list(PARKER_MEASURES)], by=groups, confidence=confidence)
+    order = {"below median": 0, "above median": 1}
+    table = table.sort_values("group", key=lambda g: g.map(order), kind="stable").reset_index(drop=True)
+    table["median"] = median
+    return table
