@@ -413,6 +413,28 @@ def _parker_comparisons():
     return c
 
 
+_PREF_NOTE = ("a preference table (pandas DataFrame of +1/-1/0/NaN per comparison and measure); its checks and "
+              "rules are tested on hand-made tables in tests/test_parker_experiment.py")
+_CONF_LEVEL = Arg(REAL)  # a confidence level in (0, 1)
+
+
+def _preferences():
+    """Three comparisons of Parker's seven measures: all agree, AUC alone, two disagree."""
+    import pandas as pd
+
+    rows = [[1, 1, 1, 1, 1, 1, 1], [1, 1, 1, -1, 1, 1, 1], [1, -1, 1, 1, 0, 1, 1]]
+    return pd.DataFrame(rows, columns=list(pk.PARKER_MEASURES), dtype=float)
+
+
+def _parker_comparisons():
+    """:func:`_preferences` with the columns of an experiment's comparison table."""
+    c = _preferences()
+    c["pos_prop"], c["threshold_diff"] = [0.125, 0.25, 0.5], [0.0, 0.25, 0.5]
+    c["clf_a"], c["clf_b"] = ["NB", "NB", "LR"], ["LR", "tree", "tree"]
+    c["dataset"], c["label"] = ["iris", "iris", "wine"], ["0", "1", "0"]
+    return c
+
+
 def _digits_like(n=60, seed=0):
     rng = np.random.default_rng(seed)
     y = np.repeat([0, 1, 2], n // 3)
@@ -767,6 +789,33 @@ REGISTRY: dict[str, Entry] = {
                                 {"model": Arg(MODEL), "severity_ratio": _severity(_approx(0.0, abs=1e-6))}),
     "incoherence_comparison": Entry(lambda: {"model_a": _model(), "model_b": _model(mu_pos=2.0), "n_grid": 5},
                                     {"model_a": Arg(MODEL), "model_b": Arg(MODEL), "n_grid": Arg(SIZE)}),
+    # ---- parker: waveform.py, agreement.py, experiment.py (notebook 08) -------------------------
+    "make_waveform": Entry(lambda: {"n_samples": 5, "noise_features": True, "seed": 0},
+                           {"n_samples": Arg(SIZE), "seed": Arg(SEED)}),
+    "waveform_bases": Entry(lambda: {}),
+    "agreement_levels": Entry(lambda: {"preferences": _preferences()}, note=_PREF_NOTE),
+    "odd_one_out": Entry(lambda: {"preferences": _preferences()}, note=_PREF_NOTE),
+    "count_error_cases": Entry(lambda: {"preferences": _preferences()}, note=_PREF_NOTE),
+    "error_case_shares": Entry(lambda: {"preferences": _preferences(), "confidence": 0.875},
+                               {"confidence": _CONF_LEVEL}, nan_ok="a group without error cases has no share",
+                               note=_PREF_NOTE),
+    "error_case_breakdown": Entry(lambda: {"comparisons": _parker_comparisons(), "by": "pos_prop"},
+                                  nan_ok="a group without error cases has no share", note=_PREF_NOTE),
+    "classifier_error_rates": Entry(lambda: {"comparisons": _parker_comparisons(),
+                                             "preferences": _preferences()}, note=_PREF_NOTE),
+    "wilson_interval": Entry(lambda: {"k": 3, "n": 8, "confidence": 0.875},
+                             {"k": Arg(SIZE), "n": Arg(SIZE), "confidence": _CONF_LEVEL}),
+    "g_test": Entry(lambda: {"observed": [3, 5, 8]}, {"observed": Arg(COUNT_ARRAY)}),
+    "seven_measures": _ranking(_bin(), project=lambda d: tuple(d.values())),
+    "measure_preferences": Entry(lambda: {"values_a": [0.5, 0.25], "values_b": [0.25, 0.25], "tol": 0.125},
+                                 {"tol": Arg(REAL)}),
+    "paper_comparison": Entry(lambda: {"comparisons": _parker_comparisons(), "tolerance": 0.125},
+                              {"tolerance": Arg(REAL)}, note=_PREF_NOTE),
+    "experiment_config": Entry(lambda: {"design": "tiny"}),
+    "experiment_tasks": Entry(lambda: {"config": pk.experiment_config("tiny")}),
+    "run_experiment": Entry(lambda: {"config": pk.experiment_config("tiny", datasets=("iris",),
+                                                                    representations=("original",)), "n_jobs": 1},
+                            project=lambda r: r.comparisons, note="needs scikit-learn; tests/test_parker_experiment.py"),
     # ---- binormal.py ---------------------------------------------------------------------------
     "Binormal": Entry(lambda: {"mu_pos": 1.0, "sd_pos": 0.5, "mu_neg": 0.0, "sd_neg": 1.0, "pi_pos": 0.25},
                       {"mu_pos": Arg(REAL, int_value=1),
@@ -828,6 +877,9 @@ EXEMPT: dict[str, str] = {
                      "ExploreResult", "SimExplorer", "FoldCounts", "SplitConfusionMatrix", "AveragedScores",
                      "ThresholdResult", "KappaCurve", "ROCHull", "HMeasureResult", "HandLoss", "EmpiricalCosts",
                      "IncoherenceComparison", "IncoherenceExplorer"], _RESULT),
+    **dict.fromkeys(["GTest", "ExperimentResult", "ExperimentConfig"], _RESULT),
+    **dict.fromkeys(["PARKER_MEASURES", "CLASSIFIERS", "DATASETS", "PAPER_RESULTS", "REPRESENTATIONS",
+                     "WAVEFORM_NOISE_FEATURES"], _CONSTANT),
     "set_style": "sets matplotlib/pandas options; takes no arguments",
     "decorate": "sets Axes properties (Axes.set keywords); takes no data",
     **dict.fromkeys(["plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_cv_f_histograms",
@@ -837,6 +889,8 @@ EXEMPT: dict[str, str] = {
                      "plot_figure7", "plot_figure8", "plot_figure9"], _PLOT),
     **dict.fromkeys(["plot_fold_f1_convergence", "plot_fold_f1_grid", "plot_fold_f1_readings", "plot_delta_factors",
                      "plot_fold_f1_single_runs"], _PLOT),
+    **dict.fromkeys(["plot_agreement_levels", "plot_error_case_shares", "plot_error_case_breakdown",
+                     "plot_classifier_error_rates"], _PLOT),
     **dict.fromkeys(["calibration_explorer", "sim_explorer", "incoherence_explorer"], _WIDGET),
 }
 

@@ -78,6 +78,10 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
         a.incoherence_comparison(**r.REGISTRY["incoherence_comparison"].recipe()), r._model(), r._model(mu_pos=2.0))),
     "plot_loss_surface": (_MPL, lambda a, r: a.plot_loss_surface(r._model())),
     "plot_figure1": (_MPL, lambda a, r: a.plot_figure1({"A": r._model(), "B": r._model(mu_pos=2.0)})),
+    "plot_agreement_levels": (_MPL, lambda a, r: a.plot_agreement_levels(r._preferences())),
+    "plot_error_case_shares": (_MPL, lambda a, r: a.plot_error_case_shares(r._preferences())),
+    "plot_error_case_breakdown": (_MPL, lambda a, r: a.plot_error_case_breakdown(r._parker_comparisons())),
+    "plot_classifier_error_rates": (_MPL, lambda a, r: a.plot_classifier_error_rates(r._parker_comparisons())),
     # explorers
     "calibration_explorer": (_WIDGETS, lambda a, r: a.calibration_explorer(plot=False)),
     "sim_explorer": (_WIDGETS, lambda a, r: a.sim_explorer(n_reps=4, draw=False)),
@@ -89,6 +93,7 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "TrainingSetCalibration": (_SKLEARN, lambda a, r: a.TrainingSetCalibration(None).fit(*r._binary_xy())),
     "nearest_neighbour_boosting": (_SKLEARN, lambda a, r: a.nearest_neighbour_boosting(
         **r.REGISTRY["nearest_neighbour_boosting"].recipe())),
+    "run_experiment": (_SKLEARN, lambda a, r: a.run_experiment(**r.REGISTRY["run_experiment"].recipe())),
 }
 
 
