@@ -550,3 +550,21 @@ def test_explorer_explains_a_random_classifier_and_the_plot_window():
     # B's AUK has its median at c = 0.999 (cost ratio 10^3, the window's edge): about half is out of view
     assert any(lab.startswith("B, AUK (") and "% in view)" in lab for lab in labels)
     assert "A, AUC" in labels
+
+
+def test_notebook07_sample_auc_lies_two_to_three_delong_se_below_the_population():
+    """Notebook 07, §5: on seed 2 (3,000 positives, 7,000 negatives) each sample AUC is 2-3 SE low."""
+    from scipy.stats import norm
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(2)
+    noise_pos, noise_neg = rng.standard_normal(3_000), rng.standard_normal(7_000)
+    y = np.r_[np.ones(3_000, int), np.zeros(7_000, int)]
+    for mu, printed in ((1.0, (0.746, 0.760, 2.6)), (2.0, (0.914, 0.921, 2.4))):
+        score = np.r_[mu + noise_pos, noise_neg]
+        ci = apples.roc_auc_ci(y, score)
+        population = norm.cdf(mu / np.sqrt(2))  # binormal AUC, unit spreads: Φ(Δμ/√2)
+        se = (ci.high - ci.low) / (2 * norm.ppf(0.975))
+        assert ci.estimate == pytest.approx(roc_auc_score(y, score), abs=1e-12)
+        assert (round(ci.estimate, 3), round(population, 3)) == printed[:2]
+        assert population > ci.high and round((population - ci.estimate) / se, 1) == printed[2]
