@@ -413,28 +413,6 @@ def _parker_comparisons():
     return c
 
 
-_PREF_NOTE = ("a preference table (pandas DataFrame of +1/-1/0/NaN per comparison and measure); its checks and "
-              "rules are tested on hand-made tables in tests/test_parker_experiment.py")
-_CONF_LEVEL = Arg(REAL)  # a confidence level in (0, 1)
-
-
-def _preferences():
-    """Three comparisons of Parker's seven measures: all agree, AUC alone, two disagree."""
-    import pandas as pd
-
-    rows = [[1, 1, 1, 1, 1, 1, 1], [1, 1, 1, -1, 1, 1, 1], [1, -1, 1, 1, 0, 1, 1]]
-    return pd.DataFrame(rows, columns=list(pk.PARKER_MEASURES), dtype=float)
-
-
-def _parker_comparisons():
-    """:func:`_preferences` with the columns of an experiment's comparison table."""
-    c = _preferences()
-    c["pos_prop"], c["threshold_diff"] = [0.125, 0.25, 0.5], [0.0, 0.25, 0.5]
-    c["clf_a"], c["clf_b"] = ["NB", "NB", "LR"], ["LR", "tree", "tree"]
-    c["dataset"], c["label"] = ["iris", "iris", "wine"], ["0", "1", "0"]
-    return c
-
-
 def _digits_like(n=60, seed=0):
     rng = np.random.default_rng(seed)
     y = np.repeat([0, 1, 2], n // 3)
