@@ -50,6 +50,7 @@ from apples._validation import (
     check_table_size,
     is_missing,
 )
+from apples.metrics._label_counting import fast_label_counts
 from apples.metrics.counts import Counts
 
 __all__ = [
@@ -249,8 +250,10 @@ def _labels_of(items: list, ml: bool):
 def _label_set(
     gold: list, pred: list, labels, *, empty: str, ml: bool, names: tuple[str, str] = ("y_true", "y_pred")
 ) -> list:
-    if isinstance(gold, np.ndarray):
-        seen = dict.fromkeys(_unique_labels(np.concatenate([gold, pred]) if len(pred) else gold, ml))
+    if isinstance(gold, np.ndarray):  # the unique labels of each side, merged: no copy of both arrays together
+        seen = dict.fromkeys(_unique_labels(gold, ml))
+        if len(pred):
+            seen.update(dict.fromkeys(_unique_labels(pred, ml)))
     else:
         seen = dict.fromkeys(_labels_of(gold + pred, ml))
     real = [lab for lab in seen if not (empty == "label" and lab == NONE_LABEL)]
@@ -297,7 +300,13 @@ def _label_set(
 
 
 def _codes(items, index: dict) -> np.ndarray:
-    """Position of each label in the label set."""
+    """Position of each label in the label set (which holds every label of ``items``)."""
+    if isinstance(items, np.ndarray) and items.dtype.kind in "biufUS" and index:
+        keys = np.array(list(index))
+        if keys.ndim == 1 and keys.dtype.kind in "biufUS" and (keys.dtype.kind in "US") == (items.dtype.kind in "US"):
+            order = np.argsort(keys, kind="stable")
+            pos = np.searchsorted(keys[order], items)  # binary search: no sorted copy of items
+            return order[np.minimum(pos, keys.size - 1)].astype(np.intp, copy=False)
     if isinstance(items, np.ndarray):
         uniq, inverse = np.unique(items, return_inverse=True)
         lut = np.array([index[_plain(u)] for u in uniq], dtype=np.int64)
@@ -381,16 +390,18 @@ def label_counts(
     >>> label_counts(["a", "b", "b"], ["a", "a", "b"], labels=["a", "b", "c"])["c"]
     Counts(tp=0, fp=0, fn=0, tn=3)
     """
+    fast = fast_label_counts(y_true, y_pred, labels, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
+    if fast is not None:
+        return fast
     gold, pred, ml = _parse(y_true, y_pred, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
     out_labels = _label_set(gold, pred, labels, empty=empty, ml=ml)
     index = {lab: i for i, lab in enumerate(out_labels)}
     q = len(out_labels)
-    if not ml:  # single-label: one confusion matrix, tn = N - tp - fp - fn
-        codes = _codes(gold, index) * q + _codes(pred, index)
-        m = np.bincount(codes, minlength=q * q).reshape(q, q)
-        tp = np.diag(m)
-        fp = m.sum(axis=0) - tp
-        fn = m.sum(axis=1) - tp
+    if not ml:  # single-label: diagonal and margins of the confusion matrix, tn = N - tp - fp - fn
+        t, p = _codes(gold, index), _codes(pred, index)
+        tp = np.bincount(t[t == p], minlength=q)
+        fp = np.bincount(p, minlength=q) - tp
+        fn = np.bincount(t, minlength=q) - tp
         tn = len(gold) - tp - fp - fn
         return {lab: Counts(int(tp[i]), int(fp[i]), int(fn[i]), int(tn[i])) for i, lab in enumerate(out_labels)}
     tp = np.zeros(q, dtype=np.int64)

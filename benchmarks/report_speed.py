@@ -1,0 +1,71 @@
+"""Speed of apples.report against scikit-learn computing only pooled F1 and one roc_auc_score, in one run;
+and the `apples report` command on a CSV file.
+
+Usage: .venv/bin/python benchmarks/report_speed.py [n] [n_csv]
+
+1. n binary predictions (default 10^7) in 10 folds: apples.report (five F aggregations, precision, recall and
+   accuracy pooled and averaged, ROC AUC and average precision per fold and merged) against
+   sklearn.metrics.f1_score + roc_auc_score on the same data. Prints seconds (best of 3) and the ratio.
+2. `python -m apples report` on a CSV file of n_csv rows (default 10^6): wall-clock seconds of the whole
+   command (interpreter start, imports, reading, report, printing), best of 3.
+
+The machine is shared: read the ratio, not the seconds.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import f1_score, roc_auc_score
+
+import apples
+
+
+def best_of(func, repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def data(n: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.1).astype(np.int64)
+    s = rng.standard_normal(n) + y
+    return y, (s > 1).astype(np.int64), s, rng.integers(0, 10, n)
+
+
+def report_vs_sklearn(n: int) -> None:
+    y, p, s, f = data(n)
+    d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
+    assert abs(d["f_measure"]["tp_fp"] - f1_score(y, p)) < 1e-12
+    assert abs(d["roc_auc"]["merge"] - roc_auc_score(y, s)) < 1e-12
+    t_ours = best_of(lambda: apples.report(y, y_pred=p, y_score=s, folds=f))
+    t_theirs = best_of(lambda: (f1_score(y, p), roc_auc_score(y, s)))
+    print(f"report on {n:,} predictions in 10 folds: apples.report {t_ours:.2f} s, scikit-learn f1_score + "
+          f"roc_auc_score {t_theirs:.2f} s, ratio apples/sklearn = {t_ours / t_theirs:.2f}")
+
+
+def command_on_csv(n: int) -> None:
+    y, p, s, f = data(n, seed=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "predictions.csv"
+        pd.DataFrame({"y": y, "fold": f, "pred": p, "score": s}).to_csv(path, index=False)
+        command = [sys.executable, "-m", "apples", "report", str(path), "--truth", "y", "--fold", "fold",
+                   "--pred", "pred", "--score", "score"]
+        assert subprocess.run(command, capture_output=True).returncode == 0
+        seconds = best_of(lambda: subprocess.run(command, capture_output=True, check=True))
+    print(f"apples report on a {n:,}-row CSV: {seconds:.2f} s (whole command, best of 3)")
+
+
+if __name__ == "__main__":
+    report_vs_sklearn(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000_000)
+    command_on_csv(int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000)

@@ -1,0 +1,56 @@
+"""label_counts: the vectorised paths (single-label arrays by binary search, plain multi-label lists) give the
+counts of the general path and of scikit-learn's multilabel_confusion_matrix."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import multilabel_confusion_matrix
+from sklearn.preprocessing import MultiLabelBinarizer
+
+import apples
+
+
+def _as_tuple(counts):
+    return {k: (c.tp, c.fp, c.fn, c.tn) for k, c in counts.items()}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_single_label_strings_equal_scikit_learn(seed):
+    rng = np.random.default_rng(seed)
+    names = np.array([f"c{i}" for i in range(40)])
+    y_true = names[rng.integers(0, 35, 2000)]
+    y_pred = np.where(rng.random(2000) < 0.6, y_true, names[rng.integers(5, 40, 2000)])
+    ours = apples.label_counts(y_true, y_pred)
+    mcm = multilabel_confusion_matrix(y_true, y_pred, labels=list(ours))
+    assert [(c.tn, c.fp, c.fn, c.tp) for c in ours.values()] == [tuple(m.ravel().tolist()) for m in mcm]
+    assert _as_tuple(ours) == _as_tuple(apples.label_counts(y_true.tolist(), y_pred.tolist()))
+    extra = [*ours, "zz"]
+    assert apples.label_counts(y_true, y_pred, labels=extra)["zz"] == apples.Counts(0, 0, 0, 2000)
+
+
+@pytest.mark.parametrize("dedup", [False, True])
+def test_plain_multilabel_lists_equal_the_general_path_and_scikit_learn(dedup):
+    rng = np.random.default_rng(3)
+    names = [f"t{i}" for i in range(12)]
+    gold = [[names[j] for j in rng.integers(0, 12, rng.integers(0, 4))] for _ in range(500)]
+    pred = [[names[j] for j in rng.integers(0, 12, rng.integers(0, 4))] for _ in range(500)]
+    fast = apples.label_counts(gold, pred, deduplicate=dedup)
+    general = apples.label_counts([np.array(g, dtype=object) for g in gold],
+                                  [np.array(p, dtype=object) for p in pred], deduplicate=dedup)
+    assert _as_tuple(fast) == _as_tuple(general)
+    if dedup:
+        mlb = MultiLabelBinarizer(classes=list(fast))
+        mcm = multilabel_confusion_matrix(mlb.fit_transform(gold), mlb.transform(pred))
+        assert [(c.fp, c.fn, c.tp) for c in fast.values()] == [(m[0][1], m[1][0], m[1][1]) for m in mcm.tolist()]
+    ints = apples.label_counts([[names.index(x) for x in g] for g in gold], [[names.index(x) for x in p] for p in pred],
+                               deduplicate=dedup)
+    assert {names[k]: v for k, v in _as_tuple(ints).items()} == _as_tuple(fast)
+
+
+def test_duplicates_and_label_set_follow_van_asch():
+    assert apples.label_counts([["A"]], [["A", "A", "A"]]) == {"A": apples.Counts(1, 2, 0, 0)}
+    out = apples.label_counts([["A"], ["B"]], [["A"], []], labels=["B", "A", "C"])
+    assert list(out) == ["B", "A", "C"] and out["C"] == apples.Counts(0, 0, 0, 2)
+    with pytest.raises(ValueError, match="not in labels="):
+        apples.label_counts([["A"], ["B"]], [["A"], []], labels=["A"])
