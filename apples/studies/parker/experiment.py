@@ -131,11 +131,12 @@ class ExperimentResult(NamedTuple):
 def experiment_config(design: str = "default", **changes) -> ExperimentConfig:
     """The experiment's configuration: ``"default"`` (notebook 08), ``"full"`` or ``"tiny"`` (tests).
 
-    ``"default"`` keeps 400 cases per data set (one to two minutes with
-    ``n_jobs=2`` on two cores); ``"full"`` keeps every case of the bundled data
+    ``"default"`` keeps 400 cases per data set (45 s serially on a quiet
+    two-core machine); ``"full"`` keeps every case of the bundled data
     sets and draws 5,000 waveforms (Parker's Table I) and 2,000 cases per
-    synthetic task (341 s with ``n_jobs=2`` on a shared two-core machine; the
-    same tasks and comparisons, larger test sets); ``"tiny"`` (tests) runs two small data
+    synthetic task (122 s with ``n_jobs=2`` on a quiet two-core machine, 341 s
+    on a busy one; the same tasks and comparisons, larger test sets); ``"tiny"``
+    (tests) runs two small data
     sets, two representations and three classifiers. Keyword arguments replace
     fields of the chosen design (:class:`ExperimentConfig`).
 
