@@ -109,3 +109,10 @@ def test_sim_explorer_snapshot_draws_the_current_result():
     drawn = [p.get_xy().tolist() for p in ax.patches]
     assert drawn and drawn == [p.get_xy().tolist() for p in ax2.patches]
     plt.close("all")
+
+
+def test_sim_explorer_states_its_summary_once_in_a_padded_table():
+    ex = sim_explorer(n_reps=300, draw=False)
+    sentence = ex.result.text
+    assert sentence in ex.status.value and sentence not in ex.summary.value
+    assert ex.summary.value.count("padding") >= 6 * 6  # every header and data cell

@@ -139,16 +139,19 @@ def _summary_html(result: ExploreResult) -> str:
         return "" if np.isnan(v) else format(v * 100, fmt)
 
     s = result.summary
+    cell = "<td style='padding: 2px 10px; text-align: right'>"
     rows = "".join(
-        f"<tr><td>{METHOD_LABELS[m]}</td><td>{pct(s.loc[m, 'mean'], '.2f')}%</td>"
-        f"<td>{pct(s.loc[m, 'bias'], '+.2f')}</td><td>{pct(s.loc[m, 'std'], '.2f')}</td>"
-        f"<td>{pct(s.loc[m, 'exact_mean'], '.2f')}</td><td>{int(s['n_undefined'].loc[m])}</td></tr>"
+        f"<tr><td style='padding: 2px 10px'>{METHOD_LABELS[m]}</td>{cell}{pct(s.loc[m, 'mean'], '.2f')}%</td>"
+        f"{cell}{pct(s.loc[m, 'bias'], '+.2f')}</td>{cell}{pct(s.loc[m, 'std'], '.2f')}</td>"
+        f"{cell}{pct(s.loc[m, 'exact_mean'], '.2f')}</td>{cell}{int(s['n_undefined'].loc[m])}</td></tr>"
         for m in CV_F_METHODS
     )
-    return (
-        "<table><tr><th>method</th><th>mean</th><th>bias (points)</th><th>std (points)</th>"
-        f"<th>exact mean (%)</th><th>undefined reps</th></tr>{rows}</table><p>{result.text}</p>"
+    head = "".join(
+        f"<th style='padding: 2px 10px'>{h}</th>"
+        for h in ("method", "mean", "bias (points)", "std (points)", "exact mean (%)", "undefined reps")
     )
+    # the design and the smallest bias are in the status line above the plot: not repeated here
+    return f"<table><tr>{head}</tr>{rows}</table>"
 
 
 class SimExplorer(NamedTuple):
