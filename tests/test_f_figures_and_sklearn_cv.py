@@ -68,3 +68,22 @@ def test_cross_val_score_f1_mean_is_f_avg(cv_run):
 def test_f1_of_cross_val_predict_is_f_tp_fp(cv_run):
     _, _, y, _, y_pred, folds = cv_run
     assert f1_score(y, y_pred) == pytest.approx(apples.cv_f_measure(folds, method="tp_fp"), rel=1e-12)
+
+
+def test_figure_1b_log_fpr_axis_shows_where_f_is_above_one_half():
+    """F >= 1/2 needs FPR <= (3 TPR - 1) p / (1 - p): at p = 1 %, TPR = 1, about 2.02 %."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from apples.studies import forman_scholz as fs
+
+    fig, ax = plt.subplots()
+    fs.plot_f_rates(ax=ax, prior=0.01, max_fpr=0.1, log_fpr=True)
+    assert ax.get_xscale() == "log" and ax.get_xlim()[0] == pytest.approx(0.01)
+    f_at_bound = apples.theory.f_from_rates(1.0, 2 * 0.01 / 0.99, prior=0.01)
+    assert f_at_bound == pytest.approx(0.5, abs=1e-12)
+    with pytest.raises(ValueError, match="min_fpr"):
+        fs.plot_f_rates(ax=ax, max_fpr=0.1, min_fpr=0.2, log_fpr=True)
+    plt.close(fig)

@@ -16,6 +16,7 @@ from apples._validation import (
     check_bool,
     check_choice,
     check_fold_lists,
+    check_real,
     divide,
 )
 from apples.cv.confusion import percent
@@ -167,29 +168,41 @@ def plot_f_precision_recall(*, ax=None, levels=_F_LEVELS):
     return ax
 
 
-def plot_f_rates(*, ax=None, prior: float = 0.01, max_fpr: float = 1.0):
-    """Figure 1b as a contour map: F1 over FPR × TPR (both in %) at ``prior`` positives."""
+def plot_f_rates(*, ax=None, prior: float = 0.01, max_fpr: float = 1.0, log_fpr: bool = False, min_fpr: float = 1e-4):
+    """Figure 1b as a contour map: F1 over FPR × TPR (both in %) at ``prior`` positives.
+
+    At a low prior almost all of the map above F = 50 % lies at tiny false positive rates;
+    ``log_fpr=True`` draws the FPR axis from ``min_fpr`` to ``max_fpr`` on a log scale so that
+    region can be read.
+    """
     ax = require("matplotlib.pyplot").gca() if ax is None else ax
+    log_fpr = check_bool("log_fpr", log_fpr)
+    max_fpr = check_real("max_fpr", max_fpr, low=0.0, high=1.0, low_inclusive=False)
+    min_fpr = check_real("min_fpr", min_fpr, low=0.0, high=max_fpr, low_inclusive=False, high_inclusive=False)
     tpr = np.linspace(0, 1, 201)
-    fpr = np.linspace(0, max_fpr, 401)
+    fpr = np.geomspace(min_fpr, max_fpr, 401) if log_fpr else np.linspace(0, max_fpr, 401)
     FPR, TPR = np.meshgrid(fpr, tpr)
     F = f_from_rates(TPR, FPR, prior=prior)
     cs = ax.contourf(100 * FPR, 100 * TPR, 100 * F, levels=np.linspace(0, 100, 11))
-    label_levels = [0.1, 0.2, 0.3, 0.5]
+    label_levels = [0.1, 0.2, 0.3, 0.5, 0.7, 0.9] if log_fpr else [0.1, 0.2, 0.3, 0.5]
     lines = ax.contour(
         100 * FPR, 100 * TPR, 100 * F, levels=[100 * v for v in label_levels], colors="white", linewidths=0.7
     )
     # place each label where its contour crosses TPR = 0.9 (or 0.45 if that is off the axis)
+    low = min_fpr if log_fpr else 0.0
     spots = []
     for v in label_levels:
         for t in (0.9, 0.45):
             f = (2 * t * prior / v - t * prior - prior) / (1 - prior)
-            if 0 < f < 0.95 * max_fpr:
+            if low < f < 0.95 * max_fpr:
                 spots.append((100 * f, 100 * t))
                 break
     ax.clabel(lines, fmt="%d%%", fontsize=8, manual=spots)
     ax.figure.colorbar(cs, ax=ax, label="F-measure (%)", ticks=np.arange(0, 101, 10))
-    ax.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)")
+    xlabel = "False positive rate (%, log scale)" if log_fpr else "False positive rate (%)"
+    ax.set(xlabel=xlabel, ylabel="True positive rate (%)")
+    if log_fpr:
+        ax.set_xscale("log")
     ax.grid(False)
     return ax
 
