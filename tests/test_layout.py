@@ -31,7 +31,7 @@ ALLOWED = {
     "cv": {"cv", "metrics"},
     "theory": {"theory", "cv", "metrics"},
     "intervals": {"intervals", "metrics", "cv", "theory"},
-    "studies": {"studies", "theory", "cv", "metrics"},
+    "studies": {"studies", "intervals", "theory", "cv", "metrics"},
 }
 
 

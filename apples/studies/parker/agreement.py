@@ -28,6 +28,7 @@ import numpy as np
 from scipy import special, stats
 
 from apples._validation import check_choice, check_count, check_frame, check_real
+from apples.intervals.proportion import proportion_ci
 
 if TYPE_CHECKING:  # pandas is imported where a table is built
     import pandas as pd
@@ -207,8 +208,10 @@ def wilson_interval(k, n, *, confidence: float = 0.95):
     """Wilson score interval for a binomial proportion k/n (Wilson 1927), as Parker draws it (Figures 3–5).
 
     ``(p̂ + z²/2n ± z·sqrt(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n)`` with
-    z the two-sided normal quantile of ``confidence``; the same interval as
+    z the two-sided normal quantile of ``confidence``, computed by
+    :func:`apples.proportion_ci` (``method="wilson"``) for each pair; the same interval as
     ``scipy.stats.binomtest(k, n).proportion_ci(confidence, method="wilson")``.
+    This function adds array input and Parker's argument checks.
 
     Parameters
     ----------
@@ -244,14 +247,13 @@ def wilson_interval(k, n, *, confidence: float = 0.95):
         raise ValueError(f"n must be at least 1, got {n!r}")
     if np.any(k_arr > n_arr):
         raise ValueError(f"k must lie between 0 and n, got k={k!r}, n={n!r}")
-    z = float(stats.norm.ppf(0.5 + confidence / 2.0))
-    kf, nf = k_arr.astype(float), n_arr.astype(float)
-    p = kf / nf
-    centre = p + z * z / (2.0 * nf)
-    half = z * np.sqrt(p * (1.0 - p) / nf + z * z / (4.0 * nf * nf))
-    den = 1.0 + z * z / nf
-    low, high = (centre - half) / den, (centre + half) / den
-    low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)  # round-off at k = 0 or k = n only
+    k_arr, n_arr = np.broadcast_arrays(k_arr, n_arr)
+    pairs = [
+        proportion_ci(int(kk), int(nn), confidence=confidence, method="wilson")
+        for kk, nn in zip(k_arr.ravel().tolist(), n_arr.ravel().tolist(), strict=True)
+    ]
+    low = np.array([ci.low for ci in pairs]).reshape(k_arr.shape)
+    high = np.array([ci.high for ci in pairs]).reshape(k_arr.shape)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
