@@ -49,6 +49,7 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "plot_f_rates": (_MPL, lambda a, r: a.plot_f_rates()),
     "panel_axes": (_MPL, lambda a, r: a.panel_axes(None, 2)),
     "explorer_mimebundle": (_MPL, lambda a, r: a.explorer_mimebundle(None, lambda: None)),
+    "plot_coverage": (_MPL, lambda a, r: a.plot_coverage(None)),
     "plot_rate_vs_score": (_MPL, lambda a, r: a.plot_rate_vs_score(**r._foldlists()())),
     "plot_figure3": (_MPL, lambda a, r: a.plot_figure3(**r._foldlists()())),
     "plot_fold_rocs": (_MPL, lambda a, r: a.plot_fold_rocs(**r._foldlists()())),

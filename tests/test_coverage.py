@@ -8,6 +8,7 @@ import math
 import pandas as pd
 import pytest
 
+from apples import intervals
 from apples.intervals import COVERAGE_INTERVALS, coverage_settings, coverage_study
 
 N_STUDIES = 300
@@ -81,3 +82,34 @@ def test_settings_are_checked():
         coverage_study(_setting("svm", 0.5, 200, 5), n_studies=10)
     with pytest.raises(TypeError, match="settings"):
         coverage_study([1, 2], n_studies=10)
+
+
+def test_plot_coverage_draws_each_interval_at_its_setting():
+    """Each point sits at its setting's tick with the table's coverage and a ±2 MCSE bar; bad tables refused."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    table = pd.DataFrame({
+        "model": ["f_model", "f_model", "binormal", "binormal"],
+        "prior": [0.01, 0.01, 0.5, 0.5],
+        "training_sd": [0.0, 0.0, 0.5, 0.5],
+        "interval": ["F_tp,fp bootstrap", "recall Wilson", "AUC DeLong", "AUC bootstrap"],
+        "coverage": [0.95, 0.9, 0.5, 0.625],
+        "mcse": [0.01, 0.02, 0.03, 0.04],
+    })
+    fig, ax = plt.subplots()
+    assert intervals.plot_coverage(table, ax=ax) is ax
+    points = [line.get_xydata()[0] for line in ax.lines if line.get_marker() == "o"]
+    assert [round(y, 6) for _, y in points] == [0.95, 0.9, 0.5, 0.625]
+    assert [int(round(x)) for x, _ in points] == [0, 0, 1, 1]  # two settings, two ticks
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["f_model 1% τ=0", "binormal 50% τ=0.5"]
+    bars = [c for c in ax.collections if c.get_segments()]
+    assert [seg[0][1, 1] - seg[0][0, 1] for seg in (b.get_segments() for b in bars)] == pytest.approx([0.04, 0.08, 0.12, 0.16])
+    with pytest.raises(ValueError, match="table lacks the column"):
+        intervals.plot_coverage(table.drop(columns="mcse"), ax=ax)
+    with pytest.raises(ValueError, match="nominal"):
+        intervals.plot_coverage(table, ax=ax, nominal=1.5)
+    plt.close(fig)

@@ -12,6 +12,7 @@ from apples.intervals.coverage import (
     COVERAGE_MODELS,
     coverage_settings,
     coverage_study,
+    plot_coverage,
 )
 from apples.intervals.cv_f import (
     cv_f_measure_ci,
@@ -51,6 +52,7 @@ __all__ = [
     "cv_f_measure_ci",
     "cv_score_ci",
     "mcnemar_test",
+    "plot_coverage",
     "proportion_ci",
     "roc_auc_ci",
 ]

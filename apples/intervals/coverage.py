@@ -59,6 +59,7 @@ __all__ = [
     "COVERAGE_MODELS",
     "coverage_settings",
     "coverage_study",
+    "plot_coverage",
 ]
 
 COVERAGE_MODELS: tuple[str, ...] = ("f_model", "binormal")
@@ -308,3 +309,55 @@ def coverage_study(
             for r, c in zip(rows, children, strict=True)
         )
     return pd.DataFrame([r for part in parts for r in part])
+
+
+def plot_coverage(table: pd.DataFrame, *, ax=None, nominal: float = 0.95):
+    """Each interval's empirical coverage per setting, with ± 2 Monte Carlo standard errors; the Axes.
+
+    One group of points per setting (model, prior, training spread τ) of
+    :func:`coverage_study` output, one colour per interval, and the nominal
+    coverage dashed (notebook 10).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`coverage_study` output (columns ``model``, ``prior``, ``training_sd``,
+        ``interval``, ``coverage``, ``mcse``).
+    ax : matplotlib Axes, optional
+        Where to draw; the current Axes when None.
+    nominal : float, default 0.95
+        The coverage the intervals promise, drawn as a dashed line.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    plt = require("matplotlib.pyplot")
+    table = check_frame(
+        "table",
+        table,
+        ("model", "prior", "training_sd", "interval", "coverage", "mcse"),
+        what="apples.intervals.coverage_study output",
+    )
+    nominal = check_real("nominal", nominal, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    ax = plt.gca() if ax is None else ax
+    keys = ["model", "prior", "training_sd"]
+    settings = table[keys].drop_duplicates().reset_index(drop=True)
+    position = {tuple(row): i for i, row in enumerate(settings.itertuples(index=False))}
+    names = list(dict.fromkeys(table["interval"]))
+    width = 0.8 / max(len(names) // 2, 1)  # an F model and an AUC model each show about half the intervals
+    for j, name in enumerate(names):
+        part = table[table["interval"] == name]
+        x = np.array([position[tuple(r)] for r in part[keys].itertuples(index=False)], dtype=float)
+        x += ((j % (len(names) // 2 or 1)) - (len(names) // 2 - 1) / 2) * width / 2
+        ax.errorbar(x, part["coverage"], yerr=2 * part["mcse"], fmt="o", label=name)
+    ax.axhline(nominal, color="grey", lw=1, ls="--", label=f"nominal {nominal:.0%}")
+    labels = [f"{r.model} {r.prior:.0%} τ={r.training_sd:g}" for r in settings.itertuples(index=False)]
+    ax.set_xticks(range(len(labels)), labels, rotation=20)
+    ax.set(
+        xlabel="setting (model, positives, training spread τ)",
+        ylabel="coverage (share of studies, ± 2 MCSE)",
+        title="Coverage of each interval at 95% nominal (simulated studies with a known truth)",
+    )
+    ax.legend(ncol=2, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return ax
