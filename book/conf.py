@@ -20,8 +20,6 @@ nb_merge_streams = True
 nb_ipywidgets_js: dict = {}
 # an explorer's stored output carries a PNG snapshot beside the widget: the book shows the snapshot
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
-# an explorer's stored output carries a PNG snapshot beside the widget: the book shows the snapshot
-nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_heading_anchors = 3
 suppress_warnings = ["myst.header", "mystnb.unknown_mime_type"]
