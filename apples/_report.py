@@ -39,6 +39,8 @@ from typing import Any
 import numpy as np
 
 from apples._report_format import render_html, render_markdown, render_text, report_rows
+from apples._report_guidance import BINARY_SECTIONS, MULTICLASS_SECTIONS, gap_warnings, guidance
+from apples._report_intervals import check_interval_settings, combine_intervals, interval_note
 from apples._report_kernels import codes_of
 from apples._report_tasks import binary_body, check_score_columns, mean_or_none, multiclass_body, plain
 from apples._validation import (
@@ -57,12 +59,6 @@ __all__ = [
     "CVReport",
     "report",
 ]
-
-#: The quantity sections of each task, in the order they are printed.
-BINARY_SECTIONS = ("f_measure", "precision", "recall", "accuracy", "roc_auc", "average_precision")
-MULTICLASS_SECTIONS = ("precision", "recall", "f_of_averages", "mean_f", "accuracy", "roc_auc")
-#: Two aggregations of one quantity further apart than this (a fraction: one percentage point) give a warning.
-WARN_GAP = 0.01
 
 
 class CVReport:
@@ -112,14 +108,18 @@ class CVReport:
         """A tidy pandas DataFrame: one row per (quantity, average, aggregation) with its value.
 
         Columns ``quantity, average, aggregation, value`` (``average`` is empty for
-        binary tasks), and with repeats ``std`` (the spread across repeats) too.
+        binary tasks), with repeats ``std`` (the spread across repeats), and with
+        intervals ``low, high, interval`` (the interval's method) too.
         """
         import pandas as pd
 
         rows = report_rows(self._data)
         columns = ["quantity", "average", "aggregation", "value"] + (["std"] if "repeats" in self._data else [])
+        if "intervals" in self._data:
+            columns += ["low", "high", "interval"]
+        numeric = ("value", "std", "low", "high")
         return pd.DataFrame(
-            [{k: (math.nan if r[k] is None and k in ("value", "std") else r[k]) for k in columns} for r in rows],
+            [{k: (math.nan if r[k] is None and k in numeric else r[k]) for k in columns} for r in rows],
             columns=columns,
         )
 
@@ -141,87 +141,6 @@ class CVReport:
         return isinstance(other, CVReport) and other._data == self._data
 
     __hash__ = None  # type: ignore[assignment]
-
-
-# -- warnings and what the papers support -----------------------------------------------------------
-_NAMES = {
-    "tp_fp": "F_tp,fp",
-    "avg": "avg",
-    "pr_re": "F_pr,re",
-    "avg_skip": "F~_avg",
-    "pr_re_skip": "F~_pr,re",
-    "pooled": "pooled",
-    "merge": "merge",
-}
-
-
-def _gap_warnings(d: dict) -> list[str]:
-    groups: list[tuple[str, dict[str, float | None]]] = []
-    if d["task"] == "binary":
-        for section in BINARY_SECTIONS:
-            groups.append((section, d[section]))
-    else:
-        for section in MULTICLASS_SECTIONS:
-            if section == "accuracy":
-                groups.append((section, d[section]))
-                continue
-            for average, aggs in d[section].items():
-                groups.append((f"{section} ({average})", aggs))
-        groups.append(
-            (
-                "macro F (f_of_averages vs mean_f, pooled)",
-                {"f_of_averages": d["f_of_averages"]["macro"]["pooled"], "mean_f": d["mean_f"]["macro"]["pooled"]},
-            )
-        )
-    out = []
-    for name, aggs in groups:
-        defined = {k: v for k, v in aggs.items() if v is not None}
-        if len(defined) >= 2 and max(defined.values()) - min(defined.values()) > WARN_GAP:
-            gap = 100 * (max(defined.values()) - min(defined.values()))
-            values = ", ".join(f"{_NAMES.get(k, k)} {100 * v:.1f}%" for k, v in defined.items())
-            out.append(f"{name}: the aggregations differ by {gap:.1f} points ({values}); name the one you report")
-    bad = [f for f in d["folds"] if f["undefined"]]
-    if bad:
-        quantities = sorted({u["quantity"] for f in bad for u in f["undefined"]})
-        out.append(
-            f"{len(bad)} of {len(d['folds'])} folds have an undefined {', '.join(quantities)}; "
-            "see folds[...]['undefined'] and the undefined-fold policy"
-        )
-    return out
-
-
-def _guidance(d: dict) -> tuple[dict[str, Any], list[str]]:
-    if d["task"] == "binary":
-        recommended = {
-            "f_measure": "tp_fp",
-            "precision": "pooled",
-            "recall": "pooled",
-            "accuracy": "pooled",
-            "roc_auc": "avg",
-            "average_precision": "avg",
-        }
-        notes = [
-            "F: report F_tp,fp (pooled TP, FP, FN); averaging per fold is biased when positives are rare "
-            "or folds lack them (Forman & Scholz §4.3, §5).",
-            "AUC: report AUC_avg (mean over folds); AUC_merge ranks the scores of different fold models together "
-            "and also judges their calibration (Forman & Scholz §3.2): use it only when that is the question.",
-        ]
-    else:
-        recommended = {
-            "label_set": d["labels"],
-            "average": "name it: macro, micro or lfb",
-            "macro_f": "name it: f_of_averages or mean_f",
-        }
-        notes = [
-            f"Label set: {len(d['labels'])} labels, used in every fold; a label absent from a fold counts "
-            "with precision and recall 0 (Van Asch §4.1).",
-            "Macro-F has two definitions: F of the macro precision and recall (f_of_averages) and the mean of "
-            "per-label F (mean_f, scikit-learn's f1_score average='macro'); they differ (Van Asch §3).",
-            "lfb_test weights labels by their test frequencies (scikit-learn's average='weighted'); lfb_train "
-            "by the training frequencies (Van Asch §3.3).",
-        ]
-    notes.append("State the number of folds, stratification, repeats and the undefined-fold policy with the numbers.")
-    return recommended, notes
 
 
 # -- repeats ---------------------------------------------------------------------------------------
@@ -286,6 +205,9 @@ def report(
     pos_label=None,
     train_frequencies: Mapping[Hashable, float] | None = None,
     repeats=None,
+    confidence: float | None = None,
+    n_resamples: int = 10_000,
+    seed: int = 0,
 ) -> CVReport:
     """Every aggregation of a cross-validated result, with the undefined folds and what the papers support.
 
@@ -314,6 +236,20 @@ def report(
         per repeat). Each quantity is computed per repeat; the report holds the
         mean across repeats and, under ``"repeats"``, every repeat's value and the
         standard deviation across repeats (ddof=1).
+    confidence : float, optional
+        Give it (e.g. 0.95) to add a confidence interval beside every value:
+        the ``"intervals"`` section of the JSON holds ``{"low", "high",
+        "method"}`` at the same keys as the value, and the tables get the
+        columns ``low``, ``high`` and ``interval``. Which interval each value
+        gets, and how repeats combine, is in :mod:`apples._report_intervals`:
+        a within-fold bootstrap for F (:func:`apples.cv_f_measure_ci`), Wilson
+        for pooled proportions, DeLong for merged AUC, Nadeau & Bengio's
+        corrected t for fold averages. Default None: no intervals.
+    n_resamples : int, default 10000
+        Bootstrap resamples of the bootstrap intervals (at least 100).
+    seed : int, default 0
+        Seed of the bootstrap intervals; each (repeat, quantity) gets its own
+        ``SeedSequence`` stream, so the report is reproducible.
 
     Returns
     -------
@@ -336,6 +272,8 @@ def report(
                           "per_label": [{"label", "tp", "fp", "fn", "tn", "support"}],
                           "folds": [{"fold", "n", "absent_labels", "undefined": [...]}],
                           "recommended", "notes", "warnings"}
+            intervals:   with confidence=, "intervals": {"confidence", "n_resamples", "seed",
+                          <the quantity sections, each value replaced by {"low", "high", "method"}>}
             repeated:    the same, quantities the mean over repeats, each fold with "repeat", and
                          "repeats": {"n_repeats", "ids", "per_repeat": [{"repeat", <quantities>}],
                                      "std": {<quantities>}}
@@ -365,6 +303,7 @@ def report(
     >>> d["f_measure"]["tp_fp"], d["precision"]
     (0.6666666666666666, {'pooled': 0.6666666666666666, 'avg': 0.75})
     """
+    settings = check_interval_settings(confidence, n_resamples, seed)
     t = check_labels_1d("y_true", y_true)
     f = check_labels_1d("folds", folds)
     p = None if y_pred is None else check_labels_1d("y_pred", y_pred)
@@ -430,12 +369,28 @@ def report(
         if multiclass and pc is not None:
             bodies.append(
                 multiclass_body(
-                    tc[rows], pc[rows], None if s is None else s[rows], fc, ids, label_list, train_frequencies
+                    tc[rows],
+                    pc[rows],
+                    None if s is None else s[rows],
+                    fc,
+                    ids,
+                    label_list,
+                    train_frequencies,
+                    intervals=settings,
+                    repeat=r,
                 )
             )
         else:
             bodies.append(
-                binary_body(tc[rows], None if pc is None else pc[rows], None if s is None else s[rows], fc, ids)
+                binary_body(
+                    tc[rows],
+                    None if pc is None else pc[rows],
+                    None if s is None else s[rows],
+                    fc,
+                    ids,
+                    intervals=settings,
+                    repeat=r,
+                )
             )
     sections = BINARY_SECTIONS if not multiclass else MULTICLASS_SECTIONS
     d: dict[str, Any] = {
@@ -471,6 +426,10 @@ def report(
             ],
             "std": {sec: _combine([b[sec] for b in bodies], _std) for sec in sections},
         }
-    d["recommended"], d["notes"] = _guidance(d)
-    d["warnings"] = _gap_warnings(d)
+    if settings is not None:
+        d["intervals"] = combine_intervals([b.pop("_intervals") for b in bodies], settings)
+    d["recommended"], d["notes"] = guidance(d)
+    if settings is not None:
+        d["notes"].append(interval_note(settings, d["task"]))
+    d["warnings"] = gap_warnings(d)
     return CVReport(d)

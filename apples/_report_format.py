@@ -48,12 +48,25 @@ def _recommended(d: dict, quantity: str, aggregation: str) -> bool:
     return False
 
 
+def _interval(d: dict, quantity: str, average: str, aggregation: str) -> dict[str, Any]:
+    """The ``{"low", "high", "method"}`` of one value (all None without ``confidence=``)."""
+    node: Any = d.get("intervals")
+    for key in (quantity, average, aggregation):
+        if node is None:
+            break
+        if key:
+            node = node.get(key)
+    return node if node is not None else {"low": None, "high": None, "method": None}
+
+
 def report_rows(d: dict) -> list[dict[str, Any]]:
-    """One dict per reported value: quantity, average ('' for binary), aggregation, value, std, recommended."""
+    """One dict per reported value: quantity, average ('' for binary), aggregation, value, std, recommended,
+    and the interval's low, high and method (None without intervals)."""
     std = d.get("repeats", {}).get("std")
     rows = []
 
     def add(quantity: str, average: str, aggregation: str, value, spread) -> None:
+        ci = _interval(d, quantity, average, aggregation)
         rows.append(
             {
                 "quantity": quantity,
@@ -62,6 +75,9 @@ def report_rows(d: dict) -> list[dict[str, Any]]:
                 "value": value,
                 "std": spread,
                 "recommended": _recommended(d, quantity, aggregation),
+                "low": ci["low"],
+                "high": ci["high"],
+                "interval": ci["method"],
             }
         )
 
@@ -100,9 +116,20 @@ def _title(d: dict) -> str:
     return head
 
 
+def _ci_header(d: dict) -> str:
+    return f"{100 * d['intervals']['confidence']:g}% interval"
+
+
+def _right(d: dict) -> set[str]:
+    """The right-aligned (numeric) columns."""
+    return {"value", "std"} | ({_ci_header(d)} if "intervals" in d else set())
+
+
 def _table(d: dict) -> tuple[list[str], list[list[str]]]:
     repeated = "repeats" in d
     header = ["quantity", "average", "aggregation", "value"] + (["std"] if repeated else [])
+    if "intervals" in d:
+        header += [_ci_header(d), "method"]
     if d["task"] == "binary":
         header.remove("average")
     body = []
@@ -116,6 +143,12 @@ def _table(d: dict) -> tuple[list[str], list[list[str]]]:
         ]
         if repeated:
             row.append("" if r["std"] is None else f"{100 * r['std']:.1f}")
+        if "intervals" in d:
+            if r["low"] is not None:
+                row.append(f"{100 * r['low']:.1f} to {100 * r['high']:.1f}%")
+            else:
+                row.append("none" if r["interval"] == "none" else "undefined")
+            row.append(r["interval"] or "")
         body.append(row)
     return header, body
 
@@ -140,7 +173,7 @@ def render_text(d: dict) -> str:
     """The report as aligned plain text, for a terminal."""
     header, body = _table(d)
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-    numeric = {"value", "std"}
+    numeric = _right(d)
 
     def line(cells: list[str]) -> str:
         return "  ".join(
@@ -164,7 +197,7 @@ def render_markdown(d: dict) -> str:
     def cell(s: str) -> str:
         return s.replace("|", "\\|")
 
-    right = {"value", "std"}
+    right = _right(d)
     out = [
         f"**{_title(d)}**",
         "",
@@ -183,7 +216,7 @@ def render_html(d: dict) -> str:
     """The report as an HTML fragment: a table, then folds, notes and warnings (for notebooks)."""
     header, body = _table(d)
     esc = html.escape
-    right = {"value", "std"}
+    right = _right(d)
     th = "".join(f'<th style="text-align:{"right" if h in right else "left"}">{esc(h)}</th>' for h in header)
     rows = "".join(
         "<tr>"

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from apples._report_intervals import IntervalSettings, binary_intervals, multiclass_intervals
 from apples._report_kernels import confusion_by_fold, fold_ranking
 from apples._validation import check_scores
 from apples.cv import cv_accuracy, cv_f_measure
@@ -84,7 +85,17 @@ def check_score_columns(y_score, n_labels: int) -> np.ndarray:
 
 
 # -- binary --------------------------------------------------------------------------------------
-def binary_body(t: np.ndarray, p: np.ndarray | None, s: np.ndarray | None, fold: np.ndarray, ids: np.ndarray) -> dict:
+def binary_body(
+    t: np.ndarray,
+    p: np.ndarray | None,
+    s: np.ndarray | None,
+    fold: np.ndarray,
+    ids: np.ndarray,
+    *,
+    intervals: IntervalSettings | None = None,
+    repeat: int = 0,
+) -> dict:
+    """One repeat of the binary report; with ``intervals``, its intervals under the private key ``"_intervals"``."""
     k = ids.size
     t_int = t.astype(np.intp)
     if p is not None:
@@ -135,6 +146,8 @@ def binary_body(t: np.ndarray, p: np.ndarray | None, s: np.ndarray | None, fold:
         out["folds"].append(
             {"fold": plain(ids[i]), "n": int(sizes[i]), "positives": int(positives[i]), "undefined": undefined}
         )
+    if intervals is not None:
+        out["_intervals"] = binary_intervals(folds, t, s, rank, intervals, repeat)
     return out
 
 
@@ -157,8 +170,18 @@ def label_averages(cbl: dict, train: Mapping | None) -> dict[str, dict[str, floa
 
 
 def multiclass_body(
-    t: np.ndarray, p: np.ndarray, s: np.ndarray | None, fold: np.ndarray, ids: np.ndarray, labels: list, train
+    t: np.ndarray,
+    p: np.ndarray,
+    s: np.ndarray | None,
+    fold: np.ndarray,
+    ids: np.ndarray,
+    labels: list,
+    train,
+    *,
+    intervals: IntervalSettings | None = None,
+    repeat: int = 0,
 ) -> dict:
+    """One repeat of the multi-class report; with ``intervals``, its intervals under ``"_intervals"``."""
     k, q = ids.size, len(labels)
     m = confusion_by_fold(fold, t, p, k, q)
     fold_cbl = []
@@ -216,4 +239,6 @@ def multiclass_body(
         out["folds"].append(
             {"fold": plain(ids[f]), "n": int(m[f].sum()), "absent_labels": absent, "undefined": undefined}
         )
+    if intervals is not None:
+        out["_intervals"] = multiclass_intervals(m, per_fold, fold_auc, labels, train, intervals, repeat)
     return out

@@ -38,6 +38,7 @@ example:
   apples report predictions.csv --truth y --fold fold --pred y_pred --score score
   apples report runs.tsv.gz --truth y --fold fold --repeat repeat --pred y_pred --format json
   apples report iris.csv --truth y --fold fold --pred y_pred --score p_0 p_1 p_2   (one score column per label)
+  apples report predictions.csv --truth y --fold fold --pred y_pred --confidence 0.95   (intervals too)
 
 FILE is CSV (.csv) or TSV (.tsv, .tab), optionally gzip-compressed (.gz); --sep overrides the extension.
 The positive label defaults to 1 for 0/1 labels; give --pos-label otherwise. Multi-class scores need one
@@ -52,6 +53,9 @@ _OPTION_OF = {
     "folds": "--fold",
     "repeats": "--repeat",
     "pos_label": "--pos-label",
+    "confidence": "--confidence",
+    "n_resamples": "--n-resamples",
+    "seed": "--seed",
 }
 
 
@@ -87,6 +91,16 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "json", "html", "markdown"), default="text", help="output format (default: text)"
     )
     rep.add_argument("--sep", metavar="S", help="field separator (default: by extension, ',' or tab)")
+    rep.add_argument(
+        "--confidence",
+        type=float,
+        metavar="C",
+        help="add a confidence interval beside every value, e.g. 0.95 (default: no intervals)",
+    )
+    rep.add_argument(
+        "--n-resamples", type=int, default=10_000, metavar="B", help="bootstrap resamples of the intervals (10000)"
+    )
+    rep.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the bootstrap intervals (default 0)")
     return parser
 
 
@@ -184,6 +198,8 @@ def _report_args(args: argparse.Namespace) -> dict:
     truth = _labels(_column(frame, args.truth, "--truth", path), "--truth")
     folds = _labels(_column(frame, args.fold, "--fold", path), "--fold")
     kwargs: dict = {"y_true": truth, "folds": folds}
+    if args.confidence is not None:
+        kwargs.update(confidence=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
     if args.pred is None and not args.score:
         raise BadInputError("give --pred (predicted labels), --score (scores) or both")
     labels = np.unique(truth)

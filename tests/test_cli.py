@@ -107,6 +107,19 @@ def test_multiclass_with_one_score_column_per_label(tmp_path, capsys):
     assert d["roc_auc"]["macro_ovr"]["merge"] == pytest.approx(roc_auc_score(y, scores, multi_class="ovr"), rel=1e-12)
 
 
+def test_confidence_adds_the_intervals_of_apples_report(tmp_path, capsys):
+    df = _frame(2)
+    df.to_csv(tmp_path / "p.csv", index=False)
+    code, out, err = run(capsys, "report", tmp_path / "p.csv", *_COLS, "--confidence", "0.9", "--seed", "4",
+                         "--n-resamples", "2000", "--format", "json")
+    assert code == 0 and err == "", err
+    want = apples.report(df.y.to_numpy(), folds=df.fold.to_numpy(), y_pred=df.pred.to_numpy(),
+                         y_score=df.score.to_numpy(), confidence=0.9, seed=4, n_resamples=2000)
+    assert apples.CVReport.from_json(out) == want
+    code, out, err = run(capsys, "report", tmp_path / "p.csv", *_COLS, "--confidence", "0.9")
+    assert code == 0 and "90% interval" in out and "wilson" in out
+
+
 def test_a_fold_with_one_class_is_reported(tmp_path, capsys):
     df = pd.DataFrame({"y": [1, 0, 1, 0, 0, 0], "fold": [0, 0, 0, 1, 1, 1], "pred": [1, 0, 0, 1, 0, 0],
                        "score": [0.9, 0.1, 0.4, 0.6, 0.2, 0.3]})
@@ -157,6 +170,10 @@ _COLS = ["--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"]
     ("ok.csv", [*_COLS, "--pos-label", "yes"], ["--pos-label", "'yes'", "not a label"]),
     ("ok.csv", ["--truth", "y", "--fold", "fold"], ["--pred", "--score"]),
     ("ok.csv", ["--fold", "fold", "--pred", "pred"], ["--truth"]),
+    ("ok.csv", [*_COLS, "--confidence", "1.5"], ["--confidence", "1.5"]),
+    ("ok.csv", [*_COLS, "--confidence", "high"], ["--confidence", "'high'"]),
+    ("ok.csv", [*_COLS, "--confidence", "0.9", "--n-resamples", "5"], ["--n-resamples", "5"]),
+    ("ok.csv", [*_COLS, "--confidence", "0.9", "--seed", "-3"], ["--seed", "-3"]),
 ])
 def test_bad_input_one_line_exit_2_empty_stdout(tmp_path, capsys, file, extra, words):
     root = _bad(tmp_path)

@@ -1,6 +1,6 @@
 """How often do the intervals cover the truth? Coverage of simulated cross-validation studies.
 
-Introduced with issue 12. Each setting simulates many cross-validation studies
+Introduced in notebook 10. Each setting simulates many cross-validation studies
 on a model whose true value is known, computes every interval on each study,
 and reports the share of studies whose interval covers the truth (the
 empirical coverage, to compare with the nominal confidence), its Monte Carlo

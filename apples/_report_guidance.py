@@ -1,0 +1,106 @@
+"""What the papers support, and where two aggregations disagree: the guidance of :func:`apples.report`.
+
+:func:`guidance` gives the recommended aggregation of each quantity with the
+paper behind it (Forman & Scholz §3.2, §4.3, §5; Van Asch §3, §4.1);
+:func:`gap_warnings` lists every quantity whose aggregations differ by more
+than :data:`WARN_GAP`, and the folds with undefined values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "BINARY_SECTIONS",
+    "MULTICLASS_SECTIONS",
+    "WARN_GAP",
+    "gap_warnings",
+    "guidance",
+]
+
+#: The quantity sections of each task, in the order they are printed.
+BINARY_SECTIONS = ("f_measure", "precision", "recall", "accuracy", "roc_auc", "average_precision")
+MULTICLASS_SECTIONS = ("precision", "recall", "f_of_averages", "mean_f", "accuracy", "roc_auc")
+#: Two aggregations of one quantity further apart than this (a fraction: one percentage point) give a warning.
+WARN_GAP = 0.01
+
+
+# -- warnings and what the papers support -----------------------------------------------------------
+_NAMES = {
+    "tp_fp": "F_tp,fp",
+    "avg": "avg",
+    "pr_re": "F_pr,re",
+    "avg_skip": "F~_avg",
+    "pr_re_skip": "F~_pr,re",
+    "pooled": "pooled",
+    "merge": "merge",
+}
+
+
+def gap_warnings(d: dict) -> list[str]:
+    groups: list[tuple[str, dict[str, float | None]]] = []
+    if d["task"] == "binary":
+        for section in BINARY_SECTIONS:
+            groups.append((section, d[section]))
+    else:
+        for section in MULTICLASS_SECTIONS:
+            if section == "accuracy":
+                groups.append((section, d[section]))
+                continue
+            for average, aggs in d[section].items():
+                groups.append((f"{section} ({average})", aggs))
+        groups.append(
+            (
+                "macro F (f_of_averages vs mean_f, pooled)",
+                {"f_of_averages": d["f_of_averages"]["macro"]["pooled"], "mean_f": d["mean_f"]["macro"]["pooled"]},
+            )
+        )
+    out = []
+    for name, aggs in groups:
+        defined = {k: v for k, v in aggs.items() if v is not None}
+        if len(defined) >= 2 and max(defined.values()) - min(defined.values()) > WARN_GAP:
+            gap = 100 * (max(defined.values()) - min(defined.values()))
+            values = ", ".join(f"{_NAMES.get(k, k)} {100 * v:.1f}%" for k, v in defined.items())
+            out.append(f"{name}: the aggregations differ by {gap:.1f} points ({values}); name the one you report")
+    bad = [f for f in d["folds"] if f["undefined"]]
+    if bad:
+        quantities = sorted({u["quantity"] for f in bad for u in f["undefined"]})
+        out.append(
+            f"{len(bad)} of {len(d['folds'])} folds have an undefined {', '.join(quantities)}; "
+            "see folds[...]['undefined'] and the undefined-fold policy"
+        )
+    return out
+
+
+def guidance(d: dict) -> tuple[dict[str, Any], list[str]]:
+    if d["task"] == "binary":
+        recommended = {
+            "f_measure": "tp_fp",
+            "precision": "pooled",
+            "recall": "pooled",
+            "accuracy": "pooled",
+            "roc_auc": "avg",
+            "average_precision": "avg",
+        }
+        notes = [
+            "F: report F_tp,fp (pooled TP, FP, FN); averaging per fold is biased when positives are rare "
+            "or folds lack them (Forman & Scholz §4.3, §5).",
+            "AUC: report AUC_avg (mean over folds); AUC_merge ranks the scores of different fold models together "
+            "and also judges their calibration (Forman & Scholz §3.2): use it only when that is the question.",
+        ]
+    else:
+        recommended = {
+            "label_set": d["labels"],
+            "average": "name it: macro, micro or lfb",
+            "macro_f": "name it: f_of_averages or mean_f",
+        }
+        notes = [
+            f"Label set: {len(d['labels'])} labels, used in every fold; a label absent from a fold counts "
+            "with precision and recall 0 (Van Asch §4.1).",
+            "Macro-F has two definitions: F of the macro precision and recall (f_of_averages) and the mean of "
+            "per-label F (mean_f, scikit-learn's f1_score average='macro'); they differ (Van Asch §3).",
+            "lfb_test weights labels by their test frequencies (scikit-learn's average='weighted'); lfb_train "
+            "by the training frequencies (Van Asch §3.3).",
+        ]
+    notes.append("State the number of folds, stratification, repeats and the undefined-fold policy with the numbers.")
+    return recommended, notes

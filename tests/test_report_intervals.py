@@ -1,0 +1,242 @@
+"""apples.report(..., confidence=): an interval beside every value, checked against independent computations.
+
+Wilson against scipy's binomtest, the corrected t against Nadeau & Bengio's formula written out here with
+per-fold scores from scikit-learn, the bootstraps against a brute-force bootstrap that resamples cases
+within each fold and scores them with scikit-learn (equal within Monte Carlo error), DeLong through
+roc_auc_ci (itself checked against an O(n²) DeLong in test_intervals.py).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.metrics import average_precision_score, f1_score, precision_score, recall_score, roc_auc_score
+
+import apples
+from apples._report_intervals import label_average_replicates
+from apples._report_tasks import label_averages
+from apples.metrics import Counts
+
+
+def _binary_data(seed=1, n=1200, k=5, prevalence=0.15):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prevalence).astype(int)
+    s = rng.normal(size=n) + 1.4 * y
+    return y, (s > 1.0).astype(int), s, rng.integers(0, k, n)
+
+
+def _corrected_t_by_hand(values, n, k, confidence):
+    """Nadeau & Bengio (2003) §4: mean ± t_{J-1} sqrt((1/J + n_test/n_train) s²), written out."""
+    v = np.asarray(values, dtype=float)
+    j = v.size
+    n_test = round(n / k)
+    n_train = n - n_test
+    half = stats.t.ppf(0.5 + confidence / 2, j - 1) * math.sqrt((1 / j + n_test / n_train) * v.var(ddof=1))
+    return v.mean() - half, v.mean() + half
+
+
+def test_without_confidence_the_report_is_unchanged():
+    y, p, s, f = _binary_data()
+    plain = apples.report(y, folds=f, y_pred=p, y_score=s)
+    d = plain.to_dict()
+    assert "intervals" not in d and list(plain.to_frame().columns) == ["quantity", "average", "aggregation", "value"]
+    assert "interval" not in str(plain)
+
+
+def test_binary_pooled_proportions_are_wilson_intervals_as_scipy_computes_them():
+    y, p, s, f = _binary_data()
+    d = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.9).to_dict()
+    tp = int(((y == 1) & (p == 1)).sum())
+    for name, k, n in (
+        ("precision", tp, int(p.sum())),
+        ("recall", tp, int(y.sum())),
+        ("accuracy", int((y == p).sum()), y.size),
+    ):
+        want = stats.binomtest(k, n).proportion_ci(confidence_level=0.9, method="wilson")
+        got = d["intervals"][name]["pooled"]
+        assert got["method"] == "wilson"
+        assert got["low"] == pytest.approx(want.low, abs=1e-12) and got["high"] == pytest.approx(want.high, abs=1e-12)
+
+
+def test_binary_fold_averages_use_the_corrected_t_over_fold_scores():
+    y, p, s, f = _binary_data(k=4)
+    d = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.95).to_dict()
+    folds = [f == i for i in range(4)]
+    per_fold = {
+        "precision": [precision_score(y[m], p[m], zero_division=0) for m in folds],
+        "recall": [recall_score(y[m], p[m], zero_division=0) for m in folds],
+        "accuracy": [(y[m] == p[m]).mean() for m in folds],
+        "roc_auc": [roc_auc_score(y[m], s[m]) for m in folds],
+        "average_precision": [average_precision_score(y[m], s[m]) for m in folds],
+    }
+    for name, values in per_fold.items():
+        got = d["intervals"][name]["avg"]
+        low, high = _corrected_t_by_hand(values, y.size, 4, 0.95)
+        assert got["method"] == "corrected_t"
+        assert got["low"] == pytest.approx(low, abs=1e-9) and got["high"] == pytest.approx(high, abs=1e-9), name
+        assert got["low"] < d[name]["avg"] < got["high"]
+
+
+def test_merged_auc_interval_is_delong_and_merged_ap_has_none():
+    y, p, s, f = _binary_data()
+    d = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.95).to_dict()
+    want = apples.roc_auc_ci(y, s, method="delong")
+    assert d["intervals"]["roc_auc"]["merge"] == {"low": want.low, "high": want.high, "method": "delong"}
+    assert d["intervals"]["average_precision"]["merge"] == {"low": None, "high": None, "method": "none"}
+
+
+def _brute_force_quantiles(y, p, f, score, n_resamples, confidence, seed):
+    """Resample the cases of each fold with replacement, pool the predictions, score with scikit-learn."""
+    rng = np.random.default_rng(seed)
+    groups = [np.flatnonzero(f == i) for i in np.unique(f)]
+    reps = np.empty(n_resamples)
+    for b in range(n_resamples):
+        idx = np.concatenate([rng.choice(g, size=g.size, replace=True) for g in groups])
+        reps[b] = score(y[idx], p[idx])
+    alpha = 1 - confidence
+    return np.quantile(reps, [alpha / 2, 1 - alpha / 2])
+
+
+def _macro_f1(y, p, q):
+    """Macro F1 (mean of per-label F, 0 for 0/0) from a bincount confusion matrix: the case-level scorer."""
+    m = np.bincount(y * q + p, minlength=q * q).reshape(q, q)
+    tp = np.diag(m)
+    den = m.sum(axis=0) + m.sum(axis=1)
+    return np.mean(np.divide(2 * tp, den, out=np.zeros(q), where=den > 0))
+
+
+def _f1_positive(y, p):
+    """F1 of label 1: 2 TP / (2 TP + FP + FN)."""
+    tp = int(((y == 1) & (p == 1)).sum())
+    return 2 * tp / (2 * tp + int(((y == 0) & (p == 1)).sum()) + int(((y == 1) & (p == 0)).sum()))
+
+
+def test_the_case_level_scorers_agree_with_sklearn():
+    y, p, _, _ = _binary_data(n=300)
+    assert _f1_positive(y, p) == pytest.approx(f1_score(y, p), abs=1e-12)
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 3, 50), rng.integers(0, 2, 50)  # label 2 never predicted
+    assert _macro_f1(a, b, 3) == pytest.approx(f1_score(a, b, average="macro", labels=[0, 1, 2], zero_division=0))
+
+
+def test_pooled_f_bootstrap_matches_resampling_cases_with_sklearn():
+    y, p, s, f = _binary_data(n=600, prevalence=0.2)
+    got = apples.report(y, folds=f, y_pred=p, confidence=0.9, n_resamples=20_000).to_dict()["intervals"]["f_measure"]
+    low, high = _brute_force_quantiles(y, p, f, _f1_positive, 5000, 0.9, seed=7)
+    # Two Monte Carlo estimates of the same 5% and 95% quantiles: each has a standard error near 0.001 here.
+    assert got["tp_fp"]["method"] == "bootstrap"
+    assert got["tp_fp"]["low"] == pytest.approx(low, abs=0.005) and got["tp_fp"]["high"] == pytest.approx(high, abs=0.005)
+
+
+def test_multiclass_pooled_macro_bootstrap_matches_resampling_cases_with_sklearn():
+    rng = np.random.default_rng(3)
+    n = 600
+    y = rng.integers(0, 3, n)
+    p = np.where(rng.random(n) < 0.6, y, rng.integers(0, 3, n))
+    f = rng.integers(0, 4, n)
+    d = apples.report(y, folds=f, y_pred=p, confidence=0.9, n_resamples=20_000).to_dict()
+    got = d["intervals"]["mean_f"]["macro"]["pooled"]
+    low, high = _brute_force_quantiles(y, p, f, lambda a, b: _macro_f1(a, b, 3), 5000, 0.9, seed=8)
+    assert got["method"] == "bootstrap"
+    assert got["low"] == pytest.approx(low, abs=0.005) and got["high"] == pytest.approx(high, abs=0.005)
+    assert got["low"] < d["mean_f"]["macro"]["pooled"] < got["high"]
+    micro = d["intervals"]["precision"]["micro"]["pooled"]
+    want = stats.binomtest(int((y == p).sum()), n).proportion_ci(confidence_level=0.9, method="wilson")
+    assert micro["method"] == "wilson" and micro["low"] == pytest.approx(want.low, abs=1e-12)
+    assert d["intervals"]["roc_auc"]["macro_ovr"]["merge"]["method"] == "none"
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_vectorised_label_averages_equal_the_report_kernel(seed):
+    """On one table (R = 1) the batch kernel gives label_averages' values, zero policy included."""
+    rng = np.random.default_rng(seed)
+    q = int(rng.integers(2, 6))
+    m = rng.integers(0, 4, (q, q)) * (rng.random((q, q)) < 0.6)  # empty rows and columns happen
+    m[0, 0] += 1
+    counts = {}
+    for i in range(q):
+        tp = int(m[i, i])
+        counts[i] = Counts(tp, int(m[:, i].sum()) - tp, int(m[i].sum()) - tp, int(m.sum()) - int(m[:, i].sum())
+                           - int(m[i].sum()) + tp)
+    train = rng.dirichlet(np.ones(q))
+    want = label_averages(counts, dict(enumerate(train.tolist())))
+    got = label_average_replicates(
+        np.diag(m)[None].astype(float), m.sum(axis=0)[None].astype(float), m.sum(axis=1)[None].astype(float), train
+    )
+    for section, by_average in want.items():
+        for key, value in by_average.items():
+            assert got[section][key][0] == pytest.approx(value, abs=1e-12), (section, key)
+
+
+def test_repeats_average_the_ends_of_pooled_intervals_and_pool_fold_scores_for_the_t():
+    y, p, s, f = _binary_data(n=800, k=4)
+    rng = np.random.default_rng(5)
+    f2 = rng.integers(0, 4, y.size)
+    both = apples.report(
+        np.r_[y, y], folds=np.r_[f, f2], y_pred=np.r_[p, p], y_score=np.r_[s, s],
+        repeats=np.r_[np.zeros(y.size), np.ones(y.size)], confidence=0.95,
+    ).to_dict()["intervals"]
+    one = [apples.report(y, folds=g, y_pred=p, y_score=s, confidence=0.95).to_dict()["intervals"] for g in (f, f2)]
+    for name, agg in (("precision", "pooled"), ("accuracy", "pooled"), ("roc_auc", "merge")):
+        got = both[name][agg]
+        assert got["method"].endswith("(mean over repeats)")
+        assert got["low"] == pytest.approx((one[0][name][agg]["low"] + one[1][name][agg]["low"]) / 2, abs=1e-12)
+        assert got["high"] == pytest.approx((one[0][name][agg]["high"] + one[1][name][agg]["high"]) / 2, abs=1e-12)
+    values = [(y[g == i] == p[g == i]).mean() for g in (f, f2) for i in range(4)]
+    low, high = _corrected_t_by_hand(values, y.size, 4, 0.95)  # J = r·k = 8 (Bouckaert & Frank 2004)
+    assert both["accuracy"]["avg"]["low"] == pytest.approx(low, abs=1e-9)
+    assert both["accuracy"]["avg"]["high"] == pytest.approx(high, abs=1e-9)
+
+
+def test_undefined_values_get_null_intervals_never_numbers():
+    y = np.array([1, 0, 0, 0, 1, 0, 0, 0])
+    p = np.zeros(8, dtype=int)  # nothing predicted positive: pooled precision is 0/0
+    d = apples.report(y, folds=[0, 0, 0, 0, 1, 1, 1, 1], y_pred=p, confidence=0.95, n_resamples=200).to_dict()
+    assert d["precision"]["pooled"] is None
+    assert d["intervals"]["precision"]["pooled"] == {"low": None, "high": None, "method": "wilson"}
+    assert d["intervals"]["f_measure"]["avg_skip"]["low"] is None  # every fold skipped
+
+
+def test_the_same_seed_gives_the_same_report_and_another_seed_another_bootstrap():
+    y, p, s, f = _binary_data()
+    a = apples.report(y, folds=f, y_pred=p, confidence=0.95, seed=3)
+    assert a == apples.report(y, folds=f, y_pred=p, confidence=0.95, seed=3)
+    b = apples.report(y, folds=f, y_pred=p, confidence=0.95, seed=4).to_dict()["intervals"]
+    assert b["f_measure"]["tp_fp"] != a.to_dict()["intervals"]["f_measure"]["tp_fp"]
+    assert b["precision"] == a.to_dict()["intervals"]["precision"]  # Wilson and the t use no seed
+
+
+def test_every_format_shows_the_intervals_and_json_round_trips():
+    y, p, s, f = _binary_data()
+    r = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.9)
+    frame = r.to_frame()
+    assert {"low", "high", "interval"} <= set(frame.columns)
+    row = frame[(frame.quantity == "precision") & (frame.aggregation == "pooled")].iloc[0]
+    want = r.to_dict()["intervals"]["precision"]["pooled"]
+    assert (row.low, row.high, row.interval) == (want["low"], want["high"], "wilson")
+    shown = f"{100 * want['low']:.1f} to {100 * want['high']:.1f}%"
+    for text in (str(r), r.to_markdown(), r._repr_html_()):
+        assert "90% interval" in text and shown in text
+    assert apples.CVReport.from_json(r.to_json()) == r
+    assert json.loads(r.to_json())["intervals"]["confidence"] == 0.9
+    assert any("Intervals (90%)" in note for note in r.to_dict()["notes"])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [
+        ({"confidence": 1.0}, ValueError, "confidence"),
+        ({"confidence": "0.95"}, TypeError, "confidence"),
+        ({"confidence": 0.95, "n_resamples": 10}, ValueError, "n_resamples"),
+        ({"confidence": 0.95, "seed": None}, TypeError, "seed"),
+        ({"confidence": 0.95, "seed": -1}, ValueError, "seed"),
+    ],
+)
+def test_bad_interval_options_are_refused_by_name(kwargs, error, name):
+    y, p, s, f = _binary_data(n=100)
+    with pytest.raises(error, match=name):
+        apples.report(y, folds=f, y_pred=p, **kwargs)
