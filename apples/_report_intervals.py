@@ -23,6 +23,8 @@ mean of their ends (method suffixed ``" (mean over repeats)"``): repeating a cro
 same cases does not shrink the uncertainty that comes from sampling those cases, so the interval
 keeps the width of one repeat. Resampling intervals treat the trained models as fixed, so they miss
 the training-set part of the variance (notebook 10 §5 measures the under-coverage this causes).
+Every reported quantity lies in [0, 1], and so do the ends of its interval: a t or normal interval that
+reaches past 0 or 1 (few folds, a recall near 1) is clipped there, which can only raise its coverage.
 A value that is undefined (``null``) has a ``null`` interval; so has a bootstrap in which some
 resampled value is undefined (a fold that loses its positives), never a clipped number.
 """
@@ -102,8 +104,10 @@ def _rng(settings: IntervalSettings, repeat: int, quantity: int) -> np.random.Ge
 
 
 def _ci(low: float | None, high: float | None, method: str) -> dict[str, Any]:
+    """An interval as JSON values, its ends clipped to [0, 1]; both ends None if either is undefined."""
+
     def num(x: float | None) -> float | None:
-        return None if x is None or math.isnan(x) else float(x)
+        return None if x is None or math.isnan(x) else min(1.0, max(0.0, float(x)))
 
     lo, hi = num(low), num(high)
     if lo is None or hi is None:

@@ -36,7 +36,7 @@ def _corrected_t_by_hand(values, n, k, confidence):
     n_test = round(n / k)
     n_train = n - n_test
     half = stats.t.ppf(0.5 + confidence / 2, j - 1) * math.sqrt((1 / j + n_test / n_train) * v.var(ddof=1))
-    return v.mean() - half, v.mean() + half
+    return max(0.0, v.mean() - half), min(1.0, v.mean() + half)  # the report clips to [0, 1]
 
 
 def test_without_confidence_the_report_is_unchanged():
@@ -190,6 +190,21 @@ def test_repeats_average_the_ends_of_pooled_intervals_and_pool_fold_scores_for_t
     low, high = _corrected_t_by_hand(values, y.size, 4, 0.95)  # J = r·k = 8 (Bouckaert & Frank 2004)
     assert both["accuracy"]["avg"]["low"] == pytest.approx(low, abs=1e-9)
     assert both["accuracy"]["avg"]["high"] == pytest.approx(high, abs=1e-9)
+
+
+def test_interval_ends_are_clipped_to_the_unit_interval():
+    """Three positives per fold: fold recalls of 0, 1/3, 2/3 or 1, and a corrected t that reaches past 1."""
+    rng = np.random.default_rng(0)
+    y = np.tile([1, 1, 1] + [0] * 12, 5)
+    f = np.repeat(np.arange(5), 15)
+    p = np.where(y == 1, (rng.random(y.size) < 0.8).astype(int), 0)
+    p[[0, 1, 2]] = [1, 1, 1]
+    p[[15, 16, 17]] = [1, 0, 0]
+    d = apples.report(y, folds=f, y_pred=p, confidence=0.95, n_resamples=200).to_dict()
+    recalls = [p[(f == i) & (y == 1)].mean() for i in range(5)]
+    _, unclipped_high = stats.t.interval(0.95, 4, loc=np.mean(recalls),
+                                         scale=math.sqrt((1 / 5 + 15 / 60) * np.var(recalls, ddof=1)))
+    assert unclipped_high > 1 and d["intervals"]["recall"]["avg"]["high"] == 1.0
 
 
 def test_undefined_values_get_null_intervals_never_numbers():
