@@ -94,22 +94,48 @@ def plot_rate_vs_score(
     return ax
 
 
-def plot_figure3(y_true_folds, y_score_folds, *, ax=None, log: bool = True):
+def plot_figure3(y_true_folds, y_score_folds, *, ax=None, log: bool = True, xlim: Sequence[float] | None = None):
     """Both panels of Forman & Scholz Figure 3: (a) FPR and (b) TPR vs score, per fold.
+
+    Forman & Scholz (2010), §3.2 and Figure 3: the share of each fold's negatives
+    (a) and positives (b) scoring at or above a threshold, against the threshold,
+    on a log axis. Both panels share one score axis, so a fold's positives can
+    be read against every fold's negatives.
 
     Parameters
     ----------
+    y_true_folds, y_score_folds : sequence of array-like
+        Labels and scores of each test fold.
     ax : pair of matplotlib Axes, optional
         The two panels; a new figure when omitted.
+    log : bool, default True
+        Logarithmic score axis (scores must then be positive).
+    xlim : (low, high), optional
+        The score range drawn on both panels; by default the full range of the
+        scores. Scores that spread over many decades (a steep sigmoid puts
+        negatives near 1e-19) crush the positives' steps against one edge: pass
+        the range where the positives lie. Every positive outranks a negative
+        that scores below all positives, in its fold and merged alike, so
+        cutting it off the view hides no pair that merging orders differently.
+        With ``log=True``, ``low`` must be positive.
 
     Returns
     -------
     matplotlib Figure
     """
     log = check_bool("log", log)
+    if xlim is not None:
+        if isinstance(xlim, (str, bytes)) or not isinstance(xlim, (Sequence, np.ndarray)) or len(xlim) != 2:
+            raise TypeError(f"xlim must be a pair (low, high) of scores, got {xlim!r}")
+        low = check_real("xlim[0]", xlim[0], low=0.0 if log else None, low_inclusive=False)
+        high = check_real("xlim[1]", xlim[1], low=low, low_inclusive=False)
+        xlim = (low, high)
     axes = panel_axes(ax, 2, figsize=(9.6, 3.6), sharex=True)
     plot_rate_vs_score(y_true_folds, y_score_folds, rate="fpr", ax=axes[0], log=log)
     plot_rate_vs_score(y_true_folds, y_score_folds, rate="tpr", ax=axes[1], log=log)
+    if xlim is not None:
+        for a in axes:  # both, also when the caller's axes are not shared
+            a.set_xlim(xlim)
     axes[0].set_title("(a) false positive rate vs score")
     axes[1].set_title("(b) true positive rate vs score")
     return axes[0].figure
