@@ -171,9 +171,9 @@ def test_figure4_5_returns_the_figure_of_the_given_axes(grid):
 def test_panel_figures_draw_the_grid_column(grid, plot, stratified, column, number):
     fig = plot(grid)
     assert isinstance(fig, matplotlib.figure.Figure)
-    assert fig._suptitle.get_text().startswith(f"Forman & Scholz Fig. {number} (reproduced)")
-    axes = fig.axes
-    assert len(axes) == 3
+    assert fig._suptitle.get_text().startswith(f"Forman & Scholz Fig. {number} (reproduced")
+    assert len(fig.axes) == (6 if number == 8 else 3)  # Figure 8 adds a row of SD ratios
+    axes = fig.axes[:3]
     for ax, prior in zip(axes, fs.FIGURE_PANEL_PRIORS, strict=True):
         assert ax.get_title() == f"{prior:.0%} positives"
         part = grid[(grid.stratified == stratified) & np.isclose(grid.prior, prior)]
@@ -193,6 +193,54 @@ def test_figure8_crosses_are_the_exact_standard_deviations(grid):
                     for f in fs.FIGURE_F_TRUE]
         np.testing.assert_allclose(crosses.get_xdata(), np.array(fs.FIGURE_F_TRUE) * 100)
         np.testing.assert_allclose(crosses.get_ydata(), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("plot", [fs.plot_figure6, fs.plot_figure7, fs.plot_figure8])
+def test_panel_figures_have_one_legend_right_of_every_panel(grid, plot):
+    # A legend inside a panel can cover a curve (it did in Figure 7, over F_tp,fp): the one legend of
+    # the figure must lie entirely outside every panel's data area, to the right of all of them.
+    fig = plot(grid)
+    fig.canvas.draw()
+    legends = [a.get_legend() for a in fig.axes if a.get_legend() is not None]
+    assert len(legends) == 1
+    box = legends[0].get_window_extent()
+    for a in fig.axes:
+        area = a.get_window_extent()
+        assert not box.overlaps(area)
+        assert box.x0 > area.x1
+    labels = [t.get_text() for t in legends[0].get_texts()]
+    assert labels[:5] == [METHOD_LABELS[m] for m in CV_F_METHODS]
+
+
+def test_figure8_bottom_row_is_each_sd_over_that_of_tp_fp(grid):
+    fig = fs.plot_figure8(grid)
+    assert "divided by that of F_tp,fp" in fig._suptitle.get_text()
+    for ax, prior in zip(fig.axes[3:], fs.FIGURE_PANEL_PRIORS, strict=True):
+        assert ax.get_title() == f"{prior:.0%} positives: SD ratio"
+        assert "ratio" in ax.get_ylabel()
+        part = grid[grid.stratified & np.isclose(grid.prior, prior)]
+        tp_fp = part[part.method == "tp_fp"].sort_values("f_true")["std"].to_numpy()
+        flat = _line_by_label(ax, METHOD_LABELS["tp_fp"]).get_ydata()
+        assert np.array_equal(flat, np.ones(len(fs.FIGURE_F_TRUE)))  # x / x is exactly 1
+        for method in CV_F_METHODS:
+            rows = part[part.method == method].sort_values("f_true")
+            line = _line_by_label(ax, METHOD_LABELS[method])
+            np.testing.assert_allclose(line.get_xdata(), rows.f_true * 100)
+            np.testing.assert_allclose(line.get_ydata(), rows["std"].to_numpy() / tp_fp, rtol=1e-12)
+        crosses = _line_by_label(ax, "F_avg exact")
+        expected = [apples.theory.exact_cv_f(prior, f, stratified=True, method="avg", statistic="std")
+                    / apples.theory.exact_cv_f(prior, f, stratified=True, method="tp_fp", statistic="std")
+                    for f in fs.FIGURE_F_TRUE]
+        np.testing.assert_allclose(crosses.get_ydata(), expected, rtol=1e-12)
+
+
+def test_figure8_on_given_axes(grid):
+    fig, axes = plt.subplots(2, 3)
+    assert fs.plot_figure8(grid, ax=axes) is fig
+    with pytest.raises(ValueError, match="6 Axes"):
+        fs.plot_figure8(grid, ax=axes[0])
+    with pytest.raises(ValueError, match="std"):
+        fs.plot_figure8(grid.drop(columns="std"))
 
 
 def test_panel_figures_refuse_bad_axes_and_grids(grid):
@@ -218,3 +266,16 @@ def test_figure9_curves_are_the_exact_probabilities():
     assert ax.get_title() == "Forman & Scholz Fig. 9 (reproduced): 10-fold unstratified CV"
     with pytest.raises(ValueError, match="n_reps"):
         fs.plot_figure9(n_reps=0)
+
+
+def test_tp_fp_relative_bias_is_largest_at_1pct_positives_and_f_60():
+    # Notebook 03 §4 prints F_tp,fp's largest |relative bias| over the grid (simulated, 10^6 repetitions):
+    # -0.49% at 1% positives, F = 60%. Its exact expectation, the same stratified and unstratified,
+    # must put the extreme at the same point, with the same sign and rounded value.
+    exact = apples.theory.exact_grid(fs.figure_grid())
+    tp = exact[exact.method == "tp_fp"]
+    rb = tp.exact_mean / tp.f_true - 1
+    worst = tp.loc[rb.abs().idxmax()]
+    assert np.isclose(worst.prior, 0.01) and np.isclose(worst.f_true, 0.6)
+    assert f"{rb.loc[worst.name]:+.2%}" == "-0.49%"
+    assert (rb < 0).all()  # the "very small negative bias" of §4.3, at every grid point

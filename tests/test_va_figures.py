@@ -141,7 +141,8 @@ def test_grid_draws_each_panel_exact_values():
     fig = va.plot_fold_f1_grid(curves, average="binary")
     assert isinstance(fig, matplotlib.figure.Figure)
     axes = [a for a in fig.axes if a.get_visible()]
-    assert len(axes) == 6
+    assert len(axes) == 7  # six panels and the difference eq. (31) - F_tp,fp
+    axes = axes[:6]
     assert fig._suptitle.get_text().startswith("Van Asch Figure 2 (re-created from the §7.1 set-up): F1 of class A")
     for a, (key, (k, n)) in zip(axes, va.FIGURE2_PANELS.items(), strict=True):
         assert a.get_title() == f"Van Asch Fig. 2{key} (re-created): {k} folds, {n:,} instances"
@@ -156,8 +157,12 @@ def test_grid_draws_each_panel_exact_values():
 def test_grid_on_given_axes_and_refusals():
     curves = va.figure2_curves(props=[0.05], panels={"c": (10, 1000), "d": (10, 10_000)}, n_reps=0)
     fig, axes = plt.subplots(1, 2)
-    assert va.plot_fold_f1_grid(curves, ax=axes) is fig
+    assert va.plot_fold_f1_grid(curves, residual=False, ax=axes) is fig
     assert axes[0].get_ylim() == (45, 92)  # macro
+    with pytest.raises(ValueError, match="3 Axes"):
+        va.plot_fold_f1_grid(curves, ax=axes)  # the difference panel needs its own Axes
+    with pytest.raises(TypeError, match="residual"):
+        va.plot_fold_f1_grid(curves, residual="yes")
     assert fig._suptitle.get_text() == "Van Asch Figure 2 (re-created from the §7.1 set-up): macro-F1 of A and B, as in the caption"
     with pytest.raises(ValueError, match="ax"):
         va.plot_fold_f1_grid(curves, ax=[axes[0]])
@@ -171,6 +176,39 @@ def test_grid_on_given_axes_and_refusals():
         va.plot_fold_f1_grid({"c": "not a frame"})
     with pytest.raises(TypeError):
         va.plot_fold_f1_grid(curves, "binary")  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("average", ["macro", "binary"])
+def test_grid_shows_eq31_on_top_of_tp_fp_and_their_difference(average):
+    # eq. (31) coincides with F_tp,fp to a fraction of a point: drawn as a thin line under (or over) the
+    # F_tp,fp line it disappears. It must be dashed, above F_tp,fp, thinner than the F_tp,fp band, and
+    # the bottom panel must show F_tp,fp - eq. (31) itself, computed here from exact_fold_f1 and theoretical_f1.
+    props = [0.0, 0.01, 0.02, 0.05, 0.1]
+    curves = va.figure2_curves(props=props, n_reps=0)
+    fig = va.plot_fold_f1_grid(curves, average=average)
+    panels, diff_ax = fig.axes[:6], fig.axes[6]
+    for a, (k, n) in zip(panels, va.FIGURE2_PANELS.values(), strict=True):
+        tp_fp = next(line for line in a.get_lines() if line.get_label() == "F_tp,fp (exact mean)")
+        (eq31,) = [line for line in a.get_lines() if line.get_label().startswith("eq. (31)")]
+        assert eq31.get_label().endswith("on F_tp,fp")
+        assert eq31.get_linestyle() != "-" and eq31.get_zorder() > tp_fp.get_zorder()
+        assert tp_fp.get_linewidth() >= 2 * eq31.get_linewidth()
+        expected = apples.theory.theoretical_f1(np.array(props), average=average)
+        np.testing.assert_allclose(eq31.get_ydata(), 100 * expected, rtol=1e-12)
+    assert "eq. (31)" in diff_ax.get_title() and "not in the paper" in diff_ax.get_title()
+    lines = {line.get_label(): line for line in diff_ax.get_lines() if not line.get_label().startswith("_")}
+    assert sorted(lines) == ["N = 1,000: panels a, c, e", "N = 10,000: panels b, d, f"]
+    largest = 0.0
+    for label, n in (("N = 1,000: panels a, c, e", 1000), ("N = 10,000: panels b, d, f", 10_000)):
+        diff = np.array([va.exact_fold_f1(p, method="tp_fp", average=average, n_instances=n, n_folds=10) for p in props])
+        diff = 100 * (diff - apples.theory.theoretical_f1(np.array(props), average=average))
+        np.testing.assert_allclose(lines[label].get_ydata(), diff, atol=1e-12)
+        largest = max(largest, np.abs(diff).max())
+    assert 0 < largest < 1  # "coincides almost exactly": under a point, but not zero (integer counts)
+    assert diff_ax.get_title().endswith(f"at most {largest:.2f} points apart")
+    fig.canvas.draw()
+    legend = diff_ax.get_legend().get_window_extent()
+    assert legend.y1 < diff_ax.get_window_extent().y0  # below the panel, off its data
 
 
 # -- plot_fold_f1_readings -------------------------------------------------------------------------

@@ -236,11 +236,16 @@ def plot_figure4_5(grid: pd.DataFrame, *, ax=None):
     return fig
 
 
-def _prior_panels(grid, *, stratified: bool, y: str, ylabel: str, title: str, exact_std: bool, ax):
-    """One panel per prior of FIGURE_PANEL_PRIORS, ``y`` (a fraction) in % against the true F; returns the Figure."""
-    grid = _check_grid_frame(grid, (y,))
-    axes = panel_axes(ax, len(FIGURE_PANEL_PRIORS), figsize=(13, 4))
-    fig = axes[0].figure
+def _legend_outside(axes) -> None:
+    """One legend for a row of panels, to the right of the last one: inside, it hides a curve."""
+    for a in axes:
+        if a.get_legend() is not None:
+            a.get_legend().remove()
+    axes[-1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+
+
+def _draw_prior_row(grid, axes, *, stratified: bool, y: str, ylabel: str, exact_std: bool) -> None:
+    """One panel per prior of FIGURE_PANEL_PRIORS: ``y`` (a fraction) in % against the true F."""
     for a, prior in zip(axes, FIGURE_PANEL_PRIORS, strict=True):
         part = grid[(grid["stratified"] == stratified) & np.isclose(grid["prior"], prior)]
         plot_method_curves(part, x="f_true", y=y, ax=a)
@@ -259,9 +264,42 @@ def _prior_panels(grid, *, stratified: bool, y: str, ylabel: str, title: str, ex
                 )
         a.axhline(0, color="grey", lw=0.8)
         decorate(a, xlabel="ground-truth F (%)", ylabel=ylabel, title=f"{prior:.0%} positives")
+
+
+def _prior_panels(grid, *, stratified: bool, y: str, ylabel: str, title: str, ax):
+    """One panel per prior of FIGURE_PANEL_PRIORS, one legend outside on the right; returns the Figure."""
+    grid = _check_grid_frame(grid, (y,))
+    axes = panel_axes(ax, len(FIGURE_PANEL_PRIORS), figsize=(14, 4))
+    fig = axes[0].figure
+    _draw_prior_row(grid, axes, stratified=stratified, y=y, ylabel=ylabel, exact_std=False)
+    _legend_outside(axes)
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def _draw_std_ratio_row(grid, axes) -> None:
+    """Each method's standard deviation divided by that of F_tp,fp (stratified), one panel per prior."""
+    for a, prior in zip(axes, FIGURE_PANEL_PRIORS, strict=True):
+        part = grid[grid["stratified"] & np.isclose(grid["prior"], prior)]
+        sd = part.pivot_table(index="f_true", columns="method", values="std").sort_index()
+        f = sd.index.to_numpy()
+        for method in CV_F_METHODS:
+            if method in sd.columns and "tp_fp" in sd.columns:  # a panel the grid does not cover stays empty
+                ratio = sd[method].to_numpy() / sd["tp_fp"].to_numpy()  # exactly 1 for tp_fp itself
+                a.plot(f * 100, ratio, marker="o", ms=3, color=METHOD_COLORS[method], label=METHOD_LABELS[method])
+        exact = [
+            exact_cv_f(prior, float(v), stratified=True, method="avg", statistic="std")
+            / exact_cv_f(prior, float(v), stratified=True, method="tp_fp", statistic="std")
+            for v in f
+        ]
+        a.plot(f * 100, exact, ls="none", marker="x", ms=7, color=METHOD_COLORS["avg"], label="F_avg exact")
+        decorate(
+            a,
+            xlabel="ground-truth F (%)",
+            ylabel="SD / SD of F_tp,fp (ratio)",
+            title=f"{prior:.0%} positives: SD ratio",
+        )
 
 
 def plot_figure6(grid: pd.DataFrame, *, ax=None):
@@ -288,7 +326,6 @@ def plot_figure6(grid: pd.DataFrame, *, ax=None):
         y="relative_bias",
         ylabel="relative bias (%)",
         title="Forman & Scholz Fig. 6 (reproduced): relative bias, stratified 10-fold CV",
-        exact_std=False,
         ax=ax,
     )
 
@@ -309,32 +346,57 @@ def plot_figure7(grid: pd.DataFrame, *, ax=None):
         y="relative_bias",
         ylabel="relative bias (%)",
         title="Forman & Scholz Fig. 7 (reproduced): relative bias, unstratified 10-fold CV",
-        exact_std=False,
         ax=ax,
     )
 
 
 def plot_figure8(grid: pd.DataFrame, *, ax=None):
-    """Forman & Scholz Figure 8: relative standard deviation against the true F, stratified 10-fold CV.
+    """Forman & Scholz Figure 8 (top row) and each method's SD relative to F_tp,fp's (bottom row), stratified CV.
 
-    Three panels as in :func:`plot_figure6`, the ``relative_std`` column (SD /
-    true F); crosses mark the exact standard deviations of F_tp,fp and F_avg
-    (:func:`apples.theory.exact_cv_f` with ``statistic="std"``).
+    Top row, one panel per prior of ``FIGURE_PANEL_PRIORS``: the paper's Figure 8,
+    the ``relative_std`` column (SD / true F) against the true F; crosses mark
+    the exact standard deviations of F_tp,fp and F_avg
+    (:func:`apples.theory.exact_cv_f` with ``statistic="std"``). On the paper's
+    scale the curves lie almost on top of each other, so the bottom row (not in
+    the paper) divides each method's SD by that of F_tp,fp at the same point:
+    F_tp,fp is then the flat line at exactly 1, a method below it has the
+    smaller spread (crosses: the exact ratio for F_avg). The legend sits outside
+    the panels, right of the top row.
+
+    Parameters
+    ----------
+    grid : DataFrame
+        :func:`simulate_grid` output (columns ``prior``, ``f_true``,
+        ``stratified``, ``method``, ``relative_std``, ``std``).
+    ax : sequence of six matplotlib Axes, optional
+        The top row (three panels), then the bottom row; a new 2 x 3 figure when omitted.
 
     Returns
     -------
     matplotlib Figure
     """
-    require("matplotlib.pyplot")
-    return _prior_panels(
-        grid,
-        stratified=True,
-        y="relative_std",
-        ylabel="SD / true F (%)",
-        title="Forman & Scholz Fig. 8 (reproduced): relative standard deviation, stratified 10-fold CV",
-        exact_std=True,
-        ax=ax,
+    plt = require("matplotlib.pyplot")
+    grid = _check_grid_frame(grid, ("relative_std", "std"))
+    n = len(FIGURE_PANEL_PRIORS)
+    if ax is None:
+        _, grid_axes = plt.subplots(2, n, figsize=(14, 7.5))
+        axes = list(grid_axes.ravel())
+    else:
+        axes = panel_axes(ax, 2 * n)
+    top, bottom = axes[:n], axes[n:]
+    _draw_prior_row(grid, top, stratified=True, y="relative_std", ylabel="SD / true F (%)", exact_std=True)
+    _draw_std_ratio_row(grid, bottom)
+    for a in bottom:
+        if a.get_legend() is not None:
+            a.get_legend().remove()
+    _legend_outside(top)
+    fig = axes[0].figure
+    fig.suptitle(
+        "Forman & Scholz Fig. 8 (reproduced, top): relative standard deviation, stratified 10-fold CV;\n"
+        "bottom (not in the paper): each method's standard deviation divided by that of F_tp,fp (F_tp,fp = 1)"
     )
+    fig.tight_layout()
+    return fig
 
 
 def plot_figure9(*, n_reps: int = 100_000, ax=None):

@@ -134,8 +134,17 @@ _GRID_TITLES = {
 }
 
 
-def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "macro", ax=None):
-    """All panels of Van Asch Figure 2 (a-f), one :func:`plot_fold_f1` per panel, in a two-column grid.
+def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "macro", residual: bool = True, ax=None):
+    """All panels of Van Asch Figure 2 (a-f), one :func:`plot_fold_f1` per panel, and eq. (31) minus F_tp,fp.
+
+    Each panel draws the exact F_tp,fp as a broad translucent black band and
+    eq. (31) (:func:`apples.theory.theoretical_f1`) as a red dashed line on top
+    of it: the two coincide to a fraction of a point, as §7.1 says ("It
+    coincides almost exactly with the curve of F_tp,fp"), so a thin line would
+    hide one under the other. With ``residual`` a bottom panel spanning the grid
+    shows their difference, E[F_tp,fp] - eq. (31), in points: one line per
+    group of panels whose differences are identical (with fixed errors F_tp,fp
+    depends on N only, not on K).
 
     Parameters
     ----------
@@ -145,8 +154,12 @@ def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "mac
     average : {"macro", "binary"}, default "macro"
         The macro-F1 of A and B (what the caption says the figure shows) or the
         F1 of class A (what the text of §7.1 discusses).
+    residual : bool, default True
+        Add the panel of E[F_tp,fp] - eq. (31) below the grid.
     ax : sequence of matplotlib Axes, optional
-        One Axes per panel; a new figure (two columns, shared y axis) when omitted.
+        One Axes per panel, then (with ``residual``) one for the difference; a
+        new figure (two columns, shared y axis, the difference panel spanning
+        both columns) when omitted.
 
     Returns
     -------
@@ -154,33 +167,89 @@ def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "mac
 
     References
     ----------
-    Van Asch (2013), §7.1 and Figure 2.
+    Van Asch (2013), §7.1, eq. (31) and Figure 2.
     """
     plt = require("matplotlib.pyplot")
     from apples.plotting import panel_axes
 
     check_choice("average", average, FOLD_F1_AVERAGES)
+    residual = check_bool("residual", residual)
     if not isinstance(curves, Mapping):
         raise TypeError(f"curves must be a mapping of panel letter -> fold_f1_curve frame, got {type(curves).__name__}")
     keys = _check_panel_keys("curves", curves)
     if ax is None:
         n_rows = math.ceil(len(keys) / 2)
-        _, grid = plt.subplots(n_rows, 2, figsize=(10, 11 * n_rows / 3), sharey=True, squeeze=False)
-        axes = list(grid.ravel())
+        fig = plt.figure(figsize=(10, 11 * n_rows / 3 + (2.6 if residual else 0)))
+        spec = fig.add_gridspec(n_rows + int(residual), 2, height_ratios=[1.0] * n_rows + ([0.75] if residual else []))
+        axes = [fig.add_subplot(spec[i // 2, i % 2]) for i in range(2 * n_rows)]
+        for a in axes[1:]:
+            a.sharey(axes[0])
         for extra in axes[len(keys) :]:
             extra.set_visible(False)
+        diff_ax = fig.add_subplot(spec[n_rows, :]) if residual else None
     else:
-        axes = panel_axes(ax, len(keys))
+        given = panel_axes(ax, len(keys) + int(residual))
+        axes, diff_ax = given[: len(keys)], (given[-1] if residual else None)
+    frames = {
+        key: check_frame(
+            f"curves[{key!r}]", curves[key], ("prop_a", "average", "method", "exact", "mean", "se", "theory")
+        )
+        for key in keys
+    }
+    tp_fp_rows = {  # one row per proportion: the exact F_tp,fp and eq. (31)
+        key: f[(f["average"] == average) & (f["method"] == "tp_fp")].drop_duplicates("prop_a").sort_values("prop_a")
+        for key, f in frames.items()
+    }
+    eq31_label = "eq. (31), on F_tp,fp" if average == "macro" else "eq. (31) class-A term x 2, on F_tp,fp"
     for i, (a, key) in enumerate(zip(axes, keys, strict=False)):
         k, n = FIGURE2_PANELS[key]
         plot_fold_f1(
-            check_frame(f"curves[{key!r}]", curves[key], ("prop_a", "average", "method", "exact", "mean", "se")),
+            frames[key],
             average=average,
             ax=a,
-            legend=i == 0,
+            theory=False,
+            legend=False,
             title=f"Van Asch Fig. 2{key} (re-created): {k} folds, {n:,} instances",
         )
+        tp_fp_line = next(line for line in a.get_lines() if line.get_label() == f"{_LABELS['tp_fp']} (exact mean)")
+        tp_fp_line.set(lw=5, alpha=0.35, solid_capstyle="butt")  # a band the dashed eq. (31) runs inside
+        d = tp_fp_rows[key]
+        a.plot(
+            100 * d["prop_a"].to_numpy(),
+            100 * d["theory"].to_numpy(),
+            ls=(0, (4, 2)),
+            color="#d62728",
+            lw=1.6,
+            zorder=3,
+            label=eq31_label,
+        )
         a.set_ylim(0 if average == "binary" else 45, 92)
+        if i == 0:
+            a.legend(loc="lower right")
+    if diff_ax is not None:  # E[F_tp,fp] - eq. (31) in points, panels with equal curves merged into one line
+        groups: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
+        for key, d in tp_fp_rows.items():
+            x, y = 100 * d["prop_a"].to_numpy(), 100 * (d["exact"].to_numpy() - d["theory"].to_numpy())
+            for gx, gy, members in groups:
+                if np.array_equal(gx, x) and np.array_equal(gy, y):
+                    members.append(key)
+                    break
+            else:
+                groups.append((x, y, [key]))
+        for j, (x, y, members) in enumerate(groups):
+            sizes = ", ".join(f"N = {v:,}" for v in sorted({FIGURE2_PANELS[m][1] for m in members}))
+            plural = "s" if len(members) > 1 else ""
+            diff_ax.plot(x, y, marker="o", ms=3, color=f"C{j}", label=f"{sizes}: panel{plural} {', '.join(members)}")
+        largest = max(float(np.nanmax(np.abs(y))) for _, y, _ in groups)
+        diff_ax.axhline(0, color="grey", lw=0.8)
+        diff_ax.set(
+            xlabel="proportion of class A (%)",
+            ylabel="difference (points)",
+            xlim=(0, 10),
+            title=f"E[F_tp,fp] - eq. (31), {'macro-F1' if average == 'macro' else 'F1 of class A'} "
+            f"(not in the paper): at most {largest:.2f} points apart",
+        )
+        diff_ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=len(groups))  # below the axes
     fig = axes[0].figure
     fig.suptitle(_GRID_TITLES[average])
     fig.tight_layout()
