@@ -23,12 +23,14 @@ from apples.studies.van_asch.figure2 import (
     fold_f1_curve,
     fold_f1_readings,
 )
+from apples.studies.van_asch.figure2_plots import (
+    plot_fold_f1,
+    plot_fold_f1_grid,
+)
 from apples.studies.van_asch.figures import (
     plot_accuracy_by_uncertainty,
     plot_delta_factors,
-    plot_fold_f1,
     plot_fold_f1_convergence,
-    plot_fold_f1_grid,
     plot_fold_f1_readings,
     plot_fold_f1_single_runs,
 )

@@ -9,7 +9,7 @@ F1 of class A under each reading of §7 (allocation and error model).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import TypedDict
 
@@ -289,3 +289,14 @@ def fold_f1_readings(
             for p in props
         ]
     return pd.DataFrame(columns, index=pd.Index(props, name="prop_a"))
+
+
+def check_panel_keys(name: str, keys: Iterable[object]) -> list[str]:
+    """Panel letters of Figure 2 (keys of :data:`FIGURE2_PANELS`), checked."""
+    keys = list(keys)
+    unknown = [k for k in keys if k not in FIGURE2_PANELS]
+    if unknown:
+        raise ValueError(f"{name} must name panels of Figure 2 {sorted(FIGURE2_PANELS)}, got {unknown}")
+    if not keys:
+        raise ValueError(f"{name} must name at least one panel of Figure 2")
+    return [str(k) for k in keys]
