@@ -92,7 +92,7 @@ def test_figure1_returns_the_figure_with_two_panels():
 def test_figure1_roc_and_kappa_curves_equal_the_model_values():
     fig, axes = plt.subplots(1, 2)
     assert pk.plot_figure1({"P": P, "R": R}, ax=axes) is fig
-    v = np.linspace(0, 1, 401)[1:-1]
+    v = np.union1d(np.geomspace(1e-7, 0.0025, 60), np.linspace(0, 1, 401)[:-1])
     for name, m, color in (("P", P, "#1f77b4"), ("R", R, "#d62728")):
         roc = _line(axes[0], f"{name}: AUC = {m.auc:.3f}")
         np.testing.assert_allclose(roc.get_xdata(), 100 * v)
@@ -117,6 +117,14 @@ def test_figure1_roc_and_kappa_curves_equal_the_model_values():
         np.testing.assert_allclose(dots[0].get_ydata(), kc.kappa[::20])
     diagonal = [ln for ln in axes[0].get_lines() if ln.get_color() == "grey"]
     assert len(diagonal) == 1
+
+
+def test_figure1_kappa_curves_start_at_zero():
+    """κ = 0 at FPR = 0 (nothing predicted positive): each drawn κ curve starts within 0.01 of it."""
+    fig = pk.plot_figure1({"P": P, "R": R})
+    for line in fig.axes[1].get_lines():
+        if line.get_marker() in ("None", None, ""):
+            assert line.get_xdata()[0] < 1e-4 and abs(line.get_ydata()[0]) < 0.01
 
 
 def test_figure1_auc_in_the_legend_is_r_over_p():

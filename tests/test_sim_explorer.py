@@ -97,6 +97,23 @@ def test_every_explorer_displays_the_widget_and_a_snapshot_for_viewers_without_a
     plt.close("all")
 
 
+def test_ipython_stores_the_note_as_text_not_the_repr_of_every_control():
+    """IPython pretty-prints tuples itself, overriding a NamedTuple's mimebundle text/plain unless told."""
+    import matplotlib.pyplot as plt
+    from IPython.core.formatters import DisplayFormatter
+
+    from apples.plotting import EXPLORER_NOTE
+    from apples.studies import forman_scholz as fs
+    from apples.studies import parker as pk
+
+    for ex in (fs.sim_explorer(n_reps=300, draw=False), fs.calibration_explorer(plot=False),
+               pk.incoherence_explorer(n_grid=9)):
+        data, _ = DisplayFormatter().format(ex)
+        assert data["text/plain"] == EXPLORER_NOTE, type(ex).__name__
+        assert "image/png" in data and "application/vnd.jupyter.widget-view+json" in data
+    plt.close("all")
+
+
 def test_sim_explorer_snapshot_draws_the_current_result():
     import matplotlib.pyplot as plt
 

@@ -162,6 +162,9 @@ def plot_cv_f_convergence(
         band = 2 * sd / np.sqrt(n)
         ax.fill_between(n, (exact - band) * 100, (exact + band) * 100, color=color, alpha=0.15)
     ax.axhline(f_true * 100, color="grey", lw=0.8, label="ground truth")
+    # Legend keys for the dashed lines and the bands, drawn in each method's colour above.
+    ax.plot([], [], color="black", ls="--", lw=1, label="exact expectation (dashed, per method)")
+    ax.fill_between([], [], [], color="black", alpha=0.15, label="exact ± 2 SE of the running mean")
     ax.set_xscale("log")
     return decorate(
         ax,

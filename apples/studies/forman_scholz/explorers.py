@@ -18,7 +18,7 @@ from apples._validation import (
 )
 from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS, percent
 from apples.cv.ranking import auc_table
-from apples.plotting import explorer_mimebundle
+from apples.plotting import EXPLORER_NOTE, explorer_mimebundle
 from apples.studies.forman_scholz.bias_figures import plot_cv_f_histograms
 from apples.studies.forman_scholz.calibration import CalibrationStudy, section32_study
 from apples.studies.forman_scholz.figures import plot_figure3
@@ -57,6 +57,11 @@ class CalibrationExplorer(NamedTuple):
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         return explorer_mimebundle(self.widget, self.snapshot)
+
+    def _repr_pretty_(self, p, cycle: bool) -> None:
+        # IPython pretty-prints a tuple (this NamedTuple) itself; without this its text/plain would be the
+        # repr of every control and array instead of EXPLORER_NOTE.
+        p.text(EXPLORER_NOTE)
 
 
 def _result_html(study: CalibrationStudy, shifts, scales) -> str:
@@ -181,6 +186,11 @@ class SimExplorer(NamedTuple):
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         return explorer_mimebundle(self.widget, self.snapshot)
+
+    def _repr_pretty_(self, p, cycle: bool) -> None:
+        # IPython pretty-prints a tuple (this NamedTuple) itself; without this its text/plain would be the
+        # repr of every control and array instead of EXPLORER_NOTE.
+        p.text(EXPLORER_NOTE)
 
 
 def sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True) -> SimExplorer:

@@ -13,7 +13,7 @@ from apples._validation import (
     check_int_at_least,
     check_real,
 )
-from apples.plotting import explorer_mimebundle
+from apples.plotting import EXPLORER_NOTE, explorer_mimebundle
 from apples.studies.parker.comparison import incoherence_comparison
 from apples.studies.parker.figures import plot_incoherence_comparison
 from apples.theory.binormal import Binormal
@@ -49,6 +49,11 @@ class IncoherenceExplorer(NamedTuple):
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         return explorer_mimebundle(self.widget, self.snapshot)
+
+    def _repr_pretty_(self, p, cycle: bool) -> None:
+        # IPython pretty-prints a tuple (this NamedTuple) itself; without this its text/plain would be the
+        # repr of every control and array instead of EXPLORER_NOTE.
+        p.text(EXPLORER_NOTE)
 
 
 def incoherence_explorer(

@@ -120,7 +120,9 @@ def plot_figure1(models: Mapping[str, Binormal], *, ax=None, n_pos: int = 300, n
     n_pos = check_int_at_least("n_pos", n_pos, 1)
     n_neg = check_int_at_least("n_neg", n_neg, 1)
     ax_roc, ax_kappa = panel_axes(ax, 2, figsize=(11, 4))
-    v = np.linspace(0, 1, 401)[1:-1]
+    # From FPR 0 (κ = 0, nothing predicted positive); P's steep ROC reaches about 20% TPR by FPR 0.25%, so the
+    # grid is log-spaced below that to show κ leaving 0.
+    v = np.union1d(np.geomspace(1e-7, 0.0025, 60), np.linspace(0, 1, 401)[:-1])
     for (name, m), color in zip(models.items(), _FIGURE1_COLORS[: len(models)], strict=True):
         ax_roc.plot(100 * v, 100 * m.roc(v), color=color, label=f"{name}: AUC = {m.auc:.3f}")
         kappa = threshold_measure(m.threshold_at_fpr(v), m, "kappa")

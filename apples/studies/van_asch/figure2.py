@@ -4,7 +4,7 @@
 is the x-axis (0-10 % class A in steps of 0.5 %), and :func:`figure2_curves`
 computes every panel with :func:`fold_f1_curve`: exact expectations on the full grid,
 simulated means on every other proportion. :func:`fold_f1_readings` gives the expected
-F1 of class A under each reading of §7 (allocation and error model).
+F1 of class A under each reading of §7.1 (allocation and error model).
 """
 
 from __future__ import annotations

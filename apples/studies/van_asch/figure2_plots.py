@@ -215,5 +215,5 @@ def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "mac
         diff_ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=len(groups))  # below the axes
     fig = axes[0].figure
     fig.suptitle(_GRID_TITLES[average])
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.98))  # a margin between the suptitle and the top panels' titles
     return fig

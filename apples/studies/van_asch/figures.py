@@ -116,7 +116,7 @@ def plot_fold_f1_readings(
         )
     axes[0].legend(loc="lower right", fontsize=8)
     fig = axes[0].figure
-    fig.suptitle("Van Asch Fig. 2 set-ups under each reading of §7 (fixed errors solid, binomial dotted)")
+    fig.suptitle("Van Asch Fig. 2 set-ups under each reading of §7.1 (fixed errors solid, binomial dotted)")
     fig.tight_layout()
     return fig
 
