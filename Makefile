@@ -41,7 +41,13 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check apples
 	$(BIN)/mypy
 
-test: $(STAMP) lint
+# While lint runs, tools/ensure_browser.sh installs what tests/test_browser_e2e.py needs when missing (Debian's
+# chromium with apt as root, at most 300 s; playwright with pip at its pin), or says why that test will be skipped.
+test: $(STAMP)
+	@mkdir -p build
+	@PY=$(BIN)/python tools/ensure_browser.sh > build/ensure_browser.log 2>&1 & browser=$$!; \
+	status=0; $(MAKE) --no-print-directory lint || status=$$?; \
+	wait $$browser; cat build/ensure_browser.log; exit $$status
 	$(BIN)/python -m pytest
 
 # JupyterLab refuses to run as root without --allow-root (classroom containers often run as root).

@@ -270,20 +270,9 @@ def test_opens_with_key_takeaways(nb):
     assert any(s.lstrip().startswith("**Key takeaways**") for s in head), "a key-takeaways box near the top"
 
 
-def test_book_renders_every_notebook_offline_with_navigation_and_search(tmp_path):
-    """The Sphinx book of `make book`, built here from the stored outputs (make book executes first)."""
-    import shutil
-
-    src = tmp_path / "src"
-    (src / "notebooks").mkdir(parents=True)
-    for name in ("conf.py", "index.md"):
-        shutil.copy(ROOT / "book" / name, src)
-    for p in NOTEBOOKS:
-        shutil.copy(p, src / "notebooks")
-    build = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(tmp_path / "html")],
-                           capture_output=True, text=True, timeout=600)
-    assert build.returncode == 0, build.stderr[-2000:]
-    html_dir = tmp_path / "html"
+def test_book_renders_every_notebook_offline_with_navigation_and_search(book_html):
+    """The Sphinx book of `make book`, built from the stored outputs (the book_html fixture, tests/conftest.py)."""
+    html_dir = book_html
     index = (html_dir / "index.html").read_text()
     with_math = 0
     for p in NOTEBOOKS:
