@@ -11,7 +11,7 @@ an F-measure (all five aggregations)           :func:`apples.cv_f_measure_ci`: b
 pooled precision, recall, accuracy; the        Wilson score interval of the pooled proportion
 micro-averaged multi-class precision, recall   (:func:`apples.proportion_ci`)
 other pooled multi-class averages (macro,      the same within-fold bootstrap, each fold's confusion matrix
-lfb, both macro-F definitions)                 drawn as one multinomial (Efron & Tibshirani 1993 §8.2, §13.3)
+lfb, both macro-F definitions)                 drawn as one multinomial (Efron & Tibshirani 1993 §8.3, §13.3)
 merged ROC AUC (binary)                        DeLong's interval (:func:`apples.roc_auc_ci`)
 a mean of fold values ("avg")                  Nadeau & Bengio's corrected resampled t over the fold values
                                                (:func:`apples.cv_score_ci`), over all r·k folds with repeats

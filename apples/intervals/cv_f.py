@@ -164,7 +164,7 @@ def cv_f_measure_ci(
     References
     ----------
     Forman, G. & Scholz, M. (2010) §2.3 for the five aggregations; Efron, B. & Tibshirani, R. J.
-    (1993). An Introduction to the Bootstrap, §13.3 (percentile interval) and §8.2 (resampling
+    (1993). An Introduction to the Bootstrap, §13.3 (percentile interval) and §8.3 (resampling
     independent samples separately, here the folds).
 
     Examples
