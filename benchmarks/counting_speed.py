@@ -15,7 +15,6 @@ counts are checked equal first. The machine is shared: read the ratios, not the 
 from __future__ import annotations
 
 import sys
-import time
 import tracemalloc
 
 import numpy as np
@@ -23,15 +22,8 @@ from sklearn.metrics import multilabel_confusion_matrix
 from sklearn.preprocessing import MultiLabelBinarizer
 
 import apples
+from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 
-
-def best_of(func, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def peak_memory(func) -> int:

@@ -7,21 +7,13 @@ largest difference between the two values. Run: ``.venv/bin/python benchmarks/hm
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from hmeasure import h_score
 
 import apples
+from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 
-
-def best_of(f, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:

@@ -20,19 +20,12 @@ import numpy as np
 from sklearn.metrics import f1_score, roc_auc_score
 
 import apples
+from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 
 N_RESAMPLES = 10_000
 LOOP_RESAMPLES = 100
 N_FOLDS = 10
 
-
-def best_of(func, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main(n: int) -> None:
@@ -43,7 +36,7 @@ def main(n: int) -> None:
     folds = np.repeat(np.arange(N_FOLDS), n // N_FOLDS)
     counts = apples.fold_counts(y_true, y_pred, folds)
 
-    ours = best_of(lambda: apples.cv_f_measure_ci(counts, method="tp_fp", n_resamples=N_RESAMPLES, seed=1))
+    ours = best_of(lambda: apples.cv_f_measure_ci(counts, method="tp_fp", n_resamples=N_RESAMPLES, seed=1), repeat=5)
     members = [np.flatnonzero(folds == f) for f in range(N_FOLDS)]
 
     def loop() -> None:
@@ -61,8 +54,8 @@ def main(n: int) -> None:
     print(f"  loop with sklearn f1_score: {loop_scaled:.1f} s ({LOOP_RESAMPLES} resamples timed, scaled)")
     print(f"  ratio loop / apples: {loop_scaled / ours:.0f}x (target >= 100x)")
 
-    delong = best_of(lambda: apples.roc_auc_ci(y_true, score, method="delong"))
-    sk = best_of(lambda: roc_auc_score(y_true, score))
+    delong = best_of(lambda: apples.roc_auc_ci(y_true, score, method="delong"), repeat=5)
+    sk = best_of(lambda: roc_auc_score(y_true, score), repeat=5)
     ci = apples.roc_auc_ci(y_true, score, method="delong")
     print(f"roc_auc_ci(method='delong'), {n:,} scores: AUC = {ci.estimate:.5f} [{ci.low:.5f}, {ci.high:.5f}]")
     print(f"  apples: {delong:.3f} s   sklearn roc_auc_score: {sk:.3f} s   ratio: {delong / sk:.2f} (target <= 2)")

@@ -19,7 +19,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -27,15 +26,8 @@ import pandas as pd
 from sklearn.metrics import f1_score, roc_auc_score
 
 import apples
+from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 
-
-def best_of(func, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def data(n: int, seed: int = 0):
