@@ -281,23 +281,21 @@ def multiclass_intervals(
         f"the bootstrap of {settings.n_resamples:,} resamples", settings.n_resamples * 16 * 8, reduce="n_resamples"
     )
     reps = _pooled_replicates(m, settings.n_resamples, _rng(settings, repeat, 0), train_w)
-    total = m.sum(axis=0)
-    tp_all, pred_all, true_all = int(np.trace(total)), int(total.sum()), int(total.sum())
-    per: dict[str, Any] = {}
+    # Single-label data: every case is one prediction and one gold label, so micro precision and micro
+    # recall are both the accuracy, correct / n, and share its Wilson interval.
+    wilson = proportion_ci(int(np.trace(m.sum(axis=0))), n, confidence=conf)
+    correct = _ci(wilson.low, wilson.high, "wilson")
+    per: dict[str, Any] = {"accuracy": {"pooled": correct}}
     avg: dict[str, Any] = {}
     for section, by_avg in reps.items():
         per[section], avg[section] = {}, {}
         for key, values in by_avg.items():
             if section in ("precision", "recall") and key == "micro":
-                hits, den = tp_all, (pred_all if section == "precision" else true_all)
-                ci = proportion_ci(hits, den, confidence=conf, undefined="nan")
-                per[section][key] = {"pooled": _ci(ci.low, ci.high, "wilson")}
+                per[section][key] = {"pooled": dict(correct)}
             else:
                 low, high = np.quantile(values, [alpha / 2.0, 1.0 - alpha / 2.0])
                 per[section][key] = {"pooled": _ci(float(low), float(high), "bootstrap")}
             avg[section][key] = {"avg": _fold_values([pf[section][key] for pf in per_fold], n, k)}
-    ci = proportion_ci(tp_all, n, confidence=conf)
-    per["accuracy"] = {"pooled": _ci(ci.low, ci.high, "wilson")}
     avg["accuracy"] = {"avg": _fold_values([np.trace(m[f]) / m[f].sum() for f in range(k)], n, k)}
     per["roc_auc"] = {"macro_ovr": {"merge": dict(NO_INTERVAL)}}
     avg["roc_auc"] = {"macro_ovr": {"avg": _fold_values(fold_auc, n, k)}}
