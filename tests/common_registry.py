@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import apples
@@ -561,6 +562,16 @@ REGISTRY: dict[str, Entry] = {
     "fold_scores": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), estimator=_logistic(), cv=_two_fold_cv()),
                          {"y": _labels(aligned=False)},
                          note="y goes to scikit-learn's splitter and estimator as given"),
+    "auc_gaps_over_splits": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), models={"lr": _logistic()},
+                                               seeds=[0, 1], n_splits=2),
+                                  {"y": _labels(aligned=False), "n_splits": Arg(SIZE)},
+                                  project=lambda r: r[["AUC_avg", "AUC_merge"]].to_numpy(),
+                                  note="X, y and the models go to scikit-learn via fold_scores (its own entry)"),
+    "summarize_auc_gaps": Entry(lambda: {"gaps": pd.DataFrame({"model": ["a", "a"], "seed": [0, 1],
+                                                               "AUC_avg": [0.75, 0.5], "AUC_merge": [0.5, 0.5],
+                                                               "gap": [0.25, 0.0]})},
+                                project=lambda r: r.to_numpy(float),
+                                note="a DataFrame of auc_gaps_over_splits; its columns are checked by check_frame"),
     "TrainingSetCalibration": Entry(lambda: {"estimator": _logistic(), "method": "sigmoid"},
                                     note="a scikit-learn estimator: fit(X, y) is validated by scikit-learn"),
     "plot_rate_vs_score": Entry(_foldlists(ax=_fresh_ax), _FOLDLISTS),

@@ -79,3 +79,71 @@ def test_real_fold_scores():
 def test_bad_arguments_are_refused(folds, error, match):
     with pytest.raises(error, match=match):
         fs.auc_comparison(folds)
+
+
+# -- the gap over repeated splits (notebook 02, §5 and Going deeper A.4) ----------------------------
+def _xy(n=80, seed=3):
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(n // 4, int), np.zeros(n - n // 4, int)]
+    X = rng.normal(size=(n, 3)) + 0.8 * y[:, None]
+    return X, y
+
+
+def test_gaps_over_splits_equal_scikit_learn_fold_by_fold():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.svm import LinearSVC
+
+    X, y = _xy()
+    models = {"lr": (LogisticRegression(), "predict_proba"), "svm": LinearSVC(C=0.1)}
+    gaps = fs.auc_gaps_over_splits(models, X, y, seeds=[0, 5], n_splits=4)
+    assert list(gaps.columns) == ["model", "seed", "AUC_avg", "AUC_merge", "gap"]
+    assert gaps[["model", "seed"]].values.tolist() == [["lr", 0], ["svm", 0], ["lr", 5], ["svm", 5]]
+    for row in gaps.itertuples():
+        est = LogisticRegression() if row.model == "lr" else LinearSVC(C=0.1)
+        per_fold, truth, scores = [], [], []
+        for train, test in StratifiedKFold(4, shuffle=True, random_state=row.seed).split(X, y):
+            fitted = est.fit(X[train], y[train])
+            s = fitted.predict_proba(X[test])[:, 1] if row.model == "lr" else fitted.decision_function(X[test])
+            per_fold.append(roc_auc_score(y[test], s))
+            truth.append(y[test])
+            scores.append(s)
+        assert row.AUC_avg == pytest.approx(np.mean(per_fold), abs=1e-12)
+        assert row.AUC_merge == pytest.approx(roc_auc_score(np.concatenate(truth), np.concatenate(scores)), abs=1e-12)
+        assert row.gap == pytest.approx(row.AUC_avg - row.AUC_merge, abs=1e-15)
+
+
+def test_gap_summary_by_hand():
+    gaps = pd.DataFrame({"model": ["b", "a", "b", "a", "b"], "seed": [0, 0, 1, 1, 2],
+                         "AUC_avg": [0.9, 0.8, 0.7, 0.6, 0.8], "AUC_merge": [0.8, 0.85, 0.7, 0.5, 0.9]})
+    gaps["gap"] = gaps.AUC_avg - gaps.AUC_merge
+    s = fs.summarize_auc_gaps(gaps)
+    assert list(s.index) == ["b", "a"]  # first-seen order
+    # b: gaps 0.1, 0.0, -0.1 -> mean 0, one split with merge lower; a: gaps -0.05, 0.1
+    assert s.loc["b", "gap_mean"] == pytest.approx(0.0, abs=1e-15)
+    assert (s.loc["b", "gap_min"], s.loc["b", "gap_max"]) == pytest.approx((-0.1, 0.1))
+    assert (int(s.loc["b", "merge_lower"]), int(s.loc["b", "splits"])) == (1, 3)
+    assert s.loc["a", "AUC_avg"] == pytest.approx(0.7) and s.loc["a", "AUC_merge"] == pytest.approx(0.675)
+    assert (int(s.loc["a", "merge_lower"]), int(s.loc["a", "splits"])) == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "word"),
+    [
+        ({"models": {}}, TypeError, "models"),
+        ({"models": ["m"]}, TypeError, "models"),
+        ({"seeds": []}, ValueError, "seeds"),
+        ({"seeds": [-1]}, ValueError, "seeds"),
+        ({"seeds": [0.5]}, TypeError, "seeds"),
+        ({"n_splits": 1}, ValueError, "n_splits"),
+    ],
+)
+def test_gaps_over_splits_refuse_bad_arguments_by_name(kwargs, error, word):
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = _xy()
+    call = {"models": {"lr": LogisticRegression()}, "X": X, "y": y, **kwargs}
+    with pytest.raises(error, match=word):
+        fs.auc_gaps_over_splits(**call)
+    with pytest.raises(TypeError, match="gaps"):
+        fs.summarize_auc_gaps([1, 2])

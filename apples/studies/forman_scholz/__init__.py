@@ -35,8 +35,10 @@ from apples.studies.forman_scholz.calibration import (
 from apples.studies.forman_scholz.datasets import (
     TrainingSetCalibration,
     auc_comparison,
+    auc_gaps_over_splits,
     digits_one_vs_rest,
     fold_scores,
+    summarize_auc_gaps,
 )
 from apples.studies.forman_scholz.explorers import (
     CalibrationExplorer,
@@ -79,6 +81,7 @@ __all__ = [
     "SimExplorer",
     "TrainingSetCalibration",
     "auc_comparison",
+    "auc_gaps_over_splits",
     "calibration_explorer",
     "digits_one_vs_rest",
     "explore_cv_f",
@@ -110,4 +113,5 @@ __all__ = [
     "simulate_cv_f",
     "simulate_grid",
     "stratified_fold_sizes",
+    "summarize_auc_gaps",
 ]
