@@ -609,6 +609,10 @@ REGISTRY: dict[str, Entry] = {
                                          "methods": ("tp_fp", "avg")},
                                 {"prior": Arg(REAL), "f_true": Arg(REAL)}),
     "format_chance": Entry(lambda: {"p": 0.25}, {"p": Arg(REAL)}),
+    "bias_ratios": Entry(lambda: {"grid": _bias_grid()}, project=lambda r: r.to_numpy(float),
+                         note="a simulate_grid table; its columns are checked by check_frame"),
+    "sd_leaders": Entry(lambda: {"grid": _bias_grid()}, project=lambda r: r["tp_fp_excess"].to_numpy(float),
+                        note="a simulate_grid table; its columns are checked by check_frame"),
     # ---- fold_size.py --------------------------------------------------------------------------
     "theoretical_f1": Entry(lambda: {"prop_a": 0.125, "recall_a": 0.75, "recall_b": 0.875},
                             {"prop_a": Arg(REAL, array=True), "recall_a": Arg(REAL), "recall_b": Arg(REAL)}),

@@ -87,6 +87,45 @@ def test_relative_bias_line_refuses_bad_methods(grid):
         fs.relative_bias_line(grid, prior=0.05, f_true=0.8, stratified=True, methods=("avg", "median"))
 
 
+def _hand_grid():
+    """Two points, three methods, biases and SDs chosen so that every ratio is a round number."""
+    rows = []
+    for stratified, prior, bias, std in (
+        (True, 0.01, {"tp_fp": -0.001, "avg": -0.05, "pr_re": 0.02}, {"tp_fp": 0.10, "avg": 0.08, "pr_re": 0.12}),
+        (True, 0.05, {"tp_fp": 0.002, "avg": 0.01, "pr_re": -0.03}, {"tp_fp": 0.05, "avg": 0.06, "pr_re": 0.055}),
+        (False, 0.05, {"tp_fp": -0.004, "avg": -0.04, "pr_re": 0.004}, {"tp_fp": 0.01, "avg": 0.005, "pr_re": 0.02}),
+    ):
+        for method in bias:
+            rows.append({"stratified": stratified, "prior": prior, "f_true": 0.8, "method": method,
+                         "bias": bias[method], "std": std[method]})
+    return pd.DataFrame(rows)
+
+
+def test_bias_ratios_by_hand():
+    r = fs.bias_ratios(_hand_grid())
+    # 1% stratified: others |-0.05|, |0.02| over |-0.001| -> best 20, mean 35
+    assert r.loc[(True, 0.01, 0.8)].tolist() == pytest.approx([20.0, 35.0])
+    # 5% stratified: 0.01, 0.03 over 0.002 -> 5, 10; 5% unstratified: 0.04, 0.004 over 0.004 -> 1, 5.5
+    assert r.loc[(True, 0.05, 0.8)].tolist() == pytest.approx([5.0, 10.0])
+    assert r.loc[(False, 0.05, 0.8)].tolist() == pytest.approx([1.0, 5.5])
+
+
+def test_sd_leaders_by_hand_reads_only_stratified_rows():
+    s = fs.sd_leaders(_hand_grid())
+    assert list(s.index) == [(0.01, 0.8), (0.05, 0.8)]
+    assert s["least"].tolist() == ["avg", "tp_fp"]  # unstratified 'avg' 0.005 is ignored
+    assert s["tp_fp_excess"].tolist() == pytest.approx([0.10 / 0.08 - 1, 0.0])
+
+
+def test_bias_ratios_and_sd_leaders_refuse_tables_without_their_columns():
+    with pytest.raises(ValueError, match="grid"):
+        fs.bias_ratios(_hand_grid().drop(columns="bias"))
+    with pytest.raises(TypeError, match="grid"):
+        fs.sd_leaders("grid")
+    with pytest.raises(ValueError, match="tp_fp"):
+        fs.bias_ratios(_hand_grid().query("method != 'tp_fp'"))
+
+
 @pytest.mark.parametrize(("p", "text"), [
     (0.9996, "99.96 %"), (0.01, "1.00 %"), (0.00015, "0.015 %"), (1e-6, "0.0001 %"),
     (1 / 1.9e9, "1 in 1,900,000,000"), (1 / 1_930_000, "1 in 1,900,000"), (0.0, "0 %"), (1.0, "100.00 %"),

@@ -16,10 +16,12 @@ from apples.studies.forman_scholz.bias_figures import (
     plot_method_curves,
 )
 from apples.studies.forman_scholz.bias_tables import (
+    bias_ratios,
     format_chance,
     format_fold_counts,
     relative_bias,
     relative_bias_line,
+    sd_leaders,
 )
 from apples.studies.forman_scholz.calibration import (
     PAPER_AUC_AVG,
@@ -82,6 +84,7 @@ __all__ = [
     "TrainingSetCalibration",
     "auc_comparison",
     "auc_gaps_over_splits",
+    "bias_ratios",
     "calibration_explorer",
     "digits_one_vs_rest",
     "explore_cv_f",
@@ -108,6 +111,7 @@ __all__ = [
     "relative_bias_line",
     "sample_cv_f",
     "scores_with_auc",
+    "sd_leaders",
     "section32_study",
     "sim_explorer",
     "simulate_cv_f",

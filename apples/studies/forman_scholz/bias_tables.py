@@ -1,7 +1,7 @@
 """Reading the bias simulation's results: lookups into the Figures 4-8 grid and the formats notebook 03 prints.
 
-:func:`relative_bias` and :func:`relative_bias_line` read the grid of
-:func:`~apples.studies.forman_scholz.simulate_grid`; :func:`format_fold_counts` and
+:func:`relative_bias`, :func:`relative_bias_line`, :func:`bias_ratios` and
+:func:`sd_leaders` read the grid of :func:`~apples.studies.forman_scholz.simulate_grid`; :func:`format_fold_counts` and
 :func:`format_chance` print fold counts and small probabilities (Figure 9) as the notebook shows them.
 """
 
@@ -17,6 +17,7 @@ from apples._validation import (
     MAX_EXACT_INT,
     check_bool,
     check_choice,
+    check_frame,
     check_real,
 )
 from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS
@@ -24,7 +25,14 @@ from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS
 if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by sim_explorer
     pass
 
-__all__ = ["format_chance", "format_fold_counts", "relative_bias", "relative_bias_line"]
+__all__ = [
+    "bias_ratios",
+    "format_chance",
+    "format_fold_counts",
+    "relative_bias",
+    "relative_bias_line",
+    "sd_leaders",
+]
 
 
 # -- notebook 03: look-ups into the simulated grid, number formats (§4.3, Figure 9) ------------------
@@ -107,6 +115,58 @@ def relative_bias_line(
         f"{METHOD_LABELS[m]} {relative_bias(grid, prior=prior, f_true=f_true, stratified=stratified, method=m):+.2%}"
         for m in methods
     )
+
+
+def bias_ratios(grid: pd.DataFrame) -> pd.DataFrame:
+    """How many times larger the other methods' |bias| is than F_tp,fp's, at each point of the grid (§4.3, claim 7).
+
+    Forman & Scholz write that pooling "reduced the bias by two orders of magnitude".
+    At each (stratified, prior, f_true) point this divides the smallest and the mean
+    |bias| of the four other methods by |bias| of F_tp,fp. The denominator is a
+    simulated bias: where F_tp,fp's exact bias is nearly 0 the ratio mostly
+    measures Monte Carlo noise (notebook 03 compares with the exact bias).
+
+    Parameters
+    ----------
+    grid : DataFrame
+        :func:`simulate_grid` output (columns ``stratified``, ``prior``, ``f_true``,
+        ``method``, ``bias``), every method at every point.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index (``stratified``, ``prior``, ``f_true``); columns ``best_other`` and
+        ``mean_other``.
+    """
+    grid = check_frame("grid", grid, ("stratified", "prior", "f_true", "method", "bias"), what="simulate_grid output")
+    wide = grid.pivot_table(index=["stratified", "prior", "f_true"], columns="method", values="bias")
+    if "tp_fp" not in wide.columns or wide.shape[1] < 2:
+        raise ValueError("grid must hold the method 'tp_fp' and at least one other method at each point")
+    others = wide.drop(columns="tp_fp").abs()
+    tp_fp = wide["tp_fp"].abs()
+    return pd.DataFrame({"best_other": others.min(axis=1) / tp_fp, "mean_other": others.mean(axis=1) / tp_fp})
+
+
+def sd_leaders(grid: pd.DataFrame) -> pd.DataFrame:
+    """The method with the smallest standard deviation at each stratified point, and F_tp,fp's excess (claim 8).
+
+    Parameters
+    ----------
+    grid : DataFrame
+        :func:`simulate_grid` output (columns ``stratified``, ``prior``, ``f_true``,
+        ``method``, ``std``); only the stratified rows are read, as in Figure 8.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index (``prior``, ``f_true``); columns ``least`` (the method with the
+        smallest SD) and ``tp_fp_excess`` (SD of F_tp,fp / smallest SD − 1).
+    """
+    grid = check_frame("grid", grid, ("stratified", "prior", "f_true", "method", "std"), what="simulate_grid output")
+    sd = grid[grid["stratified"].astype(bool)].pivot_table(index=["prior", "f_true"], columns="method", values="std")
+    if "tp_fp" not in sd.columns or sd.empty:
+        raise ValueError("grid must hold stratified rows of the method 'tp_fp'")
+    return pd.DataFrame({"least": sd.idxmin(axis=1), "tp_fp_excess": sd["tp_fp"] / sd.min(axis=1) - 1})
 
 
 def format_chance(p: float) -> str:
