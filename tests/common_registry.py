@@ -713,6 +713,12 @@ REGISTRY: dict[str, Entry] = {
     "boosting_curve": Entry(_uncertain(ks=[0, 2, 3], target=0, labels=[0, 1, 2]),
                             {**_UNCERTAIN, "target": Arg(TARGET), "labels": Arg(LABEL_SET)}, relabel=MC_MAP,
                             empty_names=("ks",)),
+    "summarize_boosting_runs": Entry(
+        lambda: {"runs": [pd.DataFrame({"precision": [0.5, 0.625, 0.75], "accuracy": [0.75, 0.5, 0.75],
+                                        "changed": [0, 2, 3], "gained": [0, 0, 0]},
+                                       index=["NORMAL", "CHANGED", "UPPER"])]},
+        project=lambda r: [r[k] for k in sorted(r)],
+        note="a list of nearest_neighbour_boosting tables (its own entry), checked for their rows and columns"),
     "nearest_neighbour_boosting": Entry(
         lambda: dict(zip(("X", "y"), _digits_like()), seed=0, exponent=0.0, minimum=1, train_size=0.5,
                      max_accuracy=0.375),

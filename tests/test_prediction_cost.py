@@ -650,3 +650,39 @@ def test_boosting_curve_ties_and_bad_input():
         boosting_curve([1, 1, 1], [1, 1, 1], [1, 2, 3], ks=[], target=0, labels=[0, 1])
     with pytest.raises(ValueError, match="NaN"):
         boosting_curve([1, 1, 1], [1, 1, 1], [1, np.nan, 3], ks=[0], target=0, labels=[0, 1])
+
+
+# -- va.summarize_boosting_runs: the 100-split summary of notebook 06 -------------------------------
+def _run(prec, acc, changed, gained=0, upper=None):
+    """A boosting table: NORMAL, CHANGED, UPPER with the given macro precision and accuracy."""
+    return pd.DataFrame({"precision": [prec[0], prec[1], upper if upper is not None else prec[0] + 0.1],
+                         "accuracy": [acc[0], acc[1], acc[0]], "changed": [0, changed, 4],
+                         "gained": [0, gained, 0]}, index=["NORMAL", "CHANGED", "UPPER"])
+
+
+def test_boosting_summary_counts_by_hand():
+    from apples.studies import van_asch as va
+
+    runs = [
+        _run((0.50, 0.55), (0.90, 0.88), changed=3),  # the pattern: precision up, accuracy down
+        _run((0.50, 0.45), (0.90, 0.88), changed=5),  # accuracy down only
+        _run((0.50, 0.52), (0.90, 0.90), changed=2, gained=1),  # precision up only
+        _run((0.50, 0.50), (0.90, 0.90), changed=0, upper=0.5),  # nothing relabelled; UPPER no gain
+    ]
+    s = va.summarize_boosting_runs(runs)
+    assert (s["runs"], s["with_changes"], s["median_changed"]) == (4, 3, 3.0)
+    assert (s["precision_rose"], s["accuracy_fell"], s["pattern"], s["gained"]) == (2, 2, 1, 1)
+    assert s["mean_precision_change"] == pytest.approx((0.05 - 0.05 + 0.02) / 3)
+    assert s["mean_accuracy_change"] == pytest.approx((-0.02 - 0.02 + 0.0) / 3)
+    assert (s["upper_rose"], s["upper_mean_change"]) == (3, pytest.approx(0.3 / 4))
+
+
+def test_boosting_summary_without_any_change_and_bad_runs():
+    from apples.studies import van_asch as va
+
+    s = va.summarize_boosting_runs([_run((0.5, 0.5), (0.9, 0.9), changed=0)])
+    assert s["with_changes"] == 0 and math.isnan(s["median_changed"]) and math.isnan(s["mean_precision_change"])
+    with pytest.raises(TypeError, match="runs"):
+        va.summarize_boosting_runs([])
+    with pytest.raises(ValueError, match=r"runs\[0\]"):
+        va.summarize_boosting_runs([pd.DataFrame({"precision": [0.5]})])

@@ -15,6 +15,9 @@ from apples.studies.van_asch.boosting import (
     uncertainty_threshold,
     zipf_subsample,
 )
+from apples.studies.van_asch.boosting_splits import (
+    summarize_boosting_runs,
+)
 from apples.studies.van_asch.figure2 import (
     FIGURE2_PANELS,
     FIGURE2_PROPS,
@@ -70,6 +73,7 @@ __all__ = [
     "relabel_uncertain",
     "simulate_fold_counts",
     "simulate_fold_f1",
+    "summarize_boosting_runs",
     "uncertainty_threshold",
     "zipf_subsample",
 ]
