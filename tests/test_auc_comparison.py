@@ -147,3 +147,31 @@ def test_gaps_over_splits_refuse_bad_arguments_by_name(kwargs, error, word):
         fs.auc_gaps_over_splits(**call)
     with pytest.raises(TypeError, match="gaps"):
         fs.summarize_auc_gaps([1, 2])
+
+
+# -- the breast cancer task of notebooks 09 and 10 -------------------------------------------------------------
+def test_breast_cancer_task_is_the_written_out_subsample():
+    from sklearn.datasets import load_breast_cancer
+
+    data = load_breast_cancer()
+    assert [data.feature_names[i] for i in (1, 4, 9)] == ["mean texture", "mean smoothness", "mean fractal dimension"]
+    malignant = np.flatnonzero(data.target == 0)  # scikit-learn's target names: ['malignant', 'benign']
+    assert list(data.target_names) == ["malignant", "benign"]
+    chosen = np.random.default_rng(4).choice(malignant, size=12, replace=False)
+    keep = np.sort(np.concatenate([np.flatnonzero(data.target == 1), chosen]))
+    X, y = fs.breast_cancer_one_vs_rest(12, features=(1, 4, 9), seed=4)
+    np.testing.assert_array_equal(X, data.data[keep][:, [1, 4, 9]])
+    np.testing.assert_array_equal(y, (data.target[keep] == 0).astype(int))
+    X_all, y_all = fs.breast_cancer_one_vs_rest(None, features=None)
+    assert X_all.shape == (569, 30) and int(y_all.sum()) == 212
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "word"),
+    [({"n_positives": 0}, ValueError, "n_positives"), ({"n_positives": 213}, ValueError, "n_positives"),
+     ({"features": (30,)}, ValueError, "features"), ({"features": "1"}, TypeError, "features"),
+     ({"features": ()}, TypeError, "features"), ({"seed": None}, TypeError, "seed")],
+)
+def test_breast_cancer_task_refuses_bad_arguments(kwargs, error, word):
+    with pytest.raises(error, match=word):
+        fs.breast_cancer_one_vs_rest(**kwargs)

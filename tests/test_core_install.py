@@ -90,6 +90,7 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     # scikit-learn helpers (TrainingSetCalibration is built without it; fitting needs it)
     "digits_one_vs_rest": (_SKLEARN, lambda a, r: a.digits_one_vs_rest(**r.REGISTRY["digits_one_vs_rest"].recipe())),
     "cross_val_predictions": (_SKLEARN, lambda a, r: a.cross_val_predictions(None, *r._binary_xy(), cv=2)),
+    "breast_cancer_one_vs_rest": (_SKLEARN, lambda a, r: a.breast_cancer_one_vs_rest(5)),
     "fold_scores": (_SKLEARN, lambda a, r: a.fold_scores(None, *r._binary_xy(), cv=None)),
     "auc_gaps_over_splits": (_SKLEARN, lambda a, r: a.auc_gaps_over_splits({"m": None}, *r._binary_xy())),
     "TrainingSetCalibration": (_SKLEARN, lambda a, r: a.TrainingSetCalibration(None).fit(*r._binary_xy())),

@@ -1,6 +1,6 @@
 """Real-data helpers for the Forman & Scholz (2010) study.
 
-The digits data set, scores per fold, the training-set calibration of §3.2 and
+The digits and breast cancer data sets as rare-class tasks, scores per fold, the training-set calibration of §3.2 and
 the AUC gap over repeated splits (scikit-learn, the ``notebooks`` extra); the
 tables comparing AUC_avg with AUC_merge (core install).
 """
@@ -32,6 +32,7 @@ __all__ = [
     "TrainingSetCalibration",
     "auc_comparison",
     "auc_gaps_over_splits",
+    "breast_cancer_one_vs_rest",
     "digits_one_vs_rest",
     "fold_scores",
     "summarize_auc_gaps",
@@ -67,6 +68,47 @@ def digits_one_vs_rest(digit: int = 8, *, n_positives: int | None = 38, seed: in
         pos = rng.choice(pos, n_positives, replace=False)
     keep = np.sort(np.r_[pos, np.flatnonzero(y != digit)])
     return X[keep], (y[keep] == digit).astype(int)
+
+
+def breast_cancer_one_vs_rest(
+    n_positives: int | None = 30, *, features: tuple[int, ...] | None = (1, 4, 9), seed: int = 0
+):
+    """scikit-learn's bundled breast cancer data as a rare-class task: malignant (1) against benign.
+
+    Notebooks 09 and 10's study. All 357 benign cases are negatives; ``n_positives``
+    of the 212 malignant ones are kept (drawn without replacement by
+    ``numpy.random.default_rng(seed)``), so that positives are rare and a fold
+    holds only a few of them, the setting of Forman & Scholz §4; ``None`` keeps
+    them all. ``features`` selects columns of the 30 (default: texture, smoothness
+    and fractal dimension, means 1, 4 and 9), ``None`` keeps every column.
+
+    Returns
+    -------
+    X : ndarray of shape (n, len(features)), y : ndarray of int (1 = malignant)
+
+    Examples
+    --------
+    >>> X, y = breast_cancer_one_vs_rest(30, seed=0)
+    >>> X.shape, int(y.sum())
+    ((387, 3), 30)
+    """
+    load_breast_cancer = require("sklearn.datasets").load_breast_cancer  # scikit-learn: the notebooks extra
+
+    rng = rng_from_seed(seed)
+    X, target = load_breast_cancer(return_X_y=True)
+    pos = np.flatnonzero(target == 0)  # scikit-learn codes malignant as 0
+    if n_positives is not None:
+        n_positives = check_count("n_positives", n_positives)
+        if not 1 <= n_positives <= pos.size:
+            raise ValueError(f"n_positives must lie in [1, {pos.size}], got {n_positives}")
+        pos = rng.choice(pos, n_positives, replace=False)
+    if features is not None:
+        if isinstance(features, (str, bytes)) or not isinstance(features, (tuple, list)) or not features:
+            raise TypeError(f"features must be a non-empty tuple of column indices 0..29, got {features!r}")
+        features = tuple(check_int("features", f, low=0, high=X.shape[1] - 1) for f in features)
+        X = X[:, list(features)]
+    keep = np.sort(np.r_[np.flatnonzero(target == 1), pos])
+    return X[keep], (target[keep] == 0).astype(int)
 
 
 def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
