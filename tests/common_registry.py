@@ -899,7 +899,7 @@ EXEMPT: dict[str, str] = {
     "set_style": "sets matplotlib/pandas options; takes no arguments",
     "decorate": "sets Axes properties (Axes.set keywords); takes no data",
     **dict.fromkeys(["plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_cv_f_histograms",
-                     "plot_method_curves", "plot_fold_f1", "plot_accuracy_by_uncertainty",
+                     "plot_method_curves", "plot_fold_f1", "plot_accuracy_by_uncertainty", "plot_averages",
                      "plot_incoherence_comparison", "plot_loss_surface", "plot_figure1", "panel_axes", "explorer_mimebundle", "plot_coverage",
                      "plot_cv_f_convergence", "plot_bias_vs_prior", "plot_figure4_5", "plot_figure6",
                      "plot_figure7", "plot_figure8", "plot_figure9"], _PLOT),

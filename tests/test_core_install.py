@@ -65,6 +65,7 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "plot_figure8": (_MPL, lambda a, r: a.plot_figure8(r._bias_grid())),
     "plot_figure9": (_MPL, lambda a, r: a.plot_figure9(n_reps=10)),
     "plot_fold_f1": (_MPL, lambda a, r: a.plot_fold_f1(a.fold_f1_curve(**r.REGISTRY["fold_f1_curve"].recipe()))),
+    "plot_averages": (_MPL, lambda a, r: a.plot_averages({"t": ({"a": a.Counts(1, 1, 1)}, None)})),
     "plot_accuracy_by_uncertainty": (_MPL, lambda a, r: a.plot_accuracy_by_uncertainty(
         a.accuracy_by_uncertainty(**r.REGISTRY["accuracy_by_uncertainty"].recipe()))),
     "plot_fold_f1_grid": (_MPL, lambda a, r: a.plot_fold_f1_grid(a.figure2_curves(**r.REGISTRY["figure2_curves"].recipe()))),

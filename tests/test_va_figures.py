@@ -346,3 +346,53 @@ def test_convergence_refusals():
         va.plot_fold_f1_convergence(conv, "0.5")
     with pytest.raises(TypeError, match="title"):
         va.plot_fold_f1_convergence(conv, 0.5, title=3)
+
+
+# -- plot_averages: Van Asch Tables 2-5 as dots (notebook 05) ----------------------------------------------------
+TABLE3 = {"c1": apples.Counts(3, 2, 7), "c2": apples.Counts(1, 7, 9), "c3": apples.Counts(6, 6, 8),
+          "c4": apples.Counts(6, 9, 0)}
+TRAIN3 = {"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.4}
+
+
+def test_plot_averages_places_each_average_at_its_hand_computed_value():
+    ax = plt.figure().add_subplot()
+    tables = {"Table 2": ({"a": apples.Counts(10, 10, 10), "b": apples.Counts(90, 10, 10)}, None),
+              "Table 3": (TABLE3, TRAIN3)}
+    assert va.plot_averages(tables, measure="precision", ax=ax, xlim=(35, 92)) is ax
+    points = [(float(ln.get_xdata()[0]), float(ln.get_ydata()[0]), ln.get_color()) for ln in ax.get_lines()]
+    # Table 2 (row 0): macro (0.5 + 0.9)/2 = 70 %, micro 100/120 = 83.3 %, no lfb without frequencies
+    # Table 3 (row 1): macro (3/5 + 1/8 + 6/12 + 6/15)/4, micro 16/40, lfb 0.1·3/5 + 0.2·1/8 + 0.3·1/2 + 0.4·6/15
+    expected = [(70.0, -0.25, "C0"), (100 * (3 / 5 + 1 / 8 + 1 / 2 + 6 / 15) / 4, 0.75, "C0"),
+                (100 * 100 / 120, 0.0, "C1"), (40.0, 1.0, "C1"),
+                (100 * (0.1 * 3 / 5 + 0.2 / 8 + 0.3 / 2 + 0.4 * 6 / 15), 1.25, "C2")]
+    assert len(points) == len(expected)
+    for (x, y, c), (ex, ey, ec) in zip(points, expected, strict=True):
+        assert x == pytest.approx(ex) and y == pytest.approx(ey) and c == ec
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["Table 2", "Table 3"]
+    assert ax.get_ylim() == (1.5, -0.5)  # first table on top
+    assert ax.get_xlim() == (35, 92) and "axis starts at 35, not 0" in ax.get_xlabel()
+    assert [t.get_text() for t in ax.texts][:2] == ["70.0", f"{100 * (3 / 5 + 1 / 8 + 1 / 2 + 6 / 15) / 4:.1f}"]
+
+
+def test_plot_averages_legend_sits_outside_and_can_be_left_out():
+    ax = plt.figure().add_subplot()
+    va.plot_averages({"Table 3": (TABLE3, TRAIN3)}, measure="recall", ax=ax)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["macro", "micro", "lfb"]
+    assert ax.get_legend().get_bbox_to_anchor().x0 >= ax.get_window_extent().x1  # right of the axes
+    assert ax.get_xlabel() == "averaged recall (%)"
+    ax2 = plt.figure().add_subplot()
+    va.plot_averages({"Table 3": (TABLE3, TRAIN3)}, ax=ax2, legend=False)
+    assert ax2.get_legend() is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "word"),
+    [({"tables": {}}, TypeError, "tables"), ({"tables": {"t": TABLE3}}, TypeError, "tables"),
+     ({"measure": "f1"}, ValueError, "measure"), ({"xlim": (50, 40)}, ValueError, r"xlim\[1\]"),
+     ({"xlim": "35"}, TypeError, "xlim"), ({"legend": "yes"}, TypeError, "legend")],
+)
+def test_plot_averages_refuses_bad_arguments(kwargs, error, word):
+    call = {"tables": {"Table 3": (TABLE3, TRAIN3)}, **kwargs}
+    with pytest.raises(error, match=word):
+        va.plot_averages(**call)

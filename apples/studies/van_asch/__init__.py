@@ -32,6 +32,7 @@ from apples.studies.van_asch.figure2_plots import (
 )
 from apples.studies.van_asch.figures import (
     plot_accuracy_by_uncertainty,
+    plot_averages,
     plot_delta_factors,
     plot_fold_f1_convergence,
     plot_fold_f1_readings,
@@ -63,6 +64,7 @@ __all__ = [
     "fold_f1_readings",
     "nearest_neighbour_boosting",
     "plot_accuracy_by_uncertainty",
+    "plot_averages",
     "plot_delta_factors",
     "plot_fold_f1",
     "plot_fold_f1_convergence",
