@@ -112,6 +112,7 @@ def test_figure3_bad_xlim_is_refused_before_any_figure(study, xlim, log, error, 
     assert plt.get_fignums() == before
 
 
+@pytest.mark.trained
 def test_weka_figure_range_holds_every_positive(digits_folds):
     # notebook 02 draws Figure 3 of the WEKA-style scores from half the lowest positive score to 1
     yt, ys = digits_folds["weka"]
@@ -160,30 +161,46 @@ def test_ranking_metrics_of_the_study_by_scikit_learn(study):
     assert [percent(p_at(v, 20), decimals=1) for v in (shifted, aligned)] == ["50.0%", "55.0%"]
 
 
+#: Tolerance, in percentage points, of a trained model's value that a notebook quotes: the last bits of a fitted
+#: model follow the CPU's BLAS and SIMD kernels (CONTRIBUTING.md, "Checked outputs"), so these are never exact.
+TOL = 0.5
+
+
+@pytest.mark.trained
 def test_digits_gaps_quoted_against_the_papers_twelve_points(digits_folds):
     gaps = {}
     for name, (yt, ys) in digits_folds.items():
         avg, merge = _sk_avg_merge(yt, ys)
         gaps[name] = 100 * (avg - merge)
     weka_avg, weka_merge = _sk_avg_merge(*digits_folds["weka"])
-    assert (percent(weka_avg, decimals=1), percent(weka_merge, decimals=1)) == ("95.6%", "95.3%")
-    assert f"{gaps['margin']:+.1f}" == "+2.0"
-    assert [f"{gaps[name]:+.1f}" for name in ("sigmoid", "isotonic", "weka")] == ["+0.2"] * 3
-    assert all(0 < g < 12 / 10 for name, g in gaps.items() if name != "margin")  # far below the paper's 12 points
+    # "AUC_avg ≈ 95.6 %, AUC_merge ≈ 95.3 %"; "≈ +2 for raw margins"; "a few tenths (≈ 0.1 to 0.2)" after calibration
+    assert 100 * weka_avg == pytest.approx(95.6, abs=TOL) and 100 * weka_merge == pytest.approx(95.3, abs=TOL)
+    assert gaps["margin"] == pytest.approx(2.0, abs=TOL)
+    assert all(0 < gaps[name] < 0.5 for name in ("sigmoid", "isotonic", "weka"))  # far below the paper's 12 points
 
 
+@pytest.mark.trained
 def test_weka_fold_medians_match_the_sentence(digits_folds):
     yt, ys = digits_folds["weka"]
     neg = np.array([np.median(s[t == 0]) for t, s in zip(yt, ys, strict=True)])
     pos = np.array([np.median(s[t == 1]) for t, s in zip(yt, ys, strict=True)])
-    # negatives: folds 1-3 between 1.1 and 1.4 x 1e-7 (as printed, two digits); fold 4 more than ten times higher
-    assert all(1.05e-7 <= v < 1.45e-7 for v in neg[:3])
-    assert neg[3] > 10 * neg[:3].max() and f"{neg[3]:.2g}" == "1.5e-06"
-    # positives: fold 1 about six times below the lowest of folds 2-4 (fold 2), which lie within a factor 2.4
+    # negatives: folds 1-3 between about 1.1 and 1.4 x 1e-7; fold 4 more than ten times higher, ≈ 1.5e-6
+    assert all(1.0e-7 <= v < 1.5e-7 for v in neg[:3])
+    assert neg[3] > 10 * neg[:3].max() and neg[3] == pytest.approx(1.5e-6, rel=0.1)
+    # positives: fold 1 (≈ 0.06) about six times below the lowest of folds 2-4 (fold 2, ≈ 0.37), which lie within
+    # a factor 2.4 of each other (≈ 0.37, 0.87, 0.52). The sigmoid fitted on training margins is steep, so its
+    # probabilities move by a few per cent between CPUs (measured: 0.509 to 0.52 for fold 4): within 5 %.
+    assert pos == pytest.approx([0.06, 0.37, 0.87, 0.52], rel=0.05)
     assert np.argmin(pos[1:]) == 0 and 5.5 < pos[1] / pos[0] < 6.5
     assert pos[1:].max() / pos[1:].min() < 2.4
-    # fold 1 also has the lowest per-fold AUC of these scores
-    assert np.argmin([roc_auc_score(t, s) for t, s in zip(yt, ys, strict=True)]) == 0
+    # the lowest positive scores: about 1e-5 (fold 2) against negatives down to about 1e-19 (fold 3)
+    lowest_pos = [s[t == 1].min() for t, s in zip(yt, ys, strict=True)]
+    lowest_neg = [s[t == 0].min() for t, s in zip(yt, ys, strict=True)]
+    assert np.argmin(lowest_pos) == 1 and 10**-5.5 < min(lowest_pos) < 10**-4.5
+    assert np.argmin(lowest_neg) == 2 and 10**-19.5 < min(lowest_neg) < 10**-18.5
+    # fold 1 also has the lowest per-fold AUC of these scores, ≈ 93.2 %
+    fold_auc = [roc_auc_score(t, s) for t, s in zip(yt, ys, strict=True)]
+    assert np.argmin(fold_auc) == 0 and 100 * fold_auc[0] == pytest.approx(93.2, abs=TOL)
 
 
 def test_figure9_preview_by_inclusion_exclusion(digits):

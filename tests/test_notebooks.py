@@ -1,5 +1,6 @@
 """House rules every notebook follows (CONTRIBUTING.md); nbval checks their outputs separately."""
 
+import importlib.util
 import json
 import re
 import subprocess
@@ -303,3 +304,51 @@ def test_explorer_cells_say_they_need_a_kernel_and_store_a_snapshot(nb):
         assert any({"image/png", "application/vnd.jupyter.widget-view+json"} <= k for k in kinds), (
             f"cell {i}: the stored output needs the widget and a PNG snapshot"
         )
+
+
+# -- checked outputs show no trained model's values (CONTRIBUTING.md, "Checked outputs") -------------------------
+def _trained_outputs():
+    spec = importlib.util.spec_from_file_location("trained_outputs", ROOT / "tools" / "trained_outputs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _cells(*sources, tags=()):
+    return [{"cell_type": "code", "source": s, "metadata": {"tags": list(tags)}} for s in sources]
+
+
+@pytest.mark.parametrize(
+    ("sources", "flagged"),
+    [
+        # a trained value printed in a checked cell, directly or two names later
+        (["m = LogisticRegression().fit(X, y)", "# NBVAL_CHECK_OUTPUT\nprint(m.coef_)"], [1]),
+        (["p = apples.cross_val_predictions(model, X, y, cv=5)", "r = apples.report(p.y_true)", "x = r", "# NBVAL_CHECK_OUTPUT\nx"], [3]),
+        # through a container, a loop and a with block
+        (["rows = []\nfor s in seeds:\n    rows.append(fs.fold_scores(m, X, y, cv=s))", "# NBVAL_CHECK_OUTPUT\nprint(len(rows[0]))"], [1]),
+        (["for a in model.predict(X):\n    b = a", "# NBVAL_CHECK_OUTPUT\nb"], [1]),
+        # clean values: data, closed forms, a name bound again to a clean value, a module called with a trained value
+        (["X, y = load_digits(return_X_y=True)", "# NBVAL_CHECK_OUTPUT\nprint(y.sum())"], []),
+        (["r = m.predict(X)", "r = [1, 2]", "# NBVAL_CHECK_OUTPUT\nprint(r)"], []),
+        (["import apples", "p = m.predict(X)\napples.report(p)", "# NBVAL_CHECK_OUTPUT\nprint(apples.percent(0.5))"], []),
+        # a stated reason, and an unchecked cell
+        (["p = m.predict(X)", "# NBVAL_CHECK_OUTPUT\n# stable: an identity\nprint(abs(p - p).max() < 1e-12)"], []),
+        (["p = m.predict(X)", "print(p)"], []),
+    ],
+)
+def test_trained_value_tracking(sources, flagged):
+    assert [i for i, _ in _trained_outputs().checked_cells_with_trained_values(_cells(*sources))] == flagged
+
+
+def test_solution_cells_are_not_tracked():
+    cells = _cells("p = m.predict(X)", tags=("solution",)) + _cells("# NBVAL_CHECK_OUTPUT\nprint(p)")
+    assert _trained_outputs().checked_cells_with_trained_values(cells) == []
+
+
+def test_checked_cells_show_no_trained_model_values(nb):
+    _, book = nb
+    found = _trained_outputs().checked_cells_with_trained_values(book.cells)
+    assert not found, (
+        "checked cells that show a trained model's values (CONTRIBUTING.md, 'Checked outputs'): "
+        + "; ".join(f"Cell {i} uses {', '.join(names)}" for i, names in found)
+    )

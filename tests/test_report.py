@@ -244,8 +244,17 @@ def test_bad_input_names_the_problem(kwargs, match):
         apples.report(**{**base, **kwargs})
 
 
+#: Tolerance, in percentage points, of a trained model's value quoted by a notebook.
+TOL = 0.5
+
+
+@pytest.mark.trained
 def test_notebook_09_numbers_from_scikit_learn():
-    """The numbers notebook 09 prints, recomputed with scikit-learn's cross_val_predict and metrics."""
+    """The numbers notebook 09 quotes, recomputed with scikit-learn's cross_val_predict and metrics.
+
+    They come out of a trained model, so their last digits depend on the CPU (CONTRIBUTING.md, "Checked
+    outputs"): each is asserted within TOL percentage points. Counts from the labels alone are exact.
+    """
     from sklearn.datasets import load_breast_cancer
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
@@ -260,31 +269,32 @@ def test_notebook_09_numbers_from_scikit_learn():
     assert (len(y), int(y.sum())) == (387, 30)
 
     def pct(v):
-        return round(100 * v, 1)
+        return 100 * v
 
     cv = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
     pred = cross_val_predict(model, X, y, cv=cv)
     score = cross_val_predict(model, X, y, cv=cv, method="predict_proba")[:, 1]
     masks = [np.isin(np.arange(len(y)), test) for _, test in cv.split(X, y)]
-    assert pct(f1_score(y, pred)) == 32.4
-    assert pct(np.mean([f1_score(y[m], pred[m]) for m in masks])) == 31.9
-    assert pct(np.mean([roc_auc_score(y[m], score[m]) for m in masks])) == 83.0
-    assert pct(roc_auc_score(y, score)) == 82.5
-    assert pct(np.mean([average_precision_score(y[m], score[m]) for m in masks])) == 43.9
-    assert pct(average_precision_score(y, score)) == 35.1
+    assert pct(f1_score(y, pred)) == pytest.approx(32.4, abs=TOL)
+    assert pct(np.mean([f1_score(y[m], pred[m]) for m in masks])) == pytest.approx(31.9, abs=TOL)
+    assert pct(np.mean([roc_auc_score(y[m], score[m]) for m in masks])) == pytest.approx(83.0, abs=TOL)
+    assert pct(roc_auc_score(y, score)) == pytest.approx(82.5, abs=TOL)
+    assert pct(np.mean([average_precision_score(y[m], score[m]) for m in masks])) == pytest.approx(43.9, abs=TOL)
+    assert pct(average_precision_score(y, score)) == pytest.approx(35.1, abs=TOL)
 
     cv20 = KFold(n_splits=20, shuffle=True, random_state=0)
     pred20 = cross_val_predict(model, X, y, cv=cv20)
     masks20 = [np.isin(np.arange(len(y)), test) for _, test in cv20.split(X, y)]
     assert [int(y[m].sum()) for m in masks20] == [1, 1, 2, 0, 0, 0, 1, 3, 1, 3, 1, 2, 0, 2, 2, 2, 3, 3, 1, 2]
-    assert pct(f1_score(y, pred20)) == 32.6
+    assert pct(f1_score(y, pred20)) == pytest.approx(32.6, abs=TOL)
     per_fold = [f1_score(y[m], pred20[m], zero_division=0) for m in masks20]
-    assert pct(np.mean(per_fold)) == 26.5  # F_avg: undefined folds count 0
+    assert pct(np.mean(per_fold)) == pytest.approx(26.5, abs=TOL)  # F_avg: undefined folds count 0
     defined = [f for f, m in zip(per_fold, masks20) if y[m].sum() > 0 and pred20[m].sum() > 0]
-    assert pct(np.mean(defined)) == 35.4  # F~_avg
-    assert pct(np.mean([recall_score(y[m], pred20[m], zero_division=0) for m in masks20])) == 59.2
+    assert pct(np.mean(defined)) == pytest.approx(35.4, abs=TOL)  # F~_avg
+    assert pct(np.mean([recall_score(y[m], pred20[m], zero_division=0) for m in masks20])) == pytest.approx(59.2, abs=TOL)
 
 
+@pytest.mark.trained
 def test_notebook_09_repeats_and_wine_from_scikit_learn():
     from sklearn.datasets import load_breast_cancer, load_wine
     from sklearn.linear_model import LogisticRegression
@@ -304,15 +314,15 @@ def test_notebook_09_repeats_and_wine_from_scikit_learn():
         for train, test in splits[10 * r: 10 * r + 10]:
             pred[test] = model.fit(X[train], y[train]).predict(X[test])
         per_repeat.append(f1_score(y, pred))
-    assert round(100 * np.mean(per_repeat), 1) == 32.9
-    assert round(100 * np.std(per_repeat, ddof=1), 1) == 0.5
+    assert 100 * np.mean(per_repeat) == pytest.approx(32.9, abs=TOL)
+    assert 100 * np.std(per_repeat, ddof=1) == pytest.approx(0.5, abs=TOL)
 
     Xw, yw = load_wine(return_X_y=True)
     pw = cross_val_predict(make_pipeline(StandardScaler(), LogisticRegression()), Xw[:, [0, 1]], yw,
                            cv=StratifiedKFold(n_splits=5, shuffle=True, random_state=0))
-    assert round(100 * accuracy_score(yw, pw), 1) == 78.1  # micro P = R = F
-    assert round(100 * precision_score(yw, pw, average="macro"), 1) == 77.3
-    assert round(100 * recall_score(yw, pw, average="macro"), 1) == 76.8
-    assert round(100 * f1_score(yw, pw, average="macro"), 1) == 77.0
+    assert 100 * accuracy_score(yw, pw) == pytest.approx(78.1, abs=TOL)  # micro P = R = F
+    assert 100 * precision_score(yw, pw, average="macro") == pytest.approx(77.3, abs=TOL)
+    assert 100 * recall_score(yw, pw, average="macro") == pytest.approx(76.8, abs=TOL)
+    assert 100 * f1_score(yw, pw, average="macro") == pytest.approx(77.0, abs=TOL)
     p, r = precision_score(yw, pw, average="macro"), recall_score(yw, pw, average="macro")
-    assert round(100 * 2 * p * r / (p + r), 1) == 77.1
+    assert 100 * 2 * p * r / (p + r) == pytest.approx(77.1, abs=TOL)

@@ -255,3 +255,40 @@ def test_bad_interval_options_are_refused_by_name(kwargs, error, name):
     y, p, s, f = _binary_data(n=100)
     with pytest.raises(error, match=name):
         apples.report(y, folds=f, y_pred=p, **kwargs)
+
+
+@pytest.mark.trained
+def test_notebook_10_report_intervals_within_tolerance():
+    """The intervals notebook 10 quotes for notebook 09's study (§6), from scikit-learn and scipy.
+
+    The predictions come from a trained model, so the values are asserted within 0.5 percentage points
+    (CONTRIBUTING.md, "Checked outputs"): Wilson's intervals of the pooled precision and recall, and
+    Nadeau & Bengio's corrected t over the ten per-fold recalls, written out.
+    """
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import confusion_matrix
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X_all, target = load_breast_cancer(return_X_y=True)
+    malignant, benign = np.flatnonzero(target == 0), np.flatnonzero(target == 1)
+    keep = np.sort(np.concatenate([benign, np.random.default_rng(0).choice(malignant, size=30, replace=False)]))
+    X, y = X_all[keep][:, [1, 4, 9]], (target[keep] == 0).astype(int)
+    model = make_pipeline(StandardScaler(), LogisticRegression(class_weight="balanced"))
+    cv = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
+    pred = cross_val_predict(model, X, y, cv=cv)
+    _, fp, fn, tp = confusion_matrix(y, pred).ravel()
+
+    def wilson(k, n):
+        ci = stats.binomtest(int(k), int(n)).proportion_ci(0.95, method="wilson")
+        return 100 * ci.low, 100 * ci.high
+
+    assert wilson(tp, tp + fp) == pytest.approx((14.1, 28.9), abs=0.5)  # "Wilson's ≈ 14.1 to 28.9 % pooled"
+    assert wilson(tp, tp + fn) == pytest.approx((59.1, 88.2), abs=0.5)  # "≈ 59.1 to 88.2 % for the pooled recall"
+    recalls = np.array([pred[test][y[test] == 1].mean() for _, test in cv.split(X, y)])
+    n_test = round(len(y) / 10)
+    half = stats.t.ppf(0.975, 9) * np.sqrt((1 / 10 + n_test / (len(y) - n_test)) * recalls.var(ddof=1))
+    assert 100 * (recalls.mean() - half) == pytest.approx(48, abs=0.5)  # "runs from ≈ 48 % to the top of the scale"
+    assert recalls.mean() + half > 1.0
