@@ -83,9 +83,7 @@ def _bound_names(target: ast.AST) -> Iterator[str]:
     elif isinstance(target, (ast.Tuple, ast.List)):
         for elt in target.elts:
             yield from _bound_names(elt)
-    elif isinstance(target, ast.Starred):
-        yield from _bound_names(target.value)
-    elif isinstance(target, (ast.Subscript, ast.Attribute)):
+    elif isinstance(target, (ast.Starred, ast.Subscript, ast.Attribute)):
         yield from _bound_names(target.value)
 
 
@@ -184,7 +182,8 @@ def _source(cell: dict) -> str:
 def checked_cells_with_trained_values(cells: Iterable[dict]) -> list[tuple[int, list[str]]]:
     """``(index among code cells, trained names or calls used)`` of every checked cell that uses one.
 
-    A cell with a ``# stable: <why>`` line is not reported. ``cells`` are a notebook's cells (nbformat dicts) in order; cells tagged ``solution`` are skipped,
+    A cell with a ``# stable: <why>`` line is not reported. ``cells`` are a notebook's cells (nbformat dicts)
+    in order; cells tagged ``solution`` are skipped,
     since a student's copy runs without them and they are never checked.
     """
     trained: set[str] = set()
