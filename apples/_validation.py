@@ -8,6 +8,7 @@ what came.
 from __future__ import annotations
 
 import datetime
+import math
 import numbers
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -152,9 +153,14 @@ def check_labels_1d(name: str, values) -> np.ndarray:
 
     Rejects, with an error naming ``name``: more than one dimension (ValueError),
     ``None``, NaN, ``pd.NA`` or NaT (ValueError), labels of mixed kinds such as
-    ``[1, "a"]`` (TypeError; numpy would silently turn the 1 into ``"1"``), and
-    complex numbers (TypeError). Pandas input (a nullable ``Int64`` column included)
-    is accepted; its missing values are rejected like any other.
+    ``[1, "a"]`` (TypeError; numpy would silently turn the 1 into ``"1"``),
+    complex numbers (TypeError), and continuous values (ValueError): a float
+    that is not a whole number, such as a probability 0.3 passed where
+    predicted labels belong, or an infinite one would each become a class of
+    its own (scikit-learn's ``type_of_target`` calls such input "continuous"
+    and refuses it). Whole-number floats such as ``1.0`` are labels. Pandas
+    input (a nullable ``Int64`` column included) is accepted; its missing
+    values are rejected like any other.
 
     Examples
     --------
@@ -168,7 +174,11 @@ def check_labels_1d(name: str, values) -> np.ndarray:
     Traceback (most recent call last):
     ...
     TypeError: y_true mixes label types (number and str); use labels of one type
-    """
+    >>> check_labels_1d("y_pred", [0.0, 1.0, 0.3])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred holds 0.3 at position 2, a continuous value: labels are classes (whole numbers, strings or bools), not scores or probabilities
+    """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
     if isinstance(values, (str, bytes)) or (np.ndim(values) == 0 and not hasattr(values, "__len__")):
         raise TypeError(f"{name} must be a one-dimensional array-like of labels, got {type(values).__name__}")
     if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas Series / Index / array
@@ -186,6 +196,10 @@ def check_labels_1d(name: str, values) -> np.ndarray:
         bad = np.flatnonzero(np.isnan(arr))
         if bad.size:
             raise ValueError(f"{name} contains NaN at position {int(bad[0])}")
+        with np.errstate(invalid="ignore"):
+            bad = np.flatnonzero(~np.isfinite(arr) | (np.floor(arr) != arr))
+        if bad.size:
+            _refuse_continuous(name, arr[bad[0]].item(), int(bad[0]))
     elif kind in "mM":
         bad = np.flatnonzero(np.isnat(arr))
         if bad.size:
@@ -205,9 +219,24 @@ def _check_label_elements(name: str, values) -> None:
     for i, v in enumerate(values):
         if is_missing(v):
             raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
+        if isinstance(v, (float, np.floating)) and not (math.isfinite(v) and float(v).is_integer()):
+            _refuse_continuous(name, float(v), i)
         kinds.add(_label_kind(v))
     if len(kinds) > 1:
         raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
+
+
+def _refuse_continuous(name: str, value: float, position: int) -> None:
+    """The ValueError for a float label that is not a whole number (a score or probability), or infinite."""
+    if not math.isfinite(value):
+        raise ValueError(
+            f"{name} holds {value} at position {position}, an infinite value: labels are classes, not numbers "
+            "on a scale"
+        )
+    raise ValueError(
+        f"{name} holds {value!r} at position {position}, a continuous value: labels are classes (whole numbers, "
+        "strings or bools), not scores or probabilities"
+    )
 
 
 def _has_missing_pandas(values) -> bool:

@@ -38,7 +38,16 @@ def test_fold_counts_keeps_a_fold_without_positives():
 def test_from_labels_fold_without_positives_still_counts():
     assert Counts.from_labels([0, 0], [0, 0]) == Counts(tp=0, fp=0, fn=0, tn=2)
     assert Counts.from_labels(["no", "no"], ["no", "no"], pos_label="yes") == Counts(0, 0, 0, 2)
-    assert Counts.from_labels([], []) == Counts(0, 0, 0, 0)
+
+
+def test_from_labels_refuses_empty_data_like_fold_counts():
+    # Counts(0, 0, 0, 0) would give F = 0.0 for no cases at all; fold_counts refuses the same input
+    with pytest.raises(ValueError, match="^y_true is empty"):
+        fold_counts([], [], [])
+    with pytest.raises(ValueError, match="^y_true is empty"):
+        Counts.from_labels([], [])
+    with pytest.raises(ValueError, match="^y_true is empty"):
+        Counts.from_labels(np.array([], dtype=int), np.array([], dtype=int), pos_label=0)
 
 
 @pytest.mark.parametrize("y, pos_label", [
@@ -245,6 +254,45 @@ def test_label_counts_rejects_int_against_str_labels():
 def test_label_counts_rejects_mixed_types_within_one_side():
     with pytest.raises(TypeError, match=r"^y_true mixes label types \(number and str\)"):
         label_counts([1, "a"], [1, 1])
+
+
+def test_probabilities_where_labels_belong_are_refused_as_scikit_learn_does():
+    from sklearn.metrics import precision_recall_fscore_support
+
+    # scikit-learn: "Classification metrics can't handle a mix of binary and continuous targets"
+    with pytest.raises(ValueError, match="continuous"):
+        precision_recall_fscore_support([0, 1, 0], [0.1, 0.2, 0.3], average="macro")
+    # before: each probability became a class, and the macro scores were 0 without a word
+    with pytest.raises(ValueError, match=r"^y_pred holds 0.1 at position 0, a continuous value"):
+        label_counts([0, 1, 0], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match=r"^y_pred holds inf at position 0, an infinite value"):
+        label_counts([0, 1], [np.inf, 1])
+    with pytest.raises(ValueError, match=r"^y_true holds -inf at position 1"):
+        label_counts(np.array([1.0, -np.inf]), [1, 1])
+    with pytest.raises(ValueError, match=r"^y_true\b.*continuous value"):
+        label_counts([[0.5], [1]], [[1], [1]])  # multi-label sets are checked label by label
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda bad: Counts.from_labels([1, 0, 1], bad), "y_pred"),
+    (lambda bad: fold_counts([1, 0, 1], [1, 0, 1], bad), "folds"),
+    (lambda bad: split_confusion_matrix(bad, [1, 0, 1]), "y_true"),
+    (lambda bad: pd.Series(bad, dtype=object).pipe(lambda s: label_counts([1, 0, 1], s)), "y_pred"),
+])
+def test_every_label_argument_refuses_continuous_values(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} holds 0.5 at position 1, a continuous value"):
+        call([1.0, 0.5, 1.0])
+
+
+def test_whole_number_floats_are_labels_and_count_as_scikit_learn_counts_them():
+    from sklearn.metrics import multilabel_confusion_matrix
+
+    t, p = [0.0, 1.0, 2.0, 2.0, 1.0], [0.0, 2.0, 2.0, 1.0, 1.0]
+    out = label_counts(t, p)
+    m = multilabel_confusion_matrix(t, p, labels=[0.0, 1.0, 2.0])  # [[tn, fp], [fn, tp]] per label
+    assert out == {lab: Counts(int(c[1, 1]), int(c[0, 1]), int(c[1, 0]), int(c[0, 0]))
+                   for lab, c in zip([0.0, 1.0, 2.0], m)}
+    assert Counts.from_labels([1.0, 0.0, 1.0], [1.0, 1.0, 0.0], pos_label=1.0) == Counts(1, 1, 1, 0)
 
 
 @pytest.mark.parametrize("y_true, y_pred, error, match", [
