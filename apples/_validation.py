@@ -43,6 +43,7 @@ __all__ = [
     "check_same_label_kind",
     "check_same_length",
     "check_scores",
+    "check_seed",
     "check_table_size",
     "divide",
     "float_or_array",
@@ -116,10 +117,45 @@ def check_count(name: str, value: object) -> int:
         raise TypeError(f"{name} must be a non-negative integer count, got {value!r} ({type(value).__name__})")
     value = int(value)
     if value < 0:
-        raise ValueError(f"{name} must be a non-negative integer count, got {value}")
+        raise ValueError(f"{name} must be a non-negative integer count, got {_shown_int(value)}")
     if value > MAX_EXACT_INT:
-        shown = value if value < 10**20 else f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
-        raise ValueError(f"{name}={shown} is larger than 2**53, the largest count that float arithmetic holds exactly")
+        raise ValueError(
+            f"{name}={_shown_int(value)} is larger than 2**53, the largest count that float arithmetic holds exactly"
+        )
+    return value
+
+
+def _shown_int(value: int) -> str:
+    """An integer for a message: itself when short, else its size (``str`` of a 5,000-digit int raises)."""
+    if abs(value) < 10**20:
+        return str(value)
+    return f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
+
+
+def check_seed(name: str, value: object) -> int:
+    """A seed: a non-negative integer of any size, as a Python ``int``. The one seed contract of apples.
+
+    What :class:`numpy.random.SeedSequence` accepts as entropy: 0, 1, ...,
+    2**70 and beyond (a seed is entropy, not a count, so the 2**53 limit of
+    :func:`check_count` does not apply). A TypeError naming ``name`` for
+    anything that is not an integer (``None``, a bool, a float, a str), a
+    ValueError for a negative one. :func:`rng_from_seed` uses it for
+    integer seeds.
+
+    Examples
+    --------
+    >>> check_seed("seed", 2**70)
+    1180591620717411303424
+    >>> check_seed("seed", -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a non-negative integer (any size), got -1
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a non-negative integer (any size), got {value!r:.80} ({type(value).__name__})")
+    value = int(value)
+    if value < 0:
+        raise ValueError(f"{name} must be a non-negative integer (any size), got {_shown_int(value)}")
     return value
 
 
@@ -539,8 +575,10 @@ def rng_from_seed(seed, name: str = "seed") -> np.random.Generator:
     """``numpy.random.default_rng(seed)`` for a required seed, with errors naming ``name``.
 
     ``None`` (fresh, unreproducible entropy) is refused with a TypeError, and
-    so is anything numpy cannot seed from (a string, a float); a negative
-    integer is a ValueError. A Generator is used as it is.
+    so is anything numpy cannot seed from (a string, a float); an integer
+    seed is checked by :func:`check_seed` (any size, not negative). A
+    Generator is used as it is; a ``SeedSequence`` or ``BitGenerator`` seeds
+    a new one.
 
     >>> rng_from_seed(None)
     Traceback (most recent call last):
@@ -551,10 +589,14 @@ def rng_from_seed(seed, name: str = "seed") -> np.random.Generator:
         raise TypeError(
             f"{name} is required (a non-negative int or a numpy.random.Generator): draws must be reproducible"
         )
+    if isinstance(seed, np.random.Generator):
+        return seed
     if isinstance(seed, (str, bytes, float, np.floating, bool, np.bool_)):
         raise TypeError(
             f"{name} must be a non-negative int or a numpy.random.Generator, got {seed!r} ({type(seed).__name__})"
         )
+    if isinstance(seed, numbers.Integral):
+        return np.random.default_rng(check_seed(name, seed))
     try:
         return np.random.default_rng(seed)
     except (TypeError, ValueError) as exc:

@@ -57,6 +57,7 @@ from apples._validation import (
     check_int,
     check_int_at_least,
     check_real,
+    check_seed,
 )
 from apples.metrics.hmeasure import h_measure
 from apples.metrics.ranking import average_precision, roc_auc
@@ -178,7 +179,7 @@ def _check_config(config: object) -> ExperimentConfig:
     check_int_at_least("config.max_samples", config.max_samples, 40)
     check_int_at_least("config.waveform_samples", config.waveform_samples, 40)
     check_int_at_least("config.synthetic_samples", config.synthetic_samples, 40)
-    check_int("config.seed", config.seed, low=0)
+    check_seed("config.seed", config.seed)
     return config
 
 
