@@ -144,6 +144,90 @@ def test_f_measure_tiny_beta_is_precision():
     assert f_measure(Counts(tp=3, fp=1, fn=9), beta=1e-200) == 0.75
 
 
+def _all_counts(n):
+    """Every confusion count (tp, fp, fn, tn) with tp + fp + fn + tn = n."""
+    return [Counts(tp, fp, fn, n - tp - fp - fn) for tp in range(n + 1) for fp in range(n + 1 - tp)
+            for fn in range(n + 1 - tp - fp)]
+
+
+def _labels_of(c):
+    return [1] * (c.tp + c.fn) + [0] * (c.fp + c.tn), [1] * c.tp + [0] * c.fn + [1] * c.fp + [0] * c.tn
+
+
+@pytest.mark.parametrize("beta", [0.0, float("inf")])
+def test_f_measure_beta_0_and_inf_are_precision_and_recall_as_scikit_learn(beta):
+    import warnings
+
+    from sklearn.metrics import fbeta_score
+
+    for c in _all_counts(4):
+        y_true, y_pred = _labels_of(c)
+        for zero_division, undefined in ((0.0, "zero"), (np.nan, "nan")):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # scikit-learn's UndefinedMetricWarning at its 0/0
+                expected = fbeta_score(y_true, y_pred, beta=beta, zero_division=zero_division)
+            for formula in ("counts", "harmonic"):
+                got = f_measure(c, beta=beta, undefined=undefined, formula=formula)
+                assert got == expected or (math.isnan(got) and math.isnan(expected)), (c, formula, got, expected)
+
+
+def test_f_measure_beta_0_and_inf_are_undefined_where_precision_and_recall_are():
+    # no positive predictions: precision is 0/0, so F_0 is; F_beta for 0 < beta < inf is 0 there
+    c = Counts(tp=0, fp=0, fn=3, tn=2)
+    with pytest.raises(UndefinedMetricError, match=r"beta=0, which is precision \(TP \+ FP = 0\)"):
+        f_measure(c, beta=0, undefined="raise")
+    assert f_measure(c, beta=1e-200, undefined="raise") == 0.0
+    # no positives: recall is 0/0, so F_inf is
+    with pytest.raises(UndefinedMetricError, match=r"beta=inf, which is recall \(TP \+ FN = 0\)"):
+        f_measure(Counts(tp=0, fp=2, fn=0, tn=3), beta=math.inf, undefined="raise")
+    assert math.isnan(f_from_precision_recall(float("nan"), 0.5, beta=0, undefined="nan"))
+    # the other value does not enter: F_0 is precision even where recall is undefined
+    assert f_from_precision_recall(0.25, float("nan"), beta=0, undefined="raise") == 0.25
+    assert f_from_precision_recall(float("nan"), 0.75, beta=np.float64("inf"), undefined="raise") == 0.75
+
+
+@pytest.mark.parametrize("method", ["tp_fp", "pr_re"])
+def test_cv_f_measure_beta_0_is_pooled_or_mean_precision(method):
+    # by hand: folds with precision 3/4 and 1/3; pooled 4/7, mean (3/4 + 1/3)/2
+    folds = [Counts(3, 1, 1), Counts(1, 2, 3)]
+    expected = {"tp_fp": 4 / 7, "pr_re": (3 / 4 + 1 / 3) / 2}[method]
+    assert cv_f_measure(folds, method=method, beta=0) == pytest.approx(expected, rel=1e-15)
+
+
+def test_a_tiny_beta_whose_weight_underflows_still_gives_0_not_0_over_0():
+    from apples.intervals import cv_f_measure_ci  # noqa: PLC0415
+
+    # by hand: TP = 0 with FN > 0 gives F_beta = 0 / (beta²/(1 + beta²) · FN) = 0 for every beta > 0,
+    # although beta²/(1 + beta²) is 1e-400, which float64 rounds to 0
+    assert f_measure(Counts(0, 0, 3, 2), beta=1e-200, undefined="raise") == 0.0
+    assert f_from_precision_recall(0.5, 0.0, beta=1e-200, undefined="raise") == 0.0
+    folds = [Counts(0, 0, 3, 2), Counts(0, 0, 1, 4)]
+    ci = cv_f_measure_ci(folds, method="tp_fp", beta=1e-200, n_resamples=50, undefined="raise")
+    assert (ci.estimate, ci.low, ci.high) == (0.0, 0.0, 0.0)
+    with pytest.raises(UndefinedMetricError, match="undefined"):  # beta = 0: precision, 0/0 here
+        cv_f_measure_ci(folds, method="tp_fp", beta=0, n_resamples=50, undefined="raise")
+
+
+def test_max_f1_beta_inf_is_the_largest_recall_and_beta_0_the_largest_precision():
+    from apples import max_f1  # noqa: PLC0415
+
+    y, s = [1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1]
+    # by hand: thresholds 0.9, 0.8, 0.3, 0.1 predict the top 1..4: precision 1, 1/2, 2/3, 1/2; recall 1/2, 1/2, 1, 1
+    assert max_f1(y, s, beta=0) == (1.0, 0.9)
+    assert max_f1(y, s, beta=math.inf) == (1.0, 0.3)
+
+
+def test_f_from_precision_recall_accepts_0_d_arrays():
+    # by hand: F1 of 0.5 and 0.5 is 0.5; a 0-d array is what np.mean or an array reduction returns
+    assert f_from_precision_recall(np.array(0.5), 0.5) == 0.5
+    assert f_from_precision_recall(np.array(0.5), np.array(0.25, dtype=np.float32)) == pytest.approx(1 / 3)
+    assert math.isnan(f_from_precision_recall(np.array(np.nan), 0.5, undefined="nan"))
+    with pytest.raises(TypeError, match="^precision must be a real number"):
+        f_from_precision_recall(np.array(True), 0.5)
+    with pytest.raises(TypeError, match="^precision must be a real number"):
+        f_from_precision_recall(np.array([0.5]), 0.5)
+
+
 @pytest.mark.parametrize("method", ["tp_fp", "avg", "pr_re"])
 def test_cv_f_measure_huge_beta_is_recall(method):
     # folds with recall 3/4 and 1/4: pooled recall 4/8, mean recall (3/4 + 1/4)/2; both 0.5

@@ -58,7 +58,8 @@ def cv_f_replicates(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, *, method: s
     The five methods of :func:`apples.cv_f_measure` (Forman & Scholz §2.3), vectorised over rows; a
     fold's F is eq. (2) and is 0 where V^(i) = 0 (``"avg"``), an undefined fold precision or recall
     is 0 (``"pr_re"``), and the skip methods use the folds with V^(i) = 1 only. NaN marks a 0/0:
-    ``"tp_fp"`` with TP = FP = FN = 0 pooled, a skip method without a valid fold.
+    ``"tp_fp"`` with TP = FP = FN = 0 pooled (TP = FP = 0 with ``beta=0``, precision; TP = FN = 0 with
+    ``beta=inf``, recall), a skip method without a valid fold.
 
     Examples
     --------
@@ -66,13 +67,17 @@ def cv_f_replicates(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, *, method: s
     array([0.9333])
     """
     method = check_choice("method", method, CV_F_METHODS)
+    beta = check_beta(beta)
     w_fn, w_fp = f_beta_weights(beta)
     tp, fp, fn = (np.asarray(a, dtype=float) for a in (tp, fp, fn))
     with np.errstate(divide="ignore", invalid="ignore"):
         if method == "tp_fp":
             t, p, n = tp.sum(axis=1), fp.sum(axis=1), fn.sum(axis=1)
             den = t + w_fn * n + w_fp * p
-            return np.where(den > 0, t / np.where(den > 0, den, 1.0), np.nan)
+            # 0/0 where the counts that weigh are all 0 (FN weighs unless beta = 0, FP unless beta = inf);
+            # 0 where TP = 0 otherwise, also when a tiny weight underflowed to 0
+            undefined = (t == 0) & ((n == 0) | (beta == 0.0)) & ((p == 0) | (beta == np.inf))
+            return np.where(undefined, np.nan, np.where(den > 0, t / np.where(den > 0, den, 1.0), 0.0))
         valid = (tp + fp > 0) & (tp + fn > 0)
         skip = method.endswith("_skip")
         n_valid = valid.sum(axis=1)
@@ -140,7 +145,7 @@ def cv_f_measure_ci(
     method : {"avg", "pr_re", "tp_fp", "avg_skip", "pr_re_skip"}
         The aggregation of :func:`apples.cv_f_measure` (Forman & Scholz §2.3); no default.
     beta : float, default 1.0
-        F_beta instead of F1.
+        F_beta instead of F1, in [0, inf] (0 is precision, inf recall; :func:`apples.f_measure`).
     confidence : float, default 0.95
         Nominal coverage, strictly between 0 and 1.
     interval : {"bootstrap"}, default "bootstrap"
