@@ -505,6 +505,7 @@ def check_real_array(
     high_inclusive: bool = True,
     finite: bool = False,
     what: str | None = None,
+    nan_ok: bool = False,
 ) -> np.ndarray:
     """Real number(s) of any shape (a threshold, a cost, a rate) as a float64 array, 0-d for a scalar.
 
@@ -515,7 +516,8 @@ def check_real_array(
     ``finite``) or a value outside ``[low, high]`` (open where
     ``*_inclusive=False``). With bounds, or ``what`` (e.g. ``"be
     probabilities"``), NaN is reported as out of range: "``name`` must ...,
-    got nan".
+    got nan". With ``nan_ok`` a float NaN is kept (a documented "undefined"
+    value; the bounds apply to the other values); None stays refused.
 
     Examples
     --------
@@ -541,7 +543,7 @@ def check_real_array(
     kind = arr.dtype.kind
     if kind == "O":
         for v in arr.flat:
-            if is_missing(v):
+            if is_missing(v) and not (nan_ok and isinstance(v, (float, np.floating))):
                 raise ValueError(f"{name} contains a missing value ({v!r})")
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
                 raise TypeError(f"{name} must hold real numbers, got {v!r} ({type(v).__name__})")
@@ -557,11 +559,11 @@ def check_real_array(
         hi = "inf" if high is None else high
         what = f"lie in {'[' if low_inclusive else '('}{lo}, {hi}{']' if high_inclusive else ')'}"
     nan = np.isnan(arr)
-    if nan.any():
+    if nan.any() and not nan_ok:
         raise ValueError(f"{name} must {what}, got nan" if what else f"{name} contains NaN")
     if finite and np.isinf(arr).any():
         raise ValueError(f"{name} must be finite, got {float(arr[np.isinf(arr)].flat[0])}")
-    bad = np.zeros(arr.shape, dtype=bool)
+    bad = np.zeros(arr.shape, dtype=bool)  # NaN (kept with nan_ok) compares False: never out of range
     if low is not None:
         bad |= (arr < low) if low_inclusive else (arr <= low)
     if high is not None:
