@@ -40,7 +40,12 @@ import numpy as np
 
 from apples._report_format import render_html, render_markdown, render_text, report_rows
 from apples._report_guidance import BINARY_SECTIONS, MULTICLASS_SECTIONS, gap_warnings, guidance
-from apples._report_intervals import check_interval_settings, combine_intervals, interval_note
+from apples._report_intervals import (
+    check_interval_settings,
+    combine_intervals,
+    interval_note,
+    interval_warnings,
+)
 from apples._report_kernels import codes_of
 from apples._report_tasks import binary_body, check_score_columns, mean_or_none, multiclass_body, plain
 from apples._validation import (
@@ -432,4 +437,6 @@ def report(
     if settings is not None:
         d["notes"].append(interval_note(settings, d["task"]))
     d["warnings"] = gap_warnings(d)
+    if settings is not None:
+        d["warnings"] += interval_warnings(d)
     return CVReport(d)

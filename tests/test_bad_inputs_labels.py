@@ -706,3 +706,23 @@ def test_precision_change_names_the_move_with_an_unknown_label():
     table = {"a": Counts(1, 2, 0), "b": Counts(1, 0, 0)}
     with pytest.raises(ValueError, match=r"^moves\[1\] has target 'zz', which is not a label of counts_by_label"):
         precision_change(table, [("a", "b", 1), ("a", "zz", 1)], average="macro")
+
+
+def test_resampling_and_generators_refuse_arrays_beyond_the_memory_limit_up_front():
+    from apples.intervals import roc_auc_ci
+    from apples.metrics import uniform_threshold_loss_draws
+    from apples.studies.forman_scholz import scores_with_auc
+    from apples.studies.parker import make_waveform
+
+    y, s = [1, 0, 1, 0, 1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2]
+    # before: numpy's MemoryError (7.45 GiB, 74.5 GiB, 74.5 GiB), or minutes of swapping
+    message = _quick(lambda: roc_auc_ci(y, s, method="bootstrap", n_resamples=10**9))
+    assert "1,000,000,000 resampled AUCs" in message and "limit is 1 GiB" in message and "reduce n_resamples" in message
+    message = _quick(lambda: make_waveform(10**10, seed=0))
+    assert "10,000,000,000 waveform cases" in message and "reduce n_samples" in message
+    message = _quick(lambda: scores_with_auc(100_000, 100_000, 0.8, rng=np.random.default_rng(0)))
+    assert "100,000 × 100,000 pairwise" in message and "reduce n_positives or n_negatives" in message
+    message = _quick(lambda: uniform_threshold_loss_draws(y, s, 10**9, seed=0))
+    assert "1,000,000,000 draws" in message and "reduce n_draws" in message
+    # n_resamples is not used by DeLong's interval, so it is not refused there
+    assert roc_auc_ci(y, s, n_resamples=10**9).method == "delong"

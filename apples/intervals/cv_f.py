@@ -15,6 +15,7 @@ from typing import Literal
 import numpy as np
 
 from apples._validation import (
+    MAX_TABLE_BYTES,
     UndefinedMetricError,
     check_choice,
     check_positive,
@@ -118,6 +119,24 @@ def draw_fold_counts(counts: np.ndarray, n_resamples: int, rng: np.random.Genera
     return tp, fp, fn
 
 
+def _replicates(counts: np.ndarray, n_resamples: int, rng: np.random.Generator, *, method: str, beta: float):
+    """The resampled F of ``n_resamples`` resamples, drawn in chunks of at most MAX_TABLE_BYTES of work.
+
+    A chunk holds as many resamples as fit in :data:`apples._validation.MAX_TABLE_BYTES` at
+    ``_BYTES_PER_CELL`` per (resample, fold): one chunk, one call, whenever they all fit (so
+    the draws are those of a single :func:`draw_fold_counts` call), else consecutive chunks
+    from the same generator (leave-one-out over thousands of folds).
+    """
+    chunk = max(1, MAX_TABLE_BYTES // (counts.shape[0] * _BYTES_PER_CELL))
+    if n_resamples <= chunk:
+        return cv_f_replicates(*draw_fold_counts(counts, n_resamples, rng), method=method, beta=beta)
+    out = np.empty(n_resamples)
+    for start in range(0, n_resamples, chunk):
+        size = min(chunk, n_resamples - start)
+        out[start : start + size] = cv_f_replicates(*draw_fold_counts(counts, size, rng), method=method, beta=beta)
+    return out
+
+
 def cv_f_measure_ci(
     folds: Iterable[Counts],
     *,
@@ -135,7 +154,9 @@ def cv_f_measure_ci(
     folds stay independent) and recomputes the cross-validated F by ``method``; the interval is the
     percentile interval of the replicates. The resample of fold i is drawn as its confusion counts,
     Multinomial(n_i; TP_i/n_i, FP_i/n_i, FN_i/n_i, TN_i/n_i), which is the same distribution as
-    resampling its cases and costs O(n_resamples × folds), whatever the number of cases.
+    resampling its cases and costs O(n_resamples × folds) time, whatever the number of cases; the
+    resamples are drawn in chunks, so memory stays bounded (leave-one-out over thousands of folds
+    works).
 
     Parameters
     ----------
@@ -188,17 +209,12 @@ def cv_f_measure_ci(
     n_resamples = check_positive("n_resamples", n_resamples)
     rng = rng_from_seed(seed)
     check_choice("undefined", undefined, ("raise", "nan", "zero"))
-    k = counts.shape[0]
-    check_table_size(
-        f"the bootstrap of {n_resamples:,} resamples × {k:,} folds",
-        n_resamples * k * _BYTES_PER_CELL,
-        reduce="n_resamples",
-    )
+    # the replicates, their NaN mask and np.quantile's copy are kept whole; the draws go in chunks
+    check_table_size(f"the bootstrap's {n_resamples:,} replicates", 17 * n_resamples, reduce="n_resamples")
     estimate = float(
         cv_f_replicates(counts[None, :, 0], counts[None, :, 1], counts[None, :, 2], method=method, beta=beta)[0]
     )
-    tp, fp, fn = draw_fold_counts(counts, n_resamples, rng)
-    reps = cv_f_replicates(tp, fp, fn, method=method, beta=beta)
+    reps = _replicates(counts, n_resamples, rng, method=method, beta=beta)
     bad = np.isnan(reps)
     if estimate != estimate or bad.any():
         if undefined == "raise":
