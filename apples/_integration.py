@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from apples._optional import require
-from apples._validation import check_choice, check_labels_1d, check_same_length
+from apples._validation import check_choice, check_label, check_labels_1d, check_same_length
 from apples.metrics import Counts
 
 __all__ = [
@@ -156,7 +156,16 @@ def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
     Parameters
     ----------
     pos_label : label, default 1
-        The positive class, as in :meth:`apples.Counts.from_labels`.
+        The positive class, as in :meth:`apples.Counts.from_labels`: one label (a
+        str, a number or a bool), checked here, when the scorer is made. Whether
+        it is a label of ``y`` is checked when the scorer runs; scikit-learn
+        turns an error there into NaN (``error_score=nan``) and a warning, and
+        :func:`folds_from_cross_validate` then says that the scorer failed.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``pos_label`` is not one label (a list, None, NaN, a continuous value).
 
     Examples
     --------
@@ -165,12 +174,51 @@ def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
     >>> scorer(DummyClassifier(strategy="constant", constant=1).fit([[0], [1]], [0, 1]), [[0], [1]], [0, 1])
     {'tp': 1, 'fp': 1, 'fn': 0, 'tn': 0}
     """
+    pos_label = check_label("pos_label", pos_label)
 
     def scorer(estimator, X, y_true) -> dict[str, int]:
         c = Counts.from_labels(y_true, estimator.predict(X), pos_label=pos_label)
         return {"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
 
     return scorer
+
+
+def _failed_folds(values) -> list[int] | None:
+    """The folds where ``cross_validate`` stored NaN for a failed scorer, read off ``results['test_score']``.
+
+    When :func:`counts_scorer` raises in the first fold, scikit-learn takes it for a single-metric scorer:
+    ``test_score`` then holds NaN for each failed fold and the count dict for each other one. None when
+    ``values`` is not such an array (another scorer's scores).
+    """
+    if values is None or isinstance(values, (str, bytes)):
+        return None
+    arr = np.asarray(values, dtype=object)
+    if arr.ndim != 1 or arr.size == 0:
+        return None
+    failed = []
+    for i, v in enumerate(arr.tolist()):
+        if isinstance(v, float) and v != v:
+            failed.append(i)
+        elif not isinstance(v, Mapping):
+            return None
+    return failed
+
+
+def _scorer_failed(failed: list[int], n_folds: int) -> ValueError:
+    advice = (
+        "which is what cross_validate stores when a scorer raises (error_score=nan; it only warns 'Scoring "
+        "failed'). Check that counts_scorer(pos_label=...) is a label of y, of its type (the default 1 does not "
+        "match string labels), and that the estimator predicts labels of y; run cross_validate(..., "
+        "error_score='raise') to see the error"
+    )
+    if len(failed) == n_folds:
+        return ValueError(
+            f"the scorer failed in every fold: results['test_score'] is NaN in all {n_folds} folds, {advice}"
+        )
+    shown = ", ".join(map(str, failed[:10])) + (" ..." if len(failed) > 10 else "")
+    return ValueError(
+        f"the scorer failed in {len(failed)} of {n_folds} folds (fold {shown}): their scores are NaN, {advice}"
+    )
 
 
 def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
@@ -186,7 +234,10 @@ def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
     ------
     TypeError, ValueError
         ``results`` is not a mapping, lacks a count key, or holds counts of
-        unequal lengths or that are not non-negative integers.
+        unequal lengths or that are not non-negative integers. When
+        :func:`counts_scorer` failed in every fold (scikit-learn then stores
+        only ``test_score``, all NaN) or in some (NaN counts), the error says
+        so, in which folds, and what to check.
 
     Examples
     --------
@@ -196,6 +247,9 @@ def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
     if not isinstance(results, Mapping):
         raise TypeError(f"results must be the dict cross_validate returns, got {type(results).__name__}")
     missing = [f"test_{k}" for k in COUNT_KEYS[:3] if f"test_{k}" not in results]
+    failed = _failed_folds(results.get("test_score"))
+    if missing and failed:
+        raise _scorer_failed(failed, len(results["test_score"]))
     if missing:
         raise ValueError(
             f"results lacks {missing}; run cross_validate(..., scoring=apples.counts_scorer()) "
@@ -211,6 +265,9 @@ def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
             raise ValueError(f"results['test_{k}'] must hold one count per fold, got shape {arr.shape}")
         columns[k] = arr
     check_same_length(**{f"results['test_{k}']": v for k, v in columns.items()})
+    nan_folds = sorted({int(i) for a in columns.values() if a.dtype.kind == "f" for i in np.flatnonzero(np.isnan(a))})
+    if nan_folds:
+        raise _scorer_failed(nan_folds, len(columns["tp"]))
     n = len(columns["tp"])
     out = []
     for i in range(n):

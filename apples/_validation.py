@@ -33,6 +33,7 @@ __all__ = [
     "check_frame",
     "check_int",
     "check_int_at_least",
+    "check_label",
     "check_label_kind",
     "check_labels_1d",
     "check_policy",
@@ -440,6 +441,40 @@ def check_scores(name: str, values) -> np.ndarray:
     if np.isinf(arr).any():
         raise ValueError(f"{name} contains an infinite value")
     return arr
+
+
+def check_label(name: str, value: object) -> object:
+    """One label passed as an argument before any data is seen (a scorer's ``pos_label``), returned as given.
+
+    A label is what :func:`check_labels_1d` accepts as an element: a str, a
+    number or a bool (numpy scalars included), a date or a time span. A
+    TypeError naming ``name`` for anything else (a list such as ``[1]``, an
+    array, a dict, a complex number); a ValueError for a missing value (None,
+    NaN, ``pd.NA``, NaT) or a continuous one (0.5, inf).
+
+    Examples
+    --------
+    >>> check_label("pos_label", "spam")
+    'spam'
+    >>> check_label("pos_label", [1])
+    Traceback (most recent call last):
+    ...
+    TypeError: pos_label must be one label (a str, a number or a bool), got [1] (list)
+    """
+    if is_missing(value):
+        raise ValueError(f"{name}={value!r} is a missing value, not a label")
+    complex_number = isinstance(value, (complex, np.complexfloating))
+    if complex_number or _label_kind(value) not in ("str", "number", "datetime", "timedelta"):
+        raise TypeError(
+            f"{name} must be one label (a str, a number or a bool), got {value!r:.80} ({type(value).__name__})"
+        )
+    if isinstance(value, (float, np.floating)) and not (math.isfinite(value) and float(value).is_integer()):
+        if not math.isfinite(value):
+            raise ValueError(f"{name}={value} is an infinite value, not a label")
+        raise ValueError(
+            f"{name}={value!r} is a continuous value, not a label (labels are whole numbers, strings or bools)"
+        )
+    return value
 
 
 def check_label_kind(name: str, value: object, labels: np.ndarray, *, where: str) -> None:

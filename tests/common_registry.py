@@ -865,7 +865,8 @@ REGISTRY: dict[str, Entry] = {
                                    {"y": _labels(aligned=False)},
                                    note="X and the splitter go to scikit-learn as given"),
     "counts_scorer": Entry(lambda: {"pos_label": 1},
-                           note="returns a scorer; its labels are checked by Counts.from_labels when it scores"),
+                           note="returns a scorer; pos_label is checked to be one label when it is made "
+                                "(tests/test_sklearn_integration.py), and against y by Counts.from_labels when it scores"),
     "folds_from_cross_validate": Entry(lambda: {"results": {"test_tp": [3, 2], "test_fp": [1, 2], "test_fn": [1, 1],
                                                             "test_tn": [5, 5]}}),
     "CVReport.from_json": Entry(lambda: {"text": apples.report(list(Y), y_pred=list(P), folds=list(F)).to_json()},

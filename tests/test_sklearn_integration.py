@@ -120,3 +120,49 @@ def test_folds_from_cross_validate_refuses_other_dicts():
         apples.folds_from_cross_validate({"test_tp": [1, 2], "test_fp": [0], "test_fn": [0, 0]})
     with pytest.raises(ValueError, match="results, fold 1"):
         apples.folds_from_cross_validate({"test_tp": [1, -2], "test_fp": [0, 0], "test_fn": [0, 0]})
+
+
+@pytest.mark.parametrize("bad, exc", [([1], TypeError), (None, ValueError), (float("nan"), ValueError),
+                                      (0.5, ValueError), ({"a": 1}, TypeError), (np.array([1]), TypeError)],
+                         ids=repr)
+def test_counts_scorer_checks_pos_label_when_it_is_made(bad, exc):
+    # before: accepted; the error came only inside cross_validate, which turns it into NaN and a warning
+    with pytest.raises(exc, match="^pos_label"):
+        apples.counts_scorer(pos_label=bad)
+    for good in (1, np.int64(0), "spam", True, 1.0):
+        apples.counts_scorer(pos_label=good)
+
+
+def test_folds_from_cross_validate_says_the_scorer_failed_in_every_fold(cancer):
+    X, y = cancer
+    names = np.array(["malignant", "benign"])[y]
+    with pytest.warns(UserWarning, match="Scoring failed"):  # scikit-learn's only word about it
+        results = cross_validate(_model(), X, names, cv=3, scoring=apples.counts_scorer())  # pos_label=1: no match
+    assert set(results) == {"fit_time", "score_time", "test_score"} and np.isnan(results["test_score"]).all()
+    # before: "run cross_validate(..., scoring=apples.counts_scorer())", which the user had done
+    with pytest.raises(ValueError, match=r"^the scorer failed in every fold: results\['test_score'\] is NaN in all 3"):
+        apples.folds_from_cross_validate(results)
+
+
+class _FailsOnElevenCases(LogisticRegression):
+    """predict raises on a test fold of 11 cases (fold 0 of KFold(3) over 31 cases), as a broken scorer would."""
+
+    def predict(self, X):
+        if len(X) == 11:
+            raise RuntimeError("broken on purpose")
+        return super().predict(X)
+
+
+def test_folds_from_cross_validate_names_the_folds_where_the_scorer_failed(cancer):
+    X, y = cancer
+    with pytest.warns(UserWarning, match="Scoring failed"):
+        results = cross_validate(_FailsOnElevenCases(max_iter=5000), X[:31], y[:31], cv=KFold(3),
+                                 scoring=apples.counts_scorer())
+    # a failure in the first fold makes scikit-learn store NaN and the other folds' count dicts in test_score
+    assert "test_tp" not in results and isinstance(results["test_score"][1], dict)
+    with pytest.raises(ValueError, match=r"^the scorer failed in 1 of 3 folds \(fold 0\)"):
+        apples.folds_from_cross_validate(results)
+    # NaN counts (error_score=nan filled in per key) say the same
+    nan_counts = {"test_tp": [3.0, np.nan], "test_fp": [1.0, np.nan], "test_fn": [0.0, np.nan]}
+    with pytest.raises(ValueError, match=r"^the scorer failed in 1 of 2 folds \(fold 1\)"):
+        apples.folds_from_cross_validate(nan_counts)
