@@ -47,6 +47,7 @@ from apples._report_intervals import (
     interval_warnings,
 )
 from apples._report_kernels import codes_of
+from apples._report_layout import check_layout
 from apples._report_tasks import binary_body, check_score_columns, mean_or_none, multiclass_body, plain
 from apples._validation import (
     check_labels_1d,
@@ -83,21 +84,33 @@ class CVReport:
     """
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        if not isinstance(data, Mapping) or data.get("task") not in ("binary", "multiclass"):
-            raise TypeError("data must be the dict of CVReport.to_dict() (with 'task' 'binary' or 'multiclass')")
-        self._data = json.loads(json.dumps(data, allow_nan=False))
+        check_layout(data, "data")
+        try:
+            self._data = json.loads(json.dumps(data, allow_nan=False))
+        except (TypeError, ValueError) as err:  # a value check_layout does not look into (a fold's label list)
+            raise type(err)(f"data must hold JSON values only (the layout of CVReport.to_dict()): {err}") from None
 
     @classmethod
     def from_json(cls, text: str) -> CVReport:
-        """The report written by :meth:`to_json`."""
+        """The report written by :meth:`to_json`; a ValueError or TypeError naming the entry for anything else.
+
+        JSON's ``NaN`` and ``Infinity`` are refused: :meth:`to_json` writes an undefined value as ``null``.
+        """
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"text must be a JSON string, got {type(text).__name__}")
+
+        def no_constant(word: str) -> None:
+            raise ValueError(f"text holds {word}, which CVReport.to_json() never writes (an undefined value is null)")
+
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=no_constant)
         except json.JSONDecodeError as err:
+            raise ValueError(f"text is not the JSON of CVReport.to_json(): {err}") from None
+        except UnicodeDecodeError as err:
             raise ValueError(f"text is not the JSON of CVReport.to_json(): {err}") from None
         if not isinstance(data, dict) or data.get("task") not in ("binary", "multiclass"):
             raise ValueError("text is not the JSON of CVReport.to_json() (no 'task' of 'binary' or 'multiclass')")
+        check_layout(data, "text")
         return cls(data)
 
     def to_dict(self) -> dict[str, Any]:

@@ -197,6 +197,86 @@ def test_json_round_trip_and_null_for_undefined():
     assert json.loads(json.dumps(m)) == m
 
 
+def _full_reports():
+    """A report of each layout: binary with repeats and intervals, multi-class with lfb_train and intervals."""
+    y, p, s, f = _binary_data(6)
+    rep = np.arange(len(y)) % 2
+    binary = apples.report(np.r_[y, y], y_pred=np.r_[p, p], y_score=np.r_[s, s[::-1]], folds=np.r_[f, f],
+                           repeats=np.r_[rep * 0, rep * 0 + 1], confidence=0.9, n_resamples=100)
+    ym, pm, _, fm = _multiclass_data(0, n=60)
+    labels = sorted(set(ym))
+    multi = apples.report(ym, y_pred=pm, folds=fm, labels=labels, confidence=0.9, n_resamples=100,
+                          train_frequencies={lab: 1 / len(labels) for lab in labels})
+    return binary, multi
+
+
+def _paths(node, path=()):
+    """Every key path of a nested dict (lists included by index)."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in items:
+        yield (*path, key)
+        yield from _paths(child, (*path, key))
+
+
+def test_what_to_json_writes_from_json_reads_back_in_every_layout():
+    for r in _full_reports():
+        assert apples.CVReport.from_json(r.to_json()) == r
+        assert apples.CVReport.from_json(r.to_json(indent=None).encode()) == r
+        assert apples.CVReport(r.to_dict()) == r
+
+
+def test_a_report_dict_missing_anything_is_refused_naming_it_or_still_renders():
+    # before: str(CVReport({"task": "binary"})) raised KeyError: 'f_measure' inside the renderer
+    with pytest.raises(ValueError, match=r"^data lacks \['n', 'n_folds', 'folds'"):
+        str(apples.CVReport({"task": "binary"}))
+    with pytest.raises(ValueError, match=r"^text lacks \['n', 'n_folds', 'folds'"):
+        apples.CVReport.from_json('{"task": "binary"}').to_frame()
+    # every entry taken out, one at a time: a clear error, or (an interval, a note) a report that renders
+    for r in _full_reports():
+        full = r.to_dict()
+        for path in _paths(full):
+            d = json.loads(json.dumps(full))
+            node = d
+            for key in path[:-1]:
+                node = node[key]
+            del node[path[-1]]
+            try:
+                out = apples.CVReport(d)
+            except (ValueError, TypeError) as err:
+                assert str(err).startswith("data"), err
+                continue
+            str(out), out._repr_html_(), out.to_markdown(), out.to_frame(), repr(out)
+
+
+@pytest.mark.parametrize("change, exc, match", [
+    (lambda d: d["f_measure"].update(tp_fp=float("nan")), ValueError, r"^data\['f_measure'\]\['tp_fp'\] is nan"),
+    (lambda d: d["f_measure"].update(tp_fp="0.5"), TypeError, r"^data\['f_measure'\]\['tp_fp'\] must be a number"),
+    (lambda d: d["f_measure"].update(tp_fp=True), TypeError, r"^data\['f_measure'\]\['tp_fp'\] must be a number"),
+    (lambda d: d.update(n=-1), ValueError, r"^data\['n'\] must be a non-negative integer"),
+    (lambda d: d["folds"][0].update(n="3"), ValueError, r"^data\['folds'\]\[0\]\['n'\]"),
+    (lambda d: d.update(warnings="none"), TypeError, r"^data\['warnings'\] must be a list"),
+    (lambda d: d.update(pos_label=[1]), TypeError, r"^data\['pos_label'\] must be a label"),
+    (lambda d: d["precision"].update(median=0.5), ValueError, r"^data\['precision'\] has unknown key"),
+])
+def test_a_report_dict_with_a_wrong_value_is_refused_naming_the_entry(change, exc, match):
+    d = apples.report([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]).to_dict()
+    change(d)
+    with pytest.raises(exc, match=match):
+        apples.CVReport(d)
+
+
+def test_from_json_refuses_nan_which_to_json_never_writes():
+    r = apples.report([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1])
+    text = r.to_json()
+    assert "NaN" not in text and '"merge": null' in text  # no scores: ROC AUC is undefined, written null
+    # before: from_json accepted NaN and the CVReport constructor then failed inside the json module
+    for word in ("NaN", "Infinity", "-Infinity"):
+        with pytest.raises(ValueError, match=f"^text holds {word}, which CVReport.to_json\\(\\) never writes"):
+            apples.CVReport.from_json(text.replace('"merge": null', f'"merge": {word}', 1))
+    with pytest.raises(ValueError, match="^text is not the JSON"):
+        apples.CVReport.from_json(b"\xff\xfe")
+
+
 def test_renderings_show_the_same_numbers():
     y, p, s, f = _binary_data(6)
     r = apples.report(y, y_pred=p, y_score=s, folds=f)
