@@ -101,11 +101,31 @@ def _pct(v) -> str:
     return "undefined" if v is None else f"{100 * v:.1f}%"
 
 
-def _title(d: dict) -> str:
+def _plain(text: str) -> str:
+    return text
+
+
+#: Characters with a meaning in Markdown that a label may hold: a backslash escape makes each literal.
+_MARKDOWN_SPECIAL = frozenset("\\`*_[]()!|~#{}")
+
+
+def _markdown_user(text: str) -> str:
+    """User text (a label, a fold or repeat id) made inert in Markdown: HTML-escaped, Markdown punctuation escaped.
+
+    Most Markdown viewers render raw HTML, so ``<script>`` or ``<img onerror=...>`` in a label must
+    not reach them as such; ``|`` would split a table cell, ``[...](...)`` make a link, a backtick
+    open a code span.
+    """
+    escaped = html.escape(text, quote=False)
+    return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in escaped)
+
+
+def _title(d: dict, user=_plain) -> str:
+    """The report's title line; ``user`` escapes the user text in it (the positive label)."""
     if d["task"] == "binary":
         head = (
             f"Cross-validated binary classification: n = {d['n']}, {d['n_folds']} folds, "
-            f"positive label {d['pos_label']!r}"
+            f"positive label {user(repr(d['pos_label']))}"
         )
     else:
         head = (
@@ -153,16 +173,18 @@ def _table(d: dict) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
-def _fold_lines(d: dict) -> list[str]:
+def _fold_lines(d: dict, user=_plain) -> list[str]:
+    """One line per fold; ``user`` escapes the user text in it (fold and repeat ids, labels)."""
     lines = []
     for f in d["folds"]:
-        where = f"fold {f['fold']!r}" + (f" of repeat {f['repeat']!r}" if "repeat" in f else "")
+        where = f"fold {user(repr(f['fold']))}" + (f" of repeat {user(repr(f['repeat']))}" if "repeat" in f else "")
         if d["task"] == "binary":
             size = f"n = {f['n']}, positives = {f['positives']}"
         else:
-            size = f"n = {f['n']}" + (f", absent labels {f['absent_labels']}" if f["absent_labels"] else "")
+            absent = user(repr(f["absent_labels"]))
+            size = f"n = {f['n']}" + (f", absent labels {absent}" if f["absent_labels"] else "")
         und = "; ".join(
-            u["quantity"] + (f" of {u['label']!r}" if "label" in u else "") + f" undefined ({u['reason']})"
+            u["quantity"] + (f" of {user(repr(u['label']))}" if "label" in u else "") + f" undefined ({u['reason']})"
             for u in f["undefined"]
         )
         lines.append(f"{where}: {size}" + (f"; {und}" if und else ""))
@@ -191,24 +213,31 @@ def render_text(d: dict) -> str:
 
 
 def render_markdown(d: dict) -> str:
-    """The report as Markdown: a title, a pipe table, then folds, notes and warnings as lists."""
+    """The report as Markdown: a title, a pipe table, then folds, notes and warnings as lists.
+
+    User text (labels, fold and repeat ids) is escaped so that it stays text in any viewer
+    (:func:`_markdown_user`); the rest is HTML-escaped, and ``|`` escaped inside the table.
+    """
     header, body = _table(d)
 
     def cell(s: str) -> str:
-        return s.replace("|", "\\|")
+        return html.escape(s, quote=False).replace("|", "\\|")
+
+    def text(s: str) -> str:
+        return html.escape(s, quote=False)
 
     right = _right(d)
     out = [
-        f"**{_title(d)}**",
+        f"**{_title(d, _markdown_user)}**",
         "",
-        "| " + " | ".join(header) + " |",
+        "| " + " | ".join(cell(h) for h in header) + " |",
         "|" + "|".join("---:" if h in right else ":---" for h in header) + "|",
     ]
     out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in body]
-    out += ["", "\\* what the papers support", "", "Folds:", ""] + [f"- {cell(s)}" for s in _fold_lines(d)]
-    out += ["", "Notes:", ""] + [f"- {s}" for s in d["notes"]]
+    out += ["", "\\* what the papers support", "", "Folds:", ""] + [f"- {s}" for s in _fold_lines(d, _markdown_user)]
+    out += ["", "Notes:", ""] + [f"- {text(s)}" for s in d["notes"]]
     if d["warnings"]:
-        out += ["", "Warnings:", ""] + [f"- {s}" for s in d["warnings"]]
+        out += ["", "Warnings:", ""] + [f"- {text(s)}" for s in d["warnings"]]
     return "\n".join(out)
 
 

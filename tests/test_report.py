@@ -277,6 +277,39 @@ def test_from_json_refuses_nan_which_to_json_never_writes():
         apples.CVReport.from_json(b"\xff\xfe")
 
 
+HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(2)>", "[x](javascript:alert(3))",
+           "a | b", "`code`", "**bold**"]
+
+
+def _hostile_reports():
+    """Reports whose labels, fold ids, repeat ids and positive label are HTML, Markdown links and pipes."""
+    y = np.array([HOSTILE[0], HOSTILE[1]] * 6)
+    p = np.where(np.arange(12) % 5 == 0, y[::-1], y)
+    folds = np.array([HOSTILE[2], HOSTILE[3]] * 6)
+    repeats = np.repeat([HOSTILE[4], HOSTILE[5]], 6)
+    binary = apples.report(y, y_pred=p, folds=folds, repeats=repeats, pos_label=HOSTILE[0])
+    ym = np.array(HOSTILE[:3] * 4)
+    pm = np.array(HOSTILE[:4] * 3)  # a fourth label, predicted only: it is absent from every fold
+    multi = apples.report(ym, y_pred=pm, folds=np.repeat(HOSTILE[3:5], 6))
+    return binary, multi
+
+
+def test_markdown_and_html_keep_user_text_inert():
+    from markdown_it import MarkdownIt  # CommonMark with raw HTML on, as most Markdown viewers render it
+
+    for r, shown in zip(_hostile_reports(), ("&lt;script&gt;alert(1)&lt;/script&gt;", "absent labels ['a | b']")):
+        md = r.to_markdown()
+        rendered = MarkdownIt("commonmark").enable("table").render(md)
+        # before: the labels went into the Markdown as raw HTML and became a <script> and an <img onerror>
+        for active in ("<script", "<img", 'href="javascript', "<code>", "<strong>bold"):
+            assert active not in rendered, (active, md)
+            assert active not in r._repr_html_()
+        assert shown in rendered  # shown as text, not dropped
+        # the table keeps its columns: no cell split by a user's "|"
+        table = [line for line in md.splitlines() if line.startswith("|")]
+        assert len({line.replace("\\|", "").count("|") for line in table}) == 1
+
+
 def test_renderings_show_the_same_numbers():
     y, p, s, f = _binary_data(6)
     r = apples.report(y, y_pred=p, y_score=s, folds=f)
