@@ -39,14 +39,20 @@ from typing import Any
 import numpy as np
 
 from apples._report_format import render_html, render_markdown, render_text, report_rows
-from apples._report_guidance import BINARY_SECTIONS, MULTICLASS_SECTIONS, gap_warnings, guidance
+from apples._report_guidance import (
+    BINARY_SECTIONS,
+    MULTICLASS_SECTIONS,
+    gap_warnings,
+    guidance,
+    score_direction_warnings,
+)
 from apples._report_intervals import (
     check_interval_settings,
     combine_intervals,
     interval_note,
     interval_warnings,
 )
-from apples._report_kernels import codes_of
+from apples._report_kernels import codes_of, fold_ranking
 from apples._report_layout import check_layout
 from apples._report_tasks import binary_body, check_score_columns, mean_or_none, multiclass_body, plain
 from apples._validation import (
@@ -55,6 +61,7 @@ from apples._validation import (
     check_same_label_kind,
     check_same_length,
     check_scores,
+    default_pos_label,
     is_missing,
     label_kind,
     unique_labels,
@@ -203,16 +210,6 @@ def _check_labels_arg(labels, data: np.ndarray) -> list:
     return out
 
 
-def _default_pos_label(both: np.ndarray) -> Hashable:
-    values = set(both.tolist())
-    if label_kind(both) == "number" and values <= {0, 1} | {-1, 1}:
-        return True if both.dtype.kind == "b" else 1
-    raise ValueError(
-        f"pos_label must be given: the labels are {both.tolist()}, and only 0/1 or -1/1 labels have the default "
-        "positive label 1"
-    )
-
-
 def report(
     y_true,
     *,
@@ -238,7 +235,9 @@ def report(
     y_pred : array-like of shape (n,), optional
         Predicted labels: the F-measures, precision, recall and accuracy.
     y_score : array-like of shape (n,) or (n, n_labels), optional
-        Binary: the positive class's score (ROC AUC and average precision).
+        Binary: the positive class's score, higher = more likely ``pos_label``
+        (ROC AUC and average precision); the score of the other label gives
+        1 − AUC, and is warned about (see ``warnings`` below).
         Multi-class: one column per label in label order (macro one-vs-rest AUC).
         At least one of ``y_pred`` and ``y_score`` is needed.
     labels : sequence, optional
@@ -297,8 +296,12 @@ def report(
                                      "std": {<quantities>}}
 
         Undefined folds are handled by the policy in the module docstring.
-        ``warnings`` lists every quantity whose aggregations differ by more
-        than one percentage point, and the folds with undefined values.
+        ``warnings`` lists, first, scores that seem to be the other label's
+        (binary: the scores rank the cases predicted negative above those
+        predicted positive; any task: a ROC AUC, averaged or merged, below
+        50%), then every quantity whose aggregations differ by more than one
+        percentage point, the folds with undefined values, and, with
+        ``confidence=``, folds of one case (whose bootstrap cannot vary).
 
     Raises
     ------
@@ -365,7 +368,7 @@ def report(
         s = None if y_score is None else check_score_columns(y_score, len(label_list))
     else:
         if pos_label is None:
-            pos_label = _default_pos_label(both)
+            pos_label = default_pos_label(both)
         if both.size == 2:
             check_pos_label(pos_label, both, where="y_true and y_pred")
         elif is_missing(pos_label) or label_kind(np.asarray([pos_label])) != label_kind(both):
@@ -449,7 +452,10 @@ def report(
     d["recommended"], d["notes"] = guidance(d)
     if settings is not None:
         d["notes"].append(interval_note(settings, d["task"]))
-    d["warnings"] = gap_warnings(d)
+    prediction_auc = None
+    if not multiclass and pc is not None and s is not None and 0 < int(pc.sum()) < pc.size:
+        prediction_auc = fold_ranking(pc, s, np.zeros(pc.size, dtype=np.intp), 1).auc_merge
+    d["warnings"] = score_direction_warnings(d, prediction_auc) + gap_warnings(d)
     if settings is not None:
         d["warnings"] += interval_warnings(d)
     return CVReport(d)

@@ -46,6 +46,7 @@ __all__ = [
     "check_scores",
     "check_seed",
     "check_table_size",
+    "default_pos_label",
     "divide",
     "float_or_array",
     "is_missing",
@@ -330,6 +331,32 @@ def check_pos_label(pos_label: object, labels: np.ndarray, *, name: str = "pos_l
         )
     if pos_label not in labels.tolist():
         raise ValueError(f"{name}={pos_label!r} is not one of the labels in {where} {labels[:5].tolist()}")
+
+
+def default_pos_label(labels: np.ndarray, *, name: str = "pos_label") -> object:
+    """The positive label when none is given: 1 for 0/1 or -1/1 labels (True for bools), else a ValueError.
+
+    ``labels`` are the distinct labels of the data (checked, sorted). One rule for every function
+    with ``pos_label=None`` (:func:`apples.report`, :func:`apples.cross_val_predictions`): any
+    other label set (strings, 1/2) has no positive label that could be guessed safely, and the
+    error names ``name`` and lists the labels.
+
+    Examples
+    --------
+    >>> default_pos_label(np.array([-1, 1]))
+    1
+    >>> default_pos_label(np.array(["benign", "malignant"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label must be given: the labels are ['benign', 'malignant'], and only 0/1 or -1/1 labels have the default positive label 1
+    """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
+    values = set(labels.tolist())
+    if label_kind(labels) == "number" and values <= {0, 1} | {-1, 1}:
+        return True if labels.dtype.kind == "b" else 1
+    raise ValueError(
+        f"{name} must be given: the labels are {labels[:10].tolist()}, and only 0/1 or -1/1 labels have the default "
+        "positive label 1"
+    )
 
 
 def unique_labels(name: str, arr: np.ndarray) -> np.ndarray:

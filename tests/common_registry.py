@@ -861,8 +861,8 @@ REGISTRY: dict[str, Entry] = {
                                project=_report_dict, relabel=MC_MAP),
     # ---- _integration.py ----------------------------------------------------------------------
     "cross_val_predictions": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), estimator=_logistic(),
-                                                cv=_two_fold_cv()),
-                                   {"y": _labels(aligned=False)},
+                                                cv=_two_fold_cv(), pos_label=1),
+                                   {"y": _labels(aligned=False), "pos_label": Arg(POSITIVE)},
                                    note="X and the splitter go to scikit-learn as given"),
     "counts_scorer": Entry(lambda: {"pos_label": 1},
                            note="returns a scorer; pos_label is checked to be one label when it is made "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import importlib
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -316,3 +317,26 @@ def test_markdown_output_keeps_hostile_fold_ids_inert(tmp_path, capsys):
     rendered = MarkdownIt("commonmark").enable("table").render(out)
     assert "<script" not in rendered and "<img" not in rendered
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in rendered
+
+
+def test_a_score_column_of_the_other_label_is_warned_about(tmp_path, capsys):
+    df = _frame(13, n=200, k=4)
+    df["y"] = np.where(df.y == 1, "benign", "malignant")
+    df["pred"] = np.where(df.pred == 1, "benign", "malignant")
+    df.to_csv(tmp_path / "p.csv", index=False)
+    args = ["report", tmp_path / "p.csv", "--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"]
+    code, out, err = run(capsys, *args, "--pos-label", "benign")
+    assert code == 0 and "other label" not in out
+    # the score is benign's: with --pos-label malignant it is the other label's, as in the file
+    code, out, err = run(capsys, *args, "--pos-label", "malignant")
+    assert code == 0 and err == ""
+    auc = roc_auc_score(df.y == "malignant", df.score)
+    assert auc < 0.5 and re.search(rf"ROC AUC +merged scores +{100 * auc:.1f}%", out)
+    assert "! the scores rank the cases predicted negative above those predicted positive" in out
+    assert "! ROC AUC below 50%" in out
+
+
+def test_score_help_says_it_is_the_positive_labels_score(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["report", "--help"])
+    assert "the positive label's score column" in " ".join(capsys.readouterr().out.split())

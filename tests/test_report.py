@@ -310,6 +310,41 @@ def test_markdown_and_html_keep_user_text_inert():
         assert len({line.replace("\\|", "").count("|") for line in table}) == 1
 
 
+def test_scores_that_rank_the_predicted_positives_last_are_warned_about():
+    y = [1, 1, 0, 0, 1, 0, 1, 0]
+    pred = [1, 1, 0, 0, 1, 0, 0, 1]
+    f = [0, 0, 0, 0, 1, 1, 1, 1]
+    good = [0.9, 0.8, 0.2, 0.1, 0.7, 0.3, 0.4, 0.6]  # ranks the predicted positives first (by hand: AUC 1)
+    assert roc_auc_score(pred, good) == 1.0
+    d = apples.report(y, y_pred=pred, y_score=good, folds=f).to_dict()
+    assert not any("scores rank" in w for w in d["warnings"])
+    flipped = [1 - v for v in good]
+    d = apples.report(y, y_pred=pred, y_score=flipped, folds=f).to_dict()
+    assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, flipped), rel=1e-12)
+    assert roc_auc_score(y, flipped) < 0.5
+    assert d["warnings"][0].startswith("the scores rank the cases predicted negative above those predicted "
+                                       "positive (their ROC AUC for the predicted labels is 0.0%)")
+    assert d["warnings"][1].startswith("ROC AUC below 50% (avg ")
+    # the same in every rendering, the CLI's included (it prints str(report))
+    r = apples.report(y, y_pred=pred, y_score=flipped, folds=f)
+    for out in (str(r), r._repr_html_(), r.to_markdown(), r.to_json()):
+        assert "predicted negative above those predicted positive" in out
+    # one predicted class only: no direction to read; an AUC of exactly 50% is not below it
+    d = apples.report(y, y_pred=[1] * 8, y_score=[0.5] * 8, folds=f).to_dict()
+    assert d["roc_auc"]["merge"] == 0.5 and not any("scores rank" in w or "below 50%" in w for w in d["warnings"])
+
+
+def test_a_multiclass_auc_below_half_suggests_score_columns_out_of_label_order():
+    y, p, s, f = _multiclass_data(3, n=300)
+    d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
+    assert not any("below 50%" in w for w in d["warnings"])
+    flipped = s[:, ::-1]  # columns in reverse label order
+    d = apples.report(y, y_pred=p, y_score=flipped, folds=f).to_dict()
+    merged = roc_auc_score(y, flipped / flipped.sum(axis=1, keepdims=True), multi_class="ovr")
+    assert merged < 0.5 and d["roc_auc"]["macro_ovr"]["merge"] == pytest.approx(merged, rel=1e-9)
+    assert any(w.startswith("ROC AUC below 50%") and "label order" in w for w in d["warnings"])
+
+
 def test_renderings_show_the_same_numbers():
     y, p, s, f = _binary_data(6)
     r = apples.report(y, y_pred=p, y_score=s, folds=f)
