@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from apples._report_format import render_html, render_markdown, render_text, report_rows
+from apples._report_format import check_layout, render_html, render_markdown, render_text, report_rows
 from apples._report_guidance import (
     BINARY_SECTIONS,
     MULTICLASS_SECTIONS,
@@ -53,7 +53,6 @@ from apples._report_intervals import (
     interval_warnings,
 )
 from apples._report_kernels import codes_of, fold_ranking
-from apples._report_layout import check_layout
 from apples._report_tasks import binary_body, check_score_columns, mean_or_none, multiclass_body, plain
 from apples._validation import (
     check_labels_1d,
