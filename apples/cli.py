@@ -52,8 +52,10 @@ example:
   apples report predictions.csv --truth y --fold fold --pred y_pred --confidence 0.95   (intervals too)
 
 FILE is CSV (.csv) or TSV (.tsv, .tab), optionally gzip-compressed (.gz); --sep overrides the extension.
-The positive label defaults to 1 for 0/1 labels; give --pos-label otherwise. Multi-class scores need one
-column per label, in the sorted order of the labels. Bad input: one line on stderr, exit code 2.
+The positive label defaults to 1 for 0/1 labels; give --pos-label otherwise. A binary --score column is the
+positive label's score (higher = more likely that label); one that ranks the other way is warned about.
+Multi-class scores need one column per label, in the sorted order of the labels. Bad input: one line on
+stderr, exit code 2.
 """
 
 #: report()'s argument names -> the options that set them, for its error messages.
