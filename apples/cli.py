@@ -201,17 +201,28 @@ def _open_text(path: Path):
 
 
 def _refuse_extra_fields(path: Path, sep: str) -> None:
-    """The line of the first row with a non-empty field beyond the header's, as a BadInputError."""
-    with _open_text(path) as fh:
-        reader = csv.reader(fh, delimiter=sep)
-        width = len(next(reader, []))
-        for row in reader:
-            extra = [f for f in row[width:] if f.strip()]
-            if extra:
-                raise BadInputError(
-                    f"{path}, line {reader.line_num}: {len(row)} fields where the header has {width}; the extra "
-                    f"field {extra[0]!r} belongs to no column"
-                )
+    """The line of the first row with a non-empty field beyond the header's, as a BadInputError.
+
+    Called when pandas warned that it dropped fields; rows whose extra fields are all empty (a trailing
+    separator) lose nothing and pass. A file this reader cannot open as text (a .zip or .zst archive) is
+    refused without the line.
+    """
+    try:
+        with _open_text(path) as fh:
+            reader = csv.reader(fh, delimiter=sep)
+            width = len(next(reader, []))
+            for row in reader:
+                extra = [f for f in row[width:] if f.strip()]
+                if extra:
+                    raise BadInputError(
+                        f"{path}, line {reader.line_num}: {len(row)} fields where the header has {width}; the "
+                        f"extra field {extra[0]!r} belongs to no column"
+                    )
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, csv.Error, lzma.LZMAError) as err:
+        raise BadInputError(
+            f"{path}: a row has more fields than the header, which pandas would drop; its line could not be "
+            f"found in this kind of file ({type(err).__name__}): write it as .csv, .tsv or .gz to see it"
+        ) from None
 
 
 def _column(frame: pd.DataFrame, name: str, option: str, path: Path) -> pd.Series:

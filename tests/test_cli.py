@@ -264,14 +264,20 @@ def test_a_trailing_comma_on_every_row_is_read_as_an_empty_field_not_an_index(tm
     assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(df.y, df.score), rel=1e-12)
 
 
+@pytest.mark.parametrize("name", ["extra.csv", "extra.csv.gz"])
 @pytest.mark.parametrize("bad_line", [2, 9])
-def test_a_row_with_an_extra_field_is_refused_naming_its_line(tmp_path, capsys, bad_line):
+def test_a_row_with_an_extra_field_is_refused_naming_its_line(tmp_path, capsys, bad_line, name):
     rows = _rows(_frame(8, n=20, k=3))
     rows[bad_line - 2] += ",7"
-    (tmp_path / "extra.csv").write_text("y,fold,pred,score\n" + "\n".join(rows) + "\n")
-    code, out, err = run(capsys, "report", tmp_path / "extra.csv", *_COLS)
+    text = "y,fold,pred,score\n" + "\n".join(rows) + "\n"
+    if name.endswith(".gz"):
+        with gzip.open(tmp_path / name, "wt") as fh:
+            fh.write(text)
+    else:
+        (tmp_path / name).write_text(text)
+    code, out, err = run(capsys, "report", tmp_path / name, *_COLS)
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert f"extra.csv, line {bad_line}: 5 fields where the header has 4" in err, err
+    assert f"{name}, line {bad_line}: 5 fields where the header has 4" in err, err
 
 
 def test_a_column_name_used_twice_is_refused(tmp_path, capsys):
