@@ -19,7 +19,15 @@ import numpy as np
 import pandas as pd
 
 from apples._optional import require
-from apples._validation import check_choice, check_labels_1d, check_same_length
+from apples._validation import (
+    check_choice,
+    check_label,
+    check_labels_1d,
+    check_pos_label,
+    check_same_length,
+    default_pos_label,
+    unique_labels,
+)
 from apples.metrics import Counts
 
 __all__ = [
@@ -34,7 +42,7 @@ COUNT_KEYS = ("tp", "fp", "fn", "tn")
 _METHODS = ("auto", "predict_proba", "decision_function", "predict")
 
 
-def _fit_and_predict(estimator, X, y, train, test, method: str, labels: np.ndarray):
+def _fit_and_predict(estimator, X, y, train, test, method: str, labels: np.ndarray, pos_label):
     """Fit a clone on ``train``; predicted labels and scores (None, 1-d or one column per label) on ``test``."""
     clone = require("sklearn.base").clone
     model = clone(estimator).fit(_take(X, train), y[train])
@@ -45,9 +53,7 @@ def _fit_and_predict(estimator, X, y, train, test, method: str, labels: np.ndarr
     raw = np.asarray(getattr(model, method)(Xt), dtype=float)
     classes = list(model.classes_)
     if labels.size == 2:
-        if raw.ndim == 2:  # probabilities: the column of the greater label, scikit-learn's positive class
-            return y_pred, raw[:, classes.index(labels[1])] if labels[1] in classes else np.zeros(len(test))
-        return y_pred, raw
+        return y_pred, _positive_score(raw, classes, pos_label, method)
     out = np.zeros((len(test), labels.size))  # a label this fold's model never saw scores 0
     for j, lab in enumerate(labels.tolist()):
         if lab in classes:
@@ -55,11 +61,31 @@ def _fit_and_predict(estimator, X, y, train, test, method: str, labels: np.ndarr
     return y_pred, out
 
 
+def _positive_score(raw: np.ndarray, classes: list, pos_label, method: str) -> np.ndarray:
+    """The score of ``pos_label`` from a binary model's ``predict_proba`` or ``decision_function`` output.
+
+    A probability table has a column per class of ``classes_``: the positive label's (0 if this
+    fold's model never saw it). A one-dimensional decision value is, in scikit-learn, the score of
+    ``classes_[1]``; it is negated when the positive label is ``classes_[0]``, so that higher
+    always means "more likely the positive label".
+    """
+    if raw.ndim == 2:
+        return raw[:, classes.index(pos_label)] if pos_label in classes else np.zeros(raw.shape[0])
+    if len(classes) != 2 or pos_label not in classes:
+        raise ValueError(
+            f"{method} gave one score per case, but the model's classes_ are {classes}: cannot tell the "
+            f"score of pos_label={pos_label!r}"
+        )
+    return raw if classes.index(pos_label) == 1 else -raw
+
+
 def _take(X, rows: np.ndarray):
     return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
-def cross_val_predictions(estimator, X, y, *, cv, groups=None, method: str = "auto", n_jobs: int | None = None):
+def cross_val_predictions(
+    estimator, X, y, *, cv, groups=None, method: str = "auto", pos_label=None, n_jobs: int | None = None
+):
     """Cross-validated predictions with their fold (and repeat), ready for :func:`apples.report`.
 
     Parameters
@@ -78,6 +104,14 @@ def cross_val_predictions(estimator, X, y, *, cv, groups=None, method: str = "au
     method : {"auto", "predict_proba", "decision_function", "predict"}, default "auto"
         The scores: ``"auto"`` takes ``predict_proba`` if the estimator has it,
         else ``decision_function``, else none (``"predict"``).
+    pos_label : label, optional
+        Binary ``y`` only: the label whose score ``y_score`` is (higher = more
+        likely this label), the ``pos_label`` to pass to :func:`apples.report`.
+        Default, as in :func:`apples.report`: 1 for 0/1 or -1/1 labels (True for
+        bools); other labels (strings such as ``"benign"``) need it, since
+        scikit-learn's score of the label that sorts last is the positive
+        label's only by accident. With ``method="predict"`` (no scores) it may
+        be left out.
     n_jobs : int, optional
         Folds fitted in parallel (joblib); the result does not depend on it.
 
@@ -88,9 +122,20 @@ def cross_val_predictions(estimator, X, y, *, cv, groups=None, method: str = "au
         ``repeat`` (0, 1, ...; a new repeat starts when a case is tested a
         second time), ``fold`` (0, 1, ... within the repeat), ``index`` (the
         row of ``X``), ``y_true``, ``y_pred`` and the scores: ``y_score`` for
-        binary labels (the probability or decision value of the greater label,
-        scikit-learn's positive class), else ``y_score_<label>`` per label in
-        sorted order (0 for a label a fold's model never saw).
+        binary labels (the probability of ``pos_label``, or the decision value
+        oriented towards it: scikit-learn's decision value scores
+        ``classes_[1]`` and is negated when ``pos_label`` is ``classes_[0]``),
+        else ``y_score_<label>`` per label in sorted order (0 for a label a
+        fold's model never saw). ``frame.attrs["pos_label"]`` holds the
+        positive label of binary ``y`` (None for multi-class ``y``, and with
+        ``method="predict"`` when none was given or implied).
+
+    Raises
+    ------
+    ValueError, TypeError
+        ``pos_label`` missing for binary labels other than 0/1 (with scores),
+        not one of the labels of ``y`` or of another kind, or given for
+        multi-class ``y``; bad ``X``, ``y``, ``groups`` or ``method``.
 
     Examples
     --------
@@ -99,8 +144,13 @@ def cross_val_predictions(estimator, X, y, *, cv, groups=None, method: str = "au
     >>> X = np.arange(40, dtype=float).reshape(20, 2); y = np.array([0, 1] * 10)
     >>> cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=2, random_state=0)
     >>> p = cross_val_predictions(LogisticRegression(), X, y, cv=cv)
-    >>> list(p.columns), len(p)
-    (['repeat', 'fold', 'index', 'y_true', 'y_pred', 'y_score'], 40)
+    >>> list(p.columns), len(p), p.attrs["pos_label"]
+    (['repeat', 'fold', 'index', 'y_true', 'y_pred', 'y_score'], 40, 1)
+    >>> names = np.array(["malignant", "benign"])[y]      # "malignant" sorts last: not the positive label here
+    >>> a = cross_val_predictions(LogisticRegression(), X, names, cv=cv, pos_label="benign")
+    >>> b = cross_val_predictions(LogisticRegression(), X, names, cv=cv, pos_label="malignant")
+    >>> bool(np.allclose(a.y_score, 1 - b.y_score)), a.attrs["pos_label"]
+    (True, 'benign')
     """
     model_selection = require("sklearn.model_selection")
     joblib = require("joblib")
@@ -114,17 +164,29 @@ def cross_val_predictions(estimator, X, y, *, cv, groups=None, method: str = "au
     if groups is not None:
         groups = check_labels_1d("groups", groups)
         check_same_length(X=X, groups=groups)
-    labels = np.unique(y_arr)
+    labels = unique_labels("y", y_arr)
     if labels.size < 2:
         raise ValueError(f"y holds a single label ({labels.tolist()}); a classifier needs two or more")
     if method == "auto":
         method = next((m for m in ("predict_proba", "decision_function") if hasattr(estimator, m)), "predict")
     elif not hasattr(estimator, method):
         raise ValueError(f"method={method!r}, but {type(estimator).__name__} has no {method}")
+    if labels.size > 2:
+        if pos_label is not None:
+            raise ValueError(
+                f"pos_label is for binary y; y holds {labels.size} labels {labels[:10].tolist()}, which get one "
+                "score column each (y_score_<label>)"
+            )
+    elif pos_label is not None:
+        check_pos_label(pos_label, labels, where="y")
+    elif method != "predict":
+        pos_label = default_pos_label(labels)
+    else:
+        pos_label = _implied_pos_label(labels)
     splitter = model_selection.check_cv(cv, y_arr, classifier=True)
     splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, y_arr, groups)]
     results = joblib.Parallel(n_jobs=n_jobs)(
-        joblib.delayed(_fit_and_predict)(estimator, X, y_arr, tr, te, method, labels) for tr, te in splits
+        joblib.delayed(_fit_and_predict)(estimator, X, y_arr, tr, te, method, labels, pos_label) for tr, te in splits
     )
     seen = np.zeros(y_arr.size, dtype=bool)
     repeat, fold = 0, 0
@@ -141,8 +203,17 @@ def cross_val_predictions(estimator, X, y, *, cv, groups=None, method: str = "au
                 part[f"y_score_{lab}"] = score[:, j]
         parts.append(pd.DataFrame(part))
         fold += 1
-    frame = pd.concat(parts, ignore_index=True)
-    return frame.sort_values(["repeat", "index"], kind="stable").reset_index(drop=True)
+    frame = pd.concat(parts, ignore_index=True).sort_values(["repeat", "index"], kind="stable").reset_index(drop=True)
+    frame.attrs["pos_label"] = pos_label.item() if isinstance(pos_label, np.generic) else pos_label
+    return frame
+
+
+def _implied_pos_label(labels: np.ndarray):
+    """The default positive label where there is one (0/1, -1/1, bools), else None (no scores need it)."""
+    try:
+        return default_pos_label(labels)
+    except ValueError:
+        return None
 
 
 def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
@@ -156,7 +227,16 @@ def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
     Parameters
     ----------
     pos_label : label, default 1
-        The positive class, as in :meth:`apples.Counts.from_labels`.
+        The positive class, as in :meth:`apples.Counts.from_labels`: one label (a
+        str, a number or a bool), checked here, when the scorer is made. Whether
+        it is a label of ``y`` is checked when the scorer runs; scikit-learn
+        turns an error there into NaN (``error_score=nan``) and a warning, and
+        :func:`folds_from_cross_validate` then says that the scorer failed.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``pos_label`` is not one label (a list, None, NaN, a continuous value).
 
     Examples
     --------
@@ -165,12 +245,51 @@ def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
     >>> scorer(DummyClassifier(strategy="constant", constant=1).fit([[0], [1]], [0, 1]), [[0], [1]], [0, 1])
     {'tp': 1, 'fp': 1, 'fn': 0, 'tn': 0}
     """
+    pos_label = check_label("pos_label", pos_label)
 
     def scorer(estimator, X, y_true) -> dict[str, int]:
         c = Counts.from_labels(y_true, estimator.predict(X), pos_label=pos_label)
         return {"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
 
     return scorer
+
+
+def _failed_folds(values) -> list[int] | None:
+    """The folds where ``cross_validate`` stored NaN for a failed scorer, read off ``results['test_score']``.
+
+    When :func:`counts_scorer` raises in the first fold, scikit-learn takes it for a single-metric scorer:
+    ``test_score`` then holds NaN for each failed fold and the count dict for each other one. None when
+    ``values`` is not such an array (another scorer's scores).
+    """
+    if values is None or isinstance(values, (str, bytes)):
+        return None
+    arr = np.asarray(values, dtype=object)
+    if arr.ndim != 1 or arr.size == 0:
+        return None
+    failed = []
+    for i, v in enumerate(arr.tolist()):
+        if isinstance(v, float) and v != v:
+            failed.append(i)
+        elif not isinstance(v, Mapping):
+            return None
+    return failed
+
+
+def _scorer_failed(failed: list[int], n_folds: int) -> ValueError:
+    advice = (
+        "which is what cross_validate stores when a scorer raises (error_score=nan; it only warns 'Scoring "
+        "failed'). Check that counts_scorer(pos_label=...) is a label of y, of its type (the default 1 does not "
+        "match string labels), and that the estimator predicts labels of y; run cross_validate(..., "
+        "error_score='raise') to see the error"
+    )
+    if len(failed) == n_folds:
+        return ValueError(
+            f"the scorer failed in every fold: results['test_score'] is NaN in all {n_folds} folds, {advice}"
+        )
+    shown = ", ".join(map(str, failed[:10])) + (" ..." if len(failed) > 10 else "")
+    return ValueError(
+        f"the scorer failed in {len(failed)} of {n_folds} folds (fold {shown}): their scores are NaN, {advice}"
+    )
 
 
 def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
@@ -186,7 +305,10 @@ def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
     ------
     TypeError, ValueError
         ``results`` is not a mapping, lacks a count key, or holds counts of
-        unequal lengths or that are not non-negative integers.
+        unequal lengths or that are not non-negative integers. When
+        :func:`counts_scorer` failed in every fold (scikit-learn then stores
+        only ``test_score``, all NaN) or in some (NaN counts), the error says
+        so, in which folds, and what to check.
 
     Examples
     --------
@@ -196,6 +318,9 @@ def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
     if not isinstance(results, Mapping):
         raise TypeError(f"results must be the dict cross_validate returns, got {type(results).__name__}")
     missing = [f"test_{k}" for k in COUNT_KEYS[:3] if f"test_{k}" not in results]
+    failed = _failed_folds(results.get("test_score"))
+    if missing and failed:
+        raise _scorer_failed(failed, len(results["test_score"]))
     if missing:
         raise ValueError(
             f"results lacks {missing}; run cross_validate(..., scoring=apples.counts_scorer()) "
@@ -211,6 +336,9 @@ def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
             raise ValueError(f"results['test_{k}'] must hold one count per fold, got shape {arr.shape}")
         columns[k] = arr
     check_same_length(**{f"results['test_{k}']": v for k, v in columns.items()})
+    nan_folds = sorted({int(i) for a in columns.values() if a.dtype.kind == "f" for i in np.flatnonzero(np.isnan(a))})
+    if nan_folds:
+        raise _scorer_failed(nan_folds, len(columns["tp"]))
     n = len(columns["tp"])
     out = []
     for i in range(n):

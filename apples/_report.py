@@ -38,10 +38,21 @@ from typing import Any
 
 import numpy as np
 
-from apples._report_format import render_html, render_markdown, render_text, report_rows
-from apples._report_guidance import BINARY_SECTIONS, MULTICLASS_SECTIONS, gap_warnings, guidance
-from apples._report_intervals import check_interval_settings, combine_intervals, interval_note
-from apples._report_kernels import codes_of
+from apples._report_format import check_layout, render_html, render_markdown, render_text, report_rows
+from apples._report_guidance import (
+    BINARY_SECTIONS,
+    MULTICLASS_SECTIONS,
+    gap_warnings,
+    guidance,
+    score_direction_warnings,
+)
+from apples._report_intervals import (
+    check_interval_settings,
+    combine_intervals,
+    interval_note,
+    interval_warnings,
+)
+from apples._report_kernels import codes_of, fold_ranking
 from apples._report_tasks import binary_body, check_score_columns, mean_or_none, multiclass_body, plain
 from apples._validation import (
     check_labels_1d,
@@ -49,6 +60,7 @@ from apples._validation import (
     check_same_label_kind,
     check_same_length,
     check_scores,
+    default_pos_label,
     is_missing,
     label_kind,
     unique_labels,
@@ -78,21 +90,33 @@ class CVReport:
     """
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        if not isinstance(data, Mapping) or data.get("task") not in ("binary", "multiclass"):
-            raise TypeError("data must be the dict of CVReport.to_dict() (with 'task' 'binary' or 'multiclass')")
-        self._data = json.loads(json.dumps(data, allow_nan=False))
+        check_layout(data, "data")
+        try:
+            self._data = json.loads(json.dumps(data, allow_nan=False))
+        except (TypeError, ValueError) as err:  # a value check_layout does not look into (a fold's label list)
+            raise type(err)(f"data must hold JSON values only (the layout of CVReport.to_dict()): {err}") from None
 
     @classmethod
     def from_json(cls, text: str) -> CVReport:
-        """The report written by :meth:`to_json`."""
+        """The report written by :meth:`to_json`; a ValueError or TypeError naming the entry for anything else.
+
+        JSON's ``NaN`` and ``Infinity`` are refused: :meth:`to_json` writes an undefined value as ``null``.
+        """
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"text must be a JSON string, got {type(text).__name__}")
+
+        def no_constant(word: str) -> None:
+            raise ValueError(f"text holds {word}, which CVReport.to_json() never writes (an undefined value is null)")
+
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=no_constant)
         except json.JSONDecodeError as err:
+            raise ValueError(f"text is not the JSON of CVReport.to_json(): {err}") from None
+        except UnicodeDecodeError as err:
             raise ValueError(f"text is not the JSON of CVReport.to_json(): {err}") from None
         if not isinstance(data, dict) or data.get("task") not in ("binary", "multiclass"):
             raise ValueError("text is not the JSON of CVReport.to_json() (no 'task' of 'binary' or 'multiclass')")
+        check_layout(data, "text")
         return cls(data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -185,16 +209,6 @@ def _check_labels_arg(labels, data: np.ndarray) -> list:
     return out
 
 
-def _default_pos_label(both: np.ndarray) -> Hashable:
-    values = set(both.tolist())
-    if label_kind(both) == "number" and values <= {0, 1} | {-1, 1}:
-        return True if both.dtype.kind == "b" else 1
-    raise ValueError(
-        f"pos_label must be given: the labels are {both.tolist()}, and only 0/1 or -1/1 labels have the default "
-        "positive label 1"
-    )
-
-
 def report(
     y_true,
     *,
@@ -220,7 +234,9 @@ def report(
     y_pred : array-like of shape (n,), optional
         Predicted labels: the F-measures, precision, recall and accuracy.
     y_score : array-like of shape (n,) or (n, n_labels), optional
-        Binary: the positive class's score (ROC AUC and average precision).
+        Binary: the positive class's score, higher = more likely ``pos_label``
+        (ROC AUC and average precision); the score of the other label gives
+        1 − AUC, and is warned about (see ``warnings`` below).
         Multi-class: one column per label in label order (macro one-vs-rest AUC).
         At least one of ``y_pred`` and ``y_score`` is needed.
     labels : sequence, optional
@@ -279,8 +295,12 @@ def report(
                                      "std": {<quantities>}}
 
         Undefined folds are handled by the policy in the module docstring.
-        ``warnings`` lists every quantity whose aggregations differ by more
-        than one percentage point, and the folds with undefined values.
+        ``warnings`` lists, first, scores that seem to be the other label's
+        (binary: the scores rank the cases predicted negative above those
+        predicted positive; any task: a ROC AUC, averaged or merged, below
+        50%), then every quantity whose aggregations differ by more than one
+        percentage point, the folds with undefined values, and, with
+        ``confidence=``, folds of one case (whose bootstrap cannot vary).
 
     Raises
     ------
@@ -347,7 +367,7 @@ def report(
         s = None if y_score is None else check_score_columns(y_score, len(label_list))
     else:
         if pos_label is None:
-            pos_label = _default_pos_label(both)
+            pos_label = default_pos_label(both)
         if both.size == 2:
             check_pos_label(pos_label, both, where="y_true and y_pred")
         elif is_missing(pos_label) or label_kind(np.asarray([pos_label])) != label_kind(both):
@@ -431,5 +451,10 @@ def report(
     d["recommended"], d["notes"] = guidance(d)
     if settings is not None:
         d["notes"].append(interval_note(settings, d["task"]))
-    d["warnings"] = gap_warnings(d)
+    prediction_auc = None
+    if not multiclass and pc is not None and s is not None and 0 < int(pc.sum()) < pc.size:
+        prediction_auc = fold_ranking(pc, s, np.zeros(pc.size, dtype=np.intp), 1).auc_merge
+    d["warnings"] = score_direction_warnings(d, prediction_auc) + gap_warnings(d)
+    if settings is not None:
+        d["warnings"] += interval_warnings(d)
     return CVReport(d)

@@ -16,6 +16,7 @@ __all__ = [
     "WARN_GAP",
     "gap_warnings",
     "guidance",
+    "score_direction_warnings",
 ]
 
 #: The quantity sections of each task, in the order they are printed.
@@ -68,6 +69,45 @@ def gap_warnings(d: dict) -> list[str]:
         out.append(
             f"{len(bad)} of {len(d['folds'])} folds have an undefined {', '.join(quantities)}; "
             "see folds[...]['undefined'] and the undefined-fold policy"
+        )
+    return out
+
+
+_FIX = (
+    "give the positive label's score (1 - probability or -decision value of the other label; "
+    "apples.cross_val_predictions(..., pos_label=...) returns it)"
+)
+
+
+def score_direction_warnings(d: dict, prediction_auc: float | None) -> list[str]:
+    """Warnings where the scores seem to belong to the other label: a wrong AUC must not pass without a word.
+
+    ``prediction_auc`` is the ROC AUC of the scores for telling the cases predicted positive from
+    those predicted negative, over all cases (None without predictions, scores, or both predicted
+    classes). A classifier's scores and its predictions come from the same model, so the scores
+    rank its predicted positives first: an AUC below 0.5 there means the score column is, most
+    likely, the other label's. Independently, a ROC AUC below 0.5 (averaged over folds or merged)
+    ranks the negatives above the positives more often than not: worse than chance, or the scores
+    of the other label.
+    """
+    out = []
+    if prediction_auc is not None and prediction_auc < 0.5:
+        out.append(
+            "the scores rank the cases predicted negative above those predicted positive (their ROC AUC for the "
+            f"predicted labels is {100 * prediction_auc:.1f}%): they are probably the other label's scores; {_FIX}"
+        )
+    auc = d["roc_auc"] if d["task"] == "binary" else d["roc_auc"]["macro_ovr"]
+    low = {k: v for k, v in auc.items() if v is not None and v < 0.5}
+    if low:
+        values = ", ".join(f"{_NAMES.get(k, k)} {100 * v:.1f}%" for k, v in low.items())
+        which = (
+            f"the other label's scores (if so, {_FIX})"
+            if d["task"] == "binary"
+            else "score columns in another order than the labels (give one column per label, in label order)"
+        )
+        out.append(
+            f"ROC AUC below 50% ({values}): the scores rank the negatives above the positives, worse than chance; "
+            f"they may be {which}"
         )
     return out
 

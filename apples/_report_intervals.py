@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from apples._validation import check_int, check_table_size
+from apples._validation import check_int, check_seed, check_table_size
 from apples.intervals import cv_f_measure_ci, cv_score_ci, proportion_ci, roc_auc_ci
 from apples.intervals.results import check_confidence
 from apples.metrics import Counts
@@ -48,6 +48,7 @@ __all__ = [
     "check_interval_settings",
     "combine_intervals",
     "interval_note",
+    "interval_warnings",
     "label_average_replicates",
     "multiclass_intervals",
 ]
@@ -72,8 +73,21 @@ def check_interval_settings(confidence: object, n_resamples: object, seed: objec
     return IntervalSettings(
         check_confidence(confidence),
         check_int("n_resamples", n_resamples, low=100),
-        check_int("seed", seed, low=0),
+        check_seed("seed", seed),
     )
+
+
+def interval_warnings(d: Mapping[str, Any]) -> list[str]:
+    """Warnings about the intervals of a report dict ``d``: folds of one case give the bootstrap nothing to vary."""
+    single = sum(1 for f in d["folds"] if f["n"] == 1)
+    if not single:
+        return []
+    which = "F" if d["task"] == "binary" else "the pooled averages"
+    return [
+        f"{single} of {len(d['folds'])} folds hold one case: resampling the cases within a fold cannot change "
+        f"such a fold, so the bootstrap intervals of {which} understate the uncertainty (with leave-one-out they "
+        "have width 0); for intervals use k-fold cross-validation with larger folds"
+    ]
 
 
 def interval_note(settings: IntervalSettings, task: str) -> str:

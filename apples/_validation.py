@@ -8,6 +8,7 @@ what came.
 from __future__ import annotations
 
 import datetime
+import math
 import numbers
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -32,6 +33,7 @@ __all__ = [
     "check_frame",
     "check_int",
     "check_int_at_least",
+    "check_label",
     "check_label_kind",
     "check_labels_1d",
     "check_policy",
@@ -42,7 +44,9 @@ __all__ = [
     "check_same_label_kind",
     "check_same_length",
     "check_scores",
+    "check_seed",
     "check_table_size",
+    "default_pos_label",
     "divide",
     "float_or_array",
     "is_missing",
@@ -115,10 +119,45 @@ def check_count(name: str, value: object) -> int:
         raise TypeError(f"{name} must be a non-negative integer count, got {value!r} ({type(value).__name__})")
     value = int(value)
     if value < 0:
-        raise ValueError(f"{name} must be a non-negative integer count, got {value}")
+        raise ValueError(f"{name} must be a non-negative integer count, got {_shown_int(value)}")
     if value > MAX_EXACT_INT:
-        shown = value if value < 10**20 else f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
-        raise ValueError(f"{name}={shown} is larger than 2**53, the largest count that float arithmetic holds exactly")
+        raise ValueError(
+            f"{name}={_shown_int(value)} is larger than 2**53, the largest count that float arithmetic holds exactly"
+        )
+    return value
+
+
+def _shown_int(value: int) -> str:
+    """An integer for a message: itself when short, else its size (``str`` of a 5,000-digit int raises)."""
+    if abs(value) < 10**20:
+        return str(value)
+    return f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
+
+
+def check_seed(name: str, value: object) -> int:
+    """A seed: a non-negative integer of any size, as a Python ``int``. The one seed contract of apples.
+
+    What :class:`numpy.random.SeedSequence` accepts as entropy: 0, 1, ...,
+    2**70 and beyond (a seed is entropy, not a count, so the 2**53 limit of
+    :func:`check_count` does not apply). A TypeError naming ``name`` for
+    anything that is not an integer (``None``, a bool, a float, a str), a
+    ValueError for a negative one. :func:`rng_from_seed` uses it for
+    integer seeds.
+
+    Examples
+    --------
+    >>> check_seed("seed", 2**70)
+    1180591620717411303424
+    >>> check_seed("seed", -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a non-negative integer (any size), got -1
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a non-negative integer (any size), got {value!r:.80} ({type(value).__name__})")
+    value = int(value)
+    if value < 0:
+        raise ValueError(f"{name} must be a non-negative integer (any size), got {_shown_int(value)}")
     return value
 
 
@@ -152,9 +191,14 @@ def check_labels_1d(name: str, values) -> np.ndarray:
 
     Rejects, with an error naming ``name``: more than one dimension (ValueError),
     ``None``, NaN, ``pd.NA`` or NaT (ValueError), labels of mixed kinds such as
-    ``[1, "a"]`` (TypeError; numpy would silently turn the 1 into ``"1"``), and
-    complex numbers (TypeError). Pandas input (a nullable ``Int64`` column included)
-    is accepted; its missing values are rejected like any other.
+    ``[1, "a"]`` (TypeError; numpy would silently turn the 1 into ``"1"``),
+    complex numbers (TypeError), and continuous values (ValueError): a float
+    that is not a whole number, such as a probability 0.3 passed where
+    predicted labels belong, or an infinite one would each become a class of
+    its own (scikit-learn's ``type_of_target`` calls such input "continuous"
+    and refuses it). Whole-number floats such as ``1.0`` are labels. Pandas
+    input (a nullable ``Int64`` column included) is accepted; its missing
+    values are rejected like any other.
 
     Examples
     --------
@@ -168,7 +212,11 @@ def check_labels_1d(name: str, values) -> np.ndarray:
     Traceback (most recent call last):
     ...
     TypeError: y_true mixes label types (number and str); use labels of one type
-    """
+    >>> check_labels_1d("y_pred", [0.0, 1.0, 0.3])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred holds 0.3 at position 2, a continuous value: labels are classes (whole numbers, strings or bools), not scores or probabilities
+    """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
     if isinstance(values, (str, bytes)) or (np.ndim(values) == 0 and not hasattr(values, "__len__")):
         raise TypeError(f"{name} must be a one-dimensional array-like of labels, got {type(values).__name__}")
     if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas Series / Index / array
@@ -186,6 +234,10 @@ def check_labels_1d(name: str, values) -> np.ndarray:
         bad = np.flatnonzero(np.isnan(arr))
         if bad.size:
             raise ValueError(f"{name} contains NaN at position {int(bad[0])}")
+        with np.errstate(invalid="ignore"):
+            bad = np.flatnonzero(~np.isfinite(arr) | (np.floor(arr) != arr))
+        if bad.size:
+            _refuse_continuous(name, arr[bad[0]].item(), int(bad[0]))
     elif kind in "mM":
         bad = np.flatnonzero(np.isnat(arr))
         if bad.size:
@@ -205,9 +257,24 @@ def _check_label_elements(name: str, values) -> None:
     for i, v in enumerate(values):
         if is_missing(v):
             raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
+        if isinstance(v, (float, np.floating)) and not (math.isfinite(v) and float(v).is_integer()):
+            _refuse_continuous(name, float(v), i)
         kinds.add(_label_kind(v))
     if len(kinds) > 1:
         raise TypeError(f"{name} mixes label types ({' and '.join(sorted(kinds))}); use labels of one type")
+
+
+def _refuse_continuous(name: str, value: float, position: int) -> None:
+    """The ValueError for a float label that is not a whole number (a score or probability), or infinite."""
+    if not math.isfinite(value):
+        raise ValueError(
+            f"{name} holds {value} at position {position}, an infinite value: labels are classes, not numbers "
+            "on a scale"
+        )
+    raise ValueError(
+        f"{name} holds {value!r} at position {position}, a continuous value: labels are classes (whole numbers, "
+        "strings or bools), not scores or probabilities"
+    )
 
 
 def _has_missing_pandas(values) -> bool:
@@ -264,6 +331,32 @@ def check_pos_label(pos_label: object, labels: np.ndarray, *, name: str = "pos_l
         )
     if pos_label not in labels.tolist():
         raise ValueError(f"{name}={pos_label!r} is not one of the labels in {where} {labels[:5].tolist()}")
+
+
+def default_pos_label(labels: np.ndarray, *, name: str = "pos_label") -> object:
+    """The positive label when none is given: 1 for 0/1 or -1/1 labels (True for bools), else a ValueError.
+
+    ``labels`` are the distinct labels of the data (checked, sorted). One rule for every function
+    with ``pos_label=None`` (:func:`apples.report`, :func:`apples.cross_val_predictions`): any
+    other label set (strings, 1/2) has no positive label that could be guessed safely, and the
+    error names ``name`` and lists the labels.
+
+    Examples
+    --------
+    >>> default_pos_label(np.array([-1, 1]))
+    1
+    >>> default_pos_label(np.array(["benign", "malignant"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label must be given: the labels are ['benign', 'malignant'], and only 0/1 or -1/1 labels have the default positive label 1
+    """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
+    values = set(labels.tolist())
+    if label_kind(labels) == "number" and values <= {0, 1} | {-1, 1}:
+        return True if labels.dtype.kind == "b" else 1
+    raise ValueError(
+        f"{name} must be given: the labels are {labels[:10].tolist()}, and only 0/1 or -1/1 labels have the default "
+        "positive label 1"
+    )
 
 
 def unique_labels(name: str, arr: np.ndarray) -> np.ndarray:
@@ -377,6 +470,40 @@ def check_scores(name: str, values) -> np.ndarray:
     return arr
 
 
+def check_label(name: str, value: object) -> object:
+    """One label passed as an argument before any data is seen (a scorer's ``pos_label``), returned as given.
+
+    A label is what :func:`check_labels_1d` accepts as an element: a str, a
+    number or a bool (numpy scalars included), a date or a time span. A
+    TypeError naming ``name`` for anything else (a list such as ``[1]``, an
+    array, a dict, a complex number); a ValueError for a missing value (None,
+    NaN, ``pd.NA``, NaT) or a continuous one (0.5, inf).
+
+    Examples
+    --------
+    >>> check_label("pos_label", "spam")
+    'spam'
+    >>> check_label("pos_label", [1])
+    Traceback (most recent call last):
+    ...
+    TypeError: pos_label must be one label (a str, a number or a bool), got [1] (list)
+    """
+    if is_missing(value):
+        raise ValueError(f"{name}={value!r} is a missing value, not a label")
+    complex_number = isinstance(value, (complex, np.complexfloating))
+    if complex_number or _label_kind(value) not in ("str", "number", "datetime", "timedelta"):
+        raise TypeError(
+            f"{name} must be one label (a str, a number or a bool), got {value!r:.80} ({type(value).__name__})"
+        )
+    if isinstance(value, (float, np.floating)) and not (math.isfinite(value) and float(value).is_integer()):
+        if not math.isfinite(value):
+            raise ValueError(f"{name}={value} is an infinite value, not a label")
+        raise ValueError(
+            f"{name}={value!r} is a continuous value, not a label (labels are whole numbers, strings or bools)"
+        )
+    return value
+
+
 def check_label_kind(name: str, value: object, labels: np.ndarray, *, where: str) -> None:
     """Raise when the label argument ``value`` cannot be a label of the checked ``labels``.
 
@@ -440,6 +567,7 @@ def check_real_array(
     high_inclusive: bool = True,
     finite: bool = False,
     what: str | None = None,
+    nan_ok: bool = False,
 ) -> np.ndarray:
     """Real number(s) of any shape (a threshold, a cost, a rate) as a float64 array, 0-d for a scalar.
 
@@ -450,7 +578,8 @@ def check_real_array(
     ``finite``) or a value outside ``[low, high]`` (open where
     ``*_inclusive=False``). With bounds, or ``what`` (e.g. ``"be
     probabilities"``), NaN is reported as out of range: "``name`` must ...,
-    got nan".
+    got nan". With ``nan_ok`` a float NaN is kept (a documented "undefined"
+    value; the bounds apply to the other values); None stays refused.
 
     Examples
     --------
@@ -476,7 +605,7 @@ def check_real_array(
     kind = arr.dtype.kind
     if kind == "O":
         for v in arr.flat:
-            if is_missing(v):
+            if is_missing(v) and not (nan_ok and isinstance(v, (float, np.floating))):
                 raise ValueError(f"{name} contains a missing value ({v!r})")
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
                 raise TypeError(f"{name} must hold real numbers, got {v!r} ({type(v).__name__})")
@@ -492,11 +621,11 @@ def check_real_array(
         hi = "inf" if high is None else high
         what = f"lie in {'[' if low_inclusive else '('}{lo}, {hi}{']' if high_inclusive else ')'}"
     nan = np.isnan(arr)
-    if nan.any():
+    if nan.any() and not nan_ok:
         raise ValueError(f"{name} must {what}, got nan" if what else f"{name} contains NaN")
     if finite and np.isinf(arr).any():
         raise ValueError(f"{name} must be finite, got {float(arr[np.isinf(arr)].flat[0])}")
-    bad = np.zeros(arr.shape, dtype=bool)
+    bad = np.zeros(arr.shape, dtype=bool)  # NaN (kept with nan_ok) compares False: never out of range
     if low is not None:
         bad |= (arr < low) if low_inclusive else (arr <= low)
     if high is not None:
@@ -510,8 +639,10 @@ def rng_from_seed(seed, name: str = "seed") -> np.random.Generator:
     """``numpy.random.default_rng(seed)`` for a required seed, with errors naming ``name``.
 
     ``None`` (fresh, unreproducible entropy) is refused with a TypeError, and
-    so is anything numpy cannot seed from (a string, a float); a negative
-    integer is a ValueError. A Generator is used as it is.
+    so is anything numpy cannot seed from (a string, a float); an integer
+    seed is checked by :func:`check_seed` (any size, not negative). A
+    Generator is used as it is; a ``SeedSequence`` or ``BitGenerator`` seeds
+    a new one.
 
     >>> rng_from_seed(None)
     Traceback (most recent call last):
@@ -522,10 +653,14 @@ def rng_from_seed(seed, name: str = "seed") -> np.random.Generator:
         raise TypeError(
             f"{name} is required (a non-negative int or a numpy.random.Generator): draws must be reproducible"
         )
+    if isinstance(seed, np.random.Generator):
+        return seed
     if isinstance(seed, (str, bytes, float, np.floating, bool, np.bool_)):
         raise TypeError(
             f"{name} must be a non-negative int or a numpy.random.Generator, got {seed!r} ({type(seed).__name__})"
         )
+    if isinstance(seed, numbers.Integral):
+        return np.random.default_rng(check_seed(name, seed))
     try:
         return np.random.default_rng(seed)
     except (TypeError, ValueError) as exc:

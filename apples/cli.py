@@ -3,18 +3,29 @@
 Reads a CSV or TSV file of cross-validated predictions (one row per case and
 repeat; gzip-compressed too), calls :func:`apples.report` and prints the report
 as text, JSON, HTML or Markdown. Bad input gets one line on stderr and exit
-code 2, nothing on stdout: a missing, unreadable or empty file, a missing
-column (named, with the columns there are), a single fold, missing or
-non-numeric scores, one score column for labels that are not binary, a
-positive label that is not in the data. A fold with one class is reported
-under the policy of :func:`apples.report`, not refused.
+code 2, nothing on stdout: a missing, unreadable or empty file, a column name
+used twice in the header, a row with more fields than the header (named by
+its line; a trailing separator on every row is read as the empty field it is),
+a missing column (named, with the columns there are), a single fold, truth
+and predictions of different types, missing or non-numeric scores, integer
+scores beyond 64 bits, one score column for labels that are not binary, a
+positive label that is not in the data. Integer scores keep their integer
+type (int64 or uint64), so scores above 2**53 are ranked exactly, as the
+Python API ranks them. A fold with one class is reported under the policy of
+:func:`apples.report`, not refused; the report's warnings (e.g. a score
+column that ranks the positive label's cases low) are printed with it.
 """
 
 from __future__ import annotations
 
 import argparse
+import bz2
+import csv
+import gzip
+import lzma
 import re
 import sys
+import warnings
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -41,8 +52,10 @@ example:
   apples report predictions.csv --truth y --fold fold --pred y_pred --confidence 0.95   (intervals too)
 
 FILE is CSV (.csv) or TSV (.tsv, .tab), optionally gzip-compressed (.gz); --sep overrides the extension.
-The positive label defaults to 1 for 0/1 labels; give --pos-label otherwise. Multi-class scores need one
-column per label, in the sorted order of the labels. Bad input: one line on stderr, exit code 2.
+The positive label defaults to 1 for 0/1 labels; give --pos-label otherwise. A binary --score column is the
+positive label's score (higher = more likely that label); one that ranks the other way is warned about.
+Multi-class scores need one column per label, in the sorted order of the labels. Bad input: one line on
+stderr, exit code 2.
 """
 
 #: report()'s argument names -> the options that set them, for its error messages.
@@ -83,7 +96,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--fold", required=True, metavar="COL", help="column of test-fold ids")
     rep.add_argument("--pred", metavar="COL", help="column of predicted labels")
     rep.add_argument(
-        "--score", nargs="+", metavar="COL", help="score column (binary), or one column per label in sorted label order"
+        "--score",
+        nargs="+",
+        metavar="COL",
+        help="the positive label's score column (binary: higher = more likely the positive label), or one column "
+        "per label in sorted label order",
     )
     rep.add_argument("--repeat", metavar="COL", help="column of repeat ids (repeated cross-validation)")
     rep.add_argument("--pos-label", metavar="L", help="the positive label (binary); default 1 for 0/1 labels")
@@ -106,7 +123,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _separator(path: Path, sep: str | None) -> str:
     if sep is not None:
-        return "\t" if sep in ("\\t", "tab") else sep
+        if sep in ("\\t", "tab"):
+            return "\t"
+        if len(sep) != 1 or sep in '\r\n"':
+            raise BadInputError(f"--sep must be one character (or '\\t' or 'tab' for a tab), got {sep!r}")
+        return sep
     suffixes = [s.lower() for s in path.suffixes]
     if suffixes and suffixes[-1] == ".gz":
         suffixes = suffixes[:-1]
@@ -119,15 +140,89 @@ def _read(path: Path, sep: str) -> pd.DataFrame:
     if path.is_dir():
         raise BadInputError(f"{path} is a directory, not a CSV or TSV file")
     try:
-        frame = pd.read_csv(path, sep=sep, compression="infer", low_memory=False)
+        _check_header(path, sep)
+        # index_col=False: pandas must never take the first column for an index when the rows have one field
+        # more than the header (a trailing separator), which would shift every column by one, silently
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", pd.errors.ParserWarning)
+            frame = pd.read_csv(path, sep=sep, compression="infer", low_memory=False, index_col=False)
     except pd.errors.EmptyDataError:
         raise BadInputError(f"{path} is empty") from None
+    except pd.errors.ParserError as err:
+        found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(err))
+        if found:
+            expected, line, saw = found.groups()
+            raise BadInputError(
+                f"{path}, line {line}: {saw} fields where the header has {expected} (an extra field or separator)"
+            ) from None
+        raise BadInputError(f"cannot read {path}: {_first_line(err)}") from None
     except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as err:
-        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise BadInputError(f"cannot read {path}: {reason}") from None
+        raise BadInputError(f"cannot read {path}: {_first_line(err)}") from None
+    if any(issubclass(w.category, pd.errors.ParserWarning) for w in caught):
+        _refuse_extra_fields(path, sep)  # pandas dropped fields beyond the header's; say where, if any held data
     if frame.empty:
         raise BadInputError(f"{path} has no rows (only a header)")
     return frame
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+def _check_header(path: Path, sep: str) -> None:
+    """Refuse a header that names a column twice: pandas would rename the second ``y`` to ``y.1``, silently."""
+    try:
+        header = pd.read_csv(path, sep=sep, compression="infer", header=None, nrows=1, dtype=str,
+                             keep_default_na=False, index_col=False).iloc[0].tolist()  # fmt: skip
+    except (IndexError, pd.errors.ParserError):
+        return  # empty, or a header pandas cannot parse: the full read says so
+    seen: dict[str, list[int]] = {}
+    for i, name in enumerate(header, start=1):
+        seen.setdefault(name, []).append(i)
+    twice = {name: where for name, where in seen.items() if len(where) > 1}
+    if twice:
+        name, where = next(iter(twice.items()))
+        raise BadInputError(
+            f"the header of {path} names column {name!r} {len(where)} times (columns "
+            f"{', '.join(map(str, where))}): give each column its own name"
+        )
+
+
+def _open_text(path: Path):
+    """The file as text, decompressed by its suffix as pandas does (gzip, bz2, xz; others as they are)."""
+    suffix = path.suffix.lower()
+    if suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8", newline="")
+    if suffix == ".bz2":
+        return bz2.open(path, "rt", encoding="utf-8", newline="")
+    if suffix == ".xz":
+        return lzma.open(path, "rt", encoding="utf-8", newline="")
+    return open(path, encoding="utf-8", newline="")
+
+
+def _refuse_extra_fields(path: Path, sep: str) -> None:
+    """The line of the first row with a non-empty field beyond the header's, as a BadInputError.
+
+    Called when pandas warned that it dropped fields; rows whose extra fields are all empty (a trailing
+    separator) lose nothing and pass. A file this reader cannot open as text (a .zip or .zst archive) is
+    refused without the line.
+    """
+    try:
+        with _open_text(path) as fh:
+            reader = csv.reader(fh, delimiter=sep)
+            width = len(next(reader, []))
+            for row in reader:
+                extra = [f for f in row[width:] if f.strip()]
+                if extra:
+                    raise BadInputError(
+                        f"{path}, line {reader.line_num}: {len(row)} fields where the header has {width}; the "
+                        f"extra field {extra[0]!r} belongs to no column"
+                    )
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, csv.Error, lzma.LZMAError) as err:
+        raise BadInputError(
+            f"{path}: a row has more fields than the header, which pandas would drop; its line could not be "
+            f"found in this kind of file ({type(err).__name__}): write it as .csv, .tsv or .gz to see it"
+        ) from None
 
 
 def _column(frame: pd.DataFrame, name: str, option: str, path: Path) -> pd.Series:
@@ -148,13 +243,50 @@ def _labels(col: pd.Series, option: str) -> np.ndarray:
         raise BadInputError(
             f"{option} column {col.name!r} has a missing value on line {_line(int(np.argmax(missing)))}"
         )
-    if col.dtype == object:
+    # text columns are object dtype under pandas 2 and a string dtype under pandas 3: both become str labels
+    if col.dtype == object or pd.api.types.is_string_dtype(col):
         return col.astype(str).to_numpy(dtype=str)
     return col.to_numpy()
 
 
+#: The integers a score column can hold exactly: int64 and uint64 together.
+_INT_LOW, _INT_HIGH = -(2**63), 2**64 - 1
+
+
+def _integer_scores(col: pd.Series) -> np.ndarray | None:
+    """A text or object column of integers as int64 or uint64; None if it holds anything else.
+
+    pandas reads integers beyond uint64 (or a mix of negatives and integers beyond int64) as Python
+    ints or text; converting them to float would merge distinct scores into ties.
+    """
+    values: list[int] = []
+    for v in col.to_numpy(dtype=object).tolist():
+        if isinstance(v, int) and not isinstance(v, bool):
+            values.append(v)
+        elif isinstance(v, str) and re.fullmatch(r"\s*[+-]?\d+\s*", v):
+            values.append(int(v))
+        else:
+            return None
+    low, high = min(values), max(values)
+    if low < _INT_LOW or high > _INT_HIGH or (low < 0 and high > 2**63 - 1):
+        i = next(i for i, v in enumerate(values) if v < _INT_LOW or v > _INT_HIGH or (low < 0 and v > 2**63 - 1))
+        digits = len(str(abs(values[i])))
+        raise BadInputError(
+            f"--score column {col.name!r} holds an integer too large to rank exactly ({digits} digits, on line "
+            f"{_line(i)}): integer scores must fit in 64 bits (int64, or uint64 when none is negative); rescale "
+            "them, or write them as decimals if rounding them is acceptable"
+        )
+    return np.array(values, dtype=np.int64 if low < 0 or high <= 2**63 - 1 else np.uint64)
+
+
 def _scores(col: pd.Series) -> np.ndarray:
+    if pd.api.types.is_integer_dtype(col) and not pd.api.types.is_bool_dtype(col) and not col.isna().any():
+        return col.to_numpy()  # int64 or uint64 as read: exact above 2**53, as the Python API ranks them
     if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+        if not col.isna().any() and not pd.api.types.is_bool_dtype(col):
+            exact = _integer_scores(col)
+            if exact is not None:
+                return exact
         bad = pd.to_numeric(col, errors="coerce").isna() & col.notna()
         i = int(np.argmax(bad.to_numpy())) if bad.any() else 0
         raise BadInputError(f"--score column {col.name!r} is not numeric: {col.iloc[i]!r} on line {_line(i)}")
@@ -206,8 +338,11 @@ def _report_args(args: argparse.Namespace) -> dict:
     if args.pred is not None:
         pred = _labels(_column(frame, args.pred, "--pred", path), "--pred")
         if (pred.dtype.kind in "US") != (truth.dtype.kind in "US"):
+            kinds = {True: "text", False: "numbers"}
             raise BadInputError(
-                f"--pred column {args.pred!r} and --truth column {args.truth!r} hold labels of different types"
+                f"--pred column {args.pred!r} holds {kinds[pred.dtype.kind in 'US']} but --truth column "
+                f"{args.truth!r} holds {kinds[truth.dtype.kind in 'US']}: labels of different types never match "
+                f"(e.g. {pred[0].item()!r} against {truth[0].item()!r}); write both columns with the same labels"
             )
         kwargs["y_pred"] = pred
         labels = np.union1d(labels, np.unique(pred))

@@ -289,13 +289,14 @@ def _h_prior_finite(result):
 
 
 #: beta = 1e200: F_beta -> recall; beta = 1e-200: F_beta -> precision (eq. 2 divided through by beta²).
+#: beta = inf is recall itself (scikit-learn's fbeta_score convention), so inf is a valid beta.
 def _beta(*, large=None, small=None, int_value=2):
     over = []
     if large is not None:
         over.append(Overflow(1e200, large, label="large"))
     if small is not None:
         over.append(Overflow(1e-200, small, label="small"))
-    return Arg(REAL, int_value=int_value, overflow=tuple(over))
+    return Arg(REAL, int_value=int_value, overflow=tuple(over), inf_ok=True)
 
 
 #: severity_ratio -> 0: the Beta(2, 1 + 1/r) prior on the cost share of a false positive piles up at
@@ -460,8 +461,7 @@ REGISTRY: dict[str, Entry] = {
                               {"positives": Arg(SIZE), "negatives": Arg(SIZE), "tp": Arg(SIZE), "fp": Arg(SIZE)}),
     "Counts.from_labels": Entry(lambda: {"y_true": list(Y), "y_pred": list(P)},
                                 {"y_true": _labels(), "y_pred": _labels(), "pos_label": Arg(POSITIVE)},
-                                relabel=BIN_MAP,
-                                empty_ok="counting no cases gives Counts(0, 0, 0, 0), the zero of fold pooling"),
+                                relabel=BIN_MAP),
     "fold_counts": Entry(lambda: {"y_true": list(Y), "y_pred": list(P), "folds": list(F)},
                          {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS),
                           "pos_label": Arg(POSITIVE)}, relabel=BIN_MAP),
@@ -518,7 +518,7 @@ REGISTRY: dict[str, Entry] = {
                               "pos_label": Arg(POSITIVE), "confidence": _CONF}, rank_based=True, relabel=BIN_MAP),
     "cv_f_measure_ci": Entry(lambda: {"folds": list(FOLDS), "method": "tp_fp", "beta": 2.0, "confidence": 0.875,
                                       "n_resamples": 64, "seed": 0},
-                             {"folds": Arg(FOLDS), "beta": Arg(REAL, int_value=2), "confidence": _CONF,
+                             {"folds": Arg(FOLDS), "beta": Arg(REAL, int_value=2, inf_ok=True), "confidence": _CONF,
                               "n_resamples": Arg(SIZE), "seed": Arg(SEED)}, project=_ends),
     "cv_f_measure_ci@avg": Entry(lambda: {"folds": list(FOLDS), "method": "avg", "confidence": 0.875,
                                           "n_resamples": 64},
@@ -749,7 +749,7 @@ REGISTRY: dict[str, Entry] = {
                                       lambda r: _approx(H_LIMIT_SMALL_RATIO, abs=1e-9)(r.h))}),
     "h_measure_prior": Entry(lambda: {"pi1": 0.25, "severity_ratio": 0.5},
                              {"pi1": Arg(REAL), "severity_ratio": _severity(_h_prior_finite)}),
-    "f_beta_weights": Entry(lambda: {"beta": 2.0}, {"beta": Arg(REAL)}),
+    "f_beta_weights": Entry(lambda: {"beta": 2.0}, {"beta": Arg(REAL, inf_ok=True)}),
     "minimum_loss": Entry(lambda: {"hull": _hull(), "cost": [0.25, 0.5]}, {"cost": _COST}),
     # ---- incoherence.py ------------------------------------------------------------------------
     "misclassification_loss": Entry(lambda: {"t": [0.5, np.inf], "c": 0.25, "model": _model(), "scale": 2.0},
@@ -861,11 +861,12 @@ REGISTRY: dict[str, Entry] = {
                                project=_report_dict, relabel=MC_MAP),
     # ---- _integration.py ----------------------------------------------------------------------
     "cross_val_predictions": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), estimator=_logistic(),
-                                                cv=_two_fold_cv()),
-                                   {"y": _labels(aligned=False)},
+                                                cv=_two_fold_cv(), pos_label=1),
+                                   {"y": _labels(aligned=False), "pos_label": Arg(POSITIVE)},
                                    note="X and the splitter go to scikit-learn as given"),
     "counts_scorer": Entry(lambda: {"pos_label": 1},
-                           note="returns a scorer; its labels are checked by Counts.from_labels when it scores"),
+                           note="returns a scorer; pos_label is checked to be one label when it is made "
+                                "(tests/test_sklearn_integration.py), and against y by Counts.from_labels when it scores"),
     "folds_from_cross_validate": Entry(lambda: {"results": {"test_tp": [3, 2], "test_fp": [1, 2], "test_fn": [1, 1],
                                                             "test_tn": [5, 5]}}),
     "CVReport.from_json": Entry(lambda: {"text": apples.report(list(Y), y_pred=list(P), folds=list(F)).to_json()},

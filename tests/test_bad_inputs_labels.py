@@ -38,7 +38,16 @@ def test_fold_counts_keeps_a_fold_without_positives():
 def test_from_labels_fold_without_positives_still_counts():
     assert Counts.from_labels([0, 0], [0, 0]) == Counts(tp=0, fp=0, fn=0, tn=2)
     assert Counts.from_labels(["no", "no"], ["no", "no"], pos_label="yes") == Counts(0, 0, 0, 2)
-    assert Counts.from_labels([], []) == Counts(0, 0, 0, 0)
+
+
+def test_from_labels_refuses_empty_data_like_fold_counts():
+    # Counts(0, 0, 0, 0) would give F = 0.0 for no cases at all; fold_counts refuses the same input
+    with pytest.raises(ValueError, match="^y_true is empty"):
+        fold_counts([], [], [])
+    with pytest.raises(ValueError, match="^y_true is empty"):
+        Counts.from_labels([], [])
+    with pytest.raises(ValueError, match="^y_true is empty"):
+        Counts.from_labels(np.array([], dtype=int), np.array([], dtype=int), pos_label=0)
 
 
 @pytest.mark.parametrize("y, pos_label", [
@@ -133,6 +142,90 @@ def test_f_from_precision_recall_huge_beta_is_recall():
 def test_f_measure_tiny_beta_is_precision():
     # F_beta -> precision as beta -> 0; by hand precision = 3 / (3 + 1)
     assert f_measure(Counts(tp=3, fp=1, fn=9), beta=1e-200) == 0.75
+
+
+def _all_counts(n):
+    """Every confusion count (tp, fp, fn, tn) with tp + fp + fn + tn = n."""
+    return [Counts(tp, fp, fn, n - tp - fp - fn) for tp in range(n + 1) for fp in range(n + 1 - tp)
+            for fn in range(n + 1 - tp - fp)]
+
+
+def _labels_of(c):
+    return [1] * (c.tp + c.fn) + [0] * (c.fp + c.tn), [1] * c.tp + [0] * c.fn + [1] * c.fp + [0] * c.tn
+
+
+@pytest.mark.parametrize("beta", [0.0, float("inf")])
+def test_f_measure_beta_0_and_inf_are_precision_and_recall_as_scikit_learn(beta):
+    import warnings
+
+    from sklearn.metrics import fbeta_score
+
+    for c in _all_counts(4):
+        y_true, y_pred = _labels_of(c)
+        for zero_division, undefined in ((0.0, "zero"), (np.nan, "nan")):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # scikit-learn's UndefinedMetricWarning at its 0/0
+                expected = fbeta_score(y_true, y_pred, beta=beta, zero_division=zero_division)
+            for formula in ("counts", "harmonic"):
+                got = f_measure(c, beta=beta, undefined=undefined, formula=formula)
+                assert got == expected or (math.isnan(got) and math.isnan(expected)), (c, formula, got, expected)
+
+
+def test_f_measure_beta_0_and_inf_are_undefined_where_precision_and_recall_are():
+    # no positive predictions: precision is 0/0, so F_0 is; F_beta for 0 < beta < inf is 0 there
+    c = Counts(tp=0, fp=0, fn=3, tn=2)
+    with pytest.raises(UndefinedMetricError, match=r"beta=0, which is precision \(TP \+ FP = 0\)"):
+        f_measure(c, beta=0, undefined="raise")
+    assert f_measure(c, beta=1e-200, undefined="raise") == 0.0
+    # no positives: recall is 0/0, so F_inf is
+    with pytest.raises(UndefinedMetricError, match=r"beta=inf, which is recall \(TP \+ FN = 0\)"):
+        f_measure(Counts(tp=0, fp=2, fn=0, tn=3), beta=math.inf, undefined="raise")
+    assert math.isnan(f_from_precision_recall(float("nan"), 0.5, beta=0, undefined="nan"))
+    # the other value does not enter: F_0 is precision even where recall is undefined
+    assert f_from_precision_recall(0.25, float("nan"), beta=0, undefined="raise") == 0.25
+    assert f_from_precision_recall(float("nan"), 0.75, beta=np.float64("inf"), undefined="raise") == 0.75
+
+
+@pytest.mark.parametrize("method", ["tp_fp", "pr_re"])
+def test_cv_f_measure_beta_0_is_pooled_or_mean_precision(method):
+    # by hand: folds with precision 3/4 and 1/3; pooled 4/7, mean (3/4 + 1/3)/2
+    folds = [Counts(3, 1, 1), Counts(1, 2, 3)]
+    expected = {"tp_fp": 4 / 7, "pr_re": (3 / 4 + 1 / 3) / 2}[method]
+    assert cv_f_measure(folds, method=method, beta=0) == pytest.approx(expected, rel=1e-15)
+
+
+def test_a_tiny_beta_whose_weight_underflows_still_gives_0_not_0_over_0():
+    from apples.intervals import cv_f_measure_ci  # noqa: PLC0415
+
+    # by hand: TP = 0 with FN > 0 gives F_beta = 0 / (beta²/(1 + beta²) · FN) = 0 for every beta > 0,
+    # although beta²/(1 + beta²) is 1e-400, which float64 rounds to 0
+    assert f_measure(Counts(0, 0, 3, 2), beta=1e-200, undefined="raise") == 0.0
+    assert f_from_precision_recall(0.5, 0.0, beta=1e-200, undefined="raise") == 0.0
+    folds = [Counts(0, 0, 3, 2), Counts(0, 0, 1, 4)]
+    ci = cv_f_measure_ci(folds, method="tp_fp", beta=1e-200, n_resamples=50, undefined="raise")
+    assert (ci.estimate, ci.low, ci.high) == (0.0, 0.0, 0.0)
+    with pytest.raises(UndefinedMetricError, match="undefined"):  # beta = 0: precision, 0/0 here
+        cv_f_measure_ci(folds, method="tp_fp", beta=0, n_resamples=50, undefined="raise")
+
+
+def test_max_f1_beta_inf_is_the_largest_recall_and_beta_0_the_largest_precision():
+    from apples import max_f1  # noqa: PLC0415
+
+    y, s = [1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1]
+    # by hand: thresholds 0.9, 0.8, 0.3, 0.1 predict the top 1..4: precision 1, 1/2, 2/3, 1/2; recall 1/2, 1/2, 1, 1
+    assert max_f1(y, s, beta=0) == (1.0, 0.9)
+    assert max_f1(y, s, beta=math.inf) == (1.0, 0.3)
+
+
+def test_f_from_precision_recall_accepts_0_d_arrays():
+    # by hand: F1 of 0.5 and 0.5 is 0.5; a 0-d array is what np.mean or an array reduction returns
+    assert f_from_precision_recall(np.array(0.5), 0.5) == 0.5
+    assert f_from_precision_recall(np.array(0.5), np.array(0.25, dtype=np.float32)) == pytest.approx(1 / 3)
+    assert math.isnan(f_from_precision_recall(np.array(np.nan), 0.5, undefined="nan"))
+    with pytest.raises(TypeError, match="^precision must be a real number"):
+        f_from_precision_recall(np.array(True), 0.5)
+    with pytest.raises(TypeError, match="^precision must be a real number"):
+        f_from_precision_recall(np.array([0.5]), 0.5)
 
 
 @pytest.mark.parametrize("method", ["tp_fp", "avg", "pr_re"])
@@ -245,6 +338,45 @@ def test_label_counts_rejects_int_against_str_labels():
 def test_label_counts_rejects_mixed_types_within_one_side():
     with pytest.raises(TypeError, match=r"^y_true mixes label types \(number and str\)"):
         label_counts([1, "a"], [1, 1])
+
+
+def test_probabilities_where_labels_belong_are_refused_as_scikit_learn_does():
+    from sklearn.metrics import precision_recall_fscore_support
+
+    # scikit-learn: "Classification metrics can't handle a mix of binary and continuous targets"
+    with pytest.raises(ValueError, match="continuous"):
+        precision_recall_fscore_support([0, 1, 0], [0.1, 0.2, 0.3], average="macro")
+    # before: each probability became a class, and the macro scores were 0 without a word
+    with pytest.raises(ValueError, match=r"^y_pred holds 0.1 at position 0, a continuous value"):
+        label_counts([0, 1, 0], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match=r"^y_pred holds inf at position 0, an infinite value"):
+        label_counts([0, 1], [np.inf, 1])
+    with pytest.raises(ValueError, match=r"^y_true holds -inf at position 1"):
+        label_counts(np.array([1.0, -np.inf]), [1, 1])
+    with pytest.raises(ValueError, match=r"^y_true\b.*continuous value"):
+        label_counts([[0.5], [1]], [[1], [1]])  # multi-label sets are checked label by label
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda bad: Counts.from_labels([1, 0, 1], bad), "y_pred"),
+    (lambda bad: fold_counts([1, 0, 1], [1, 0, 1], bad), "folds"),
+    (lambda bad: split_confusion_matrix(bad, [1, 0, 1]), "y_true"),
+    (lambda bad: pd.Series(bad, dtype=object).pipe(lambda s: label_counts([1, 0, 1], s)), "y_pred"),
+])
+def test_every_label_argument_refuses_continuous_values(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} holds 0.5 at position 1, a continuous value"):
+        call([1.0, 0.5, 1.0])
+
+
+def test_whole_number_floats_are_labels_and_count_as_scikit_learn_counts_them():
+    from sklearn.metrics import multilabel_confusion_matrix
+
+    t, p = [0.0, 1.0, 2.0, 2.0, 1.0], [0.0, 2.0, 2.0, 1.0, 1.0]
+    out = label_counts(t, p)
+    m = multilabel_confusion_matrix(t, p, labels=[0.0, 1.0, 2.0])  # [[tn, fp], [fn, tp]] per label
+    assert out == {lab: Counts(int(c[1, 1]), int(c[0, 1]), int(c[1, 0]), int(c[0, 0]))
+                   for lab, c in zip([0.0, 1.0, 2.0], m)}
+    assert Counts.from_labels([1.0, 0.0, 1.0], [1.0, 1.0, 0.0], pos_label=1.0) == Counts(1, 1, 1, 0)
 
 
 @pytest.mark.parametrize("y_true, y_pred, error, match", [
@@ -574,3 +706,23 @@ def test_precision_change_names_the_move_with_an_unknown_label():
     table = {"a": Counts(1, 2, 0), "b": Counts(1, 0, 0)}
     with pytest.raises(ValueError, match=r"^moves\[1\] has target 'zz', which is not a label of counts_by_label"):
         precision_change(table, [("a", "b", 1), ("a", "zz", 1)], average="macro")
+
+
+def test_resampling_and_generators_refuse_arrays_beyond_the_memory_limit_up_front():
+    from apples.intervals import roc_auc_ci
+    from apples.metrics import uniform_threshold_loss_draws
+    from apples.studies.forman_scholz import scores_with_auc
+    from apples.studies.parker import make_waveform
+
+    y, s = [1, 0, 1, 0, 1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2]
+    # before: numpy's MemoryError (7.45 GiB, 74.5 GiB, 74.5 GiB), or minutes of swapping
+    message = _quick(lambda: roc_auc_ci(y, s, method="bootstrap", n_resamples=10**9))
+    assert "1,000,000,000 resampled AUCs" in message and "limit is 1 GiB" in message and "reduce n_resamples" in message
+    message = _quick(lambda: make_waveform(10**10, seed=0))
+    assert "10,000,000,000 waveform cases" in message and "reduce n_samples" in message
+    message = _quick(lambda: scores_with_auc(100_000, 100_000, 0.8, rng=np.random.default_rng(0)))
+    assert "100,000 × 100,000 pairwise" in message and "reduce n_positives or n_negatives" in message
+    message = _quick(lambda: uniform_threshold_loss_draws(y, s, 10**9, seed=0))
+    assert "1,000,000,000 draws" in message and "reduce n_draws" in message
+    # n_resamples is not used by DeLong's interval, so it is not refused there
+    assert roc_auc_ci(y, s, n_resamples=10**9).method == "delong"

@@ -122,6 +122,47 @@ def test_digits_one_vs_rest_draws_the_positives_with_default_rng_of_the_seed():
     assert y.sum() == 5
 
 
+# -- one seed contract: any non-negative int, as numpy's SeedSequence takes it ----------------------
+BIG_SEED = 2**70
+
+
+def _seeded_calls(seed):
+    """A call per way a seed enters apples: check_count before, check_int(low=0), rng_from_seed."""
+    return {
+        "simulate_cv_f": lambda: fs.simulate_cv_f(0.125, 0.75, n_cases=80, n_folds=8, stratified=False, n_reps=4,
+                                                  seed=seed),
+        "report": lambda: apples.report([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1],
+                                        confidence=0.9, n_resamples=100, seed=seed),
+        "fold_positives": lambda: apples.theory.fold_positives(10, n_cases=80, n_folds=8, stratified=False,
+                                                               n_reps=3, seed=seed),
+        "roc_auc_ci": lambda: apples.roc_auc_ci([1, 0, 1, 0], [0.75, 0.5, 0.25, 0.125], method="bootstrap",
+                                                n_resamples=64, seed=seed),
+        "experiment_config": lambda: pk.experiment_config("tiny", seed=seed),
+        "zipf_subsample": lambda: va.zipf_subsample(Y3, seed=seed),
+    }
+
+
+@pytest.mark.parametrize("name", list(_seeded_calls(0)))
+def test_a_seed_beyond_2_53_is_accepted_everywhere_as_seedsequence_accepts_it(name):
+    np.random.SeedSequence(BIG_SEED)  # numpy's own contract: entropy of any size
+    _seeded_calls(BIG_SEED)[name]()   # before: simulate_cv_f called the seed "a count larger than 2**53"
+
+
+def test_a_big_seed_draws_what_default_rng_of_it_draws():
+    expected = np.random.default_rng(BIG_SEED).integers(0, 3, size=6)
+    _, y = pk.make_waveform(6, seed=BIG_SEED)
+    np.testing.assert_array_equal(y, expected)
+
+
+@pytest.mark.parametrize("name", list(_seeded_calls(0)))
+@pytest.mark.parametrize("seed, exc", [(-1, ValueError), (-(2**70), ValueError), (0.5, TypeError), ("0", TypeError),
+                                       (True, TypeError)], ids=repr)
+def test_every_seed_refuses_the_same_values_with_the_same_words(name, seed, exc):
+    with pytest.raises(exc, match=r"seed must be a non-negative int") as info:
+        _seeded_calls(seed)[name]()
+    assert _raised_in_apples(info.value)
+
+
 # -- fold_size: simulate_fold_counts / simulate_fold_f1 seeds --------------------------------------
 VA = {"n_instances": 80, "n_folds": 4}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import importlib
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -205,3 +206,143 @@ def test_python_m_apples_and_the_console_script(tmp_path):
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     module, _, func = scripts["apples"].partition(":")
     assert getattr(importlib.import_module(module), func) is cli.main
+
+
+# -- files that used to give wrong numbers with exit 0, or a traceback ----------------------------------------
+def _pairs_auc(y, s) -> float:
+    """ROC AUC by counting pairs with Python ints (exact for any integer size; ties count 1/2)."""
+    pos = [int(v) for v, t in zip(s, y) if t == 1]
+    neg = [int(v) for v, t in zip(s, y) if t == 0]
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+@pytest.mark.parametrize("offset", [2**60, 2**64 - 2**10], ids=["int64 above 2**53", "uint64 near 2**64"])
+def test_integer_scores_beyond_float_precision_are_ranked_exactly(tmp_path, capsys, offset):
+    rng = np.random.default_rng(0)
+    y = np.array([1, 0] * 20)
+    # distinct scores 1 apart, positives mostly higher; as floats they collapse into a few ties
+    s = [offset + int(v) for v in rng.permutation(40) + 40 * y]
+    lines = ["y,fold,score"] + [f"{t},{i % 4},{v}" for i, (t, v) in enumerate(zip(y, s))]
+    (tmp_path / "big.csv").write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "report", tmp_path / "big.csv", "--truth", "y", "--fold", "fold", "--score", "score",
+                         "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert _pairs_auc(y, s) == 1.0
+    assert d["roc_auc"]["merge"] == 1.0 and d["average_precision"]["merge"] == 1.0  # before: 0.5 from float ties
+    assert len(set(map(float, s))) < len(set(s))  # as float64 distinct scores would tie
+    assert d == apples.report(y, folds=np.arange(40) % 4, y_score=np.array(s, dtype=object).astype(
+        np.uint64 if offset > 2**63 else np.int64)).to_dict()
+
+
+def test_integer_scores_beyond_64_bits_are_refused_as_too_large(tmp_path, capsys):
+    lines = ["y,fold,score"] + [f"{i % 2},{i % 3},{2**70 + i}" for i in range(12)]
+    (tmp_path / "huge.csv").write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "report", tmp_path / "huge.csv", "--truth", "y", "--fold", "fold", "--score", "score")
+    assert code == 2 and out == ""
+    assert "--score column 'score' holds an integer too large to rank exactly (22 digits, on line 2)" in err
+    lines = ["y,fold,score"] + [f"{i % 2},{i % 3},{-1 if i == 5 else 2**64 - i}" for i in range(12)]
+    (tmp_path / "span.csv").write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "report", tmp_path / "span.csv", "--truth", "y", "--fold", "fold", "--score", "score")
+    assert code == 2 and "too large to rank exactly" in err and "64 bits" in err
+
+
+def _rows(df: pd.DataFrame) -> list[str]:
+    return [",".join(map(str, r)) for r in df.itertuples(index=False)]
+
+
+def test_a_trailing_comma_on_every_row_is_read_as_an_empty_field_not_an_index(tmp_path, capsys):
+    df = _frame(7, n=60, k=3)
+    (tmp_path / "trail.csv").write_text(",".join(df.columns) + "\n" + "".join(r + ",\n" for r in _rows(df)))
+    code, out, err = run(capsys, "report", tmp_path / "trail.csv", *_COLS, "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    # before: pandas took the first column for the index, every column shifted left: 12 "labels" in 2 folds
+    assert d["task"] == "binary" and d["n_folds"] == 3
+    assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(df.y, df.pred), rel=1e-12)
+    assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(df.y, df.score), rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["extra.csv", "extra.csv.gz"])
+@pytest.mark.parametrize("bad_line", [2, 9])
+def test_a_row_with_an_extra_field_is_refused_naming_its_line(tmp_path, capsys, bad_line, name):
+    rows = _rows(_frame(8, n=20, k=3))
+    rows[bad_line - 2] += ",7"
+    text = "y,fold,pred,score\n" + "\n".join(rows) + "\n"
+    if name.endswith(".gz"):
+        with gzip.open(tmp_path / name, "wt") as fh:
+            fh.write(text)
+    else:
+        (tmp_path / name).write_text(text)
+    code, out, err = run(capsys, "report", tmp_path / name, *_COLS)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{name}, line {bad_line}: 5 fields where the header has 4" in err, err
+
+
+def test_a_column_name_used_twice_is_refused(tmp_path, capsys):
+    df = _frame(9, n=30, k=3)
+    # before: pandas renamed the second y to y.1, and --pred y took the truth: F = 1.0
+    (tmp_path / "dup.csv").write_text("y,fold,y,score\n" + "\n".join(_rows(df)) + "\n")
+    code, out, err = run(capsys, "report", tmp_path / "dup.csv", "--truth", "y", "--fold", "fold", "--pred", "y")
+    assert code == 2 and out == ""
+    assert "names column 'y' 2 times (columns 1, 3)" in err
+
+
+@pytest.mark.parametrize("truth, pred, words", [
+    (lambda y: y, lambda y: np.where(y == 1, "spam", "ham"), "--pred column 'pred' holds text but --truth"),
+    (lambda y: np.where(y == 1, "spam", "ham"), lambda y: y, "--pred column 'pred' holds numbers but --truth"),
+])
+def test_truth_and_predictions_of_different_types_are_one_clear_line(tmp_path, capsys, truth, pred, words):
+    df = _frame(10, n=30, k=3)
+    df = df.assign(y=truth(df.y.to_numpy()), pred=pred(df.pred.to_numpy()))
+    df.to_csv(tmp_path / "mixed.csv", index=False)
+    # under pandas 3 the text column has a string dtype, not object: the check must still see it
+    assert pd.read_csv(tmp_path / "mixed.csv").dtypes.map(pd.api.types.is_string_dtype).any()
+    code, out, err = run(capsys, "report", tmp_path / "mixed.csv", "--truth", "y", "--fold", "fold", "--pred", "pred")
+    assert code == 2 and out == "" and "Traceback" not in err  # before: a traceback from np.union1d
+    assert words in err
+
+
+@pytest.mark.parametrize("sep", ["", ";;"])
+def test_a_separator_must_be_one_character(tmp_path, capsys, sep):
+    _frame(11, n=20).to_csv(tmp_path / "p.csv", index=False)
+    code, out, err = run(capsys, "report", tmp_path / "p.csv", *_COLS, "--sep", sep)
+    assert code == 2 and out == ""
+    assert f"--sep must be one character (or '\\t' or 'tab' for a tab), got {sep!r}" in err  # before: Py_UCS4
+
+
+def test_markdown_output_keeps_hostile_fold_ids_inert(tmp_path, capsys):
+    from markdown_it import MarkdownIt
+
+    df = _frame(12, n=40, k=2)
+    df["fold"] = np.where(df.fold == 0, "<script>alert(1)</script>", "<img src=x onerror=alert(2)>")
+    df.to_csv(tmp_path / "x.csv", index=False)
+    code, out, err = run(capsys, "report", tmp_path / "x.csv", *_COLS, "--format", "markdown")
+    assert code == 0, err
+    rendered = MarkdownIt("commonmark").enable("table").render(out)
+    assert "<script" not in rendered and "<img" not in rendered
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in rendered
+
+
+def test_a_score_column_of_the_other_label_is_warned_about(tmp_path, capsys):
+    df = _frame(13, n=200, k=4)
+    df["y"] = np.where(df.y == 1, "benign", "malignant")
+    df["pred"] = np.where(df.pred == 1, "benign", "malignant")
+    df.to_csv(tmp_path / "p.csv", index=False)
+    args = ["report", tmp_path / "p.csv", "--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"]
+    code, out, err = run(capsys, *args, "--pos-label", "benign")
+    assert code == 0 and "other label" not in out
+    # the score is benign's: with --pos-label malignant it is the other label's, as in the issue's file
+    code, out, err = run(capsys, *args, "--pos-label", "malignant")
+    assert code == 0 and err == ""
+    auc = roc_auc_score(df.y == "malignant", df.score)
+    assert auc < 0.5 and re.search(rf"ROC AUC +merged scores +{100 * auc:.1f}%", out)
+    assert "! the scores rank the cases predicted negative above those predicted positive" in out
+    assert "! ROC AUC below 50%" in out
+
+
+def test_score_help_says_it_is_the_positive_labels_score(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["report", "--help"])
+    assert "the positive label's score column" in " ".join(capsys.readouterr().out.split())

@@ -250,6 +250,22 @@ def test_corrected_t_by_hand_from_nadeau_bengio():
     assert (ci.low, ci.high) == pytest.approx((m3 - half3, m3 + half3), rel=1e-12)
 
 
+def test_paired_scores_must_share_their_shape_to_be_paired():
+    a = np.arange(10, dtype=float).reshape(2, 5) / 20
+    b = (a + np.array([0.01, 0.03, 0.0, 0.02, 0.01, 0.04, 0.02, 0.0, 0.01, 0.05]).reshape(2, 5))
+    # before: (2, 5) and (5, 2) were flattened and paired by position, repeat 1's fold 3 with repeat 2's fold 1
+    with pytest.raises(ValueError, match=r"^scores_a has shape \(2, 5\) but scores_b has shape \(5, 2\)"):
+        compare_cv_scores(a, b.T, n_train=900, n_test=100)
+    with pytest.raises(ValueError, match=r"^scores_b has shape \(10,\) but|^scores_a has shape \(2, 5\) but"):
+        compare_cv_scores(a, b.ravel(), n_train=900, n_test=100)
+    with pytest.raises(ValueError, match=r"^fold_scores must have shape \(k,\) .* got shape \(2, 1, 5\)"):
+        cv_score_ci(a.reshape(2, 1, 5), n_train=900, n_test=100)
+    # (r, k) against (r, k): the paired t over the r·k differences (scipy's ttest_rel for the naive t)
+    naive = compare_cv_scores(a, b, n_train=900, n_test=100, method="t")
+    ref = stats.ttest_rel(a.ravel(), b.ravel())
+    assert (naive.statistic, naive.p_value) == pytest.approx((ref.statistic, ref.pvalue), rel=1e-10)
+
+
 def test_paired_t_tests():
     other = SCORES - np.array([0.02, 0.01, 0.03, -0.01, 0.02, 0.0, 0.01, 0.02, 0.03, 0.01])
     naive = compare_cv_scores(SCORES, other, n_train=900, n_test=100, method="t")

@@ -237,6 +237,57 @@ def test_config_and_tasks():
         pk.run_experiment({"datasets": ("iris",)})
 
 
+def test_config_accepts_any_sequence_of_names_and_stores_tuples():
+    cfg = pk.experiment_config("tiny", classifiers=["NB", "LR"], synthetic_proportions=[0.25])
+    assert cfg.classifiers == ("NB", "LR") and cfg.synthetic_proportions == (0.25,)
+    assert pk.experiment_tasks(cfg)[-1] == ("synthetic-25%", "pca")  # 100 * 0.25 formatted with :g
+    assert hash(cfg)  # a frozen config of tuples is hashable, as the fields' types say
+
+
+@pytest.mark.parametrize("changes, exc, match", [
+    ({"synthetic_proportions": 0.2}, TypeError, r"^config.synthetic_proportions must be a sequence"),
+    ({"synthetic_proportions": ("0.5",)}, TypeError, r"^config.synthetic_proportions\[0\] must be a real number"),
+    ({"synthetic_proportions": (0.5, 1.0)}, ValueError, r"^config.synthetic_proportions\[1\] must be < 1.0"),
+    ({"classifiers": "NB"}, TypeError, r"^config.classifiers must be a sequence"),
+    ({"classifiers": []}, ValueError, r"^config.classifiers is empty"),
+])
+def test_config_names_the_field_and_what_came(changes, exc, match):
+    with pytest.raises(exc, match=match):
+        pk.experiment_config("tiny", **changes)
+
+
+def test_experiment_tasks_checks_a_config_built_around_experiment_config():
+    from dataclasses import replace
+
+    # before: "Unknown format code 'g' for object of type 'str'"
+    cfg = replace(pk.experiment_config("tiny"), synthetic_proportions=("0.5",))
+    with pytest.raises(TypeError, match=r"^config.synthetic_proportions\[0\] must be a real number, got '0.5'"):
+        pk.experiment_tasks(cfg)
+
+
+def test_agreement_functions_name_bad_arguments():
+    with pytest.raises(ValueError, match="^k and n must have the same length"):  # before: numpy's broadcast error
+        pk.wilson_interval([1, 2], [10, 20, 30])
+    lo, hi = pk.wilson_interval([1, 2], 10)  # one n for every k still broadcasts
+    assert (lo[1], hi[1]) == pytest.approx(stats.binomtest(2, 10).proportion_ci(0.95, method="wilson"), abs=1e-12)
+    with pytest.raises(TypeError, match="^expected must be a real number"):  # before: accepted as 15, 15
+        pk.g_test([10, 20], expected=["15", "15"])
+    assert pk.g_test([10, 20], expected=[15, 15]).statistic == pytest.approx(
+        stats.power_divergence([10, 20], [15, 15], lambda_="log-likelihood").statistic, rel=1e-12)
+    with pytest.raises(TypeError, match="^values_a must be a real number"):  # before: numpy's "could not convert"
+        pk.measure_preferences(["a"], ["b"])
+    with pytest.raises(ValueError, match=r"^values_b contains a missing value \(None\)"):  # NaN is "undefined"
+        pk.measure_preferences([0.5], [None])
+
+
+def test_a_measure_named_twice_is_refused_not_counted_twice():
+    # before: two "AUC" columns made 3 error cases out of 2 comparisons
+    table = pd.DataFrame([[1, 1, -1, 1], [-1, -1, 1, 1]], columns=["AUC", "AUC", "AP", "H"])
+    for func in (pk.count_error_cases, pk.agreement_levels, pk.odd_one_out):
+        with pytest.raises(ValueError, match=r"^preferences has duplicate column names \['AUC'\]"):
+            func(table)
+
+
 @pytest.fixture(scope="module")
 def tiny_serial():
     return pk.run_experiment(pk.experiment_config("tiny"), n_jobs=1)

@@ -197,6 +197,154 @@ def test_json_round_trip_and_null_for_undefined():
     assert json.loads(json.dumps(m)) == m
 
 
+def _full_reports():
+    """A report of each layout: binary with repeats and intervals, multi-class with lfb_train and intervals."""
+    y, p, s, f = _binary_data(6)
+    rep = np.arange(len(y)) % 2
+    binary = apples.report(np.r_[y, y], y_pred=np.r_[p, p], y_score=np.r_[s, s[::-1]], folds=np.r_[f, f],
+                           repeats=np.r_[rep * 0, rep * 0 + 1], confidence=0.9, n_resamples=100)
+    ym, pm, _, fm = _multiclass_data(0, n=60)
+    labels = sorted(set(ym))
+    multi = apples.report(ym, y_pred=pm, folds=fm, labels=labels, confidence=0.9, n_resamples=100,
+                          train_frequencies={lab: 1 / len(labels) for lab in labels})
+    return binary, multi
+
+
+def _paths(node, path=()):
+    """Every key path of a nested dict (lists included by index)."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in items:
+        yield (*path, key)
+        yield from _paths(child, (*path, key))
+
+
+def test_what_to_json_writes_from_json_reads_back_in_every_layout():
+    for r in _full_reports():
+        assert apples.CVReport.from_json(r.to_json()) == r
+        assert apples.CVReport.from_json(r.to_json(indent=None).encode()) == r
+        assert apples.CVReport(r.to_dict()) == r
+
+
+def test_a_report_dict_missing_anything_is_refused_naming_it_or_still_renders():
+    # before: str(CVReport({"task": "binary"})) raised KeyError: 'f_measure' inside the renderer
+    with pytest.raises(ValueError, match=r"^data lacks \['n', 'n_folds', 'folds'"):
+        str(apples.CVReport({"task": "binary"}))
+    with pytest.raises(ValueError, match=r"^text lacks \['n', 'n_folds', 'folds'"):
+        apples.CVReport.from_json('{"task": "binary"}').to_frame()
+    # every entry taken out, one at a time: a clear error, or (an interval, a note) a report that renders
+    for r in _full_reports():
+        full = r.to_dict()
+        for path in _paths(full):
+            d = json.loads(json.dumps(full))
+            node = d
+            for key in path[:-1]:
+                node = node[key]
+            del node[path[-1]]
+            try:
+                out = apples.CVReport(d)
+            except (ValueError, TypeError) as err:
+                assert str(err).startswith("data"), err
+                continue
+            str(out), out._repr_html_(), out.to_markdown(), out.to_frame(), repr(out)
+
+
+@pytest.mark.parametrize("change, exc, match", [
+    (lambda d: d["f_measure"].update(tp_fp=float("nan")), ValueError, r"^data\['f_measure'\]\['tp_fp'\] is nan"),
+    (lambda d: d["f_measure"].update(tp_fp="0.5"), TypeError, r"^data\['f_measure'\]\['tp_fp'\] must be a number"),
+    (lambda d: d["f_measure"].update(tp_fp=True), TypeError, r"^data\['f_measure'\]\['tp_fp'\] must be a number"),
+    (lambda d: d.update(n=-1), ValueError, r"^data\['n'\] must be a non-negative integer"),
+    (lambda d: d["folds"][0].update(n="3"), ValueError, r"^data\['folds'\]\[0\]\['n'\]"),
+    (lambda d: d.update(warnings="none"), TypeError, r"^data\['warnings'\] must be a list"),
+    (lambda d: d.update(pos_label=[1]), TypeError, r"^data\['pos_label'\] must be a label"),
+    (lambda d: d["precision"].update(median=0.5), ValueError, r"^data\['precision'\] has unknown key"),
+])
+def test_a_report_dict_with_a_wrong_value_is_refused_naming_the_entry(change, exc, match):
+    d = apples.report([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]).to_dict()
+    change(d)
+    with pytest.raises(exc, match=match):
+        apples.CVReport(d)
+
+
+def test_from_json_refuses_nan_which_to_json_never_writes():
+    r = apples.report([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1])
+    text = r.to_json()
+    assert "NaN" not in text and '"merge": null' in text  # no scores: ROC AUC is undefined, written null
+    # before: from_json accepted NaN and the CVReport constructor then failed inside the json module
+    for word in ("NaN", "Infinity", "-Infinity"):
+        with pytest.raises(ValueError, match=f"^text holds {word}, which CVReport.to_json\\(\\) never writes"):
+            apples.CVReport.from_json(text.replace('"merge": null', f'"merge": {word}', 1))
+    with pytest.raises(ValueError, match="^text is not the JSON"):
+        apples.CVReport.from_json(b"\xff\xfe")
+
+
+HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(2)>", "[x](javascript:alert(3))",
+           "a | b", "`code`", "**bold**"]
+
+
+def _hostile_reports():
+    """Reports whose labels, fold ids, repeat ids and positive label are HTML, Markdown links and pipes."""
+    y = np.array([HOSTILE[0], HOSTILE[1]] * 6)
+    p = np.where(np.arange(12) % 5 == 0, y[::-1], y)
+    folds = np.array([HOSTILE[2], HOSTILE[3]] * 6)
+    repeats = np.repeat([HOSTILE[4], HOSTILE[5]], 6)
+    binary = apples.report(y, y_pred=p, folds=folds, repeats=repeats, pos_label=HOSTILE[0])
+    ym = np.array(HOSTILE[:3] * 4)
+    pm = np.array(HOSTILE[:4] * 3)  # a fourth label, predicted only: it is absent from every fold
+    multi = apples.report(ym, y_pred=pm, folds=np.repeat(HOSTILE[3:5], 6))
+    return binary, multi
+
+
+def test_markdown_and_html_keep_user_text_inert():
+    from markdown_it import MarkdownIt  # CommonMark with raw HTML on, as most Markdown viewers render it
+
+    for r, shown in zip(_hostile_reports(), ("&lt;script&gt;alert(1)&lt;/script&gt;", "absent labels ['a | b']")):
+        md = r.to_markdown()
+        rendered = MarkdownIt("commonmark").enable("table").render(md)
+        # before: the labels went into the Markdown as raw HTML and became a <script> and an <img onerror>
+        for active in ("<script", "<img", 'href="javascript', "<code>", "<strong>bold"):
+            assert active not in rendered, (active, md)
+            assert active not in r._repr_html_()
+        assert shown in rendered  # shown as text, not dropped
+        # the table keeps its columns: no cell split by a user's "|"
+        table = [line for line in md.splitlines() if line.startswith("|")]
+        assert len({line.replace("\\|", "").count("|") for line in table}) == 1
+
+
+def test_scores_that_rank_the_predicted_positives_last_are_warned_about():
+    y = [1, 1, 0, 0, 1, 0, 1, 0]
+    pred = [1, 1, 0, 0, 1, 0, 0, 1]
+    f = [0, 0, 0, 0, 1, 1, 1, 1]
+    good = [0.9, 0.8, 0.2, 0.1, 0.7, 0.3, 0.4, 0.6]  # ranks the predicted positives first (by hand: AUC 1)
+    assert roc_auc_score(pred, good) == 1.0
+    d = apples.report(y, y_pred=pred, y_score=good, folds=f).to_dict()
+    assert not any("scores rank" in w for w in d["warnings"])
+    flipped = [1 - v for v in good]
+    d = apples.report(y, y_pred=pred, y_score=flipped, folds=f).to_dict()
+    assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, flipped), rel=1e-12)
+    assert roc_auc_score(y, flipped) < 0.5
+    assert d["warnings"][0].startswith("the scores rank the cases predicted negative above those predicted "
+                                       "positive (their ROC AUC for the predicted labels is 0.0%)")
+    assert d["warnings"][1].startswith("ROC AUC below 50% (avg ")
+    # the same in every rendering, the CLI's included (it prints str(report))
+    r = apples.report(y, y_pred=pred, y_score=flipped, folds=f)
+    for out in (str(r), r._repr_html_(), r.to_markdown(), r.to_json()):
+        assert "predicted negative above those predicted positive" in out
+    # one predicted class only: no direction to read; an AUC of exactly 50% is not below it
+    d = apples.report(y, y_pred=[1] * 8, y_score=[0.5] * 8, folds=f).to_dict()
+    assert d["roc_auc"]["merge"] == 0.5 and not any("scores rank" in w or "below 50%" in w for w in d["warnings"])
+
+
+def test_a_multiclass_auc_below_half_suggests_score_columns_out_of_label_order():
+    y, p, s, f = _multiclass_data(3, n=300)
+    d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
+    assert not any("below 50%" in w for w in d["warnings"])
+    flipped = s[:, ::-1]  # columns in reverse label order
+    d = apples.report(y, y_pred=p, y_score=flipped, folds=f).to_dict()
+    merged = roc_auc_score(y, flipped / flipped.sum(axis=1, keepdims=True), multi_class="ovr")
+    assert merged < 0.5 and d["roc_auc"]["macro_ovr"]["merge"] == pytest.approx(merged, rel=1e-9)
+    assert any(w.startswith("ROC AUC below 50%") and "label order" in w for w in d["warnings"])
+
+
 def test_renderings_show_the_same_numbers():
     y, p, s, f = _binary_data(6)
     r = apples.report(y, y_pred=p, y_score=s, folds=f)

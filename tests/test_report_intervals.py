@@ -225,6 +225,21 @@ def test_the_same_seed_gives_the_same_report_and_another_seed_another_bootstrap(
     assert b["precision"] == a.to_dict()["intervals"]["precision"]  # Wilson and the t use no seed
 
 
+def test_leave_one_out_over_2000_folds_is_answered_in_chunks():
+    # before: refused for memory (10,000 resamples × 2,000 folds, 1.79 GiB at once); the draws now go in chunks.
+    # A fold of one case resampled with replacement is that case again, so every resampled F is the F of the
+    # data: the within-fold bootstrap interval is exactly [F, F] (by hand), F from scikit-learn
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 2000)
+    p = np.where(rng.random(2000) < 0.8, y, 1 - y)
+    r = apples.report(y, folds=np.arange(2000), y_pred=p, confidence=0.95).to_dict()
+    f = f1_score(y, p)
+    assert r["f_measure"]["tp_fp"] == pytest.approx(f, rel=1e-12)
+    ci = r["intervals"]["f_measure"]["tp_fp"]
+    assert ci["method"] == "bootstrap" and ci["low"] == pytest.approx(f, rel=1e-12) == ci["high"]
+    assert any("one case" in w for w in r["warnings"])  # and the report says why that interval has no width
+
+
 def test_every_format_shows_the_intervals_and_json_round_trips():
     y, p, s, f = _binary_data()
     r = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.9)

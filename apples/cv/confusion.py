@@ -96,7 +96,8 @@ def cv_f_measure(folds: Iterable[Counts], *, method: str, beta: float = 1.0) -> 
         point of the paper is that the choice matters. Forman & Scholz
         recommend ``"tp_fp"`` (§4.3, §5).
     beta : float, default 1.0
-        F_beta instead of F1 (the paper uses F1).
+        F_beta instead of F1 (the paper uses F1), in [0, inf]: 0 gives precision, inf recall
+        (:func:`apples.f_measure`).
 
     Returns
     -------

@@ -41,9 +41,9 @@ from apples._optional import require
 from apples._validation import (
     check_choice,
     check_frame,
-    check_int,
     check_positive,
     check_real,
+    check_seed,
     check_table_size,
 )
 from apples.intervals.cv_f import cv_f_measure_ci
@@ -291,7 +291,7 @@ def coverage_study(
         raise ValueError(f"n_studies must be at least 2, got {n_studies}")
     confidence = check_confidence(confidence)
     n_resamples = check_positive("n_resamples", n_resamples)
-    seed = check_int("seed", seed, low=0)
+    seed = check_seed("seed", seed)
     n_jobs = check_positive("n_jobs", n_jobs)
     largest = max(r["n_cases"] for r in rows)
     check_table_size(

@@ -15,6 +15,7 @@ from typing import Literal
 import numpy as np
 
 from apples._validation import (
+    MAX_TABLE_BYTES,
     UndefinedMetricError,
     check_choice,
     check_positive,
@@ -58,7 +59,8 @@ def cv_f_replicates(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, *, method: s
     The five methods of :func:`apples.cv_f_measure` (Forman & Scholz §2.3), vectorised over rows; a
     fold's F is eq. (2) and is 0 where V^(i) = 0 (``"avg"``), an undefined fold precision or recall
     is 0 (``"pr_re"``), and the skip methods use the folds with V^(i) = 1 only. NaN marks a 0/0:
-    ``"tp_fp"`` with TP = FP = FN = 0 pooled, a skip method without a valid fold.
+    ``"tp_fp"`` with TP = FP = FN = 0 pooled (TP = FP = 0 with ``beta=0``, precision; TP = FN = 0 with
+    ``beta=inf``, recall), a skip method without a valid fold.
 
     Examples
     --------
@@ -66,13 +68,17 @@ def cv_f_replicates(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, *, method: s
     array([0.9333])
     """
     method = check_choice("method", method, CV_F_METHODS)
+    beta = check_beta(beta)
     w_fn, w_fp = f_beta_weights(beta)
     tp, fp, fn = (np.asarray(a, dtype=float) for a in (tp, fp, fn))
     with np.errstate(divide="ignore", invalid="ignore"):
         if method == "tp_fp":
             t, p, n = tp.sum(axis=1), fp.sum(axis=1), fn.sum(axis=1)
             den = t + w_fn * n + w_fp * p
-            return np.where(den > 0, t / np.where(den > 0, den, 1.0), np.nan)
+            # 0/0 where the counts that weigh are all 0 (FN weighs unless beta = 0, FP unless beta = inf);
+            # 0 where TP = 0 otherwise, also when a tiny weight underflowed to 0
+            undefined = (t == 0) & ((n == 0) | (beta == 0.0)) & ((p == 0) | (beta == np.inf))
+            return np.where(undefined, np.nan, np.where(den > 0, t / np.where(den > 0, den, 1.0), 0.0))
         valid = (tp + fp > 0) & (tp + fn > 0)
         skip = method.endswith("_skip")
         n_valid = valid.sum(axis=1)
@@ -113,6 +119,24 @@ def draw_fold_counts(counts: np.ndarray, n_resamples: int, rng: np.random.Genera
     return tp, fp, fn
 
 
+def _replicates(counts: np.ndarray, n_resamples: int, rng: np.random.Generator, *, method: str, beta: float):
+    """The resampled F of ``n_resamples`` resamples, drawn in chunks of at most MAX_TABLE_BYTES of work.
+
+    A chunk holds as many resamples as fit in :data:`apples._validation.MAX_TABLE_BYTES` at
+    ``_BYTES_PER_CELL`` per (resample, fold): one chunk, one call, whenever they all fit (so
+    the draws are those of a single :func:`draw_fold_counts` call), else consecutive chunks
+    from the same generator (leave-one-out over thousands of folds).
+    """
+    chunk = max(1, MAX_TABLE_BYTES // (counts.shape[0] * _BYTES_PER_CELL))
+    if n_resamples <= chunk:
+        return cv_f_replicates(*draw_fold_counts(counts, n_resamples, rng), method=method, beta=beta)
+    out = np.empty(n_resamples)
+    for start in range(0, n_resamples, chunk):
+        size = min(chunk, n_resamples - start)
+        out[start : start + size] = cv_f_replicates(*draw_fold_counts(counts, size, rng), method=method, beta=beta)
+    return out
+
+
 def cv_f_measure_ci(
     folds: Iterable[Counts],
     *,
@@ -130,7 +154,9 @@ def cv_f_measure_ci(
     folds stay independent) and recomputes the cross-validated F by ``method``; the interval is the
     percentile interval of the replicates. The resample of fold i is drawn as its confusion counts,
     Multinomial(n_i; TP_i/n_i, FP_i/n_i, FN_i/n_i, TN_i/n_i), which is the same distribution as
-    resampling its cases and costs O(n_resamples × folds), whatever the number of cases.
+    resampling its cases and costs O(n_resamples × folds) time, whatever the number of cases; the
+    resamples are drawn in chunks, so memory stays bounded (leave-one-out over thousands of folds
+    works).
 
     Parameters
     ----------
@@ -140,7 +166,7 @@ def cv_f_measure_ci(
     method : {"avg", "pr_re", "tp_fp", "avg_skip", "pr_re_skip"}
         The aggregation of :func:`apples.cv_f_measure` (Forman & Scholz §2.3); no default.
     beta : float, default 1.0
-        F_beta instead of F1.
+        F_beta instead of F1, in [0, inf] (0 is precision, inf recall; :func:`apples.f_measure`).
     confidence : float, default 0.95
         Nominal coverage, strictly between 0 and 1.
     interval : {"bootstrap"}, default "bootstrap"
@@ -183,17 +209,12 @@ def cv_f_measure_ci(
     n_resamples = check_positive("n_resamples", n_resamples)
     rng = rng_from_seed(seed)
     check_choice("undefined", undefined, ("raise", "nan", "zero"))
-    k = counts.shape[0]
-    check_table_size(
-        f"the bootstrap of {n_resamples:,} resamples × {k:,} folds",
-        n_resamples * k * _BYTES_PER_CELL,
-        reduce="n_resamples",
-    )
+    # the replicates, their NaN mask and np.quantile's copy are kept whole; the draws go in chunks
+    check_table_size(f"the bootstrap's {n_resamples:,} replicates", 17 * n_resamples, reduce="n_resamples")
     estimate = float(
         cv_f_replicates(counts[None, :, 0], counts[None, :, 1], counts[None, :, 2], method=method, beta=beta)[0]
     )
-    tp, fp, fn = draw_fold_counts(counts, n_resamples, rng)
-    reps = cv_f_replicates(tp, fp, fn, method=method, beta=beta)
+    reps = _replicates(counts, n_resamples, rng, method=method, beta=beta)
     bad = np.isnan(reps)
     if estimate != estimate or bad.any():
         if undefined == "raise":

@@ -47,8 +47,13 @@ CV_SCORE_CI_METHODS: tuple[str, ...] = ("corrected_t", "t")
 
 
 def _fold_scores(name: str, values: object) -> np.ndarray:
-    """Per-fold scores of shape (k,) or (r, k), flattened; at least two, all finite."""
-    scores = check_real_array(name, values, finite=True).ravel()
+    """Per-fold scores of shape (k,) or (r, k), as given; at least two, all finite."""
+    scores = check_real_array(name, values, finite=True)
+    if scores.ndim not in (1, 2):
+        raise ValueError(
+            f"{name} must have shape (k,) (one score per fold) or (r, k) (per repetition and fold), "
+            f"got shape {scores.shape}"
+        )
     if scores.size < 2:
         raise ValueError(
             f"{name} must hold at least two fold scores (a t interval needs a sample variance), got {scores.size}"
@@ -109,7 +114,7 @@ def cv_score_ci(
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
     (0.8, 0.6528, 0.9472)
     """
-    scores = _fold_scores("fold_scores", fold_scores)
+    scores = _fold_scores("fold_scores", fold_scores).ravel()
     check_choice("method", method, CV_SCORE_CI_METHODS)
     factor = _variance_factor(method, scores.size, n_train, n_test)
     confidence = check_confidence(confidence)
@@ -137,7 +142,8 @@ def compare_cv_scores(
     Parameters
     ----------
     scores_a, scores_b : array-like of shape (k,) or (r, k)
-        The two classifiers' scores on the same folds, in the same order.
+        The two classifiers' scores on the same folds, in the same order; both of one shape (a
+        difference is taken per fold and repetition).
     n_train, n_test : int
         Cases per training set and per test fold.
     confidence : float, default 0.95
@@ -166,7 +172,12 @@ def compare_cv_scores(
     """
     a = _fold_scores("scores_a", scores_a)
     b = _fold_scores("scores_b", scores_b)
-    check_same_length(scores_a=a, scores_b=b)
+    if a.shape != b.shape:  # (2, 5) against (5, 2) would pair fold 2 of repeat 1 with fold 1 of repeat 2
+        raise ValueError(
+            f"scores_a has shape {a.shape} but scores_b has shape {b.shape}: the scores are paired by (repetition, "
+            "fold), so both need the same shape, (k,) or (r, k)"
+        )
+    a, b = a.ravel(), b.ravel()
     check_choice("method", method, CV_SCORE_CI_METHODS)
     factor = _variance_factor(method, a.size, n_train, n_test)
     confidence = check_confidence(confidence)

@@ -23,6 +23,7 @@ from apples._validation import (
     check_positive,
     check_same_length,
     check_scores,
+    check_table_size,
     rng_from_seed,
 )
 from apples.intervals.results import (
@@ -196,6 +197,8 @@ def roc_auc_ci(
     confidence = check_confidence(confidence)
     check_choice("method", method, ROC_AUC_CI_METHODS)
     n_resamples = check_positive("n_resamples", n_resamples)
+    if method == "bootstrap":  # the resampled AUCs and np.quantile's copy; the resamples are drawn in blocks
+        check_table_size(f"the bootstrap's {n_resamples:,} resampled AUCs", 16 * n_resamples, reduce="n_resamples")
     rng = rng_from_seed(seed)
     check_choice("undefined", undefined, ("raise", "nan"))
     pos = b.is_positive

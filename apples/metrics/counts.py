@@ -150,8 +150,11 @@ class Counts:
         Raises
         ------
         ValueError
-            A missing label (None, NaN, ``pd.NA``), unequal lengths, more
-            than two distinct labels, or two labels of which none is ``pos_label``.
+            A missing label (None, NaN, ``pd.NA``), a continuous value (0.3)
+            where a label belongs, unequal lengths, no cases (as
+            :func:`fold_counts`: ``Counts(0, 0, 0, 0)`` would give F = 0 for
+            nothing), more than two distinct labels, or two labels of which
+            none is ``pos_label``.
         TypeError
             ``y_true`` and ``y_pred`` hold labels of different types, or
             ``pos_label`` is of another type than the labels (the default 1
@@ -168,6 +171,8 @@ class Counts:
         t = check_labels_1d("y_true", y_true)
         p = check_labels_1d("y_pred", y_pred)
         check_same_length(y_true=t, y_pred=p)
+        if t.size == 0:
+            raise ValueError("y_true is empty: there are no cases to count")
         t, p = _positive_masks(t, p, pos_label)
         return _count(t, p)
 

@@ -24,6 +24,7 @@ continuous extension of (1); see notebook 01 for the numbers.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Literal
 
@@ -43,13 +44,30 @@ __all__ = [
 
 
 def check_beta(beta: object) -> float:
-    """``beta`` as a positive finite float (numpy scalars accepted); shared by every F_beta."""
+    """``beta`` as a float in [0, inf] (numpy scalars accepted); shared by every F_beta.
+
+    ``beta = 0`` is precision and ``beta = inf`` recall, as in scikit-learn's
+    ``fbeta_score``: eq. (2) with the weights of :func:`f_beta_weights` gives
+    ``TP / (TP + FP)`` and ``TP / (TP + FN)`` there, and each is undefined
+    where that rate is (TP + FP = 0, TP + FN = 0), not only where
+    TP = FP = FN = 0. (For 0 < beta < inf, F_beta is 0 at TP = FP = 0 < FN; so
+    is its limit as beta -> 0, which the default ``undefined="zero"`` returns.)
+    """
     if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a positive real number, got {beta!r} ({type(beta).__name__})")
+        raise TypeError(f"beta must be a real number in [0, inf], got {beta!r} ({type(beta).__name__})")
     try:
-        return check_real("beta", beta, low=0.0, low_inclusive=False)
+        return check_real("beta", beta, low=0.0, finite=False)
     except ValueError:
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}") from None
+        raise ValueError(f"beta must be a number in [0, inf] (0 is precision, inf is recall), got {beta!r}") from None
+
+
+def _undefined_f(beta: float, harmonic: bool) -> str:
+    """What is 0/0 when F_beta is undefined, for the error message."""
+    if beta == 0.0:
+        return "F_beta with beta=0, which is precision (TP + FP = 0)"
+    if beta == math.inf:
+        return "F_beta with beta=inf, which is recall (TP + FN = 0)"
+    return "F (precision = recall = 0)" if harmonic else "F (TP = FP = FN = 0)"
 
 
 def f_beta_weights(beta: float) -> tuple[float, float]:
@@ -60,12 +78,16 @@ def f_beta_weights(beta: float) -> tuple[float, float]:
     They are computed from ``β`` or ``1/β``, whichever is at most 1, so
     ``β²`` never overflows or underflows: ``beta=1e200`` gives ``(1.0, 1e-400 → 0.0)``,
     and F_beta tends to recall, as it should. At ``β = 1`` both are exactly 0.5,
-    so F1 is computed bit for bit as ``2TP / (2TP + FP + FN)``.
+    so F1 is computed bit for bit as ``2TP / (2TP + FP + FN)``. The ends are
+    exact: ``β = 0`` gives ``(0, 1)`` (F is precision), ``β = inf`` gives
+    ``(1, 0)`` (F is recall).
 
     >>> f_beta_weights(1.0)
     (0.5, 0.5)
     >>> f_beta_weights(1e200)
     (1.0, 0.0)
+    >>> f_beta_weights(0.0), f_beta_weights(float("inf"))
+    ((0.0, 1.0), (1.0, 0.0))
     """
     beta = check_beta(beta)
     if beta <= 1.0:
@@ -130,23 +152,37 @@ def f_from_precision_recall(
     Parameters
     ----------
     precision, recall : float
-        Values in [0, 1]; ``nan`` stands for "undefined".
+        Values in [0, 1] (a Python or numpy scalar, or a 0-d array); ``nan``
+        stands for "undefined".
     beta : float, default 1.0
-        Relative weight of recall.
+        Relative weight of recall, in [0, inf]: ``beta=0`` gives precision and
+        ``beta=inf`` recall, whatever the other is (scikit-learn's
+        ``fbeta_score`` convention).
     undefined : {"zero", "nan", "raise"}, default "zero"
         Applied when either input is ``nan`` or both are 0 (the harmonic mean
-        is then 0/0; its limit is 0).
+        is then 0/0; its limit is 0); with ``beta=0`` or ``inf``, when the one
+        value used is ``nan``.
 
     Examples
     --------
     >>> round(f_from_precision_recall(0.60, 0.94), 4)   # Forman & Scholz §3.1
     0.7325
+    >>> f_from_precision_recall(0.6, 0.94, beta=0), f_from_precision_recall(0.6, 0.94, beta=float("inf"))
+    (0.6, 0.94)
     """
+    beta = check_beta(beta)
     w_fn, w_fp = f_beta_weights(beta)
     check_policy(undefined)
     precision, recall = _unit_or_nan("precision", precision), _unit_or_nan("recall", recall)
+    if beta in (0.0, math.inf):  # the ends: one of the two, as scikit-learn's fbeta_score
+        value = precision if beta == 0.0 else recall
+        if value != value:
+            return divide(0.0, 0.0, undefined=undefined, what=_undefined_f(beta, harmonic=True))
+        return value
     if precision != precision or recall != recall:
         return divide(0.0, 0.0, undefined=undefined, what="F (precision or recall undefined)")
+    if precision * recall == 0.0 and precision + recall > 0.0:
+        return 0.0  # exactly, for every 0 < β < inf: a weight that underflows to 0 must not make it 0/0
     # (1 + β²)·Pr·Re / (β²·Pr + Re), divided through by 1 + β² so that β² cannot overflow
     return divide(
         precision * recall, w_fn * precision + w_fp * recall, undefined=undefined, what="F (precision = recall = 0)"
@@ -154,7 +190,9 @@ def f_from_precision_recall(
 
 
 def _unit_or_nan(name: str, value: object) -> float:
-    """A real number (numpy scalars included) in [0, 1], or NaN standing for "undefined"."""
+    """A real number (numpy scalars and 0-d arrays included) in [0, 1], or NaN standing for "undefined"."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value[()]  # a 0-d array is a scalar (np.float64(0.5)); a bool array stays refused below
     if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)) and value != value:
         return float("nan")
     try:
@@ -187,7 +225,9 @@ def f_measure(
     counts : Counts
         The confusion count.
     beta : float, default 1.0
-        Weight of recall relative to precision.
+        Weight of recall relative to precision, in [0, inf]: ``beta=0`` is
+        precision and ``beta=inf`` recall, undefined where they are (TP + FP
+        = 0, TP + FN = 0), as scikit-learn's ``fbeta_score``.
     undefined : {"zero", "nan", "raise"}, default "zero"
         Policy where the chosen formula is 0/0. The default is the zero
         substitution that Forman & Scholz use "throughout the paper" (§2.3).
@@ -204,6 +244,7 @@ def f_measure(
     nan
     """
     c = check_counts("counts", counts)
+    beta = check_beta(beta)
     w_fn, w_fp = f_beta_weights(beta)
     check_policy(undefined)
     check_choice("formula", formula, ("counts", "harmonic"))
@@ -211,8 +252,11 @@ def f_measure(
         return f_from_precision_recall(
             precision(c, undefined="nan"), recall(c, undefined="nan"), beta=beta, undefined=undefined
         )
-    # eq. (2) divided through by 1 + β² (see f_beta_weights): no overflow for any β
-    return divide(c.tp, c.tp + w_fn * c.fn + w_fp * c.fp, undefined=undefined, what="F (TP = FP = FN = 0)")
+    if c.tp == 0 and 0.0 < beta < math.inf and c.fp + c.fn > 0:
+        return 0.0  # exactly: β² / (1 + β²) may underflow to 0 (β < 1e-162), but FN and FP still count
+    # eq. (2) divided through by 1 + β² (see f_beta_weights): no overflow for any β; β = 0 gives
+    # TP / (TP + FP) and β = inf gives TP / (TP + FN) exactly (a weight of 0 times a finite count is 0)
+    return divide(c.tp, c.tp + w_fn * c.fn + w_fp * c.fp, undefined=undefined, what=_undefined_f(beta, harmonic=False))
 
 
 def accuracy(counts: Counts, *, undefined: Undefined = "raise") -> float:

@@ -20,6 +20,7 @@ from apples._validation import (
     check_cost,
     check_int_at_least,
     check_real,
+    check_table_size,
     float_or_array,
     rng_from_seed,
 )
@@ -303,6 +304,7 @@ def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: 
     b = check_real("scale", scale, low=0.0, low_inclusive=False)
     n_draws = check_int_at_least("n_draws", n_draws, 1)
     is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
+    check_table_size(f"{n_draws:,} draws", 8 * n_draws, reduce="n_draws")  # the cases are drawn in chunks
     rng = rng_from_seed(seed)
     n = s.size
     out = np.empty(int(n_draws))

@@ -197,7 +197,8 @@ def max_f1(y_true, y_score, *, beta: float = 1.0, pos_label=1) -> ThresholdResul
     y_score : array-like of shape (n,)
         Finite scores, higher = more positive.
     beta : float, default 1.0
-        Weight of recall (1 gives F1).
+        Weight of recall (1 gives F1), in [0, inf]: 0 maximises precision, inf
+        recall (:func:`apples.f_measure`).
     pos_label : label, default 1
         The positive class.
 

@@ -23,6 +23,7 @@ from apples._validation import (
     check_folds_cases,
     check_positive,
     check_real,
+    check_seed,
     check_table_size,
     divide,
 )
@@ -327,7 +328,7 @@ def fold_positives(
         raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
     stratified = check_bool("stratified", stratified)
     n_reps = check_positive("n_reps", n_reps)
-    seed = check_count("seed", seed)
+    seed = check_seed("seed", seed)
     if stratified:
         check_table_size(
             f"a table of {n_reps:,} × {n_folds:,} fold counts", 8 * n_reps * n_folds, reduce="n_reps or n_folds"

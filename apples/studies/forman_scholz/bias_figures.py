@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from apples._optional import require
-from apples._validation import check_bool, check_count, check_frame, check_positive, check_real
+from apples._validation import check_bool, check_count, check_frame, check_positive, check_real, check_seed
 from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS
 from apples.plotting import METHOD_COLORS, decorate, panel_axes
 from apples.studies.forman_scholz.simulation import FIGURE_PANEL_PRIORS, FIGURE_PRIORS, sample_cv_f
@@ -147,7 +147,7 @@ def plot_cv_f_convergence(
     f_true = check_real("f_true", f_true)
     stratified = check_bool("stratified", stratified)
     n_reps = check_positive("n_reps", n_reps)
-    seed = check_count("seed", seed)
+    seed = check_seed("seed", seed)
     n_jobs = check_positive("n_jobs", n_jobs)
     est = sample_cv_f(prior, f_true, stratified=stratified, n_reps=n_reps, seed=seed, n_jobs=n_jobs)
     ax = plt.gca() if ax is None else ax

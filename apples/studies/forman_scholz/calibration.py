@@ -37,6 +37,7 @@ import numpy as np
 from apples._validation import (
     check_count,
     check_real,
+    check_table_size,
     rng_from_seed,
 )
 from apples.cv.ranking import cv_roc_auc
@@ -120,6 +121,8 @@ def scores_with_auc(
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     target_auc = check_real("target_auc", target_auc, low=0.0, high=1.0)
+    # the P × N pairwise differences and their sorted copy, float64
+    check_table_size(f"the {p:,} × {n:,} pairwise score differences", 16 * p * n, reduce="n_positives or n_negatives")
     pos = rng.standard_normal(p)
     neg = rng.standard_normal(n)
     u = round(target_auc * p * n)

@@ -22,6 +22,7 @@ from apples._validation import (
     check_int_at_least,
     check_labels_1d,
     check_same_length,
+    check_seed,
     label_kind,
     rng_from_seed,
     unique_labels,
@@ -253,7 +254,12 @@ def auc_gaps_over_splits(models: Mapping, X, y, *, seeds: Iterable[int] = range(
     model_selection = require("sklearn.model_selection")
     if not isinstance(models, Mapping) or not models:
         raise TypeError(f"models must be a non-empty mapping of name -> estimator, got {models!r:.80}")
-    seeds = [check_int("seeds", seed, low=0) for seed in seeds]
+    seeds = [check_seed("seeds", seed) for seed in seeds]
+    too_big = [seed for seed in seeds if seed > 2**32 - 1]
+    if too_big:  # each is StratifiedKFold's random_state, which numpy's legacy RandomState takes
+        raise ValueError(
+            f"seeds must lie in [0, 2**32 - 1] (each seeds scikit-learn's StratifiedKFold), got {too_big[0]}"
+        )
     if not seeds:
         raise ValueError("seeds must hold at least one seed")
     n_splits = check_int_at_least("n_splits", n_splits, 2)

@@ -12,8 +12,8 @@ import pandas as pd
 
 from apples._validation import (
     check_bool,
-    check_count,
     check_positive,
+    check_seed,
     check_table_size,
     divide,
 )
@@ -163,7 +163,7 @@ def sample_cv_f(
         design,
         check_bool("stratified", stratified),
         n_reps,
-        check_count("seed", seed),
+        check_seed("seed", seed),
         check_positive("n_jobs", n_jobs),
         reduce=lambda est: est,
     )
@@ -262,7 +262,7 @@ def simulate_cv_f(
     stratified = check_bool("stratified", stratified)
     n_reps = check_positive("n_reps", n_reps)
     parts = _run(
-        design, stratified, n_reps, check_count("seed", seed), check_positive("n_jobs", n_jobs), reduce=_moments
+        design, stratified, n_reps, check_seed("seed", seed), check_positive("n_jobs", n_jobs), reduce=_moments
     )
     n, mean, m2 = _combine(parts)
     defined = n > 0
@@ -340,7 +340,7 @@ def simulate_grid(
     (10, 12)
     """
     points = figure_grid() if points is None else check_points(points)
-    seed = check_count("seed", seed)
+    seed = check_seed("seed", seed)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(i, n_points, seconds) or None, got {progress!r}")
     frames = []

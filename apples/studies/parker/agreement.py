@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from scipy import special, stats
 
-from apples._validation import check_choice, check_count, check_frame, check_real
+from apples._validation import check_choice, check_count, check_frame, check_real, check_real_array
 from apples.intervals.proportion import proportion_ci
 
 if TYPE_CHECKING:  # pandas is imported where a table is built
@@ -71,6 +71,12 @@ def _preference_matrix(preferences, name: str = "preferences") -> tuple[pd.DataF
         )
     if preferences.shape[1] < 2:
         raise ValueError(f"{name} must have at least two measure columns, got {list(preferences.columns)}")
+    duplicated = preferences.columns[preferences.columns.duplicated()].unique().tolist()
+    if duplicated:
+        raise ValueError(
+            f"{name} has duplicate column names {duplicated[:5]}: each column is one measure, named once "
+            "(a measure counted twice would double its vote)"
+        )
     try:
         values = preferences.to_numpy(dtype=float, na_value=np.nan)
     except (TypeError, ValueError):
@@ -243,6 +249,11 @@ def wilson_interval(k, n, *, confidence: float = 0.95):
         raise ValueError("k and n must be counts or one-dimensional arrays of counts")
     k_arr = np.array([check_count("k", v) for v in np.atleast_1d(k_arr).tolist()], dtype=np.int64).reshape(k_arr.shape)
     n_arr = np.array([check_count("n", v) for v in np.atleast_1d(n_arr).tolist()], dtype=np.int64).reshape(n_arr.shape)
+    if k_arr.ndim and n_arr.ndim and k_arr.shape != n_arr.shape:
+        raise ValueError(
+            f"k and n must have the same length (or one be a single count): k has {k_arr.size} counts, "
+            f"n has {n_arr.size}"
+        )
     if np.any(n_arr < 1):
         raise ValueError(f"n must be at least 1, got {n!r}")
     if np.any(k_arr > n_arr):
@@ -306,7 +317,7 @@ def g_test(observed, expected=None) -> GTest:
     if expected is None:
         exp = np.full(obs.size, total / obs.size)
     else:
-        exp = np.asarray(expected, dtype=float)
+        exp = check_real_array("expected", expected)
         if exp.shape != obs.shape:
             raise ValueError(f"expected must have the shape of observed {obs.shape}, got {exp.shape}")
         if not np.all(np.isfinite(exp)) or np.any(exp <= 0):

@@ -44,8 +44,9 @@ from __future__ import annotations
 import time
 import warnings
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -57,6 +58,8 @@ from apples._validation import (
     check_int,
     check_int_at_least,
     check_real,
+    check_real_array,
+    check_seed,
 )
 from apples.metrics.hmeasure import h_measure
 from apples.metrics.ranking import average_precision, roc_auc
@@ -161,25 +164,40 @@ def experiment_config(design: str = "default", **changes) -> ExperimentConfig:
     return _check_config(replace(base, **changes))
 
 
+def _sequence(name: str, values: object, what: str) -> tuple:
+    """A list, tuple or other sequence of ``what`` (not a str, not a scalar) as a tuple; TypeError naming ``name``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise TypeError(
+            f"{name} must be a sequence (tuple or list) of {what}, got {values!r:.80} ({type(values).__name__})"
+        )
+    return tuple(values)
+
+
 def _check_config(config: object) -> ExperimentConfig:
+    """The checked config, its sequences as tuples (a list of classifier names is as good as a tuple)."""
     if not isinstance(config, ExperimentConfig):
         raise TypeError(f"config must be an ExperimentConfig (from experiment_config), got {type(config).__name__}")
+    fields: dict[str, Any] = {}
     for name, allowed in (("datasets", DATASETS), ("representations", REPRESENTATIONS), ("classifiers", CLASSIFIERS)):
-        values = getattr(config, name)
-        if not isinstance(values, tuple) or not values:
-            raise TypeError(f"config.{name} must be a non-empty tuple of names from {allowed}")
+        values = _sequence(f"config.{name}", getattr(config, name), f"names from {allowed}")
+        if not values:
+            raise ValueError(f"config.{name} is empty; give one or more names from {allowed}")
         for v in values:
             check_choice(f"config.{name}", v, allowed)
-    if len(config.classifiers) < 2:
+        fields[name] = values
+    if len(fields["classifiers"]) < 2:
         raise ValueError("config.classifiers must name at least two classifiers (a comparison needs a pair)")
-    for p in config.synthetic_proportions:
-        if not 0.0 < float(p) < 1.0:
-            raise ValueError(f"config.synthetic_proportions must lie in (0, 1), got {p!r}")
+    proportions = _sequence("config.synthetic_proportions", config.synthetic_proportions, "proportions in (0, 1)")
+    fields["synthetic_proportions"] = tuple(
+        check_real(f"config.synthetic_proportions[{i}]", p, low=0.0, high=1.0, low_inclusive=False,
+                   high_inclusive=False)
+        for i, p in enumerate(proportions)
+    )  # fmt: skip
     check_int_at_least("config.max_samples", config.max_samples, 40)
     check_int_at_least("config.waveform_samples", config.waveform_samples, 40)
     check_int_at_least("config.synthetic_samples", config.synthetic_samples, 40)
-    check_int("config.seed", config.seed, low=0)
-    return config
+    check_seed("config.seed", config.seed)
+    return replace(config, **fields)
 
 
 def experiment_tasks(config: ExperimentConfig) -> list[tuple[str, str]]:
@@ -340,7 +358,8 @@ def measure_preferences(values_a, values_b, *, tol: float = 1e-10):
     [-1.0, 0.0, 1.0, nan]
     """
     tol = check_real("tol", tol, low=0.0)
-    a, b = np.asarray(values_a, dtype=float), np.asarray(values_b, dtype=float)
+    a = check_real_array("values_a", values_a, nan_ok=True)
+    b = check_real_array("values_b", values_b, nan_ok=True)
     if a.shape != b.shape:
         raise ValueError(f"values_a and values_b must have the same shape, got {a.shape} and {b.shape}")
     d = a - b

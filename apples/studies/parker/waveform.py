@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from apples._validation import check_bool, check_int_at_least, rng_from_seed
+from apples._validation import check_bool, check_int_at_least, check_table_size, rng_from_seed
 
 __all__ = [
     "WAVEFORM_NOISE_FEATURES",
@@ -105,6 +105,10 @@ def make_waveform(n_samples: int, *, noise_features: bool = False, seed=None) ->
     """
     n_samples = check_int_at_least("n_samples", n_samples, 1)
     noise_features = check_bool("noise_features", noise_features)
+    # float64 cells per case at the peak: the noise, two weighted bases, their sum (21 each), the class
+    # pairs and weights; with noise attributes their 19 and the stacked 40 columns too
+    cells = 4 * 21 + 4 + (19 + 40 if noise_features else 0)
+    check_table_size(f"{n_samples:,} waveform cases", 8 * cells * n_samples, reduce="n_samples")
     rng = rng_from_seed(seed)
     bases = waveform_bases()
     y = rng.integers(0, 3, size=n_samples)

@@ -25,6 +25,7 @@ from apples._validation import (
     check_same_label_kind,
     check_same_length,
     check_scores,
+    check_seed,
     rng_from_seed,
 )
 from apples.metrics.averaging import average_scores
@@ -191,7 +192,7 @@ def zipf_subsample(y, *, exponent: float = 1.0, minimum: int = 1, seed: int) -> 
     minimum = check_int("minimum", minimum)
     if minimum < 0:
         raise ValueError(f"minimum must be >= 0, got {minimum}")
-    rng = rng_from_seed(check_int("seed", seed))  # a negative seed is refused naming seed
+    rng = rng_from_seed(check_seed("seed", seed))  # an int: a Generator is not a seed here
     keep = []
     for rank, label in enumerate(np.unique(t), start=1):
         idx = np.flatnonzero(t == label)
@@ -474,8 +475,8 @@ def nearest_neighbour_boosting(
     train_test_split = require("sklearn.model_selection").train_test_split  # scikit-learn: the notebooks extra
 
     t = check_labels_1d("y", y)
-    seed = check_int("seed", seed)
-    if not 0 <= seed <= _MAX_SKLEARN_SEED:  # it is also train_test_split's random_state
+    seed = check_seed("seed", seed)
+    if seed > _MAX_SKLEARN_SEED:  # it is also train_test_split's random_state
         raise ValueError(f"seed must lie in [0, 2**32 - 1] (it seeds scikit-learn's train_test_split too), got {seed}")
     train_size = check_real("train_size", train_size, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     if distances is None:

@@ -21,6 +21,7 @@ from apples._validation import (
     check_choice,
     check_int,
     check_real_array,
+    check_seed,
 )
 from apples.studies.van_asch.fold_size import ERROR_MODELS, exact_fold_f1, simulate_fold_f1
 from apples.theory.fold_size import (
@@ -107,7 +108,7 @@ def figure2_curves(
     """
     props = np.atleast_1d(check_real_array("props", props, low=0, high=1))
     n_reps = check_int("n_reps", n_reps, low=0, high=MAX_EXACT_INT)
-    seed = check_int("seed", seed, low=0)
+    seed = check_seed("seed", seed)
     panels = FIGURE2_PANELS if panels is None else panels
     if not isinstance(panels, Mapping):
         raise TypeError(
@@ -170,7 +171,7 @@ def fold_f1_curve(
     """
     props = np.atleast_1d(check_real_array("props", props, low=0, high=1))
     n_reps = check_int("n_reps", n_reps, low=0, high=MAX_EXACT_INT)
-    children = np.random.SeedSequence(check_int("seed", seed, low=0)).spawn(len(props))
+    children = np.random.SeedSequence(check_seed("seed", seed)).spawn(len(props))
     rows = []
     for prop, child in zip(props, children, strict=True):
         prop = float(prop)

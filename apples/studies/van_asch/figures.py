@@ -22,6 +22,7 @@ from apples._validation import (
     check_int,
     check_real,
     check_real_array,
+    check_seed,
 )
 from apples.metrics.averaging import average_scores
 from apples.studies.van_asch.figure2 import FIGURE2_PANELS, FIGURE2_PROPS, check_panel_keys
@@ -308,7 +309,7 @@ def plot_fold_f1_single_runs(
     n_instances = check_int("n_instances", n_instances, low=1)
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
         raise TypeError(f"seeds must be an iterable of non-negative ints, got {type(seeds).__name__}")
-    seeds = [check_int("seeds", s, low=0) for s in seeds]
+    seeds = [check_seed("seeds", s) for s in seeds]
     ax = plt.gca() if ax is None else ax
     x = 100 * props
     for j, s in enumerate(seeds):
