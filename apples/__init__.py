@@ -18,8 +18,8 @@ maps the papers' symbols to these names.
 
 from apples import cv, intervals, metrics, plotting, theory
 from apples._integration import counts_scorer, cross_val_predictions, folds_from_cross_validate
+from apples._params import UndefinedMetricError
 from apples._report import CVReport, report
-from apples._validation import UndefinedMetricError
 from apples.cv import (
     CV_F_METHODS,
     CV_ROC_AUC_METHODS,

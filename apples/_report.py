@@ -38,6 +38,17 @@ from typing import Any
 
 import numpy as np
 
+from apples._params import (
+    check_labels_1d,
+    check_pos_label,
+    check_same_label_kind,
+    check_same_length,
+    check_scores,
+    default_pos_label,
+    is_missing,
+    label_kind,
+    unique_labels,
+)
 from apples._report_format import check_layout, render_html, render_markdown, render_text, report_rows
 from apples._report_guidance import (
     BINARY_SECTIONS,
@@ -54,17 +65,6 @@ from apples._report_intervals import (
 )
 from apples._report_kernels import codes_of, fold_ranking
 from apples._report_tasks import binary_body, check_score_columns, mean_or_none, multiclass_body, plain
-from apples._validation import (
-    check_labels_1d,
-    check_pos_label,
-    check_same_label_kind,
-    check_same_length,
-    check_scores,
-    default_pos_label,
-    is_missing,
-    label_kind,
-    unique_labels,
-)
 from apples.metrics import Counts, average_scores
 
 __all__ = [

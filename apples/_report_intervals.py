@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from apples._validation import check_int, check_seed, check_table_size
+from apples._params import check_int, check_seed, check_table_size
 from apples.intervals import cv_f_measure_ci, cv_score_ci, proportion_ci, roc_auc_ci
 from apples.intervals.results import check_confidence
 from apples.metrics import Counts

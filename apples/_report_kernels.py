@@ -105,7 +105,7 @@ def fold_ranking(positive: np.ndarray, scores: np.ndarray, fold: np.ndarray, n_f
     positive : bool array of shape (n,)
         Whether each case is a positive.
     scores : array of shape (n,)
-        Checked scores (:func:`apples._validation.check_scores` output: float64 or an integer dtype, ranked exactly).
+        Checked scores (:func:`apples._params.check_scores` output: float64 or an integer dtype, ranked exactly).
     fold : int array of shape (n,)
         Fold codes ``0 .. n_folds - 1``.
     """

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from apples._params import check_scores
 from apples._report_intervals import IntervalSettings, binary_intervals, multiclass_intervals
 from apples._report_kernels import confusion_by_fold, fold_ranking
-from apples._validation import check_scores
 from apples.cv import cv_accuracy, cv_f_measure
 from apples.metrics import Counts, average_scores, precision, recall
 

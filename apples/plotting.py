@@ -8,7 +8,8 @@ returns the Figure.
 Every notebook's first code cell calls ``apples.set_style()`` instead of
 repeating rcParams (STYLE.md: no copy-pasted setup cells). matplotlib is
 imported when either function is called (the ``notebooks`` extra), so the
-colours in :data:`METHOD_COLORS` need only the core install.
+module imports with the core install (each figure's colour for an F aggregation is in
+:data:`apples.cv.F_AGGREGATIONS`).
 """
 
 from __future__ import annotations
@@ -19,21 +20,11 @@ import pandas as pd
 from apples._optional import require
 
 __all__ = [
-    "METHOD_COLORS",
     "decorate",
     "explorer_mimebundle",
     "panel_axes",
     "set_style",
 ]
-
-#: One colour per cross-validated F method, the same in every figure.
-METHOD_COLORS = {
-    "tp_fp": "#000000",
-    "avg": "#1f77b4",
-    "pr_re": "#d62728",
-    "avg_skip": "#2ca02c",
-    "pr_re_skip": "#ff7f0e",
-}
 
 
 def set_style() -> None:

@@ -21,18 +21,18 @@ from apples.theory import precision_factor
 def test_fold_counts_checks_the_label_set_over_all_folds():
     # three labels overall, two per fold: 0 and 2 must not both become "negative" in silence
     with pytest.raises(ValueError, match=r"3 distinct labels \[0, 1, 2\]"):
-        fold_counts([0, 1, 1, 2], [0, 1, 1, 2], [0, 0, 1, 1])
+        fold_counts([0, 1, 1, 2], [0, 1, 1, 2], folds=[0, 0, 1, 1])
 
 
 def test_fold_counts_checks_the_positive_label_over_all_folds():
     # labels {0, 2} over the data: pos_label=1 is absent, although each fold alone holds one label
     with pytest.raises(ValueError, match=r"pos_label=1 is not one of the labels"):
-        fold_counts([0, 0, 2, 2], [0, 0, 2, 2], [0, 0, 1, 1])
+        fold_counts([0, 0, 2, 2], [0, 0, 2, 2], folds=[0, 0, 1, 1])
 
 
 def test_fold_counts_keeps_a_fold_without_positives():
     # fold 0 has no positives (the case Forman & Scholz study); by hand: fold 0 = 2 TN, fold 1 = 1 TP + 1 FN
-    assert fold_counts([0, 0, 1, 1], [0, 0, 1, 0], [0, 0, 1, 1]) == [Counts(0, 0, 0, 2), Counts(1, 0, 1, 0)]
+    assert fold_counts([0, 0, 1, 1], [0, 0, 1, 0], folds=[0, 0, 1, 1]) == [Counts(0, 0, 0, 2), Counts(1, 0, 1, 0)]
 
 
 def test_from_labels_fold_without_positives_still_counts():
@@ -43,7 +43,7 @@ def test_from_labels_fold_without_positives_still_counts():
 def test_from_labels_refuses_empty_data_like_fold_counts():
     # Counts(0, 0, 0, 0) would give F = 0.0 for no cases at all; fold_counts refuses the same input
     with pytest.raises(ValueError, match="^y_true is empty"):
-        fold_counts([], [], [])
+        fold_counts([], [], folds=[])
     with pytest.raises(ValueError, match="^y_true is empty"):
         Counts.from_labels([], [])
     with pytest.raises(ValueError, match="^y_true is empty"):
@@ -63,7 +63,7 @@ def test_from_labels_positive_of_another_type_is_a_type_error(y, pos_label):
 
 def test_fold_counts_positive_of_another_type_is_a_type_error():
     with pytest.raises(TypeError, match=r"^pos_label=1 is a number but the labels .* are strs"):
-        fold_counts(["no", "no"], ["no", "no"], [0, 1])
+        fold_counts(["no", "no"], ["no", "no"], folds=[0, 1])
 
 
 @pytest.mark.parametrize("pos_label", [None, float("nan"), pd.NA])
@@ -97,19 +97,19 @@ def test_from_labels_none_names_the_argument_and_position():
 
 def test_fold_counts_none_in_folds_names_folds():
     with pytest.raises(ValueError, match=r"^folds contains a missing value \(None\) at position 2"):
-        fold_counts([1, 0, 1, 0], [1, 0, 1, 0], [0, 0, None, 1])
+        fold_counts([1, 0, 1, 0], [1, 0, 1, 0], folds=[0, 0, None, 1])
 
 
 def test_fold_counts_unorderable_fold_ids_name_folds():
     with pytest.raises(TypeError, match="^folds mixes label types"):
-        fold_counts([1, 0], [1, 0], [0, "a"])
+        fold_counts([1, 0], [1, 0], folds=[0, "a"])
 
 
 def test_fold_counts_nullable_integer_columns_are_accepted():
     # pandas nullable Int64 without missing values is ordinary integer data
     t = pd.Series([1, 0, 1, 0], dtype="Int64")
     p = pd.Series([1, 0, 0, 1], dtype="Int64")
-    assert fold_counts(t, p, pd.Series([0, 0, 1, 1])) == [Counts(1, 0, 0, 1), Counts(0, 1, 1, 0)]
+    assert fold_counts(t, p, folds=pd.Series([0, 0, 1, 1])) == [Counts(1, 0, 0, 1), Counts(0, 1, 1, 0)]
 
 
 # --- counts beyond 2**53 -----------------------------------------------------------------------------
@@ -359,7 +359,7 @@ def test_probabilities_where_labels_belong_are_refused_as_scikit_learn_does():
 
 @pytest.mark.parametrize("call, name", [
     (lambda bad: Counts.from_labels([1, 0, 1], bad), "y_pred"),
-    (lambda bad: fold_counts([1, 0, 1], [1, 0, 1], bad), "folds"),
+    (lambda bad: fold_counts([1, 0, 1], [1, 0, 1], folds=bad), "folds"),
     (lambda bad: split_confusion_matrix(bad, [1, 0, 1]), "y_true"),
     (lambda bad: pd.Series(bad, dtype=object).pipe(lambda s: label_counts([1, 0, 1], s)), "y_pred"),
 ])
@@ -651,7 +651,7 @@ def test_sim_explorer_plots_name_bad_tables():
 # --- cases test_common.py listed as known failures in these modules --------------------------------------
 def test_fold_counts_rejects_empty_data_naming_y_true():
     with pytest.raises(ValueError, match="^y_true is empty: there are no cases, hence no folds"):
-        fold_counts([], [], [])
+        fold_counts([], [], folds=[])
 
 
 def test_score_change_names_before_and_after():

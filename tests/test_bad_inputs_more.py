@@ -20,7 +20,7 @@ import apples
 from apples.studies import forman_scholz as fs
 from apples.studies import parker as pk
 from apples.studies import van_asch as va
-from apples._validation import check_bool
+from apples._params import check_bool
 
 #: Two folds of labels and positive scores (a log axis needs positive scores).
 YF = [[1, 0, 1, 0], [1, 0, 0, 1]]

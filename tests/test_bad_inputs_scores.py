@@ -22,7 +22,7 @@ from apples.studies import parker as pk
 from apples.theory import Binormal
 from apples import UndefinedMetricError, roc_auc, auk, average_precision, cv_roc_auc, cv_ranking_score, gini, h_measure, kappa_curve, ks_statistic, max_f1, max_mcc, min_error_rate, precision_at_k, r_precision, roc_curve
 from apples.metrics import empirical_cost_intervals, empirical_hand_loss, empirical_loss, empirical_optimal_threshold, empirical_uniform_threshold_loss, h_measure_details, h_measure_prior, roc_convex_hull, uniform_threshold_loss_draws
-from apples._validation import check_real_array, rng_from_seed
+from apples._params import check_real_array, rng_from_seed
 
 APPLES_DIR = os.path.dirname(apples.__file__)
 

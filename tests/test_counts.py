@@ -126,9 +126,9 @@ def test_fold_counts_splits_by_fold_id():
     t = [1, 0, 1, 0, 1]
     p = [1, 0, 0, 1, 1]
     f = [2, 2, 0, 0, 2]
-    assert fold_counts(t, p, f) == [Counts(tp=0, fp=1, fn=1, tn=0), Counts(tp=2, fp=0, fn=0, tn=1)]
+    assert fold_counts(t, p, folds=f) == [Counts(tp=0, fp=1, fn=1, tn=0), Counts(tp=2, fp=0, fn=0, tn=1)]
 
 
 def test_fold_counts_mismatched_lengths():
     with pytest.raises(ValueError, match="folds has 2"):
-        fold_counts([1, 0, 1], [1, 0, 1], [0, 1])
+        fold_counts([1, 0, 1], [1, 0, 1], folds=[0, 1])

@@ -56,7 +56,7 @@ def cv_run():
     fold = np.empty(len(y), int)
     for i, (_, test) in enumerate(cv.split(X, y)):
         fold[test] = i
-    return model, X, y, cv, y_pred, apples.fold_counts(y, y_pred, fold)
+    return model, X, y, cv, y_pred, apples.fold_counts(y, y_pred, folds=fold)
 
 
 def test_cross_val_score_f1_mean_is_f_avg(cv_run):

@@ -25,7 +25,7 @@ SUBPACKAGES = (
     "apples.studies.van_asch",
     "apples.studies.parker",
 )
-#: Which subpackages a subpackage may import (apples._validation, _optional and plotting are open to all).
+#: Which subpackages a subpackage may import (apples._params, _optional and plotting are open to all).
 ALLOWED = {
     "metrics": {"metrics"},
     "cv": {"cv", "metrics"},

@@ -39,7 +39,7 @@ def _binary_data(seed: int, n: int = 600, k: int = 5, prior: float = 0.2):
 def test_binary_numbers_equal_scikit_learn_and_cv_functions(seed):
     y, p, s, f = _binary_data(seed)
     d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
-    folds = apples.fold_counts(y, p, f)
+    folds = apples.fold_counts(y, p, folds=f)
     assert d["task"] == "binary" and d["n"] == y.size and d["n_folds"] == 5 and d["pos_label"] == 1
     for m in apples.CV_F_METHODS:
         assert d["f_measure"][m] == pytest.approx(apples.cv_f_measure(folds, method=m), rel=1e-12)
@@ -99,7 +99,7 @@ def test_a_fold_with_one_class_is_reported_not_fatal():
     yf = [np.array(y)[np.array(f) == k] for k in (0, 2)]
     sf = [np.array(s)[np.array(f) == k] for k in (0, 2)]
     assert d["roc_auc"]["avg"] == pytest.approx(np.mean([roc_auc_score(a, b) for a, b in zip(yf, sf)]), rel=1e-12)
-    assert d["f_measure"]["avg_skip"] == pytest.approx(apples.cv_f_measure(apples.fold_counts(y, p, f),
+    assert d["f_measure"]["avg_skip"] == pytest.approx(apples.cv_f_measure(apples.fold_counts(y, p, folds=f),
                                                                            method="avg_skip"), rel=1e-12)
     assert any("1 of 3 folds have an undefined" in w for w in d["warnings"])
 

@@ -108,7 +108,7 @@ def test_pooled_f_from_cross_validate_equals_f1_of_the_predictions(cancer):
     fold_ids = np.empty(len(y), dtype=int)
     for k, (_, test) in enumerate(cv.split(X, y)):
         fold_ids[test] = k
-    assert folds == apples.fold_counts(y, pred, fold_ids)
+    assert folds == apples.fold_counts(y, pred, folds=fold_ids)
 
 
 def test_folds_from_cross_validate_refuses_other_dicts():

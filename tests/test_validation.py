@@ -1,11 +1,11 @@
-"""The shared checks in apples._validation: what each accepts and what it names."""
+"""The shared checks in apples._params: what each accepts and what it names."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from apples import Counts
-from apples._validation import check_labels_1d, check_pos_label, label_kind
+from apples._params import check_labels_1d, check_pos_label, label_kind
 
 
 def test_nan_among_string_labels_is_reported_as_missing_not_as_a_type_mix():
@@ -45,7 +45,7 @@ def test_a_huge_count_is_refused_without_printing_or_converting_it():
 
 
 def test_no_private_name_is_imported_across_modules():
-    # a helper another module needs is shared (apples._validation) or a documented module function
+    # a helper another module needs is shared (apples._params) or a documented module function
     import ast
     from pathlib import Path
 

@@ -4,9 +4,14 @@ F and accuracy from fold counts (Forman & Scholz 2010 §2), ranking measures fro
 fold scores (§3).
 """
 
-from apples.cv.confusion import (
+from apples.cv.aggregations import (
+    AGGREGATION_NAMES,
     CV_F_METHODS,
-    METHOD_LABELS,
+    F_AGGREGATIONS,
+    QUANTITY_NAMES,
+    FAggregation,
+)
+from apples.cv.confusion import (
     cv_accuracy,
     cv_f_measure,
     cv_table,
@@ -14,6 +19,10 @@ from apples.cv.confusion import (
     format_cv_table,
     percent,
     round_half_up,
+)
+from apples.cv.predictions import (
+    CV_PREDICTIONS,
+    CVPredictions,
 )
 from apples.cv.ranking import (
     CV_ROC_AUC_METHODS,
@@ -25,9 +34,14 @@ from apples.cv.ranking import (
 )
 
 __all__ = [
+    "AGGREGATION_NAMES",
     "CV_F_METHODS",
+    "CV_PREDICTIONS",
     "CV_ROC_AUC_METHODS",
-    "METHOD_LABELS",
+    "F_AGGREGATIONS",
+    "QUANTITY_NAMES",
+    "CVPredictions",
+    "FAggregation",
     "MergeDecomposition",
     "auc_table",
     "cv_accuracy",

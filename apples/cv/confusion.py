@@ -1,41 +1,38 @@
-"""Aggregating one score over the folds of a cross-validation.
+"""Aggregating confusion counts over the folds of a cross-validation.
 
-Introduced in notebook 01. Forman & Scholz (2010) §2.3 define three ways to
-turn k per-fold confusion counts into one cross-validated F-measure, and two
-ways to treat folds where precision or recall is undefined:
-
-================  ===============  ==================================================
-``method``        paper            computation
-================  ===============  ==================================================
-``"avg"``         F_avg            mean of per-fold F, with F^(i) := 0 where V^(i) = 0
-``"pr_re"``       F_pr,re          eq. (1) of mean precision and mean recall, with an
-                                   undefined Pr^(i) or Re^(i) := 0
-``"tp_fp"``       F_tp,fp          eq. (2) of the pooled TP, FP, FN
-``"avg_skip"``    F̃_avg           mean of F^(i) over the folds with V^(i) = 1
-``"pr_re_skip"``  F̃_pr,re         F_pr,re over the folds with V^(i) = 1
-================  ===============  ==================================================
-
-V^(i) = 1 when precision *and* recall of fold i are both defined (§2.3,
-Exceptions). Accuracy has no such ambiguity for equal fold sizes (§2.4, §4.1;
-Raschka's note): see :func:`cv_accuracy`.
+Introduced in notebook 01. Forman & Scholz (2010) §2.3 define three ways to turn k per-fold
+confusion counts into one cross-validated F-measure (``method``), and two treatments of the folds
+whose precision or recall is 0/0 (their V^(i) = 0; ``undefined``); :data:`apples.cv.F_AGGREGATIONS`
+names the five combinations the paper uses (F_tp,fp, F_avg, F_pr,re, F̃_avg, F̃_pr,re). Accuracy has no
+such ambiguity for equal fold sizes (§2.4, §4.1; Raschka's note): see :func:`cv_accuracy`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from apples._validation import check_choice, check_count, check_real, divide
-from apples.metrics.counts import Counts, check_counts
-from apples.metrics.f_measure import accuracy, check_beta, f_from_precision_recall, f_measure, precision, recall
+from apples._kernels.f_measure import cv_f, f_of_counts, ratio
+from apples._params import (
+    Integer,
+    Kind,
+    Options,
+    ParameterValueError,
+    Policy,
+    Real,
+    Undefined,
+    declare,
+    resolve,
+)
+from apples.cv.aggregations import CV_F_METHODS, F_AGGREGATIONS
+from apples.metrics.counts import FOLD_COUNTS, Counts
+from apples.metrics.f_measure import BETA
 
 __all__ = [
-    "CV_F_METHODS",
-    "METHOD_LABELS",
     "cv_accuracy",
     "cv_f_measure",
     "cv_table",
@@ -45,59 +42,58 @@ __all__ = [
     "round_half_up",
 ]
 
-CV_F_METHODS: tuple[str, ...] = ("avg", "pr_re", "tp_fp", "avg_skip", "pr_re_skip")
 
-#: The paper's symbol for each method, as printed in tables.
-METHOD_LABELS: dict[str, str] = {
-    "tp_fp": "F_tp,fp",
-    "avg": "F_avg",
-    "pr_re": "F_pr,re",
-    "avg_skip": "F~_avg",
-    "pr_re_skip": "F~_pr,re",
-}
+def _arrays(fold_counts: Sequence[Counts]) -> tuple[np.ndarray, ...]:
+    """TP, FP, FN, TN of the folds as four int64 arrays."""
+    table = np.array([(c.tp, c.fp, c.fn, c.tn) for c in fold_counts], dtype=np.int64).reshape(-1, 4)
+    return table[:, 0], table[:, 1], table[:, 2], table[:, 3]
 
 
-def _check_folds(folds: Iterable[Counts]) -> list[Counts]:
-    """A non-empty list of checked Counts, one per fold; no shared check takes a sequence of Counts."""
-    if isinstance(folds, Counts):
-        raise TypeError("folds must be a sequence of apples.Counts (one per fold), got a single Counts")
-    try:
-        folds = list(folds)
-    except TypeError:
-        raise TypeError(f"folds must be a sequence of apples.Counts, got {type(folds).__name__}") from None
-    if not folds:
-        raise ValueError("folds is empty; a cross-validation needs at least one fold")
-    for i, c in enumerate(folds):
-        check_counts(f"folds[{i}]", c)
-    return folds
-
-
-def fold_validity(folds: Iterable[Counts]) -> np.ndarray:
-    """V^(i) of Forman & Scholz §2.3: True where precision and recall are both defined.
+@declare(fold_counts=FOLD_COUNTS)
+def fold_validity(fold_counts: Sequence[Counts]) -> np.ndarray:
+    """V^(i) of Forman & Scholz §2.3: True where the fold's precision and recall are both defined.
 
     Examples
     --------
     >>> fold_validity([Counts(2, 0, 2), Counts(0, 0, 4)]).tolist()
     [True, False]
     """
-    folds = _check_folds(folds)
-    return np.array([c.tp + c.fp > 0 and c.tp + c.fn > 0 for c in folds])
+    tp, fp, fn, _ = _arrays(fold_counts)
+    return (tp + fp > 0) & (tp + fn > 0)
 
 
-def cv_f_measure(folds: Iterable[Counts], *, method: str, beta: float = 1.0) -> float:
-    """Cross-validated F-measure by one of the five methods of Forman & Scholz §2.3.
+@declare(
+    fold_counts=FOLD_COUNTS,
+    method=Options(*CV_F_METHODS),
+    undefined=Undefined("zero", "nan", "raise", "skip"),
+    beta=BETA,
+)
+def cv_f_measure(
+    fold_counts: Sequence[Counts],
+    *,
+    method: Literal["tp_fp", "avg", "pr_re"],
+    undefined: Policy = "zero",
+    beta: float = 1.0,
+) -> float:
+    """Cross-validated F-measure by one of the three methods of Forman & Scholz §2.3.
 
     Parameters
     ----------
-    folds : sequence of Counts
-        One confusion count per test fold.
-    method : {"avg", "pr_re", "tp_fp", "avg_skip", "pr_re_skip"}
-        The aggregation (see the module docstring). There is no default: the
-        point of the paper is that the choice matters. Forman & Scholz
-        recommend ``"tp_fp"`` (§4.3, §5).
+    fold_counts : sequence of Counts
+        One confusion count per test fold (:func:`apples.fold_counts`).
+    method : {"tp_fp", "avg", "pr_re"}
+        ``"tp_fp"``: eq. (2) of the TP, FP and FN summed over the folds (F_tp,fp); ``"avg"``: the
+        mean of the folds' F (F_avg); ``"pr_re"``: eq. (1) of the mean precision and the mean recall
+        (F_pr,re). There is no default: the point of the paper is that the choice matters. Forman &
+        Scholz recommend ``"tp_fp"`` (§4.3, §5).
+    undefined : {"zero", "nan", "raise", "skip"}, default "zero"
+        What a fold with V^(i) = 0 (precision or recall 0/0) contributes to ``"avg"`` and ``"pr_re"``:
+        0, the paper's substitution "throughout" (§2.3); nothing, the fold is left out (``"skip"``:
+        the paper's F̃_avg and F̃_pr,re); or the result is NaN, or an error. For ``"tp_fp"`` the only
+        0/0 is TP = FP = FN = 0 in every fold, and ``"skip"`` does not apply. A skip with every fold
+        left out is NaN. :data:`apples.cv.F_AGGREGATIONS` lists the paper's five combinations.
     beta : float, default 1.0
-        F_beta instead of F1 (the paper uses F1), in [0, inf]: 0 gives precision, inf recall
-        (:func:`apples.f_measure`).
+        F_beta instead of F1 (the paper uses F1), in [0, inf].
 
     Returns
     -------
@@ -105,15 +101,15 @@ def cv_f_measure(folds: Iterable[Counts], *, method: str, beta: float = 1.0) -> 
 
     Raises
     ------
+    UndefinedMetricError
+        ``undefined="raise"`` and a fold (or, for ``"tp_fp"``, the pooled count) is 0/0.
     ValueError
-        If ``method`` is unknown, ``folds`` is empty, every fold is undefined
-        under a skip method, or (``"tp_fp"``) the pooled count has
-        TP = FP = FN = 0, so that even eq. (2) is 0/0.
+        ``undefined="skip"`` with ``method="tp_fp"``, which averages nothing.
 
     References
     ----------
-    Forman, G. & Scholz, M. (2010). Apples-to-apples in cross-validation
-    studies. SIGKDD Explorations 12(1), §2.3 and Tables 1–2.
+    Forman, G. & Scholz, M. (2010). Apples-to-apples in cross-validation studies. SIGKDD
+    Explorations 12(1), §2.3 and Tables 1–2.
 
     Examples
     --------
@@ -124,48 +120,35 @@ def cv_f_measure(folds: Iterable[Counts], *, method: str, beta: float = 1.0) -> 
     >>> [round(cv_f_measure(folds, method=m), 2) for m in ("tp_fp", "avg", "pr_re")]
     [0.58, 0.69, 0.73]
     """
-    folds = _check_folds(folds)
-    check_choice("method", method, CV_F_METHODS)
-    beta = check_beta(beta)
+    if method == "tp_fp" and undefined == "skip":
+        raise ParameterValueError(
+            "undefined='skip' leaves undefined folds out of an average, and method='tp_fp' averages nothing: "
+            "it pools the counts; pass undefined='zero', 'nan' or 'raise'",
+            param="undefined",
+        )
+    tp, fp, fn, _ = _arrays(fold_counts)
+    value = float(cv_f(tp, fp, fn, method=method, undefined="nan" if undefined == "raise" else undefined, beta=beta))
     if method == "tp_fp":
-        pooled = sum(folds, Counts(0, 0, 0, 0))
-        if pooled.tp + pooled.fp + pooled.fn == 0:  # eq. (2) is 0/0; cv_f_measure has no undefined= policy
-            divide(
-                0.0,
-                0.0,
-                undefined="raise",
-                what="F_tp,fp (TP = FP = FN = 0 in every fold)",
-                hint="no fold has a true positive, false positive or false negative, so every case is a "
-                "true negative and F has nothing to measure. Check y_true and the positive label; "
-                "if the data really have no positives and no positive predictions, report F as "
-                "undefined (apples.f_measure(sum(folds), undefined='nan') returns nan)",
-            )
-        return f_measure(pooled, beta=beta, undefined="raise")
-    valid = fold_validity(folds)
-    if method.endswith("_skip"):
-        if not valid.any():
-            raise ValueError(
-                f"method={method!r} skips folds with undefined precision or recall, "
-                f"and all {len(folds)} folds are undefined"
-            )
-        folds = [c for c, v in zip(folds, valid, strict=True) if v]
-        valid = valid[valid]
-    if method in ("avg", "avg_skip"):
-        # F^(i) := 0 where V^(i) = 0 (§2.3); skip methods have only valid folds left.
-        per_fold = [f_measure(c, beta=beta) if v else 0.0 for c, v in zip(folds, valid, strict=True)]
-        return float(np.mean(per_fold))
-    pr = float(np.mean([precision(c, undefined="zero") for c in folds]))
-    re = float(np.mean([recall(c, undefined="zero") for c in folds]))
-    return f_from_precision_recall(pr, re, beta=beta, undefined="zero")
+        what = "F_tp,fp (TP = FP = FN = 0 in every fold)"
+        hint = (
+            "no fold has a true positive, false positive or false negative, so every case is a true negative "
+            "and F has nothing to measure; check y_true and the positive label, or pass undefined='zero' or 'nan'"
+        )
+    else:
+        bad = np.flatnonzero(~((tp + fp > 0) & (tp + fn > 0)))
+        what = f"the F of fold {bad[0] if bad.size else ''} (precision or recall 0/0)"
+        hint = "pass undefined='zero' (the paper's F_avg, F_pr,re), 'skip' (F~_avg, F~_pr,re) or 'nan'"
+    return resolve(value, "raise" if undefined == "raise" else "nan", what=what, hint=hint)
 
 
-def cv_accuracy(folds: Iterable[Counts], *, method: Literal["pooled", "avg", "weighted_avg"]) -> float:
+@declare(fold_counts=FOLD_COUNTS, method=Options("pooled", "avg", "weighted_avg"))
+def cv_accuracy(fold_counts: Sequence[Counts], *, method: Literal["pooled", "avg", "weighted_avg"]) -> float:
     """Cross-validated accuracy, pooled or averaged (Forman & Scholz §2.4, §4.1).
 
-    ``"pooled"`` is (ΣTP + ΣTN) / ΣN; ``"avg"`` the plain mean of per-fold
-    accuracies; ``"weighted_avg"`` their mean weighted by fold size. Pooled and
-    weighted are always equal; the plain mean equals them only when all folds
-    have the same size (Raschka: (30 + 40)/100 = (30/50 + 40/50)/2).
+    ``"pooled"`` is (ΣTP + ΣTN) / ΣN; ``"avg"`` the plain mean of per-fold accuracies;
+    ``"weighted_avg"`` their mean weighted by fold size. Pooled and weighted are always equal; the
+    plain mean equals them only when all folds have the same size (Raschka: (30 + 40)/100 =
+    (30/50 + 40/50)/2).
 
     Examples
     --------
@@ -173,28 +156,30 @@ def cv_accuracy(folds: Iterable[Counts], *, method: Literal["pooled", "avg", "we
     >>> cv_accuracy(folds, method="pooled"), cv_accuracy(folds, method="avg")
     (0.7, 0.7)
     """
-    folds = _check_folds(folds)
-    check_choice("method", method, ("pooled", "avg", "weighted_avg"))
-    if any(c.n == 0 for c in folds):
-        raise ValueError("a fold has no cases; accuracy of an empty fold is undefined")
+    tp, fp, fn, tn = _arrays(fold_counts)
+    n = tp + fp + fn + tn
+    if (n == 0).any():
+        empty = int(np.flatnonzero(n == 0)[0])
+        raise ParameterValueError(
+            f"fold_counts[{empty}] has no cases; the accuracy of an empty fold is undefined", param="fold_counts"
+        )
     if method == "pooled":
-        return accuracy(sum(folds, Counts(0, 0, 0, 0)))
-    acc = np.array([accuracy(c) for c in folds])
-    weights = np.array([c.n for c in folds], dtype=float) if method == "weighted_avg" else None
-    return float(np.average(acc, weights=weights))
+        return float((tp.sum() + tn.sum()) / n.sum())
+    acc = ratio(tp + tn, n)
+    return float(np.average(acc, weights=n.astype(float) if method == "weighted_avg" else None))
 
 
-def cv_table(folds: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFrame:
+@declare(fold_counts=FOLD_COUNTS, beta=BETA)
+def cv_table(fold_counts: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFrame:
     """Per-fold table laid out like Forman & Scholz Tables 1 and 2.
 
-    Rows ``1..k`` hold each fold's negatives, positives, TP, FP, precision,
-    recall and F (zero substituted where undefined, as the paper does); the
-    ``undefined`` column names what was substituted (the paper's †). A fold's
-    F is eq. (2), which already is 0 wherever V^(i) = 0 except at
-    TP = FP = FN = 0, where 0 is substituted and "F" is listed as undefined. Row
-    ``"Totals"`` sums the counts, row ``"Averages"`` averages precision,
-    recall and F, and one row per method of :func:`cv_f_measure` holds the
-    aggregate in column ``f`` (NaN where a skip method has no valid fold).
+    Rows ``1..k`` hold each fold's negatives, positives, TP, FP, precision, recall and F (zero
+    substituted where undefined, as the paper does); the ``undefined`` column names what was
+    substituted (the paper's †). A fold's F is eq. (2), which already is 0 wherever V^(i) = 0 except
+    at TP = FP = FN = 0, where 0 is substituted and "f" is listed as undefined. Row ``"Totals"``
+    sums the counts, row ``"Averages"`` averages precision, recall and F, and one row per F
+    aggregation of :data:`apples.cv.F_AGGREGATIONS` holds it in column ``f`` (NaN where a skip
+    aggregation has no defined fold).
 
     Use :func:`format_cv_table` to print it in percent with † marks.
 
@@ -204,49 +189,51 @@ def cv_table(folds: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFrame:
     >>> t.loc[2, "undefined"]
     'precision'
     """
-    folds = _check_folds(folds)
-    beta = check_beta(beta)
-    rows = []
-    for c in folds:
-        und = [
-            name
-            for name, bad in (
-                ("precision", c.tp + c.fp == 0),
-                ("recall", c.tp + c.fn == 0),
-                ("f", c.tp + c.fp + c.fn == 0),
-            )
-            if bad
-        ]
-        rows.append(
-            {
-                "negatives": c.negatives,
-                "positives": c.positives,
-                "tp": c.tp,
-                "fp": c.fp,
-                "precision": precision(c),
-                "recall": recall(c),
-                "f": f_measure(c, beta=beta, undefined="zero"),
-                "undefined": ", ".join(und),
-            }
-        )
-    table = pd.DataFrame(rows, index=pd.Index(range(1, len(folds) + 1), name="fold", dtype=object))
+    tp, fp, fn, tn = _arrays(fold_counts)
+    precision, recall, f = ratio(tp, tp + fp), ratio(tp, tp + fn), f_of_counts(tp, fp, fn, beta)
+    undefined = [
+        ", ".join(name for name, v in (("precision", p), ("recall", r), ("f", ff)) if v != v)
+        for p, r, ff in zip(precision, recall, f, strict=True)
+    ]
+    k = tp.size
+    table = pd.DataFrame(
+        {
+            "negatives": fp + tn,
+            "positives": tp + fn,
+            "tp": tp,
+            "fp": fp,
+            "precision": np.nan_to_num(precision),
+            "recall": np.nan_to_num(recall),
+            "f": np.nan_to_num(f),
+            "undefined": undefined,
+        },
+        index=pd.Index(range(1, k + 1), name="fold", dtype=object),
+    )
     totals = table[["negatives", "positives", "tp", "fp"]].sum()
     table.loc["Totals", ["negatives", "positives", "tp", "fp"]] = totals.to_numpy()
-    table.loc["Averages", ["precision", "recall", "f"]] = (
-        table.loc[1 : len(folds), ["precision", "recall", "f"]].mean().to_numpy()
-    )
-    for method in ("tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"):
-        try:
-            value = cv_f_measure(folds, method=method, beta=beta)
-        except ValueError:
-            value = np.nan
-        table.loc[METHOD_LABELS[method], "f"] = value
+    table.loc["Averages", ["precision", "recall", "f"]] = table.loc[1:k, ["precision", "recall", "f"]].mean().to_numpy()
+    for a in F_AGGREGATIONS.values():
+        table.loc[a.symbol, "f"] = float(cv_f(tp, fp, fn, method=a.method, undefined=a.undefined, beta=beta))
     table["undefined"] = table["undefined"].fillna("")
     for col in ("negatives", "positives", "tp", "fp"):
         table[col] = table[col].astype("Int64")
     return table
 
 
+class _Finite(Kind):
+    what = "a finite real number"
+
+    def check(self, name: str, value: object) -> float:
+        try:
+            return Real().check(name, value)
+        except ValueError as exc:
+            raise ValueError(
+                f"percent needs a finite number: {exc}; an undefined value has no percentage, "
+                "print it yourself (format_cv_table leaves such cells empty)"
+            ) from None
+
+
+@declare(value=_Finite(), decimals=Integer(0, 100))
 def percent(value: float, *, decimals: int = 0) -> str:
     """``value`` as a percentage string, rounding halves up as the papers' tables do.
 
@@ -274,17 +261,7 @@ def percent(value: float, *, decimals: int = 0) -> str:
     >>> percent(0.625), percent(0.58333), percent(0.7336, decimals=1)
     ('63%', '58%', '73.4%')
     """
-    try:
-        v = check_real("value", value)
-    except ValueError as exc:
-        raise ValueError(
-            f"percent needs a finite number: {exc}; an undefined value has no percentage, "
-            "print it yourself (format_cv_table leaves such cells empty)"
-        ) from None
-    decimals = check_count("decimals", decimals)
-    if decimals > 100:
-        raise ValueError(f"decimals must be at most 100, got {decimals}")
-    return f"{_half_up(v, digits=decimals, scale=100)}%"
+    return f"{_half_up(value, digits=decimals, scale=100)}%"
 
 
 def _half_up(value: float, *, digits: int, scale: int = 1) -> Decimal:
@@ -299,6 +276,7 @@ def _half_up(value: float, *, digits: int, scale: int = 1) -> Decimal:
         return (Decimal(repr(value)) * scale).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
 
 
+@declare(x=Real(), digits=Integer(0, 100))
 def round_half_up(x: float, *, digits: int) -> float:
     """``x`` rounded to ``digits`` decimals with halves rounded up, as the papers print their tables.
 
@@ -335,20 +313,24 @@ def round_half_up(x: float, *, digits: int) -> float:
     >>> round_half_up(0.6125, digits=3), round_half_up(2.5, digits=0), round_half_up(-0.5, digits=0)
     (0.613, 3.0, -1.0)
     """
-    v = check_real("x", x)
-    digits = check_count("digits", digits)
-    if digits > 100:
-        raise ValueError(f"digits must be at most 100, got {digits}")
-    return float(_half_up(v, digits=digits))
+    return float(_half_up(x, digits=digits))
 
 
 _COUNT_COLUMNS = ("negatives", "positives", "tp", "fp")
 _RATE_COLUMNS = ("precision", "recall", "f")
 
 
+class _CVTable(Kind):
+    what = "the DataFrame returned by apples.cv_table(fold_counts)"
+
+    def check(self, name: str, value: object) -> pd.DataFrame:
+        _check_cv_table(value)
+        return value  # type: ignore[return-value]
+
+
 def _check_cv_table(table: object) -> None:
     """TypeError/ValueError naming ``table`` unless it has the layout of :func:`cv_table`."""
-    expected = "the DataFrame returned by apples.cv_table(folds)"
+    expected = "the DataFrame returned by apples.cv_table(fold_counts)"
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"table must be {expected}, got {type(table).__name__}")
     missing = [c for c in (*_COUNT_COLUMNS, *_RATE_COLUMNS, "undefined") if c not in table.columns]
@@ -376,6 +358,7 @@ def _check_cv_table(table: object) -> None:
             )
 
 
+@declare(table=_CVTable(), decimals=Integer(0, 100))
 def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
     """Strings for printing :func:`cv_table`: percentages and a † on substituted values.
 
@@ -384,7 +367,6 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
     >>> format_cv_table(cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)])).loc[2, "Precision"]
     '0% †'
     """
-    _check_cv_table(table)
     out = pd.DataFrame(index=table.index)
     for col in ("negatives", "positives", "tp", "fp"):
         out[col] = table[col].map(lambda v: "" if pd.isna(v) else f"{int(v)}")

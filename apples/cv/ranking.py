@@ -15,9 +15,9 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from apples._validation import (
+from apples._params import (
     MAX_EXACT_INT,
-    Undefined,
+    Policy,
     UndefinedMetricError,
     check_choice,
     check_fold_lists,
@@ -303,7 +303,7 @@ class MergeDecomposition(NamedTuple):
     within_share: float  #: fraction of all pairs that are within-fold, Σ P_k N_k / (P N)
 
 
-def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Undefined = "raise") -> MergeDecomposition:
+def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Policy = "raise") -> MergeDecomposition:
     """Write AUC_merge as a weighted mean of a within-fold and a between-fold AUC.
 
     AUC_merge counts every positive–negative pair of the pooled folds. A pair

@@ -38,7 +38,7 @@ import pandas as pd
 from scipy import stats
 
 from apples._optional import require
-from apples._validation import (
+from apples._params import (
     check_choice,
     check_frame,
     check_positive,

@@ -14,7 +14,7 @@ from typing import Literal
 
 import numpy as np
 
-from apples._validation import (
+from apples._params import (
     MAX_TABLE_BYTES,
     UndefinedMetricError,
     check_choice,
@@ -22,10 +22,10 @@ from apples._validation import (
     check_table_size,
     rng_from_seed,
 )
-from apples.cv import CV_F_METHODS
+from apples.cv.aggregations import F_AGGREGATIONS
 from apples.intervals.results import ConfidenceInterval, check_confidence
-from apples.metrics.counts import Counts, check_counts
-from apples.metrics.f_measure import check_beta, f_beta_weights
+from apples.metrics.counts import COUNTS, Counts
+from apples.metrics.f_measure import BETA, f_beta_weights
 
 __all__ = [
     "cv_f_measure_ci",
@@ -46,7 +46,7 @@ def check_fold_counts(folds: object) -> np.ndarray:
         raise ValueError("folds is empty; a cross-validation needs at least one fold")
     rows = []
     for i, c in enumerate(items):
-        c = check_counts(f"folds[{i}]", c)
+        c = COUNTS(f"folds[{i}]", c)
         if c.n == 0:
             raise ValueError(f"folds[{i}] has no cases; a fold's cases cannot be resampled")
         rows.append((c.tp, c.fp, c.fn, c.tn))
@@ -67,8 +67,8 @@ def cv_f_replicates(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, *, method: s
     >>> cv_f_replicates(np.array([[3, 4]]), np.array([[0, 1]]), np.array([[0, 0]]), method="tp_fp").round(4)
     array([0.9333])
     """
-    method = check_choice("method", method, CV_F_METHODS)
-    beta = check_beta(beta)
+    method = check_choice("method", method, tuple(F_AGGREGATIONS))
+    beta = BETA("beta", beta)
     w_fn, w_fp = f_beta_weights(beta)
     tp, fp, fn = (np.asarray(a, dtype=float) for a in (tp, fp, fn))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -122,7 +122,7 @@ def draw_fold_counts(counts: np.ndarray, n_resamples: int, rng: np.random.Genera
 def _replicates(counts: np.ndarray, n_resamples: int, rng: np.random.Generator, *, method: str, beta: float):
     """The resampled F of ``n_resamples`` resamples, drawn in chunks of at most MAX_TABLE_BYTES of work.
 
-    A chunk holds as many resamples as fit in :data:`apples._validation.MAX_TABLE_BYTES` at
+    A chunk holds as many resamples as fit in :data:`apples._params.MAX_TABLE_BYTES` at
     ``_BYTES_PER_CELL`` per (resample, fold): one chunk, one call, whenever they all fit (so
     the draws are those of a single :func:`draw_fold_counts` call), else consecutive chunks
     from the same generator (leave-one-out over thousands of folds).
@@ -202,8 +202,8 @@ def cv_f_measure_ci(
     (0.5833, True)
     """
     counts = check_fold_counts(folds)
-    method = check_choice("method", method, CV_F_METHODS)
-    beta = check_beta(beta)
+    method = check_choice("method", method, tuple(F_AGGREGATIONS))
+    beta = BETA("beta", beta)
     confidence = check_confidence(confidence)
     check_choice("interval", interval, ("bootstrap",))
     n_resamples = check_positive("n_resamples", n_resamples)

@@ -18,7 +18,7 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
-from apples._validation import (
+from apples._params import (
     UndefinedMetricError,
     check_choice,
     check_labels_1d,

@@ -13,7 +13,7 @@ from typing import Literal
 
 from scipy import stats
 
-from apples._validation import UndefinedMetricError, check_choice, check_count
+from apples._params import UndefinedMetricError, check_choice, check_count
 from apples.intervals.results import ConfidenceInterval, check_confidence, normal_quantile
 
 __all__ = [

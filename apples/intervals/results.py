@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from scipy import special
 
-from apples._validation import check_real
+from apples._params import check_real
 
 __all__ = [
     "ConfidenceInterval",

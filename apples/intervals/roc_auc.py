@@ -17,7 +17,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from apples._validation import (
+from apples._params import (
     UndefinedMetricError,
     check_choice,
     check_positive,

@@ -13,10 +13,14 @@ from apples.metrics.averaging import (
     frequencies_from_counts,
 )
 from apples.metrics.counts import (
+    COUNTS,
+    COUNTS_BY_LABEL,
+    FOLD_COUNTS,
     Counts,
     fold_counts,
 )
 from apples.metrics.f_measure import (
+    BETA,
     accuracy,
     f_beta_weights,
     f_from_precision_recall,
@@ -76,6 +80,10 @@ from apples.metrics.threshold_free import (
 __all__ = [
     "AVERAGES",
     "AVERAGE_POLICIES",
+    "BETA",
+    "COUNTS",
+    "COUNTS_BY_LABEL",
+    "FOLD_COUNTS",
     "H_MEASURE_PRIORS",
     "NONE_LABEL",
     "PRECISION_AT_K_TIES",

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from apples._validation import (
+from apples._params import (
     check_labels_1d,
     check_pos_label,
     check_same_length,
@@ -60,7 +60,7 @@ def binary_scores(
     the labels (``1`` for ``["a", "b"]``, ``"1"`` for ``[0, 1]``), which can
     never match, whatever ``require_both`` says.
 
-    Integer scores stay integers (:func:`apples._validation.check_scores`):
+    Integer scores stay integers (:func:`apples._params.check_scores`):
     converting them to float would merge distinct scores above 2**53.
 
     Examples

@@ -86,8 +86,8 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from apples._validation import UndefinedMetricError, check_choice, divide
-from apples.metrics.counts import Counts, check_counts
+from apples._params import UndefinedMetricError, check_choice, divide
+from apples.metrics.counts import COUNTS, Counts
 from apples.metrics.f_measure import f_from_precision_recall, f_measure, precision, recall
 
 __all__ = [
@@ -149,7 +149,7 @@ def check_counts_by_label(
     labels = list(counts_by_label)
     counts = [counts_by_label[k] for k in labels]
     for label, c in zip(labels, counts, strict=True):
-        check_counts(f"{name}[{label!r}]", c)
+        COUNTS(f"{name}[{label!r}]", c)
     return labels, counts
 
 

@@ -7,21 +7,33 @@ TP, FP, FN, TN; a cross-validation study has one :class:`Counts` per fold
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from apples._validation import (
+from apples._kernels.counting import codes_of, confusion_by_fold
+from apples._params import (
+    COUNT,
+    FOLD_IDS,
+    LABEL,
+    LABELS,
+    BinaryLabels,
+    Instance,
+    MappingOf,
+    OneLabelKind,
+    ParameterValueError,
+    SameLength,
+    SequenceOf,
     check_count,
-    check_label_kind,
-    check_labels_1d,
-    check_pos_label,
-    check_same_label_kind,
-    check_same_length,
-    unique_labels,
+    declare,
 )
 
 __all__ = [
+    "COUNTS",
+    "COUNTS_BY_LABEL",
+    "FOLD_COUNTS",
     "Counts",
     "fold_counts",
 ]
@@ -107,6 +119,7 @@ class Counts:
 
     # -- constructors -------------------------------------------------------------
     @classmethod
+    @declare(positives=COUNT, negatives=COUNT, tp=COUNT, fp=COUNT)
     def from_fold(cls, *, positives: int, negatives: int, tp: int, fp: int) -> Counts:
         """Counts from a fold described as in Forman & Scholz Tables 1 and 2.
 
@@ -122,18 +135,24 @@ class Counts:
         >>> Counts.from_fold(positives=4, negatives=372, tp=3, fp=5)
         Counts(tp=3, fp=5, fn=1, tn=367)
         """
-        positives = check_count("positives", positives)
-        negatives = check_count("negatives", negatives)
-        tp = check_count("tp", tp)
-        fp = check_count("fp", fp)
         if tp > positives:
-            raise ValueError(f"tp={tp} is larger than the number of positives ({positives})")
+            raise ParameterValueError(f"tp={tp} is larger than the number of positives ({positives})", param="tp")
         if fp > negatives:
-            raise ValueError(f"fp={fp} is larger than the number of negatives ({negatives})")
+            raise ParameterValueError(f"fp={fp} is larger than the number of negatives ({negatives})", param="fp")
         return cls(tp=tp, fp=fp, fn=positives - tp, tn=negatives - fp)
 
     @classmethod
-    def from_labels(cls, y_true, y_pred, *, pos_label=1) -> Counts:
+    @declare(
+        y_true=LABELS,
+        y_pred=LABELS,
+        pos_label=LABEL,
+        relations=[
+            SameLength("y_true", "y_pred"),
+            OneLabelKind("y_true", "y_pred"),
+            BinaryLabels("pos_label", "y_true", "y_pred"),
+        ],
+    )
+    def from_labels(cls, y_true: ArrayLike, y_pred: ArrayLike, *, pos_label: Hashable = 1) -> Counts:
         """Count a binary prediction.
 
         Parameters
@@ -168,54 +187,30 @@ class Counts:
         >>> Counts.from_labels([0, 0], [0, 0])        # a fold without positives
         Counts(tp=0, fp=0, fn=0, tn=2)
         """
-        t = check_labels_1d("y_true", y_true)
-        p = check_labels_1d("y_pred", y_pred)
-        check_same_length(y_true=t, y_pred=p)
-        if t.size == 0:
-            raise ValueError("y_true is empty: there are no cases to count")
-        t, p = _positive_masks(t, p, pos_label)
-        return _count(t, p)
-
-
-def _positive_masks(t: np.ndarray, p: np.ndarray, pos_label) -> tuple[np.ndarray, np.ndarray]:
-    """``t == positive`` and ``p == positive`` after checking the label set of checked label arrays.
-
-    The labels of ``y_true`` and ``y_pred`` must be of one kind, at most two
-    distinct, and ``pos_label`` of their kind; when there are two, ``pos_label``
-    must be one of them (with one label a fold without positives is valid).
-    """
-    check_same_label_kind(y_true=t, y_pred=p)
-    both = unique_labels("y_true and y_pred", np.concatenate([t, p])) if t.size else t
-    if both.size > 2:
-        raise ValueError(
-            f"y_true and y_pred together hold {both.size} distinct labels {both[:5].tolist()}; "
-            "binary counts need at most two"
+        if y_true.size == 0:
+            raise ParameterValueError("y_true is empty: there are no cases to count", param="y_true")
+        positive = y_true == pos_label
+        predicted = y_pred == pos_label
+        return cls(
+            tp=int(np.sum(positive & predicted)),
+            fp=int(np.sum(~positive & predicted)),
+            fn=int(np.sum(positive & ~predicted)),
+            tn=int(np.sum(~positive & ~predicted)),
         )
-    if both.size == 2:
-        check_pos_label(pos_label, both, name="pos_label", where="y_true and y_pred")
-    else:
-        check_label_kind("pos_label", pos_label, both, where="y_true and y_pred")
-    return t == pos_label, p == pos_label
 
 
-def _count(t: np.ndarray, p: np.ndarray) -> Counts:
-    """The Counts of boolean masks: actual positive ``t``, predicted positive ``p``."""
-    return Counts(
-        tp=int(np.sum(t & p)),
-        fp=int(np.sum(~t & p)),
-        fn=int(np.sum(t & ~p)),
-        tn=int(np.sum(~t & ~p)),
-    )
-
-
-def check_counts(name: str, value: object) -> Counts:
-    """``value`` if it is a :class:`Counts`, else a TypeError naming ``name`` (not exported)."""
-    if not isinstance(value, Counts):
-        raise TypeError(f"{name} must be an apples.Counts, got {type(value).__name__}")
-    return value
-
-
-def fold_counts(y_true, y_pred, folds, *, pos_label=1) -> list[Counts]:
+@declare(
+    y_true=LABELS,
+    y_pred=LABELS,
+    folds=FOLD_IDS,
+    pos_label=LABEL,
+    relations=[
+        SameLength("y_true", "y_pred", "folds"),
+        OneLabelKind("y_true", "y_pred"),
+        BinaryLabels("pos_label", "y_true", "y_pred"),
+    ],
+)
+def fold_counts(y_true: ArrayLike, y_pred: ArrayLike, *, folds: ArrayLike, pos_label: Hashable = 1) -> list[Counts]:
     """One :class:`Counts` per fold, from labels and a fold assignment.
 
     Parameters
@@ -224,7 +219,7 @@ def fold_counts(y_true, y_pred, folds, *, pos_label=1) -> list[Counts]:
         True and predicted labels of every case (e.g. from
         ``sklearn.model_selection.cross_val_predict``).
     folds : array-like of shape (n,)
-        The fold each case was tested in; the result is ordered by sorted fold id.
+        The fold id of each case (the fold it was tested in); the result is ordered by sorted fold id.
     pos_label : label, default 1
         The positive class.
 
@@ -238,14 +233,20 @@ def fold_counts(y_true, y_pred, folds, *, pos_label=1) -> list[Counts]:
 
     Examples
     --------
-    >>> fold_counts([1, 0, 1, 0], [1, 0, 0, 1], [0, 0, 1, 1])
+    >>> fold_counts([1, 0, 1, 0], [1, 0, 0, 1], folds=[0, 0, 1, 1])
     [Counts(tp=1, fp=0, fn=0, tn=1), Counts(tp=0, fp=1, fn=1, tn=0)]
     """
-    t = check_labels_1d("y_true", y_true)
-    p = check_labels_1d("y_pred", y_pred)
-    f = check_labels_1d("folds", folds)
-    check_same_length(y_true=t, y_pred=p, folds=f)
+    t, p = np.asarray(y_true), np.asarray(y_pred)
     if t.size == 0:
-        raise ValueError("y_true is empty: there are no cases, hence no folds to count")
-    t, p = _positive_masks(t, p, pos_label)
-    return [_count(t[f == k], p[f == k]) for k in unique_labels("folds", f)]
+        raise ParameterValueError("y_true is empty: there are no cases, hence no folds to count", param="y_true")
+    ids, fold = codes_of(np.asarray(folds))
+    m = confusion_by_fold(fold, (t == pos_label).astype(np.intp), (p == pos_label).astype(np.intp), ids.size, 2)
+    return [Counts(int(c[1, 1]), int(c[0, 1]), int(c[1, 0]), int(c[0, 0])) for c in m]
+
+
+#: The kind of a parameter that takes one confusion count.
+COUNTS = Instance(Counts, hint="make one with apples.Counts.from_labels(y_true, y_pred)", what="an apples.Counts")
+#: The kind of a parameter that takes one confusion count per fold (``fold_counts``).
+FOLD_COUNTS = SequenceOf(COUNTS, what="a sequence of apples.Counts, one per fold (apples.fold_counts gives it)")
+#: The kind of a parameter that takes one confusion count per label (``counts_by_label``).
+COUNTS_BY_LABEL = MappingOf(COUNTS, what="a mapping label -> apples.Counts (apples.label_counts gives it)")

@@ -30,10 +30,13 @@ from typing import Literal
 
 import numpy as np
 
-from apples._validation import Undefined, check_choice, check_policy, check_real, divide
-from apples.metrics.counts import Counts, check_counts
+from apples._kernels.f_measure import f_beta_weights as _weights
+from apples._kernels.f_measure import f_of_counts, f_of_rates, ratio
+from apples._params import Kind, Options, Policy, Undefined, check_real, declare, resolve
+from apples.metrics.counts import COUNTS, Counts
 
 __all__ = [
+    "BETA",
     "accuracy",
     "f_beta_weights",
     "f_from_precision_recall",
@@ -43,7 +46,7 @@ __all__ = [
 ]
 
 
-def check_beta(beta: object) -> float:
+def _check_beta(beta: object) -> float:
     """``beta`` as a float in [0, inf] (numpy scalars accepted); shared by every F_beta.
 
     ``beta = 0`` is precision and ``beta = inf`` recall, as in scikit-learn's
@@ -61,6 +64,28 @@ def check_beta(beta: object) -> float:
         raise ValueError(f"beta must be a number in [0, inf] (0 is precision, inf is recall), got {beta!r}") from None
 
 
+class _Beta(Kind):
+    what = "a real number in [0, inf] (0 is precision, inf is recall)"
+
+    def check(self, name: str, value: object) -> float:
+        return _check_beta(value)
+
+
+#: The kind of ``beta``, the weight of recall in F_beta: a real number in [0, inf].
+BETA = _Beta()
+
+
+class _RateOrNan(Kind):
+    what = "a real number in [0, 1], or NaN for undefined"
+
+    def check(self, name: str, value: object) -> float:
+        return _unit_or_nan(name, value)
+
+
+_RATE = _RateOrNan()
+_SCALAR_POLICY = Undefined("zero", "nan", "raise")
+
+
 def _undefined_f(beta: float, harmonic: bool) -> str:
     """What is 0/0 when F_beta is undefined, for the error message."""
     if beta == 0.0:
@@ -70,6 +95,7 @@ def _undefined_f(beta: float, harmonic: bool) -> str:
     return "F (precision = recall = 0)" if harmonic else "F (TP = FP = FN = 0)"
 
 
+@declare(beta=BETA)
 def f_beta_weights(beta: float) -> tuple[float, float]:
     """The weights ``(w_fn, w_fp)`` with ``F_beta = TP / (TP + w_fn·FN + w_fp·FP)``.
 
@@ -89,17 +115,11 @@ def f_beta_weights(beta: float) -> tuple[float, float]:
     >>> f_beta_weights(0.0), f_beta_weights(float("inf"))
     ((0.0, 1.0), (1.0, 0.0))
     """
-    beta = check_beta(beta)
-    if beta <= 1.0:
-        b2 = beta * beta
-        w_fp = 1.0 / (1.0 + b2)
-        return b2 * w_fp, w_fp
-    inv2 = (1.0 / beta) ** 2
-    w_fn = 1.0 / (1.0 + inv2)
-    return w_fn, inv2 * w_fn
+    return _weights(beta)
 
 
-def precision(counts: Counts, *, undefined: Undefined = "zero") -> float:
+@declare(counts=COUNTS, undefined=_SCALAR_POLICY)
+def precision(counts: Counts, *, undefined: Policy = "zero") -> float:
     """Precision TP / (TP + FP) (Forman & Scholz Definition 1; Van Asch eq. 1).
 
     Parameters
@@ -118,11 +138,11 @@ def precision(counts: Counts, *, undefined: Undefined = "zero") -> float:
     >>> precision(Counts(tp=0, fp=0, fn=4), undefined="nan")
     nan
     """
-    c = check_counts("counts", counts)
-    return divide(c.tp, c.tp + c.fp, undefined=check_policy(undefined), what="precision (TP + FP = 0)")
+    return resolve(float(ratio(counts.tp, counts.tp + counts.fp)), undefined, what="precision (TP + FP = 0)")
 
 
-def recall(counts: Counts, *, undefined: Undefined = "zero") -> float:
+@declare(counts=COUNTS, undefined=_SCALAR_POLICY)
+def recall(counts: Counts, *, undefined: Policy = "zero") -> float:
     """Recall TP / (TP + FN), the true positive rate (Definition 1; Van Asch eq. 2).
 
     Parameters
@@ -137,13 +157,11 @@ def recall(counts: Counts, *, undefined: Undefined = "zero") -> float:
     >>> recall(Counts(tp=3, fp=5, fn=1))
     0.75
     """
-    c = check_counts("counts", counts)
-    return divide(c.tp, c.tp + c.fn, undefined=check_policy(undefined), what="recall (TP + FN = 0)")
+    return resolve(float(ratio(counts.tp, counts.tp + counts.fn)), undefined, what="recall (TP + FN = 0)")
 
 
-def f_from_precision_recall(
-    precision: float, recall: float, *, beta: float = 1.0, undefined: Undefined = "zero"
-) -> float:
+@declare(precision=_RATE, recall=_RATE, beta=BETA, undefined=_SCALAR_POLICY)
+def f_from_precision_recall(precision: float, recall: float, *, beta: float = 1.0, undefined: Policy = "zero") -> float:
     """Weighted harmonic mean of precision and recall, equation (1).
 
     ``F_beta = (1 + beta²) · Pr · Re / (beta² · Pr + Re)``; ``beta = 1`` is
@@ -170,23 +188,7 @@ def f_from_precision_recall(
     >>> f_from_precision_recall(0.6, 0.94, beta=0), f_from_precision_recall(0.6, 0.94, beta=float("inf"))
     (0.6, 0.94)
     """
-    beta = check_beta(beta)
-    w_fn, w_fp = f_beta_weights(beta)
-    check_policy(undefined)
-    precision, recall = _unit_or_nan("precision", precision), _unit_or_nan("recall", recall)
-    if beta in (0.0, math.inf):  # the ends: one of the two, as scikit-learn's fbeta_score
-        value = precision if beta == 0.0 else recall
-        if value != value:
-            return divide(0.0, 0.0, undefined=undefined, what=_undefined_f(beta, harmonic=True))
-        return value
-    if precision != precision or recall != recall:
-        return divide(0.0, 0.0, undefined=undefined, what="F (precision or recall undefined)")
-    if precision * recall == 0.0 and precision + recall > 0.0:
-        return 0.0  # exactly, for every 0 < β < inf: a weight that underflows to 0 must not make it 0/0
-    # (1 + β²)·Pr·Re / (β²·Pr + Re), divided through by 1 + β² so that β² cannot overflow
-    return divide(
-        precision * recall, w_fn * precision + w_fp * recall, undefined=undefined, what="F (precision = recall = 0)"
-    )
+    return resolve(float(f_of_rates(precision, recall, beta)), undefined, what=_undefined_f(beta, harmonic=True))
 
 
 def _unit_or_nan(name: str, value: object) -> float:
@@ -201,11 +203,12 @@ def _unit_or_nan(name: str, value: object) -> float:
         raise ValueError(f"{name} must lie in [0, 1] (or be NaN for undefined), got {value!r}") from None
 
 
+@declare(counts=COUNTS, beta=BETA, undefined=_SCALAR_POLICY, formula=Options("counts", "harmonic"))
 def f_measure(
     counts: Counts,
     *,
     beta: float = 1.0,
-    undefined: Undefined = "zero",
+    undefined: Policy = "zero",
     formula: Literal["counts", "harmonic"] = "counts",
 ) -> float:
     """F-measure of one confusion count.
@@ -243,23 +246,14 @@ def f_measure(
     >>> f_measure(Counts(tp=0, fp=0, fn=4), formula="harmonic", undefined="nan")
     nan
     """
-    c = check_counts("counts", counts)
-    beta = check_beta(beta)
-    w_fn, w_fp = f_beta_weights(beta)
-    check_policy(undefined)
-    check_choice("formula", formula, ("counts", "harmonic"))
     if formula == "harmonic":
-        return f_from_precision_recall(
-            precision(c, undefined="nan"), recall(c, undefined="nan"), beta=beta, undefined=undefined
-        )
-    if c.tp == 0 and 0.0 < beta < math.inf and c.fp + c.fn > 0:
-        return 0.0  # exactly: β² / (1 + β²) may underflow to 0 (β < 1e-162), but FN and FP still count
-    # eq. (2) divided through by 1 + β² (see f_beta_weights): no overflow for any β; β = 0 gives
-    # TP / (TP + FP) and β = inf gives TP / (TP + FN) exactly (a weight of 0 times a finite count is 0)
-    return divide(c.tp, c.tp + w_fn * c.fn + w_fp * c.fp, undefined=undefined, what=_undefined_f(beta, harmonic=False))
+        value = f_of_rates(ratio(counts.tp, counts.tp + counts.fp), ratio(counts.tp, counts.tp + counts.fn), beta)
+    else:
+        value = f_of_counts(counts.tp, counts.fp, counts.fn, beta)
+    return resolve(float(value), undefined, what=_undefined_f(beta, harmonic=formula == "harmonic"))
 
 
-def accuracy(counts: Counts, *, undefined: Undefined = "raise") -> float:
+def accuracy(counts: Counts, *, undefined: Policy = "raise") -> float:
     """Accuracy (TP + TN) / (TP + FP + FN + TN) (Forman & Scholz §2.1).
 
     Parameters
@@ -274,5 +268,4 @@ def accuracy(counts: Counts, *, undefined: Undefined = "raise") -> float:
     >>> accuracy(Counts(tp=20, fp=5, fn=5, tn=20))
     0.8
     """
-    c = check_counts("counts", counts)
-    return divide(c.tp + c.tn, c.n, undefined=check_policy(undefined), what="accuracy (no cases)")
+    return resolve(float(ratio(counts.tp + counts.tn, counts.n)), undefined, what="accuracy (no cases)")

@@ -77,7 +77,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 from scipy.special import betainc
 
-from apples._validation import check_choice, check_cost
+from apples._params import check_choice, check_cost
 from apples.metrics._ranking import check_binary_scores, cumulative_counts
 from apples.metrics.ranking import roc_auc
 

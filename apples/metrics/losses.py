@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import numpy as np
 
-from apples._validation import (
+from apples._params import (
     check_choice,
     check_cost,
     check_int_at_least,

@@ -41,7 +41,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from apples._validation import (
+from apples._params import (
     check_bool,
     check_choice,
     check_count,

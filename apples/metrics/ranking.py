@@ -12,7 +12,7 @@ from typing import Literal
 
 import numpy as np
 
-from apples._validation import (
+from apples._params import (
     UndefinedMetricError,
     check_choice,
 )

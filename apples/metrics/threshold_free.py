@@ -33,7 +33,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from apples._validation import Undefined, UndefinedMetricError, check_choice, check_policy, divide
+from apples._params import Policy, UndefinedMetricError, check_choice, check_policy, divide
 from apples.metrics._ranking import check_binary_scores, cumulative_counts
 from apples.metrics.f_measure import f_beta_weights
 from apples.metrics.ranking import precision_at_k, roc_auc
@@ -224,7 +224,7 @@ def max_f1(y_true, y_score, *, beta: float = 1.0, pos_label=1) -> ThresholdResul
     return _argmax_result(f, cc.thresholds)
 
 
-def max_mcc(y_true, y_score, *, undefined: Undefined = "zero", pos_label=1) -> ThresholdResult:
+def max_mcc(y_true, y_score, *, undefined: Policy = "zero", pos_label=1) -> ThresholdResult:
     """The largest Matthews correlation (phi) over thresholds, and its threshold (Parker §II-B).
 
     ``MCC(t) = (TP·TN − FP·FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``

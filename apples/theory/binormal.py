@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special, stats
 
-from apples._validation import (
+from apples._params import (
     check_count,
     check_real,
     check_real_array,

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from apples._validation import (
+from apples._params import (
     check_bool,
     check_choice,
     check_count,
@@ -51,7 +51,7 @@ from apples._validation import (
     check_positive,
     check_table_size,
 )
-from apples.cv.confusion import CV_F_METHODS
+from apples.cv.aggregations import F_AGGREGATIONS
 from apples.theory.fold_model import check_points, log_comb, outcome_tables, simulation_design
 
 __all__ = [
@@ -155,7 +155,7 @@ def exact_cv_f(
         distribution is the same either way; see the module docstring).
     method : {"tp_fp", "avg"}
         F_tp,fp or F_avg (zero substitution). The other methods of
-        ``CV_F_METHODS`` are non-linear in the folds and are rejected.
+        the keys of :data:`apples.cv.F_AGGREGATIONS` are non-linear in the folds and are rejected.
     n_cases : int, default 1000
     n_folds : int, default 10
         Must divide ``n_cases``.
@@ -187,7 +187,7 @@ def exact_cv_f(
     """
     design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
     stratified = check_bool("stratified", stratified)
-    if isinstance(method, str) and method in CV_F_METHODS and method not in EXACT_METHODS:
+    if isinstance(method, str) and method in tuple(F_AGGREGATIONS) and method not in EXACT_METHODS:
         raise ValueError(
             f"method={method!r} has no exact sum here (it is non-linear in the fold counts); "
             f"exact_cv_f supports {EXACT_METHODS}; use apples.studies.forman_scholz.simulate_cv_f for {method!r}"

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from apples._validation import Undefined, check_count, check_policy, check_real_array, divide
+from apples._params import Policy, check_count, check_policy, check_real_array, divide
 
 __all__ = [
     "f_from_rates",
@@ -22,7 +22,7 @@ def _check_prior(prior: float) -> float:
     return float(prior)
 
 
-def f_from_rates(tpr, fpr, *, prior: float, undefined: Undefined = "zero"):
+def f_from_rates(tpr, fpr, *, prior: float, undefined: Policy = "zero"):
     """F1 from true and false positive rates at a class prior (Figure 1b).
 
     With P = prior·n positives and N = (1 − prior)·n negatives, TP = tpr·P,

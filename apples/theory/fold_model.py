@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from apples._validation import (
+from apples._params import (
     check_bool,
     check_count,
     check_folds_cases,

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from apples._validation import (
+from apples._params import (
     MAX_EXACT_INT,
-    Undefined,
+    Policy,
     check_choice,
     check_int,
     check_policy,
@@ -93,7 +93,7 @@ def theoretical_f1(
     recall_a: float = VAN_ASCH_RECALL_A,
     recall_b: float = VAN_ASCH_RECALL_B,
     average: str = "macro",
-    undefined: Undefined = "zero",
+    undefined: Policy = "zero",
 ):
     """F1 of the expected counts as a function of the class-A proportion: Van Asch eq. (31).
 
@@ -211,7 +211,7 @@ def corpus_counts(
 
 
 # ----------------------------------------------------------------------------- F1 of folds
-def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary", undefined: Undefined = "raise"):
+def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary", undefined: Policy = "raise"):
     """Cross-validated F1 of many cross-validations at once (Van Asch eqs. 27 and 29).
 
     The last axis indexes the folds; any leading axes (e.g. repetitions) are
@@ -263,7 +263,7 @@ def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary",
     return float(out) if out.ndim == 0 else out
 
 
-def f1_by_class(tp_a, tp_b, n, *, undefined: Undefined) -> dict:
+def f1_by_class(tp_a, tp_b, n, *, undefined: Policy) -> dict:
     """All four (average, method) F1s of validated (..., K) fold counts, eq. (26) per fold and pooled."""
     out = {}
     per_class = []

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from scipy import integrate, optimize, special
 
-from apples._validation import (
+from apples._params import (
     check_choice,
     check_cost,
     check_real,

@@ -13,8 +13,8 @@ import math
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Literal, cast
 
-from apples._validation import (
-    Undefined,
+from apples._params import (
+    Policy,
     check_choice,
     check_int,
     check_policy,
@@ -22,7 +22,7 @@ from apples._validation import (
     divide,
 )
 from apples.metrics.averaging import AVERAGES, AveragedScores, average_scores, check_counts_by_label, check_frequencies
-from apples.metrics.counts import Counts, check_counts
+from apples.metrics.counts import COUNTS, Counts
 
 __all__ = [
     "label_weights",
@@ -96,7 +96,7 @@ def label_weights(
 
 # -- the formulas ------------------------------------------------------------------------
 def precision_factor(
-    counts: Counts, delta: int, *, weight: float = 1.0, tp_delta: int = 0, undefined: Undefined = "zero"
+    counts: Counts, delta: int, *, weight: float = 1.0, tp_delta: int = 0, undefined: Policy = "zero"
 ) -> float:
     """factor_λ(δ): change of one label's weighted precision when its fp change by δ (eqs. 16, 22).
 
@@ -144,7 +144,7 @@ def precision_factor(
     >>> round(3 / 6 * 0.1 - 3 / 5 * 0.1, 6)  # brute force
     -0.01
     """
-    c = check_counts("counts", counts)
+    c = COUNTS("counts", counts)
     delta = check_int("delta", delta)
     a = check_int("tp_delta", tp_delta)
     weight = check_real("weight", weight, low=0.0)
@@ -165,7 +165,7 @@ def precision_factor(
     return weight * (a * c.fp - delta * c.tp) / (before * after)
 
 
-def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined: Undefined = "zero") -> float:
+def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined: Policy = "zero") -> float:
     """Δr_δλ: change of one label's weighted recall when it gains δ true positives (eqs. 19, 23).
 
     ``weight · δ / (tp + fn)``: eq. (19) with ``weight = f_λ`` (lfb), eq. (23)
@@ -196,7 +196,7 @@ def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined:
     >>> round(recall_factor(Counts(3, 2, 7), 1, weight=0.1), 6)  # Table 3, c1: 0.1 / 10
     0.01
     """
-    c = check_counts("counts", counts)
+    c = COUNTS("counts", counts)
     delta = check_int("delta", delta)
     weight = check_real("weight", weight, low=0.0)
     check_policy(undefined)
@@ -252,7 +252,7 @@ def precision_change(
     *,
     average: str,
     frequencies: Mapping[Hashable, float] | str | None = None,
-    undefined: Undefined = "zero",
+    undefined: Policy = "zero",
 ) -> float:
     """Δp: change of averaged precision when false positives move between labels (eqs. 17, 18, 22).
 
@@ -326,7 +326,7 @@ def recall_change(
     *,
     average: str,
     frequencies: Mapping[Hashable, float] | str | None = None,
-    undefined: Undefined = "zero",
+    undefined: Policy = "zero",
 ) -> float:
     """Δr: change of averaged recall when labels gain or lose true positives (eqs. 19–21, 23, 24).
 
@@ -493,7 +493,7 @@ def score_change(
     *,
     average: Literal["macro", "micro", "lfb"],
     frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
-    undefined: Undefined = "zero",
+    undefined: Policy = "zero",
 ):
     """Brute force: ``average_scores(after) − average_scores(before)``, field by field.
 

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from apples._optional import require
-from apples._validation import check_bool, check_count, check_frame, check_positive, check_real, check_seed
-from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS
-from apples.plotting import METHOD_COLORS, decorate, panel_axes
+from apples._params import check_bool, check_count, check_frame, check_positive, check_real, check_seed
+from apples.cv.aggregations import F_AGGREGATIONS
+from apples.plotting import decorate, panel_axes
 from apples.studies.forman_scholz.simulation import FIGURE_PANEL_PRIORS, FIGURE_PRIORS, sample_cv_f
 from apples.theory.cv_f_expectations import EXACT_METHODS, exact_cv_f, p_fold_without_positives
 from apples.theory.fold_model import fold_positives
@@ -40,10 +40,10 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
     """Step histograms of each method's estimates (in %) with the ground truth marked; returns ``ax``.
 
     ``estimates`` is :func:`~apples.studies.forman_scholz.sample_cv_f` output (one column per method of
-    ``CV_F_METHODS``).
+    the keys of :data:`apples.cv.F_AGGREGATIONS`).
     """
     plt = require("matplotlib.pyplot")
-    check_frame("estimates", estimates, CV_F_METHODS, what="apples.studies.forman_scholz.sample_cv_f output")
+    check_frame("estimates", estimates, tuple(F_AGGREGATIONS), what="apples.studies.forman_scholz.sample_cv_f output")
     f_true = check_real("f_true", f_true)
     bins = check_count("bins", bins)
     if bins < 1:
@@ -52,7 +52,7 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
     values = estimates.to_numpy() * 100
     finite = values[np.isfinite(values)]
     edges = np.histogram_bin_edges(finite if finite.size else [0, 100], bins=bins)
-    for method in CV_F_METHODS:
+    for method in F_AGGREGATIONS:
         x = estimates[method].dropna().to_numpy() * 100
         weights = np.full(x.size, 100.0 / max(len(estimates), 1))
         ax.hist(
@@ -61,14 +61,14 @@ def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 
             weights=weights,
             histtype="step",
             lw=1.5,
-            color=METHOD_COLORS[method],
-            label=METHOD_LABELS[method],
+            color=F_AGGREGATIONS[method].color,
+            label=F_AGGREGATIONS[method].symbol,
         )
     ax.axvline(f_true * 100, color="grey", ls="--", lw=1, label="truth")
     return decorate(ax, xlabel="cross-validated F (%)", ylabel="repetitions (%)")
 
 
-def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METHODS, ax=None, **line_kw):
+def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=tuple(F_AGGREGATIONS), ax=None, **line_kw):
     """One line per method from a long table (e.g. :func:`simulate_grid`), values in %; returns ``ax``.
 
     ``frame`` needs columns ``method``, ``x`` and ``y``; both axes are scaled by
@@ -89,11 +89,11 @@ def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METH
         "frame", frame, ("method", x, y), what="a long table such as apples.studies.forman_scholz.simulate_grid output"
     )
     if isinstance(methods, str) or not isinstance(methods, Iterable):
-        raise TypeError(f"methods must be a sequence of methods of CV_F_METHODS, got {methods!r}")
+        raise TypeError(f"methods must be a sequence of keys of apples.cv.F_AGGREGATIONS, got {methods!r}")
     methods = list(methods)
-    unknown = [m for m in methods if not isinstance(m, str) or m not in METHOD_LABELS]
+    unknown = [m for m in methods if not isinstance(m, str) or m not in F_AGGREGATIONS]
     if unknown:
-        raise ValueError(f"methods has {unknown!r}, not methods of CV_F_METHODS {CV_F_METHODS}")
+        raise ValueError(f"methods has {unknown!r}, not methods of F_AGGREGATIONS {tuple(F_AGGREGATIONS)}")
     ax = plt.gca() if ax is None else ax
     for method in methods:
         part = frame[frame["method"] == method].sort_values(x)
@@ -102,8 +102,8 @@ def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=CV_F_METH
             part[y] * 100,
             marker="o",
             ms=3,
-            color=METHOD_COLORS[method],
-            label=METHOD_LABELS[method],
+            color=F_AGGREGATIONS[method].color,
+            label=F_AGGREGATIONS[method].symbol,
             **line_kw,
         )
     return ax
@@ -156,8 +156,8 @@ def plot_cv_f_convergence(
         running = np.cumsum(est[method].to_numpy())[n - 1] / n
         exact = exact_cv_f(prior, f_true, stratified=stratified, method=method)
         sd = exact_cv_f(prior, f_true, stratified=stratified, method=method, statistic="std")
-        color = METHOD_COLORS[method]
-        ax.plot(n, running * 100, color=color, label=f"{METHOD_LABELS[method]} (running mean)")
+        color = F_AGGREGATIONS[method].color
+        ax.plot(n, running * 100, color=color, label=f"{F_AGGREGATIONS[method].symbol} (running mean)")
         ax.axhline(exact * 100, color=color, ls="--", lw=1)
         band = 2 * sd / np.sqrt(n)
         ax.fill_between(n, (exact - band) * 100, (exact + band) * 100, color=color, alpha=0.15)
@@ -262,8 +262,8 @@ def _draw_prior_row(grid, axes, *, stratified: bool, y: str, ylabel: str, exact_
                     ls="none",
                     marker="x",
                     ms=7,
-                    color=METHOD_COLORS[method],
-                    label=f"{METHOD_LABELS[method]} exact",
+                    color=F_AGGREGATIONS[method].color,
+                    label=f"{F_AGGREGATIONS[method].symbol} exact",
                 )
         a.axhline(0, color="grey", lw=0.8)
         decorate(a, xlabel="ground-truth F (%)", ylabel=ylabel, title=f"{prior:.0%} positives")
@@ -287,16 +287,23 @@ def _draw_std_ratio_row(grid, axes) -> None:
         part = grid[grid["stratified"] & np.isclose(grid["prior"], prior)]
         sd = part.pivot_table(index="f_true", columns="method", values="std").sort_index()
         f = sd.index.to_numpy()
-        for method in CV_F_METHODS:
+        for method in F_AGGREGATIONS:
             if method in sd.columns and "tp_fp" in sd.columns:  # a panel the grid does not cover stays empty
                 ratio = sd[method].to_numpy() / sd["tp_fp"].to_numpy()  # exactly 1 for tp_fp itself
-                a.plot(f * 100, ratio, marker="o", ms=3, color=METHOD_COLORS[method], label=METHOD_LABELS[method])
+                a.plot(
+                    f * 100,
+                    ratio,
+                    marker="o",
+                    ms=3,
+                    color=F_AGGREGATIONS[method].color,
+                    label=F_AGGREGATIONS[method].symbol,
+                )
         exact = [
             exact_cv_f(prior, float(v), stratified=True, method="avg", statistic="std")
             / exact_cv_f(prior, float(v), stratified=True, method="tp_fp", statistic="std")
             for v in f
         ]
-        a.plot(f * 100, exact, ls="none", marker="x", ms=7, color=METHOD_COLORS["avg"], label="F_avg exact")
+        a.plot(f * 100, exact, ls="none", marker="x", ms=7, color=F_AGGREGATIONS["avg"].color, label="F_avg exact")
         decorate(
             a,
             xlabel="ground-truth F (%)",

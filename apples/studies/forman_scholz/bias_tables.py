@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from apples._validation import (
+from apples._params import (
     MAX_EXACT_INT,
     check_bool,
     check_choice,
     check_frame,
     check_real,
 )
-from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS
+from apples.cv.aggregations import F_AGGREGATIONS
 
 if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by sim_explorer
     pass
@@ -72,7 +72,7 @@ def relative_bias(grid: pd.DataFrame, *, prior: float, f_true: float, stratified
     prior, f_true : float
         The point, matched with :func:`numpy.isclose`.
     stratified : bool
-    method : str, one of ``CV_F_METHODS``
+    method : str, one of the keys of :data:`apples.cv.F_AGGREGATIONS`
 
     Returns
     -------
@@ -86,7 +86,7 @@ def relative_bias(grid: pd.DataFrame, *, prior: float, f_true: float, stratified
         raise ValueError(f"grid lacks the column(s) {missing} (simulate_grid output); it has {list(grid.columns)}")
     prior, f_true = check_real("prior", prior), check_real("f_true", f_true)
     stratified = check_bool("stratified", stratified)
-    method = check_choice("method", method, CV_F_METHODS)
+    method = check_choice("method", method, tuple(F_AGGREGATIONS))
     at = np.isclose(grid["prior"], prior) & np.isclose(grid["f_true"], f_true)
     rows = grid[at & (grid["stratified"] == stratified) & (grid["method"] == method)]
     if len(rows) != 1:
@@ -98,21 +98,22 @@ def relative_bias(grid: pd.DataFrame, *, prior: float, f_true: float, stratified
 
 
 def relative_bias_line(
-    grid: pd.DataFrame, *, prior: float, f_true: float, stratified: bool, methods: Iterable[str] = CV_F_METHODS
+    grid: pd.DataFrame, *, prior: float, f_true: float, stratified: bool, methods: Iterable[str] = tuple(F_AGGREGATIONS)
 ) -> str:
     """Several methods' :func:`relative_bias` at one grid point as text, e.g. ``"F_avg -6.34%, F_tp,fp -0.14%"``.
 
     The §4.3 claims in notebook 03 quote these lines. ``methods`` (default
-    ``CV_F_METHODS``) gives the methods and their order.
+    the keys of :data:`apples.cv.F_AGGREGATIONS`) gives the methods and their order.
     """
     if isinstance(methods, str) or not isinstance(methods, Iterable):
-        raise TypeError(f"methods must be a sequence of methods of CV_F_METHODS, got {methods!r}")
+        raise TypeError(f"methods must be a sequence of keys of apples.cv.F_AGGREGATIONS, got {methods!r}")
     methods = list(methods)
-    unknown = [m for m in methods if not isinstance(m, str) or m not in CV_F_METHODS]
+    unknown = [m for m in methods if not isinstance(m, str) or m not in tuple(F_AGGREGATIONS)]
     if unknown or not methods:
-        raise ValueError(f"methods must be methods of CV_F_METHODS {CV_F_METHODS}, got {methods!r}")
+        raise ValueError(f"methods must be keys of apples.cv.F_AGGREGATIONS {tuple(F_AGGREGATIONS)}, got {methods!r}")
     return ", ".join(
-        f"{METHOD_LABELS[m]} {relative_bias(grid, prior=prior, f_true=f_true, stratified=stratified, method=m):+.2%}"
+        f"{F_AGGREGATIONS[m].symbol} "
+        f"{relative_bias(grid, prior=prior, f_true=f_true, stratified=stratified, method=m):+.2%}"
         for m in methods
     )
 

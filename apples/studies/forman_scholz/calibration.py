@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from apples._validation import (
+from apples._params import (
     check_count,
     check_real,
     check_table_size,

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from apples._optional import require
-from apples._validation import (
+from apples._params import (
     check_bool,
 )
-from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS, percent
+from apples.cv.aggregations import F_AGGREGATIONS
+from apples.cv.confusion import percent
 from apples.cv.ranking import auc_table
 from apples.plotting import EXPLORER_NOTE, explorer_mimebundle
 from apples.studies.forman_scholz.bias_figures import plot_cv_f_histograms
@@ -146,10 +147,10 @@ def _summary_html(result: ExploreResult) -> str:
     s = result.summary
     cell = "<td style='padding: 2px 10px; text-align: right'>"
     rows = "".join(
-        f"<tr><td style='padding: 2px 10px'>{METHOD_LABELS[m]}</td>{cell}{pct(s.loc[m, 'mean'], '.2f')}%</td>"
+        f"<tr><td style='padding: 2px 10px'>{F_AGGREGATIONS[m].symbol}</td>{cell}{pct(s.loc[m, 'mean'], '.2f')}%</td>"
         f"{cell}{pct(s.loc[m, 'bias'], '+.2f')}</td>{cell}{pct(s.loc[m, 'std'], '.2f')}</td>"
         f"{cell}{pct(s.loc[m, 'exact_mean'], '.2f')}</td>{cell}{int(s['n_undefined'].loc[m])}</td></tr>"
-        for m in CV_F_METHODS
+        for m in F_AGGREGATIONS
     )
     head = "".join(
         f"<th style='padding: 2px 10px'>{h}</th>"

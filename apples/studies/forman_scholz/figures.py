@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from apples._optional import require
-from apples._validation import (
+from apples._params import (
     check_bool,
     check_choice,
     check_fold_lists,

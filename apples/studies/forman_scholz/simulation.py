@@ -10,14 +10,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from apples._validation import (
+from apples._params import (
     check_bool,
     check_positive,
     check_seed,
     check_table_size,
     divide,
 )
-from apples.cv.confusion import CV_F_METHODS, METHOD_LABELS, percent
+from apples.cv.aggregations import F_AGGREGATIONS
+from apples.cv.confusion import percent
 from apples.theory.cv_f_expectations import EXACT_METHODS, exact_cv_f
 from apples.theory.fold_model import (
     check_points,
@@ -52,14 +53,14 @@ FIGURE_PANEL_PRIORS: tuple[float, ...] = (0.01, 0.05, 0.25)
 
 #: Number of fold cells (repetitions × folds) per chunk; fixes memory and the random streams.
 _CHUNK_CELLS = 1 << 15
-#: Skip methods in CV_F_METHODS (undefined when no fold is valid).
+#: Skip aggregations of F_AGGREGATIONS (undefined when no fold is valid).
 _SKIP = ("avg_skip", "pr_re_skip")
 
 
 def _estimates(s_f, s_pr, s_re, v, tp, fp, *, n_folds: int, n_pos: int) -> np.ndarray:
-    """The five methods from per-repetition sums; columns in CV_F_METHODS order."""
+    """The five methods from per-repetition sums; columns in the order of F_AGGREGATIONS."""
     k = float(n_folds)
-    out = np.empty((len(s_f), len(CV_F_METHODS)))
+    out = np.empty((len(s_f), len(F_AGGREGATIONS)))
     pr, re = s_pr / k, s_re / k
     harmonic = "F of mean precision and recall"
     out[:, 0] = s_f / k
@@ -142,7 +143,7 @@ def sample_cv_f(
     Returns
     -------
     DataFrame of shape (n_reps, 5)
-        Columns ``CV_F_METHODS``; skip methods are NaN in repetitions without a
+        Columns the keys of :data:`apples.cv.F_AGGREGATIONS`; skip methods are NaN in repetitions without a
         valid fold.
 
     Examples
@@ -167,7 +168,7 @@ def sample_cv_f(
         check_positive("n_jobs", n_jobs),
         reduce=lambda est: est,
     )
-    return pd.DataFrame(np.concatenate(chunks), columns=list(CV_F_METHODS))
+    return pd.DataFrame(np.concatenate(chunks), columns=list(F_AGGREGATIONS))
 
 
 def _moments(est: np.ndarray):
@@ -232,7 +233,7 @@ def simulate_cv_f(
     Returns
     -------
     DataFrame
-        Index ``CV_F_METHODS`` (name ``method``); columns ``mean``, ``std``
+        Index the keys of :data:`apples.cv.F_AGGREGATIONS` (name ``method``); columns ``mean``, ``std``
         (sample standard deviation over repetitions), ``bias`` (mean −
         f_true), ``relative_bias`` (bias / f_true), ``relative_std`` (std /
         f_true), ``sem`` (standard error of the mean, std / √n) and
@@ -278,7 +279,7 @@ def simulate_cv_f(
             "sem": std / np.sqrt(np.where(defined, n, np.nan)),
             "n_undefined": (n_reps - n).astype(np.int64),
         },
-        index=pd.Index(list(CV_F_METHODS), name="method"),
+        index=pd.Index(list(F_AGGREGATIONS), name="method"),
     )
     table.attrs.update(design=design, stratified=stratified, n_reps=n_reps, seed=seed)
     return table
@@ -428,15 +429,15 @@ def explore_cv_f(
                 exact_cv_f(prior, f_true, stratified=stratified, method=m, n_cases=n_cases, n_folds=n_folds)
                 if m in EXACT_METHODS
                 else np.nan
-                for m in CV_F_METHODS
+                for m in F_AGGREGATIONS
             ],
         },
-        index=pd.Index(list(CV_F_METHODS), name="method"),
+        index=pd.Index(list(F_AGGREGATIONS), name="method"),
     )
     best = str(summary["bias"].abs().idxmin())  # a method name (str() for the type checker)
     text = (
         f"{design.n_pos} positives in {n_cases} cases, {n_folds} {'stratified' if stratified else 'unstratified'} "
         f"folds, true F = {percent(f_true, decimals=1)}, {n_reps:,} repetitions. "
-        f"Smallest |bias|: {METHOD_LABELS[best]} ({summary['bias'].loc[best] * 100:+.2f} points)."
+        f"Smallest |bias|: {F_AGGREGATIONS[best].symbol} ({summary['bias'].loc[best] * 100:+.2f} points)."
     )
     return ExploreResult(estimates=est, summary=summary, f_true=float(f_true), text=text)

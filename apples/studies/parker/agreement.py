@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from scipy import special, stats
 
-from apples._validation import check_choice, check_count, check_frame, check_real, check_real_array
+from apples._params import check_choice, check_count, check_frame, check_real, check_real_array
 from apples.intervals.proportion import proportion_ci
 
 if TYPE_CHECKING:  # pandas is imported where a table is built

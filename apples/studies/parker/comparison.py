@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from scipy import special
 
-from apples._validation import (
+from apples._params import (
     check_int_at_least,
 )
 from apples.theory.binormal import Binormal, check_binormal

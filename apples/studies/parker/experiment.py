@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from apples._optional import require
-from apples._validation import (
+from apples._params import (
     UndefinedMetricError,
     check_bool,
     check_choice,

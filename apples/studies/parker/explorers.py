@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from scipy import integrate
 
 from apples._optional import require
-from apples._validation import (
+from apples._params import (
     check_bool,
     check_int_at_least,
     check_real,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from apples._optional import require
-from apples._validation import check_frame, check_int_at_least
+from apples._params import check_frame, check_int_at_least
 from apples.metrics.threshold_free import kappa_curve
 from apples.plotting import decorate, panel_axes
 from apples.studies.parker.agreement import (

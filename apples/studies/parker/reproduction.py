@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from apples._validation import check_frame, check_real
+from apples._params import check_frame, check_real
 from apples.studies.parker.agreement import (
     PARKER_MEASURES,
     agreement_levels,

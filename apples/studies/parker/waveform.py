@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from apples._validation import check_bool, check_int_at_least, check_table_size, rng_from_seed
+from apples._params import check_bool, check_int_at_least, check_table_size, rng_from_seed
 
 __all__ = [
     "WAVEFORM_NOISE_FEATURES",

@@ -16,7 +16,7 @@ import pandas as pd
 from scipy.optimize import isotonic_regression
 
 from apples._optional import require
-from apples._validation import (
+from apples._params import (
     check_count,
     check_int,
     check_label_kind,

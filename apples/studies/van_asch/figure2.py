@@ -16,7 +16,7 @@ from typing import TypedDict
 import numpy as np
 import pandas as pd
 
-from apples._validation import (
+from apples._params import (
     MAX_EXACT_INT,
     check_choice,
     check_int,

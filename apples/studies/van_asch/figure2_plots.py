@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from apples._optional import require
-from apples._validation import check_bool, check_choice, check_frame
+from apples._params import check_bool, check_choice, check_frame
 from apples.studies.van_asch.figure2 import FIGURE2_PANELS, check_panel_keys
 from apples.theory.fold_size import FOLD_F1_AVERAGES, FOLD_F1_METHODS
 
@@ -42,7 +42,7 @@ def plot_fold_f1(
     fine exact grid and a coarser simulated one): lines use one row per
     proportion, markers every row with a simulated mean. Returns the Axes.
     """
-    from apples.plotting import METHOD_COLORS
+    from apples.cv.aggregations import F_AGGREGATIONS
 
     check_choice("average", average, FOLD_F1_AVERAGES)
     theory = check_bool("theory", theory)
@@ -54,7 +54,7 @@ def plot_fold_f1(
         ax.plot(
             100 * d["prop_a"].to_numpy(),
             100 * d["exact"].to_numpy(),
-            color=METHOD_COLORS[method],
+            color=F_AGGREGATIONS[method].color,
             lw=1.5,
             label=f"{_LABELS[method]} (exact mean)",
         )
@@ -66,7 +66,7 @@ def plot_fold_f1(
                 yerr=200 * s["se"].to_numpy(),
                 fmt="o",
                 ms=3,
-                color=METHOD_COLORS[method],
+                color=F_AGGREGATIONS[method].color,
                 label=f"{_LABELS[method]} (simulated, ±2 SE)",
             )
     if theory:

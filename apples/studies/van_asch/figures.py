@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from apples._optional import require
-from apples._validation import (
+from apples._params import (
     check_bool,
     check_choice,
     check_frame,

@@ -60,9 +60,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from apples._validation import (
+from apples._params import (
     MAX_EXACT_INT,
-    Undefined,
+    Policy,
     check_choice,
     check_int,
     check_real,
@@ -156,7 +156,7 @@ class FoldCounts:
     def n_reps(self) -> int:
         return self.n_a.shape[0]
 
-    def f1(self, *, method: str, average: str = "binary", undefined: Undefined = "raise") -> np.ndarray:
+    def f1(self, *, method: str, average: str = "binary", undefined: Policy = "raise") -> np.ndarray:
         """:func:`fold_f1` of every repetition, shape (R,)."""
         return np.atleast_1d(
             fold_f1(

@@ -1,8 +1,9 @@
-"""Input checks and the undefined-value (0/0) policy shared by every metric.
+"""The checks behind the kinds of :mod:`apples._params.kinds`: one function per rule, messages of one shape.
 
-Every public metric in :mod:`apples` validates its input here first, so error
-messages have one shape: they name the argument, say what was expected and
-what came.
+Each names the argument, says what was expected and what came, and raises a ValueError or a
+TypeError (the kinds turn them into :class:`~apples._params.errors.ParameterValueError` and
+``ParameterTypeError``, which carry the argument's name). Relations between arguments
+(:mod:`apples._params.relations`) and the study modules' own kinds call them too.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import datetime
 import math
 import numbers
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -22,8 +23,6 @@ if TYPE_CHECKING:  # pandas is imported where a table is checked
 __all__ = [
     "MAX_EXACT_INT",
     "MAX_TABLE_BYTES",
-    "Undefined",
-    "UndefinedMetricError",
     "check_bool",
     "check_choice",
     "check_cost",
@@ -36,7 +35,6 @@ __all__ = [
     "check_label",
     "check_label_kind",
     "check_labels_1d",
-    "check_policy",
     "check_pos_label",
     "check_positive",
     "check_real",
@@ -47,7 +45,6 @@ __all__ = [
     "check_seed",
     "check_table_size",
     "default_pos_label",
-    "divide",
     "float_or_array",
     "is_missing",
     "label_kind",
@@ -59,14 +56,8 @@ __all__ = [
 #: would silently collapse when converted to float.
 MAX_EXACT_INT = 2**53
 
-Undefined = Literal["zero", "nan", "raise"]
-_POLICIES: tuple[Undefined, ...] = ("zero", "nan", "raise")
 
 _Choice = TypeVar("_Choice", bound=str)
-
-
-class UndefinedMetricError(ValueError):
-    """A metric was asked for where it is 0/0 and the policy is ``"raise"``."""
 
 
 def check_choice(name: str, value: object, choices: tuple[_Choice, ...]) -> _Choice:
@@ -74,43 +65,6 @@ def check_choice(name: str, value: object, choices: tuple[_Choice, ...]) -> _Cho
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name}={value!r} is not recognised; expected one of " + ", ".join(repr(c) for c in choices))
     return value  # narrowed by `in choices` to their (Literal) type
-
-
-def check_policy(undefined: object, name: str = "undefined") -> Undefined:
-    """Validate an undefined-value policy: ``"zero"``, ``"nan"`` or ``"raise"``."""
-    return check_choice(name, undefined, _POLICIES)
-
-
-def divide(num, den, *, undefined: Undefined, what: str, hint: str | None = None):
-    """``num / den`` with an explicit policy where ``den == 0``.
-
-    Works on scalars and arrays and never emits a RuntimeWarning. Where the
-    denominator is zero the result is ``0.0`` (``undefined="zero"``), ``nan``
-    (``"nan"``), or an :class:`UndefinedMetricError` naming ``what`` is raised
-    (``"raise"``). A scalar input gives a Python ``float``.
-
-    The error advises passing ``undefined='zero'`` or ``'nan'``, which is right
-    when the caller's own caller has that parameter. A function that has no
-    ``undefined`` parameter passes ``hint``: the advice that applies to it,
-    which then replaces the default one.
-    """
-    check_policy(undefined)
-    num_a = np.asarray(num, dtype=float)
-    den_a = np.asarray(den, dtype=float)
-    zero = den_a == 0
-    if np.any(zero) and undefined == "raise":
-        advice = (
-            hint
-            if hint is not None
-            else ("pass undefined='zero' or undefined='nan' to substitute a value instead of raising")
-        )
-        raise UndefinedMetricError(f"{what} is undefined (0/0); {advice}")
-    fill = 0.0 if undefined == "zero" else np.nan
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(zero, fill, num_a / np.where(zero, 1.0, den_a))
-    if out.ndim == 0:
-        return float(out)
-    return out
 
 
 def check_count(name: str, value: object) -> int:
@@ -548,12 +502,12 @@ def check_table_size(what: str, nbytes: int, *, reduce: str) -> None:
     >>> check_table_size("the outcome table", 2**31, reduce="n_cases or n_folds")
     Traceback (most recent call last):
     ...
-    ValueError: the outcome table would need about 2 GiB; the limit is 1 GiB (apples._validation.MAX_TABLE_BYTES): reduce n_cases or n_folds
+    ValueError: the outcome table would need about 2 GiB; the limit is 1 GiB (apples._params.MAX_TABLE_BYTES): reduce n_cases or n_folds
     """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
     if nbytes > MAX_TABLE_BYTES:
         raise ValueError(
             f"{what} would need about {nbytes / 2**30:.3g} GiB; the limit is {MAX_TABLE_BYTES / 2**30:.3g} GiB "
-            f"(apples._validation.MAX_TABLE_BYTES): reduce {reduce}"
+            f"(apples._params.MAX_TABLE_BYTES): reduce {reduce}"
         )
 
 

@@ -1,0 +1,36 @@
+"""The errors of the parameter layer: bad arguments, and a 0/0 under ``undefined="raise"``.
+
+A :class:`ParameterValueError` or :class:`ParameterTypeError` is the ValueError or TypeError of a
+bad argument, with the argument's name in ``.param``; callers catch them as ValueError and
+TypeError. :class:`UndefinedMetricError` is a ValueError of its own: the arguments were valid, but
+the measure is 0/0 on them and the caller asked to be told (``undefined="raise"``).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ParameterError",
+    "ParameterTypeError",
+    "ParameterValueError",
+    "UndefinedMetricError",
+]
+
+
+class ParameterError(Exception):
+    """A bad argument; ``param`` is its name (for the command line, which maps it to an option)."""
+
+    def __init__(self, message: str, *, param: str) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+class ParameterValueError(ParameterError, ValueError):
+    """An argument of the right type with a value outside its contract."""
+
+
+class ParameterTypeError(ParameterError, TypeError):
+    """An argument of a type its parameter does not take."""
+
+
+class UndefinedMetricError(ValueError):
+    """A measure was asked for where it is 0/0 and the policy is ``undefined="raise"``."""

@@ -1,0 +1,100 @@
+"""Rules between the arguments of one call, checked after each argument alone."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from apples._params.checks import (
+    check_label_kind,
+    check_pos_label,
+    check_same_label_kind,
+    check_same_length,
+    unique_labels,
+)
+from apples._params.declare import Relation
+
+__all__ = [
+    "BinaryLabels",
+    "LabelOf",
+    "OneLabelKind",
+    "SameLength",
+]
+
+
+class SameLength(Relation):
+    """The named arrays (one value per case) have one length."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        check_same_length(**values)
+
+
+class OneLabelKind(Relation):
+    """The named label arrays hold labels of one kind (``[1, 2]`` against ``["1", "2"]`` never match)."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        check_same_label_kind(**values)
+
+
+class LabelOf(Relation):
+    """A label argument (``pos_label``) is of the kind of the labels in the named arrays.
+
+    With ``present=True`` it must also be one of them when they hold two or more labels (a fold
+    without positives is valid data, so one label alone never refutes it).
+    """
+
+    def __init__(self, label: str, *arrays: str, present: bool = True) -> None:
+        self.names = (label, *arrays)
+        self.present = present
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        label_name = self.names[0]
+        if label_name not in values:
+            return
+        arrays = [values[n] for n in self.names[1:] if n in values]
+        if not arrays:
+            return
+        where = " and ".join(n for n in self.names[1:] if n in values)
+        both = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+        found = unique_labels(where, both) if both.size else both
+        check_label_kind(label_name, values[label_name], found, where=where)
+        if self.present and found.size >= 2 and values[label_name] not in found.tolist():
+            raise ValueError(
+                f"{label_name}={values[label_name]!r} is not one of the labels in {where} {found[:5].tolist()}"
+            )
+
+
+class BinaryLabels(Relation):
+    """The label arrays hold at most two distinct labels together, and the label argument is the positive one.
+
+    With two labels the positive label must be one of them; with one, it need only be of their kind
+    (a fold without positives and without positive predictions is valid data).
+    """
+
+    def __init__(self, label: str, *arrays: str) -> None:
+        self.names = (label, *arrays)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        arrays = [values[n] for n in self.names[1:] if n in values]
+        where = " and ".join(n for n in self.names[1:] if n in values)
+        both = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+        found = unique_labels(where, both) if both.size else both
+        if found.size > 2:
+            raise ValueError(
+                f"{where} together hold {found.size} distinct labels {found[:5].tolist()}; "
+                "binary counts need at most two"
+            )
+        if self.names[0] not in values:
+            return
+        if found.size == 2:
+            check_pos_label(values[self.names[0]], found, name=self.names[0], where=where)
+        else:
+            check_label_kind(self.names[0], values[self.names[0]], found, where=where)

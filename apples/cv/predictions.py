@@ -1,0 +1,347 @@
+"""One data model for a cross-validated result: :class:`CVPredictions`.
+
+Introduced in notebook 09. A cross-validated result is a table with one row per prediction: the
+true label, the predicted label and/or the score, the fold the case was tested in and, for
+repeated cross-validation, the repeat. :class:`CVPredictions` holds that table, checked once when
+it is built, with the task it implies (binary with a positive label, or multi-class over a label
+set). Everything that aggregates over folds reads it: :func:`apples.report`, the command line,
+and the counts of each fold (:meth:`CVPredictions.fold_counts`).
+:func:`apples.cross_val_predictions` returns one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from apples._kernels.counting import codes_of, confusion_by_fold
+from apples._params import (
+    FOLD_IDS,
+    LABEL,
+    LABEL_SET,
+    LABELS,
+    REPEAT_IDS,
+    Frame,
+    Instance,
+    Kind,
+    Nullable,
+    OneLabelKind,
+    SameLength,
+    check_scores,
+    declare,
+    is_missing,
+    label_kind,
+    unique_labels,
+)
+from apples.metrics.counts import Counts
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "CV_PREDICTIONS",
+    "CVPredictions",
+]
+
+
+class _ScoreArray(Kind):
+    what = "scores: a one-dimensional array, or one column per label (shape (n, n_labels))"
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray):
+            value = value.to_numpy()
+        if np.ndim(value) == 2:  # type: ignore[arg-type]
+            arr = np.asarray(value)
+            if arr.dtype == object:
+                arr = np.asarray(value, dtype=float)
+            return np.column_stack([check_scores(f"{name}[:, {j}]", arr[:, j]) for j in range(arr.shape[1])])
+        return check_scores(name, value)
+
+
+SCORE_ARRAY = _ScoreArray()
+
+
+def default_pos_label(labels: np.ndarray) -> Hashable:
+    """The positive label when none is given: 1 for 0/1 (or -1/1) labels, True for bools; else a ValueError."""
+    values = set(labels.tolist())
+    if label_kind(labels) == "number" and values <= ({0, 1} | {-1, 1}):
+        return True if labels.dtype.kind == "b" else 1
+    raise ValueError(
+        f"pos_label must be given: the labels are {labels.tolist()[:10]}, and only 0/1 or -1/1 labels have "
+        "the default positive label 1"
+    )
+
+
+def _plain(x: object) -> Any:
+    return x.item() if isinstance(x, np.generic) else x
+
+
+class CVPredictions:
+    """Cross-validated predictions with the fold (and repeat) of each, checked once.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True label of each row (a case, once per repeat).
+    folds : array-like of shape (n,)
+        The test fold of each row, within its repeat. Fold ids are labels: numbers or strings.
+    y_pred : array-like of shape (n,), optional
+        Predicted labels (the F-measures, precision, recall, accuracy).
+    y_score : array-like of shape (n,) or (n, n_labels), optional
+        Binary: the score of the positive label (higher = more positive). Multi-class: one column per
+        label, in the order of ``labels``. At least one of ``y_pred`` and ``y_score`` is needed.
+    repeats : array-like of shape (n,), optional
+        The repeat of each row in repeated cross-validation (each case once per repeat).
+    labels : sequence, optional
+        The label set. Given, or more than two labels in the data, the task is multi-class (Van Asch
+        §3) over exactly these labels, in every fold.
+    pos_label : label, optional
+        Binary only: the positive class. Default 1 for 0/1 (or -1/1) labels, True for bools; required
+        for other labels (``"spam"``/``"ham"``: which one is positive is a choice).
+
+    Attributes
+    ----------
+    task : {"binary", "multiclass"}
+    labels : list
+        The label set, sorted unless given; for a binary task, the one or two labels found.
+    pos_label : label or None
+        The positive label of a binary task.
+    y_true, y_pred, y_score, folds, repeats : numpy arrays (None where not given)
+
+    Raises
+    ------
+    ValueError, TypeError
+        Naming the argument: bad labels, fold ids, scores or repeats; unequal lengths; no rows;
+        neither ``y_pred`` nor ``y_score``; labels of two kinds; ``pos_label`` not among two labels,
+        missing for labels other than 0/1, or given for a multi-class task; a label outside
+        ``labels=``; multi-class scores without one column per label, or binary scores with more
+        than one column; a repeat with a single fold.
+
+    Examples
+    --------
+    >>> p = CVPredictions(["spam", "ham", "spam", "ham"], folds=[0, 0, 1, 1], y_pred=["spam", "spam", "ham", "ham"],
+    ...                   pos_label="spam")
+    >>> p.task, p.labels, p.fold_counts()
+    ('binary', ['ham', 'spam'], [Counts(tp=1, fp=1, fn=0, tn=0), Counts(tp=0, fp=0, fn=1, tn=1)])
+    """
+
+    @declare(
+        y_true=LABELS,
+        folds=FOLD_IDS,
+        y_pred=Nullable(LABELS),
+        y_score=Nullable(SCORE_ARRAY),
+        repeats=Nullable(REPEAT_IDS),
+        labels=Nullable(LABEL_SET),
+        pos_label=Nullable(LABEL),
+        relations=[SameLength("y_true", "folds", "y_pred", "y_score", "repeats"), OneLabelKind("y_true", "y_pred")],
+    )
+    def __init__(
+        self,
+        y_true: Any,
+        *,
+        folds: Any,
+        y_pred: Any = None,
+        y_score: Any = None,
+        repeats: Any = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+    ) -> None:
+        t = np.asarray(y_true)
+        if t.size == 0:
+            raise ValueError("y_true is empty: cross-validated predictions need at least one case in each of two folds")
+        if y_pred is None and y_score is None:
+            raise ValueError("give y_pred (predicted labels), y_score (scores) or both")
+        found = codes_of_named("y_true", t)[0]
+        if y_pred is not None:
+            found = unique_labels("y_true and y_pred", np.concatenate([found, codes_of_named("y_pred", y_pred)[0]]))
+        self.y_true = t
+        self.y_pred = None if y_pred is None else np.asarray(y_pred)
+        self.folds = np.asarray(folds)
+        self.repeats = None if repeats is None else np.asarray(repeats)
+        self.task: Literal["binary", "multiclass"] = "multiclass" if labels is not None or found.size > 2 else "binary"
+        if self.task == "multiclass":
+            if pos_label is not None:
+                raise ValueError("pos_label is for binary tasks; these labels are multi-class (labels= or > 2 labels)")
+            if labels is not None:
+                if label_kind(np.asarray(labels, dtype=object)) != label_kind(found):
+                    raise TypeError(
+                        f"labels holds {label_kind(np.asarray(labels))} labels, y_true {label_kind(found)}s"
+                    )
+                outside = [v for v in found.tolist() if v not in set(labels)]
+                if outside:
+                    raise ValueError(
+                        f"y_true or y_pred holds label(s) {outside[:5]} that are not in labels={list(labels)[:10]}"
+                    )
+            self.labels: list = list(labels) if labels is not None else found.tolist()
+            self.pos_label: Hashable | None = None
+            index = {lab: i for i, lab in enumerate(self.labels)}
+            self.truth_codes = _label_codes(t, index)
+            self.pred_codes = None if y_pred is None else _label_codes(np.asarray(y_pred), index)
+            if y_score is not None and (np.ndim(y_score) != 2 or np.shape(y_score)[1] != len(self.labels)):
+                raise ValueError(
+                    f"y_score has shape {np.shape(y_score)}, but the task is multi-class: its scores need one column "
+                    f"per label ({len(self.labels)} columns, in the order of labels {self.labels[:10]})"
+                )
+        else:
+            self.labels = found.tolist()
+            if pos_label is None:
+                pos_label = default_pos_label(found)
+            elif is_missing(pos_label) or (found.size and label_kind(np.asarray([pos_label])) != label_kind(found)):
+                raise TypeError(f"pos_label={pos_label!r} is not a label of the kind in y_true ({found.tolist()})")
+            elif found.size == 2 and pos_label not in found.tolist():
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not one of the labels in y_true and y_pred {found.tolist()}"
+                )
+            self.pos_label = _plain(pos_label)
+            self.truth_codes = (t == pos_label).astype(np.intp)
+            self.pred_codes = None if y_pred is None else (np.asarray(y_pred) == pos_label).astype(np.intp)
+            if y_score is not None and np.ndim(y_score) != 1:
+                raise ValueError(
+                    f"y_score has shape {np.shape(y_score)}, but the task is binary: give the positive label's "
+                    "score, one value per case"
+                )
+        self.y_score = None if y_score is None else np.asarray(y_score)
+        self._split_repeats()
+
+    # -- folds and repeats -------------------------------------------------------------------------------
+    def _split_repeats(self) -> None:
+        if self.repeats is None:
+            self.repeat_ids = np.zeros(1, dtype=np.int64)
+            self._repeat_rows: list[np.ndarray | slice] = [slice(None)]
+        else:
+            ids, codes = codes_of_named("repeats", self.repeats)
+            self.repeat_ids = ids
+            order = np.argsort(codes, kind="stable")
+            bounds = np.searchsorted(codes[order], np.arange(ids.size + 1))
+            self._repeat_rows = [order[bounds[r] : bounds[r + 1]] for r in range(ids.size)]
+        self.fold_ids: list[np.ndarray] = []
+        self.fold_codes: list[np.ndarray] = []
+        for r, rows in enumerate(self._repeat_rows):
+            ids, codes = codes_of_named("folds", self.folds[rows])
+            if ids.size < 2:
+                where = f" in repeat {_plain(self.repeat_ids[r])!r}" if self.repeats is not None else ""
+                raise ValueError(
+                    f"folds holds a single fold ({_plain(ids[0])!r}){where}; cross-validation needs at least two"
+                )
+            self.fold_ids.append(ids)
+            self.fold_codes.append(codes)
+
+    @property
+    def n_repeats(self) -> int:
+        """The number of repeats (1 without ``repeats``)."""
+        return int(self.repeat_ids.size)
+
+    def rows(self, repeat: int = 0) -> np.ndarray | slice:
+        """The rows of repeat number ``repeat`` (0, 1, ... in the sorted order of the repeat ids)."""
+        return self._repeat_rows[repeat]
+
+    def confusion(self, repeat: int = 0) -> np.ndarray:
+        """The confusion matrix of each fold of a repeat, shape (folds, labels, labels): ``[f, true, predicted]``.
+
+        Binary tasks have two labels here: 0 the negatives, 1 the positives.
+        """
+        if self.pred_codes is None:
+            raise ValueError("these predictions have no y_pred, so no confusion counts")
+        rows = self.rows(repeat)
+        q = 2 if self.task == "binary" else len(self.labels)
+        return confusion_by_fold(
+            self.fold_codes[repeat], self.truth_codes[rows], self.pred_codes[rows], self.fold_ids[repeat].size, q
+        )
+
+    def fold_counts(self, repeat: int = 0) -> list[Counts]:
+        """One :class:`~apples.Counts` per fold of a binary task, in the sorted order of the fold ids."""
+        if self.task != "binary":
+            raise ValueError("fold_counts is for binary tasks; a multi-class task has one count per label and fold")
+        return [Counts(int(m[1, 1]), int(m[0, 1]), int(m[1, 0]), int(m[0, 0])) for m in self.confusion(repeat)]
+
+    # -- conversions -------------------------------------------------------------------------------------
+    def to_frame(self) -> pd.DataFrame:
+        """The predictions as a DataFrame: ``repeat`` (if given), ``fold``, ``y_true``, ``y_pred``, and ``y_score``
+        (binary) or ``y_score_<label>`` per label (multi-class)."""
+        import pandas as pd
+
+        columns: dict[str, Any] = {}
+        if self.repeats is not None:
+            columns["repeat"] = self.repeats
+        columns["fold"] = self.folds
+        columns["y_true"] = self.y_true
+        if self.y_pred is not None:
+            columns["y_pred"] = self.y_pred
+        if self.y_score is not None and self.y_score.ndim == 1:
+            columns["y_score"] = self.y_score
+        elif self.y_score is not None:
+            for j, lab in enumerate(self.labels):
+                columns[f"y_score_{lab}"] = self.y_score[:, j]
+        return pd.DataFrame(columns)
+
+    @classmethod
+    @declare(frame=Frame(()))
+    def from_frame(
+        cls,
+        frame: pd.DataFrame,
+        *,
+        y_true: str = "y_true",
+        folds: str = "fold",
+        y_pred: str | None = None,
+        y_score: str | Sequence[str] | None = None,
+        repeats: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+    ) -> CVPredictions:
+        """Predictions from the columns of a DataFrame, named by the arguments (``y_score`` a list for
+        multi-class scores, one column per label in label order)."""
+
+        def column(name: str, option: str) -> Any:
+            if name not in frame.columns:
+                raise ValueError(
+                    f"{option}={name!r} is not a column of frame; its columns are {list(frame.columns)[:20]}"
+                )
+            return frame[name]
+
+        score: Any = None
+        if isinstance(y_score, str):
+            score = column(y_score, "y_score")
+        elif y_score is not None:
+            score = np.column_stack([np.asarray(column(c, "y_score")) for c in y_score])
+        return cls(
+            column(y_true, "y_true"),
+            folds=column(folds, "folds"),
+            y_pred=None if y_pred is None else column(y_pred, "y_pred"),
+            y_score=score,
+            repeats=None if repeats is None else column(repeats, "repeats"),
+            labels=labels,
+            pos_label=pos_label,
+        )
+
+    def __len__(self) -> int:
+        return int(self.y_true.size)
+
+    def __repr__(self) -> str:
+        what = f"positive label {self.pos_label!r}" if self.task == "binary" else f"{len(self.labels)} labels"
+        folds = "/".join(str(ids.size) for ids in self.fold_ids[:3]) + ("/..." if self.n_repeats > 3 else "")
+        repeats = f", {self.n_repeats} repeats" if self.repeats is not None else ""
+        return f"<CVPredictions {self.task}, {what}: {len(self)} rows, {folds} folds{repeats}>"
+
+
+def codes_of_named(name: str, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~apples._kernels.counting.codes_of` with a TypeError naming ``name`` for unorderable labels."""
+    try:
+        return codes_of(values)
+    except TypeError as exc:
+        raise TypeError(f"{name} holds labels that cannot be compared with each other ({exc})") from None
+
+
+def _label_codes(values: np.ndarray, index: dict) -> np.ndarray:
+    uniq, codes = codes_of(values)
+    lut = np.array([index[key] for key in uniq.tolist()], dtype=np.intp)
+    return lut[codes] if uniq.size else codes
+
+
+#: The kind of a parameter that takes cross-validated predictions.
+CV_PREDICTIONS = Instance(
+    CVPredictions,
+    hint="apples.CVPredictions(y_true, folds=..., y_pred=..., y_score=...)",
+    what="an apples.CVPredictions",
+)
