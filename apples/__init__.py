@@ -10,25 +10,29 @@ Everything else is one import away:
 - :mod:`apples.intervals`: confidence intervals, paired comparisons and their coverage;
 - :mod:`apples.studies`: one package per paper's reproduction, e.g.
   ``from apples.studies import forman_scholz as fs``;
-- :mod:`apples.plotting`: the style and colours the notebooks use.
+- :mod:`apples.reporting`: :func:`report` and :class:`CVReport`, every aggregation side by side;
+- :mod:`apples.plotting`: the style the notebooks use.
 
 Each function cites the paper, section and equation it implements; README.md
 maps the papers' symbols to these names.
 """
 
-from apples import cv, intervals, metrics, plotting, theory
-from apples._integration import counts_scorer, cross_val_predictions, folds_from_cross_validate
+from apples import cv, intervals, metrics, plotting, reporting, theory
 from apples._params import UndefinedMetricError
-from apples._report import CVReport, report
 from apples.cv import (
     CV_F_METHODS,
     CV_ROC_AUC_METHODS,
+    F_AGGREGATIONS,
+    CVPredictions,
     auc_table,
+    counts_scorer,
+    cross_val_predictions,
     cv_accuracy,
     cv_f_measure,
     cv_ranking_score,
     cv_roc_auc,
     cv_table,
+    fold_counts_from_cross_validate,
     fold_validity,
     format_cv_table,
     merge_decomposition,
@@ -71,6 +75,7 @@ from apples.metrics import (
     split_confusion_matrix,
 )
 from apples.plotting import decorate, set_style
+from apples.reporting import CVReport, report
 
 __version__ = "0.1.0"
 
@@ -78,6 +83,8 @@ __all__ = [
     "AVERAGES",
     "CV_F_METHODS",
     "CV_ROC_AUC_METHODS",
+    "F_AGGREGATIONS",
+    "CVPredictions",
     "CVReport",
     "ConfidenceInterval",
     "Counts",
@@ -104,8 +111,8 @@ __all__ = [
     "f_from_precision_recall",
     "f_measure",
     "fold_counts",
+    "fold_counts_from_cross_validate",
     "fold_validity",
-    "folds_from_cross_validate",
     "format_cv_table",
     "gini",
     "h_measure",
@@ -126,6 +133,7 @@ __all__ = [
     "r_precision",
     "recall",
     "report",
+    "reporting",
     "roc_auc",
     "roc_auc_ci",
     "roc_curve",

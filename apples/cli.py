@@ -23,18 +23,21 @@ import bz2
 import csv
 import gzip
 import lzma
+import os
 import re
 import sys
 import warnings
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 import pandas as pd
 
-from apples._report import report
+from apples._params import ParameterError
+from apples.cv.predictions import CVPredictions
+from apples.reporting import report
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -57,19 +60,6 @@ positive label's score (higher = more likely that label); one that ranks the oth
 Multi-class scores need one column per label, in the sorted order of the labels. Bad input: one line on
 stderr, exit code 2.
 """
-
-#: report()'s argument names -> the options that set them, for its error messages.
-_OPTION_OF = {
-    "y_true": "--truth",
-    "y_pred": "--pred",
-    "y_score": "--score",
-    "folds": "--fold",
-    "repeats": "--repeat",
-    "pos_label": "--pos-label",
-    "confidence": "--confidence",
-    "n_resamples": "--n-resamples",
-    "seed": "--seed",
-}
 
 
 class BadInputError(Exception):
@@ -237,15 +227,12 @@ def _line(index: int) -> int:
     return index + 2
 
 
-def _labels(col: pd.Series, option: str) -> np.ndarray:
-    missing = col.isna().to_numpy()
-    if missing.any():
-        raise BadInputError(
-            f"{option} column {col.name!r} has a missing value on line {_line(int(np.argmax(missing)))}"
-        )
+def _labels(col: pd.Series) -> np.ndarray:
+    """A column of labels (or ids) as an array: text as Python str (a missing value stays missing, for the check
+    of :class:`apples.CVPredictions` to find), numbers as they were read."""
     # text columns are object dtype under pandas 2 and a string dtype under pandas 3: both become str labels
     if col.dtype == object or pd.api.types.is_string_dtype(col):
-        return col.astype(str).to_numpy(dtype=str)
+        return np.array([v if not isinstance(v, str) else str(v) for v in col.to_numpy(dtype=object)], dtype=object)
     return col.to_numpy()
 
 
@@ -280,6 +267,8 @@ def _integer_scores(col: pd.Series) -> np.ndarray | None:
 
 
 def _scores(col: pd.Series) -> np.ndarray:
+    """A score column as numbers: integers exactly (int64 or uint64), text of integers too; anything else
+    numeric as float64 (a missing or infinite value stays, for the check of the scores to find)."""
     if pd.api.types.is_integer_dtype(col) and not pd.api.types.is_bool_dtype(col) and not col.isna().any():
         return col.to_numpy()  # int64 or uint64 as read: exact above 2**53, as the Python API ranks them
     if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
@@ -290,94 +279,66 @@ def _scores(col: pd.Series) -> np.ndarray:
         bad = pd.to_numeric(col, errors="coerce").isna() & col.notna()
         i = int(np.argmax(bad.to_numpy())) if bad.any() else 0
         raise BadInputError(f"--score column {col.name!r} is not numeric: {col.iloc[i]!r} on line {_line(i)}")
-    values = col.to_numpy(dtype=float)
-    nan = np.isnan(values)
-    if nan.any():
-        raise BadInputError(
-            f"--score column {col.name!r} has a missing value (NaN) on line {_line(int(np.argmax(nan)))}"
-        )
-    if np.isinf(values).any():
-        raise BadInputError(
-            f"--score column {col.name!r} has an infinite value on line {_line(int(np.argmax(np.isinf(values))))}"
-        )
-    return values
+    return col.to_numpy(dtype=float)
 
 
-def _pos_label(text: str, labels: np.ndarray, column: str):
-    """``--pos-label`` as a label of the truth column's type; BadInputError if it is not one of the labels."""
-    shown = ", ".join(map(str, labels[:10].tolist()))
-    value: object = text
-    if labels.dtype.kind in "iu":
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-    elif labels.dtype.kind == "f":
-        try:
-            value = float(text)
-        except ValueError:
-            value = None
-    elif labels.dtype.kind == "b":
-        value = {"true": True, "false": False}.get(text.lower())
-    if value is None or value not in labels.tolist():
-        raise BadInputError(f"--pos-label {text!r} is not a label in the data (column {column!r} holds {shown})")
-    return value
+def _pos_label(text: str, truth: np.ndarray) -> object:
+    """``--pos-label`` read as a label of the truth column's type (a number for numbers); the text otherwise."""
+    kind = truth.dtype.kind
+    try:
+        if kind in "iu":
+            return int(text)
+        if kind == "f":
+            return float(text)
+    except ValueError:
+        return text  # not a number: apples.CVPredictions says it is not a label of the truth column's kind
+    if kind == "b":
+        return {"true": True, "false": False}.get(text.lower(), text)
+    return text
 
 
-def _report_args(args: argparse.Namespace) -> dict:
+def _predictions(args: argparse.Namespace) -> CVPredictions:
+    """The file's columns as :class:`apples.CVPredictions`, which checks them (its errors name the argument)."""
     path = Path(args.file)
     frame = _read(path, _separator(path, args.sep))
-    truth = _labels(_column(frame, args.truth, "--truth", path), "--truth")
-    folds = _labels(_column(frame, args.fold, "--fold", path), "--fold")
-    kwargs: dict = {"y_true": truth, "folds": folds}
-    if args.confidence is not None:
-        kwargs.update(confidence=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
-    if args.pred is None and not args.score:
-        raise BadInputError("give --pred (predicted labels), --score (scores) or both")
-    labels = np.unique(truth)
+    truth = _labels(_column(frame, args.truth, "--truth", path))
+    kwargs: dict[str, Any] = {"folds": _labels(_column(frame, args.fold, "--fold", path))}
     if args.pred is not None:
-        pred = _labels(_column(frame, args.pred, "--pred", path), "--pred")
-        if (pred.dtype.kind in "US") != (truth.dtype.kind in "US"):
-            kinds = {True: "text", False: "numbers"}
-            raise BadInputError(
-                f"--pred column {args.pred!r} holds {kinds[pred.dtype.kind in 'US']} but --truth column "
-                f"{args.truth!r} holds {kinds[truth.dtype.kind in 'US']}: labels of different types never match "
-                f"(e.g. {pred[0].item()!r} against {truth[0].item()!r}); write both columns with the same labels"
-            )
-        kwargs["y_pred"] = pred
-        labels = np.union1d(labels, np.unique(pred))
+        kwargs["y_pred"] = _labels(_column(frame, args.pred, "--pred", path))
     if args.repeat is not None:
-        kwargs["repeats"] = _labels(_column(frame, args.repeat, "--repeat", path), "--repeat")
-    if np.unique(folds).size < 2 and args.repeat is None:
-        raise BadInputError(
-            f"--fold column {args.fold!r} holds a single fold ({folds[0]}); cross-validation needs two or more"
-        )
+        kwargs["repeats"] = _labels(_column(frame, args.repeat, "--repeat", path))
     if args.score:
         columns = [_scores(_column(frame, c, "--score", path)) for c in args.score]
-        if labels.size > 2 and len(columns) == 1:
-            raise BadInputError(
-                f"--score gives one column but the labels are not binary ({labels.size} labels: "
-                f"{', '.join(map(str, labels[:10].tolist()))}); give one --score column per label, in this order"
-            )
-        if labels.size > 2 and len(columns) != labels.size:
-            raise BadInputError(f"--score gives {len(columns)} columns for {labels.size} labels; give one per label")
-        if labels.size <= 2 and len(columns) > 1:
-            raise BadInputError(
-                f"--score gives {len(columns)} columns for binary labels; give the positive class's score"
-            )
         kwargs["y_score"] = columns[0] if len(columns) == 1 else np.column_stack(columns)
     if args.pos_label is not None:
-        if labels.size > 2:
-            raise BadInputError("--pos-label is for binary labels; these are multi-class")
-        kwargs["pos_label"] = _pos_label(args.pos_label, labels, args.truth)
-    return kwargs
+        kwargs["pos_label"] = _pos_label(args.pos_label, truth)
+    return CVPredictions(truth, **kwargs)
 
 
-def _one_line(err: Exception) -> str:
-    text = " ".join(str(err).split())
-    for name, option in _OPTION_OF.items():
-        text = re.sub(rf"\b{name}\b", option, text)
-    return text
+#: The arguments of CVPredictions and report -> the options that set them, and the attribute of the column name.
+_OPTION_OF = {
+    "y_true": ("--truth", "truth"),
+    "y_pred": ("--pred", "pred"),
+    "y_score": ("--score", "score"),
+    "folds": ("--fold", "fold"),
+    "repeats": ("--repeat", "repeat"),
+    "pos_label": ("--pos-label", None),
+    "confidence": ("--confidence", None),
+    "n_resamples": ("--n-resamples", None),
+    "seed": ("--seed", None),
+}
+
+
+def _explain(err: ParameterError, args: argparse.Namespace) -> str:
+    """The error of a bad argument, prefixed with the option (and column, and file line) that set it."""
+    option, attribute = _OPTION_OF.get(err.param.partition("[")[0], (None, None))
+    if option is None:
+        return str(err)
+    column = getattr(args, attribute) if attribute else None
+    where = option + (f" column {column!r}" if isinstance(column, str) else "")
+    if err.position is not None and isinstance(column, str):
+        where += f", line {_line(err.position)}"
+    return f"{where}: {err}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -390,11 +351,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     try:
         args = _parser().parse_args(argv)
-        kwargs = _report_args(args)
         try:
-            result = report(**kwargs)
-        except (ValueError, TypeError) as err:
-            raise BadInputError(_one_line(err)) from None
+            predictions = _predictions(args)
+            intervals = {}
+            if args.confidence is not None:
+                intervals = {"confidence": args.confidence, "n_resamples": args.n_resamples, "seed": args.seed}
+            result = report(predictions, **intervals)
+        except ParameterError as err:
+            raise BadInputError(_explain(err, args)) from None
     except BadInputError as err:
         print(f"apples: error: {' '.join(str(err).split())}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -406,5 +370,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = result.to_markdown()
     else:
         out = str(result)
-    print(out)
+    try:
+        print(out)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `apples report ... | head`: the reader has gone; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return 0

@@ -60,6 +60,7 @@ from apples._params.kinds import (
     Real,
     RealArray,
     SequenceOf,
+    Size,
 )
 from apples._params.relations import BinaryLabels, LabelOf, OneLabelKind, SameLength
 from apples._params.undefined import POLICIES, Policy, Undefined, check_policy, divide, raise_if_undefined, resolve
@@ -99,6 +100,7 @@ __all__ = [
     "Relation",
     "SameLength",
     "SequenceOf",
+    "Size",
     "Undefined",
     "UndefinedMetricError",
     "check_bool",

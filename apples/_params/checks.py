@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from apples._params.errors import ParameterValueError
+
 if TYPE_CHECKING:  # pandas is imported where a table is checked
     import pandas as pd
 
@@ -187,7 +189,9 @@ def check_labels_1d(name: str, values) -> np.ndarray:
     if kind == "f":
         bad = np.flatnonzero(np.isnan(arr))
         if bad.size:
-            raise ValueError(f"{name} contains NaN at position {int(bad[0])}")
+            raise ParameterValueError(
+                f"{name} contains NaN at position {int(bad[0])}", param=name, position=int(bad[0])
+            )
         with np.errstate(invalid="ignore"):
             bad = np.flatnonzero(~np.isfinite(arr) | (np.floor(arr) != arr))
         if bad.size:
@@ -195,7 +199,9 @@ def check_labels_1d(name: str, values) -> np.ndarray:
     elif kind in "mM":
         bad = np.flatnonzero(np.isnat(arr))
         if bad.size:
-            raise ValueError(f"{name} contains NaT at position {int(bad[0])}")
+            raise ParameterValueError(
+                f"{name} contains NaT at position {int(bad[0])}", param=name, position=int(bad[0])
+            )
     elif kind == "O":
         _check_label_elements(name, arr)
     elif kind in "US" and not isinstance(values, np.ndarray):
@@ -210,7 +216,9 @@ def _check_label_elements(name: str, values) -> None:
     kinds = set()
     for i, v in enumerate(values):
         if is_missing(v):
-            raise ValueError(f"{name} contains a missing value ({v!r}) at position {i}")
+            raise ParameterValueError(
+                f"{name} contains a missing value ({v!r}) at position {i}", param=name, position=i
+            )
         if isinstance(v, (float, np.floating)) and not (math.isfinite(v) and float(v).is_integer()):
             _refuse_continuous(name, float(v), i)
         kinds.add(_label_kind(v))
@@ -221,13 +229,17 @@ def _check_label_elements(name: str, values) -> None:
 def _refuse_continuous(name: str, value: float, position: int) -> None:
     """The ValueError for a float label that is not a whole number (a score or probability), or infinite."""
     if not math.isfinite(value):
-        raise ValueError(
+        raise ParameterValueError(
             f"{name} holds {value} at position {position}, an infinite value: labels are classes, not numbers "
-            "on a scale"
+            "on a scale",
+            param=name,
+            position=position,
         )
-    raise ValueError(
+    raise ParameterValueError(
         f"{name} holds {value!r} at position {position}, a continuous value: labels are classes (whole numbers, "
-        "strings or bools), not scores or probabilities"
+        "strings or bools), not scores or probabilities",
+        param=name,
+        position=position,
     )
 
 
@@ -406,21 +418,24 @@ def check_scores(name: str, values) -> np.ndarray:
     if kind in "mM":
         bad = np.flatnonzero(np.isnat(arr))
         if bad.size:
-            raise ValueError(f"{name} contains NaT at position {int(bad[0])}")
+            raise ParameterValueError(
+                f"{name} contains NaT at position {int(bad[0])}", param=name, position=int(bad[0])
+            )
         return arr.view(np.int64)
     if kind in "iu":
         return arr
     if kind != "f":
         if kind == "O" and any(v is None for v in arr):
             i = next(i for i, v in enumerate(arr) if v is None)
-            raise ValueError(f"{name} contains a missing value (None) at position {i}")
+            raise ParameterValueError(f"{name} contains a missing value (None) at position {i}", param=name, position=i)
         raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
     arr = arr.astype(np.float64, copy=False)
     bad = np.flatnonzero(np.isnan(arr))
     if bad.size:
-        raise ValueError(f"{name} contains NaN at position {int(bad[0])}")
+        raise ParameterValueError(f"{name} contains NaN at position {int(bad[0])}", param=name, position=int(bad[0]))
     if np.isinf(arr).any():
-        raise ValueError(f"{name} contains an infinite value")
+        where = int(np.flatnonzero(np.isinf(arr))[0])
+        raise ParameterValueError(f"{name} contains an infinite value at position {where}", param=name, position=where)
     return arr
 
 

@@ -17,11 +17,13 @@ __all__ = [
 
 
 class ParameterError(Exception):
-    """A bad argument; ``param`` is its name (for the command line, which maps it to an option)."""
+    """A bad argument; ``param`` is its name (the command line maps it to an option), ``position`` the index of
+    the element at fault in an array argument, where there is one (the command line maps it to a line)."""
 
-    def __init__(self, message: str, *, param: str) -> None:
+    def __init__(self, message: str, *, param: str, position: int | None = None) -> None:
         super().__init__(message)
         self.param = param
+        self.position = position
 
 
 class ParameterValueError(ParameterError, ValueError):

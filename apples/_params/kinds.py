@@ -53,6 +53,7 @@ from apples._params.checks import (
     check_same_label_kind,
     check_scores,
     check_seed,
+    check_table_size,
     is_missing,
 )
 from apples._params.declare import Kind
@@ -78,6 +79,7 @@ __all__ = [
     "Real",
     "RealArray",
     "SequenceOf",
+    "Size",
 ]
 
 
@@ -171,6 +173,25 @@ class Integer(Kind):
 
     def check(self, name: str, value: object) -> int:
         return check_int(name, value, low=self.low, high=self.high)
+
+
+class Size(Kind):
+    """A positive integer that sets how much is computed or stored (resamples, repetitions, cases).
+
+    With ``bytes_each``, a value whose ``bytes_each · value`` bytes would pass the memory limit of
+    :func:`~apples._params.checks.check_table_size` is refused up front, saying what it is for.
+    """
+
+    def __init__(self, *, bytes_each: int | None = None, table: str = "the result") -> None:
+        self.bytes_each = bytes_each
+        self.table = table
+        self.what = "a positive integer"
+
+    def check(self, name: str, value: object) -> int:
+        n = check_int(name, value, low=1)
+        if self.bytes_each is not None:
+            check_table_size(f"{self.table} ({n:,} {name})", n * self.bytes_each, reduce=name)
+        return n
 
 
 class _Count(Kind):

@@ -9,6 +9,7 @@ from apples.cv.aggregations import (
     CV_F_METHODS,
     F_AGGREGATIONS,
     QUANTITY_NAMES,
+    REPORT_SECTIONS,
     FAggregation,
 )
 from apples.cv.confusion import (
@@ -32,23 +33,34 @@ from apples.cv.ranking import (
     cv_roc_auc,
     merge_decomposition,
 )
+from apples.cv.sklearn_adapter import (
+    COUNT_KEYS,
+    counts_scorer,
+    cross_val_predictions,
+    fold_counts_from_cross_validate,
+)
 
 __all__ = [
     "AGGREGATION_NAMES",
+    "COUNT_KEYS",
     "CV_F_METHODS",
     "CV_PREDICTIONS",
     "CV_ROC_AUC_METHODS",
     "F_AGGREGATIONS",
     "QUANTITY_NAMES",
+    "REPORT_SECTIONS",
     "CVPredictions",
     "FAggregation",
     "MergeDecomposition",
     "auc_table",
+    "counts_scorer",
+    "cross_val_predictions",
     "cv_accuracy",
     "cv_f_measure",
     "cv_ranking_score",
     "cv_roc_auc",
     "cv_table",
+    "fold_counts_from_cross_validate",
     "fold_validity",
     "format_cv_table",
     "merge_decomposition",

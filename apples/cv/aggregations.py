@@ -28,6 +28,7 @@ __all__ = [
     "CV_F_METHODS",
     "F_AGGREGATIONS",
     "QUANTITY_NAMES",
+    "REPORT_SECTIONS",
     "FAggregation",
 ]
 
@@ -59,6 +60,12 @@ F_AGGREGATIONS: dict[str, FAggregation] = {
     )
 }
 
+#: The quantity sections of a report, by task, in the order they are printed.
+REPORT_SECTIONS: dict[str, tuple[str, ...]] = {
+    "binary": ("f_measure", "precision", "recall", "accuracy", "roc_auc", "average_precision"),
+    "multiclass": ("precision", "recall", "f_of_averages", "mean_f", "accuracy", "roc_auc"),
+}
+
 #: How the report prints each quantity.
 QUANTITY_NAMES: dict[str, str] = {
     "f_measure": "F-measure",
@@ -78,3 +85,8 @@ AGGREGATION_NAMES: dict[str, str] = {
     "pooled": "pooled over folds",
     "merge": "merged scores",
 }
+
+
+def aggregation_symbol(section: str, key: str) -> str:
+    """The short name of one aggregation of a report section: F's paper symbol, else the key (pooled, avg, merge)."""
+    return F_AGGREGATIONS[key].symbol if section == "f_measure" else key

@@ -26,11 +26,15 @@ from apples._params import (
     Frame,
     Instance,
     Kind,
+    Labels,
     Nullable,
     OneLabelKind,
+    ParameterTypeError,
+    ParameterValueError,
     SameLength,
     check_scores,
     declare,
+    default_pos_label,
     is_missing,
     label_kind,
     unique_labels,
@@ -63,17 +67,6 @@ class _ScoreArray(Kind):
 SCORE_ARRAY = _ScoreArray()
 
 
-def default_pos_label(labels: np.ndarray) -> Hashable:
-    """The positive label when none is given: 1 for 0/1 (or -1/1) labels, True for bools; else a ValueError."""
-    values = set(labels.tolist())
-    if label_kind(labels) == "number" and values <= ({0, 1} | {-1, 1}):
-        return True if labels.dtype.kind == "b" else 1
-    raise ValueError(
-        f"pos_label must be given: the labels are {labels.tolist()[:10]}, and only 0/1 or -1/1 labels have "
-        "the default positive label 1"
-    )
-
-
 def _plain(x: object) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
@@ -94,6 +87,9 @@ class CVPredictions:
         label, in the order of ``labels``. At least one of ``y_pred`` and ``y_score`` is needed.
     repeats : array-like of shape (n,), optional
         The repeat of each row in repeated cross-validation (each case once per repeat).
+    cases : array-like of shape (n,), optional
+        The case each row is a prediction of (a row of ``X``, a record id): with repeats, or with
+        test sets that overlap, one case has several rows.
     labels : sequence, optional
         The label set. Given, or more than two labels in the data, the task is multi-class (Van Asch
         §3) over exactly these labels, in every fold.
@@ -108,7 +104,7 @@ class CVPredictions:
         The label set, sorted unless given; for a binary task, the one or two labels found.
     pos_label : label or None
         The positive label of a binary task.
-    y_true, y_pred, y_score, folds, repeats : numpy arrays (None where not given)
+    y_true, y_pred, y_score, folds, repeats, cases : numpy arrays (None where not given)
 
     Raises
     ------
@@ -133,9 +129,13 @@ class CVPredictions:
         y_pred=Nullable(LABELS),
         y_score=Nullable(SCORE_ARRAY),
         repeats=Nullable(REPEAT_IDS),
+        cases=Nullable(Labels("a one-dimensional array of case ids, one per row")),
         labels=Nullable(LABEL_SET),
         pos_label=Nullable(LABEL),
-        relations=[SameLength("y_true", "folds", "y_pred", "y_score", "repeats"), OneLabelKind("y_true", "y_pred")],
+        relations=[
+            SameLength("y_true", "folds", "y_pred", "y_score", "repeats", "cases"),
+            OneLabelKind("y_true", "y_pred"),
+        ],
     )
     def __init__(
         self,
@@ -145,14 +145,18 @@ class CVPredictions:
         y_pred: Any = None,
         y_score: Any = None,
         repeats: Any = None,
+        cases: Any = None,
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
     ) -> None:
         t = np.asarray(y_true)
         if t.size == 0:
-            raise ValueError("y_true is empty: cross-validated predictions need at least one case in each of two folds")
+            raise ParameterValueError(
+                "y_true is empty: cross-validated predictions need at least one case in each of two folds",
+                param="y_true",
+            )
         if y_pred is None and y_score is None:
-            raise ValueError("give y_pred (predicted labels), y_score (scores) or both")
+            raise ParameterValueError("give y_pred (predicted labels), y_score (scores) or both", param="y_pred")
         found = codes_of_named("y_true", t)[0]
         if y_pred is not None:
             found = unique_labels("y_true and y_pred", np.concatenate([found, codes_of_named("y_pred", y_pred)[0]]))
@@ -160,19 +164,25 @@ class CVPredictions:
         self.y_pred = None if y_pred is None else np.asarray(y_pred)
         self.folds = np.asarray(folds)
         self.repeats = None if repeats is None else np.asarray(repeats)
+        self.cases = None if cases is None else np.asarray(cases)
         self.task: Literal["binary", "multiclass"] = "multiclass" if labels is not None or found.size > 2 else "binary"
         if self.task == "multiclass":
             if pos_label is not None:
-                raise ValueError("pos_label is for binary tasks; these labels are multi-class (labels= or > 2 labels)")
+                raise ParameterValueError(
+                    "pos_label is for binary tasks; these labels are multi-class (labels= or > 2 labels)",
+                    param="pos_label",
+                )
             if labels is not None:
                 if label_kind(np.asarray(labels, dtype=object)) != label_kind(found):
-                    raise TypeError(
-                        f"labels holds {label_kind(np.asarray(labels))} labels, y_true {label_kind(found)}s"
+                    raise ParameterTypeError(
+                        f"labels holds {label_kind(np.asarray(labels))} labels, y_true {label_kind(found)}s",
+                        param="labels",
                     )
                 outside = [v for v in found.tolist() if v not in set(labels)]
                 if outside:
-                    raise ValueError(
-                        f"y_true or y_pred holds label(s) {outside[:5]} that are not in labels={list(labels)[:10]}"
+                    raise ParameterValueError(
+                        f"y_true or y_pred holds label(s) {outside[:5]} that are not in labels={list(labels)[:10]}",
+                        param="labels",
                     )
             self.labels: list = list(labels) if labels is not None else found.tolist()
             self.pos_label: Hashable | None = None
@@ -180,27 +190,36 @@ class CVPredictions:
             self.truth_codes = _label_codes(t, index)
             self.pred_codes = None if y_pred is None else _label_codes(np.asarray(y_pred), index)
             if y_score is not None and (np.ndim(y_score) != 2 or np.shape(y_score)[1] != len(self.labels)):
-                raise ValueError(
+                raise ParameterValueError(
                     f"y_score has shape {np.shape(y_score)}, but the task is multi-class: its scores need one column "
-                    f"per label ({len(self.labels)} columns, in the order of labels {self.labels[:10]})"
+                    f"per label ({len(self.labels)} columns, in the order of labels {self.labels[:10]})",
+                    param="y_score",
                 )
         else:
             self.labels = found.tolist()
             if pos_label is None:
-                pos_label = default_pos_label(found)
+                try:
+                    pos_label = default_pos_label(found)
+                except ValueError as err:
+                    raise ParameterValueError(str(err), param="pos_label") from None
             elif is_missing(pos_label) or (found.size and label_kind(np.asarray([pos_label])) != label_kind(found)):
-                raise TypeError(f"pos_label={pos_label!r} is not a label of the kind in y_true ({found.tolist()})")
+                raise ParameterTypeError(
+                    f"pos_label={pos_label!r} is not a label of the kind in y_true ({found.tolist()})",
+                    param="pos_label",
+                )
             elif found.size == 2 and pos_label not in found.tolist():
-                raise ValueError(
-                    f"pos_label={pos_label!r} is not one of the labels in y_true and y_pred {found.tolist()}"
+                raise ParameterValueError(
+                    f"pos_label={pos_label!r} is not one of the labels in y_true and y_pred {found.tolist()}",
+                    param="pos_label",
                 )
             self.pos_label = _plain(pos_label)
             self.truth_codes = (t == pos_label).astype(np.intp)
             self.pred_codes = None if y_pred is None else (np.asarray(y_pred) == pos_label).astype(np.intp)
             if y_score is not None and np.ndim(y_score) != 1:
-                raise ValueError(
+                raise ParameterValueError(
                     f"y_score has shape {np.shape(y_score)}, but the task is binary: give the positive label's "
-                    "score, one value per case"
+                    "score, one value per case",
+                    param="y_score",
                 )
         self.y_score = None if y_score is None else np.asarray(y_score)
         self._split_repeats()
@@ -222,8 +241,9 @@ class CVPredictions:
             ids, codes = codes_of_named("folds", self.folds[rows])
             if ids.size < 2:
                 where = f" in repeat {_plain(self.repeat_ids[r])!r}" if self.repeats is not None else ""
-                raise ValueError(
-                    f"folds holds a single fold ({_plain(ids[0])!r}){where}; cross-validation needs at least two"
+                raise ParameterValueError(
+                    f"folds holds a single fold ({_plain(ids[0])!r}){where}; cross-validation needs at least two",
+                    param="folds",
                 )
             self.fold_ids.append(ids)
             self.fold_codes.append(codes)
@@ -243,7 +263,7 @@ class CVPredictions:
         Binary tasks have two labels here: 0 the negatives, 1 the positives.
         """
         if self.pred_codes is None:
-            raise ValueError("these predictions have no y_pred, so no confusion counts")
+            raise ParameterValueError("these predictions have no y_pred, so no confusion counts", param="y_pred")
         rows = self.rows(repeat)
         q = 2 if self.task == "binary" else len(self.labels)
         return confusion_by_fold(
@@ -253,7 +273,10 @@ class CVPredictions:
     def fold_counts(self, repeat: int = 0) -> list[Counts]:
         """One :class:`~apples.Counts` per fold of a binary task, in the sorted order of the fold ids."""
         if self.task != "binary":
-            raise ValueError("fold_counts is for binary tasks; a multi-class task has one count per label and fold")
+            raise ParameterValueError(
+                "fold_counts is for binary tasks; a multi-class task has one count per label and fold",
+                param="predictions",
+            )
         return [Counts(int(m[1, 1]), int(m[0, 1]), int(m[1, 0]), int(m[0, 0])) for m in self.confusion(repeat)]
 
     # -- conversions -------------------------------------------------------------------------------------
@@ -266,6 +289,8 @@ class CVPredictions:
         if self.repeats is not None:
             columns["repeat"] = self.repeats
         columns["fold"] = self.folds
+        if self.cases is not None:
+            columns["case"] = self.cases
         columns["y_true"] = self.y_true
         if self.y_pred is not None:
             columns["y_pred"] = self.y_pred
@@ -287,6 +312,7 @@ class CVPredictions:
         y_pred: str | None = None,
         y_score: str | Sequence[str] | None = None,
         repeats: str | None = None,
+        cases: str | None = None,
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
     ) -> CVPredictions:
@@ -295,8 +321,9 @@ class CVPredictions:
 
         def column(name: str, option: str) -> Any:
             if name not in frame.columns:
-                raise ValueError(
-                    f"{option}={name!r} is not a column of frame; its columns are {list(frame.columns)[:20]}"
+                raise ParameterValueError(
+                    f"{option}={name!r} is not a column of frame; its columns are {list(frame.columns)[:20]}",
+                    param=option,
                 )
             return frame[name]
 
@@ -311,6 +338,7 @@ class CVPredictions:
             y_pred=None if y_pred is None else column(y_pred, "y_pred"),
             y_score=score,
             repeats=None if repeats is None else column(repeats, "repeats"),
+            cases=None if cases is None else column(cases, "cases"),
             labels=labels,
             pos_label=pos_label,
         )

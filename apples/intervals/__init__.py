@@ -19,6 +19,7 @@ from apples.intervals.cv_f import (
 )
 from apples.intervals.cv_scores import (
     CV_SCORE_CI_METHODS,
+    FOLD_SCORES,
     compare_cv_scores,
     cv_score_ci,
     mcnemar_test,
@@ -41,6 +42,7 @@ __all__ = [
     "COVERAGE_INTERVALS",
     "COVERAGE_MODELS",
     "CV_SCORE_CI_METHODS",
+    "FOLD_SCORES",
     "PROPORTION_METHODS",
     "ROC_AUC_CI_METHODS",
     "ConfidenceInterval",

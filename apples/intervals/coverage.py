@@ -31,27 +31,31 @@ Two models:
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from apples._kernels.delong import bootstrap_aucs, delong_variance, placements
+from apples._kernels.f_measure import cv_f
+from apples._kernels.intervals import fold_t_interval, normal_quantile, proportion_interval
+from apples._kernels.resampling import fold_count_replicates
 from apples._optional import require
 from apples._params import (
+    CONFIDENCE,
+    SEED,
+    Frame,
+    Integer,
+    Kind,
     check_choice,
     check_frame,
     check_positive,
     check_real,
-    check_seed,
     check_table_size,
+    declare,
+    exempt,
 )
-from apples.intervals.cv_f import cv_f_measure_ci
-from apples.intervals.cv_scores import cv_score_ci
-from apples.intervals.proportion import proportion_ci
-from apples.intervals.results import check_confidence
-from apples.intervals.roc_auc import roc_auc_ci
-from apples.metrics.counts import Counts
 from apples.theory.fold_model import fold_positives, simulation_design
 
 __all__ = [
@@ -78,6 +82,7 @@ _SETTING_COLUMNS = ("model", "prior", "n_cases", "n_folds", "truth", "training_s
 _BYTES_PER_CASE = 64
 
 
+@exempt("takes no argument")
 def coverage_settings() -> pd.DataFrame:
     """The default grid of the coverage study: class priors, sample sizes and fold counts per model.
 
@@ -135,19 +140,21 @@ def _f_model(row, n_studies: int, confidence: float, n_resamples: int, rng: np.r
     fold_f = np.where(den > 0, 2 * tp / np.where(den > 0, den, 1), 0.0)
     n_train, n_test = design.n_cases - m, m
     ends = {name: np.empty((n_studies, 2)) for name in COVERAGE_INTERVALS["f_model"]}
+    alpha = 1.0 - confidence
+
+    def f_tp_fp(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+        return cv_f(tp, fp, fn, method="tp_fp", undefined="zero")
+
     for s in range(n_studies):
-        folds = [
-            Counts(int(a), int(b), int(c), int(m - a - b - c)) for a, b, c in zip(tp[s], fp[s], fn[s], strict=True)
-        ]
-        ci = cv_f_measure_ci(
-            folds, method="tp_fp", confidence=confidence, n_resamples=n_resamples, seed=rng, undefined="zero"
-        )
-        ends["F_tp,fp bootstrap"][s] = ci.low, ci.high
-        ci = proportion_ci(int(tp[s].sum()), design.n_pos, confidence=confidence)
-        ends["recall Wilson"][s] = ci.low, ci.high
+        counts = np.stack([tp[s], fp[s], fn[s], m - tp[s] - fp[s] - fn[s]], axis=1)
+        reps = fold_count_replicates(counts, n_resamples, rng, f_tp_fp, chunk=n_resamples)
+        ends["F_tp,fp bootstrap"][s] = np.quantile(reps, [alpha / 2.0, 1.0 - alpha / 2.0])
+        ends["recall Wilson"][s] = proportion_interval(int(tp[s].sum()), design.n_pos, confidence, "wilson")
         for name, method in _T_INTERVALS["f_model"]:
-            ci = cv_score_ci(fold_f[s], n_train=n_train, n_test=n_test, confidence=confidence, method=method)
-            ends[name][s] = ci.low, ci.high
+            _, low, high = fold_t_interval(
+                fold_f[s], confidence, n_train=n_train, n_test=n_test, corrected=method == "corrected_t"
+            )
+            ends[name][s] = low, high
     return [{"interval": name, **_summary(e[:, 0], e[:, 1], design.f_true)} for name, e in ends.items()]
 
 
@@ -182,15 +189,21 @@ def _binormal(row, n_studies: int, confidence: float, n_resamples: int, rng: np.
     y = np.r_[np.ones(n_pos, dtype=np.int64), np.zeros(n_neg, dtype=np.int64)]
     n_train, n_test = n_cases - m, m
     ends = {name: np.empty((n_studies, 2)) for name in COVERAGE_INTERVALS["binormal"]}
+    is_pos = y == 1
+    z = normal_quantile(confidence)
+    alpha = 1.0 - confidence
     for s in range(n_studies):
         scores = np.concatenate([pos[s], neg[s]])
-        ci = roc_auc_ci(y, scores, confidence=confidence, method="delong")
-        ends["AUC DeLong"][s] = ci.low, ci.high
-        ci = roc_auc_ci(y, scores, confidence=confidence, method="bootstrap", n_resamples=n_resamples, seed=rng)
-        ends["AUC bootstrap"][s] = ci.low, ci.high
+        pl = placements(is_pos, scores)
+        half = z * math.sqrt(delong_variance(pl))
+        ends["AUC DeLong"][s] = max(pl.auc - half, 0.0), min(pl.auc + half, 1.0)
+        aucs = bootstrap_aucs(pl, is_pos, n_resamples, rng)
+        ends["AUC bootstrap"][s] = np.quantile(aucs, [alpha / 2.0, 1.0 - alpha / 2.0])
         for name, method in _T_INTERVALS["binormal"]:
-            ci = cv_score_ci(fold_auc[s], n_train=n_train, n_test=n_test, confidence=confidence, method=method)
-            ends[name][s] = ci.low, ci.high
+            _, low, high = fold_t_interval(
+                fold_auc[s], confidence, n_train=n_train, n_test=n_test, corrected=method == "corrected_t"
+            )
+            ends[name][s] = low, high
     return [{"interval": name, **_summary(e[:, 0], e[:, 1], row["truth"])} for name, e in ends.items()]
 
 
@@ -201,6 +214,13 @@ def _run_setting(row: dict, n_studies: int, confidence: float, n_resamples: int,
         {**row, **r, "n_studies": n_studies, "confidence": confidence}
         for r in run(row, n_studies, confidence, n_resamples, rng)
     ]
+
+
+class _Settings(Kind):
+    what = "a table of coverage settings (apples.intervals.coverage_settings())"
+
+    def check(self, name: str, value: object) -> list[dict]:
+        return _check_settings(value)
 
 
 def _check_settings(settings: object) -> list[dict]:
@@ -234,6 +254,14 @@ def _check_settings(settings: object) -> list[dict]:
     return rows
 
 
+@declare(
+    settings=_Settings(),
+    n_studies=Integer(2, None),
+    confidence=CONFIDENCE,
+    n_resamples=Integer(1, None),
+    seed=SEED,
+    n_jobs=Integer(1, None),
+)
 def coverage_study(
     settings: pd.DataFrame,
     *,
@@ -285,14 +313,7 @@ def coverage_study(
     >>> t["interval"].tolist()
     ['F_tp,fp bootstrap', 'recall Wilson', 'fold F t', 'fold F corrected t']
     """
-    rows = _check_settings(settings)
-    n_studies = check_positive("n_studies", n_studies)
-    if n_studies < 2:
-        raise ValueError(f"n_studies must be at least 2, got {n_studies}")
-    confidence = check_confidence(confidence)
-    n_resamples = check_positive("n_resamples", n_resamples)
-    seed = check_seed("seed", seed)
-    n_jobs = check_positive("n_jobs", n_jobs)
+    rows: list[dict] = settings  # type: ignore[assignment]  # converted by the declaration
     largest = max(r["n_cases"] for r in rows)
     check_table_size(
         f"{n_studies:,} studies of {largest:,} cases",
@@ -311,7 +332,14 @@ def coverage_study(
     return pd.DataFrame([r for part in parts for r in part])
 
 
-def plot_coverage(table: pd.DataFrame, *, ax=None, nominal: float = 0.95):
+@declare(
+    table=Frame(
+        ("model", "prior", "training_sd", "interval", "coverage", "mcse"),
+        source="apples.intervals.coverage_study output",
+    ),
+    nominal=CONFIDENCE,
+)
+def plot_coverage(table: pd.DataFrame, *, ax: Any = None, nominal: float = 0.95) -> Any:
     """Each interval's empirical coverage per setting, with ± 2 Monte Carlo standard errors; the Axes.
 
     One group of points per setting (model, prior, training spread τ) of
@@ -333,13 +361,6 @@ def plot_coverage(table: pd.DataFrame, *, ax=None, nominal: float = 0.95):
     matplotlib.axes.Axes
     """
     plt = require("matplotlib.pyplot")
-    table = check_frame(
-        "table",
-        table,
-        ("model", "prior", "training_sd", "interval", "coverage", "mcse"),
-        what="apples.intervals.coverage_study output",
-    )
-    nominal = check_real("nominal", nominal, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     ax = plt.gca() if ax is None else ax
     keys = ["model", "prior", "training_sd"]
     settings = table[keys].drop_duplicates().reset_index(drop=True)

@@ -16,28 +16,30 @@ import math
 from typing import Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
+from apples._kernels.intervals import fold_t_interval, normal_quantile, t_two_sided_p
 from apples._params import (
+    CONFIDENCE,
+    LABELS,
+    Integer,
+    Kind,
+    OneLabelKind,
+    Options,
+    ParameterValueError,
+    Policy,
+    SameLength,
+    Undefined,
     UndefinedMetricError,
-    check_choice,
-    check_labels_1d,
-    check_positive,
     check_real_array,
-    check_same_label_kind,
-    check_same_length,
+    declare,
 )
-from apples.intervals.results import (
-    ConfidenceInterval,
-    PairedComparison,
-    check_confidence,
-    normal_quantile,
-    t_quantile,
-    t_two_sided_p,
-)
+from apples.intervals.results import ConfidenceInterval, PairedComparison
 
 __all__ = [
     "CV_SCORE_CI_METHODS",
+    "FOLD_SCORES",
     "compare_cv_scores",
     "cv_score_ci",
     "mcnemar_test",
@@ -46,30 +48,36 @@ __all__ = [
 CV_SCORE_CI_METHODS: tuple[str, ...] = ("corrected_t", "t")
 
 
-def _fold_scores(name: str, values: object) -> np.ndarray:
-    """Per-fold scores of shape (k,) or (r, k), as given; at least two, all finite."""
-    scores = check_real_array(name, values, finite=True)
-    if scores.ndim not in (1, 2):
-        raise ValueError(
-            f"{name} must have shape (k,) (one score per fold) or (r, k) (per repetition and fold), "
-            f"got shape {scores.shape}"
-        )
-    if scores.size < 2:
-        raise ValueError(
-            f"{name} must hold at least two fold scores (a t interval needs a sample variance), got {scores.size}"
-        )
-    return scores
+class _FoldScores(Kind):
+    what = "per-fold scores of shape (k,) or (r, k), at least two, all finite"
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        scores = check_real_array(name, value, finite=True)
+        if scores.ndim not in (1, 2):
+            raise ValueError(
+                f"{name} must have shape (k,) (one score per fold) or (r, k) (per repetition and fold), "
+                f"got shape {scores.shape}"
+            )
+        if scores.size < 2:
+            raise ValueError(
+                f"{name} must hold at least two fold scores (a t interval needs a sample variance), got {scores.size}"
+            )
+        return scores
 
 
-def _variance_factor(method: str, n_scores: int, n_train: object, n_test: object) -> float:
-    """``1/J`` (``"t"``) or ``1/J + n_test/n_train`` (``"corrected_t"``, Nadeau & Bengio 2003)."""
-    n_train = check_positive("n_train", n_train)
-    n_test = check_positive("n_test", n_test)
-    return 1.0 / n_scores + (n_test / n_train if method == "corrected_t" else 0.0)
+#: The kind of per-fold scores (one per fold, or per repetition and fold).
+FOLD_SCORES = _FoldScores()
 
 
+@declare(
+    fold_scores=FOLD_SCORES,
+    n_train=Integer(1, None),
+    n_test=Integer(1, None),
+    confidence=CONFIDENCE,
+    method=Options(*CV_SCORE_CI_METHODS),
+)
 def cv_score_ci(
-    fold_scores,
+    fold_scores: ArrayLike,
     *,
     n_train: int,
     n_test: int,
@@ -114,25 +122,31 @@ def cv_score_ci(
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
     (0.8, 0.6528, 0.9472)
     """
-    scores = _fold_scores("fold_scores", fold_scores).ravel()
-    check_choice("method", method, CV_SCORE_CI_METHODS)
-    factor = _variance_factor(method, scores.size, n_train, n_test)
-    confidence = check_confidence(confidence)
-    mean = float(scores.mean())
-    se = math.sqrt(factor * float(np.var(scores, ddof=1)))
-    half = t_quantile(confidence, scores.size - 1) * se
-    return ConfidenceInterval(mean, mean - half, mean + half, confidence, method)
+    scores = np.asarray(fold_scores).ravel()
+    mean, low, high = fold_t_interval(
+        scores, confidence, n_train=n_train, n_test=n_test, corrected=method == "corrected_t"
+    )
+    return ConfidenceInterval(mean, low, high, confidence, method)
 
 
+@declare(
+    scores_a=FOLD_SCORES,
+    scores_b=FOLD_SCORES,
+    n_train=Integer(1, None),
+    n_test=Integer(1, None),
+    confidence=CONFIDENCE,
+    method=Options(*CV_SCORE_CI_METHODS),
+    undefined=Undefined("raise", "nan"),
+)
 def compare_cv_scores(
-    scores_a,
-    scores_b,
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
     *,
     n_train: int,
     n_test: int,
     confidence: float = 0.95,
     method: Literal["corrected_t", "t"] = "corrected_t",
-    undefined: Literal["raise", "nan"] = "raise",
+    undefined: Policy = "raise",
 ) -> PairedComparison:
     """Paired t test of two classifiers' per-fold scores on the same folds, naive or corrected.
 
@@ -170,22 +184,17 @@ def compare_cv_scores(
     >>> round(c.estimate, 4), round(c.statistic, 4), round(c.p_value, 4)
     (0.05, 2.1082, 0.1027)
     """
-    a = _fold_scores("scores_a", scores_a)
-    b = _fold_scores("scores_b", scores_b)
+    a, b = np.asarray(scores_a), np.asarray(scores_b)
     if a.shape != b.shape:  # (2, 5) against (5, 2) would pair fold 2 of repeat 1 with fold 1 of repeat 2
-        raise ValueError(
+        raise ParameterValueError(
             f"scores_a has shape {a.shape} but scores_b has shape {b.shape}: the scores are paired by (repetition, "
-            "fold), so both need the same shape, (k,) or (r, k)"
+            "fold), so both need the same shape, (k,) or (r, k)",
+            param="scores_b",
         )
-    a, b = a.ravel(), b.ravel()
-    check_choice("method", method, CV_SCORE_CI_METHODS)
-    factor = _variance_factor(method, a.size, n_train, n_test)
-    confidence = check_confidence(confidence)
-    check_choice("undefined", undefined, ("raise", "nan"))
-    d = a - b
-    mean = float(d.mean())
+    d = a.ravel() - b.ravel()
+    mean, low, high = fold_t_interval(d, confidence, n_train=n_train, n_test=n_test, corrected=method == "corrected_t")
+    factor = 1.0 / d.size + (n_test / n_train if method == "corrected_t" else 0.0)
     se = math.sqrt(factor * float(np.var(d, ddof=1)))
-    half = t_quantile(confidence, d.size - 1) * se
     if se == 0.0:
         if undefined == "raise":
             raise UndefinedMetricError(
@@ -196,10 +205,19 @@ def compare_cv_scores(
         return PairedComparison(mean, mean, mean, confidence, method, nan, nan)
     t = mean / se
     p_value = t_two_sided_p(t, d.size - 1)
-    return PairedComparison(mean, mean - half, mean + half, confidence, method, t, p_value)
+    return PairedComparison(mean, low, high, confidence, method, t, p_value)
 
 
-def mcnemar_test(y_true, y_pred_a, y_pred_b, *, confidence: float = 0.95) -> PairedComparison:
+@declare(
+    y_true=LABELS,
+    y_pred_a=LABELS,
+    y_pred_b=LABELS,
+    confidence=CONFIDENCE,
+    relations=[SameLength("y_true", "y_pred_a", "y_pred_b"), OneLabelKind("y_true", "y_pred_a", "y_pred_b")],
+)
+def mcnemar_test(
+    y_true: ArrayLike, y_pred_a: ArrayLike, y_pred_b: ArrayLike, *, confidence: float = 0.95
+) -> PairedComparison:
     """McNemar's test (mid-p) of two classifiers' pooled predictions on the same cases.
 
     Only the discordant cases count: ``n01`` where A is right and B wrong, ``n10`` the reverse.
@@ -237,14 +255,9 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, confidence: float = 0.95) -> Pai
     >>> c.estimate, c.statistic, c.p_value
     (0.3, 0.0, 0.125)
     """
-    t = check_labels_1d("y_true", y_true)
-    a = check_labels_1d("y_pred_a", y_pred_a)
-    b = check_labels_1d("y_pred_b", y_pred_b)
-    check_same_length(y_true=t, y_pred_a=a, y_pred_b=b)
-    check_same_label_kind(y_true=t, y_pred_a=a, y_pred_b=b)
+    t, a, b = np.asarray(y_true), np.asarray(y_pred_a), np.asarray(y_pred_b)
     if t.size == 0:
-        raise ValueError("y_true is empty; McNemar's test needs cases")
-    confidence = check_confidence(confidence)
+        raise ParameterValueError("y_true is empty; McNemar's test needs cases", param="y_true")
     right_a, right_b = a == t, b == t
     n01 = int(np.count_nonzero(right_a & ~right_b))
     n10 = int(np.count_nonzero(~right_a & right_b))

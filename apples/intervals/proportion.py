@@ -8,13 +8,11 @@ of n trials, and these intervals treat the n trials as independent.
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
-from scipy import stats
-
-from apples._params import UndefinedMetricError, check_choice, check_count
-from apples.intervals.results import ConfidenceInterval, check_confidence, normal_quantile
+from apples._kernels.intervals import proportion_interval
+from apples._params import CONFIDENCE, COUNT, Options, ParameterValueError, Policy, Undefined, declare, resolve
+from apples.intervals.results import ConfidenceInterval
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -24,13 +22,16 @@ __all__ = [
 PROPORTION_METHODS: tuple[str, ...] = ("wilson", "clopper_pearson", "agresti_coull")
 
 
+@declare(
+    k=COUNT, n=COUNT, confidence=CONFIDENCE, method=Options(*PROPORTION_METHODS), undefined=Undefined("raise", "nan")
+)
 def proportion_ci(
     k: int,
     n: int,
     *,
     confidence: float = 0.95,
     method: Literal["wilson", "clopper_pearson", "agresti_coull"] = "wilson",
-    undefined: Literal["raise", "nan"] = "raise",
+    undefined: Policy = "raise",
 ) -> ConfidenceInterval:
     """Two-sided confidence interval for a proportion ``k / n``.
 
@@ -74,37 +75,12 @@ def proportion_ci(
     >>> ci.low, round(ci.high, 4)
     (0.0, 0.3085)
     """
-    k = check_count("k", k)
-    n = check_count("n", n)
     if k > n:
-        raise ValueError(f"k={k} successes is more than n={n} trials")
-    confidence = check_confidence(confidence)
-    check_choice("method", method, PROPORTION_METHODS)
-    check_choice("undefined", undefined, ("raise", "nan"))
+        raise ParameterValueError(f"k={k} successes is more than n={n} trials", param="k")
     if n == 0:
-        if undefined == "raise":
-            raise UndefinedMetricError(
-                "the proportion k/n is undefined (0/0) with n=0 trials; pass undefined='nan' to get NaN"
-            )
-        nan = float("nan")
+        nan = resolve(
+            float("nan"), undefined, what="the proportion k/n (n=0 trials)", hint="pass undefined='nan' to get NaN"
+        )
         return ConfidenceInterval(nan, nan, nan, confidence, method)
-    alpha = 1.0 - confidence
-    z = normal_quantile(confidence)
-    z2 = z * z
-    estimate = k / n
-    if method == "wilson":
-        centre = (k + z2 / 2.0) / (n + z2)
-        half = z / (n + z2) * math.sqrt(k * (n - k) / n + z2 / 4.0)
-        low, high = centre - half, centre + half
-        # exact at the edges: the score interval of k = 0 starts at 0 (k = n ends at 1)
-        low = 0.0 if k == 0 else max(low, 0.0)
-        high = 1.0 if k == n else min(high, 1.0)
-    elif method == "clopper_pearson":
-        low = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2.0, k, n - k + 1))
-        high = 1.0 if k == n else float(stats.beta.ppf(1.0 - alpha / 2.0, k + 1, n - k))
-    else:
-        n_tilde = n + z2
-        p_tilde = (k + z2 / 2.0) / n_tilde
-        half = z * math.sqrt(p_tilde * (1.0 - p_tilde) / n_tilde)
-        low, high = max(p_tilde - half, 0.0), min(p_tilde + half, 1.0)
-    return ConfidenceInterval(estimate, float(low), float(high), confidence, method)
+    low, high = proportion_interval(k, n, confidence, method)
+    return ConfidenceInterval(k / n, low, high, confidence, method)

@@ -9,10 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scipy import special
-
-from apples._params import check_real
-
 __all__ = [
     "ConfidenceInterval",
     "PairedComparison",
@@ -91,28 +87,3 @@ class PairedComparison:
     def width(self) -> float:
         """``high - low``."""
         return self.high - self.low
-
-
-def check_confidence(confidence: object) -> float:
-    """A confidence level strictly between 0 and 1, as a float; errors name ``confidence``."""
-    return check_real("confidence", confidence, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
-
-
-def normal_quantile(confidence: float) -> float:
-    """``z`` with ``P(|Z| <= z) = confidence`` for a standard normal ``Z`` (``scipy.stats.norm.ppf``'s kernel)."""
-    return float(special.ndtri(0.5 + confidence / 2.0))
-
-
-def t_quantile(confidence: float, df: int) -> float:
-    """``t`` with ``P(|T| <= t) = confidence`` for Student's T with ``df`` degrees of freedom (``stats.t.ppf``)."""
-    return float(special.stdtrit(df, 0.5 + confidence / 2.0))
-
-
-def t_two_sided_p(t: float, df: int) -> float:
-    """``P(|T| >= |t|)`` for Student's T with ``df`` degrees of freedom."""
-    return float(2.0 * special.stdtr(df, -abs(t)))
-
-
-def normal_two_sided_p(z: float) -> float:
-    """``P(|Z| >= |z|)`` for a standard normal ``Z``."""
-    return float(2.0 * special.ndtr(-abs(z)))

@@ -1,11 +1,11 @@
-"""scikit-learn integration: cross-validated predictions ready for :func:`apples.report`, and fold counts from
-``cross_validate``.
+"""The scikit-learn adapter: cross-validated predictions as :class:`~apples.CVPredictions`, and fold counts
+from ``cross_validate``.
 
 :func:`cross_val_predictions` runs any scikit-learn splitter (``StratifiedKFold``,
 ``RepeatedStratifiedKFold``, ``GroupKFold``, ...) and keeps what
 ``cross_val_predict`` drops: the fold (and repeat) of every prediction, which is
 what every aggregation of Forman & Scholz (2010) §2.3 needs. :func:`counts_scorer`
-and :func:`folds_from_cross_validate` give the per-fold confusion counts through
+and :func:`fold_counts_from_cross_validate` give the per-fold confusion counts through
 ``cross_validate``, so F_tp,fp comes without storing predictions.
 scikit-learn is imported when a function needs it (``require``).
 """
@@ -16,25 +16,31 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from apples._optional import require
 from apples._params import (
-    check_choice,
-    check_label,
-    check_labels_1d,
+    LABEL,
+    LABELS,
+    Integer,
+    Kind,
+    Labels,
+    Nullable,
+    Options,
+    ParameterValueError,
     check_pos_label,
     check_same_length,
+    declare,
     default_pos_label,
     unique_labels,
 )
-from apples.metrics import Counts
+from apples.cv.predictions import CVPredictions
+from apples.metrics.counts import Counts
 
 __all__ = [
     "COUNT_KEYS",
     "counts_scorer",
     "cross_val_predictions",
-    "folds_from_cross_validate",
+    "fold_counts_from_cross_validate",
 ]
 
 #: The keys of :func:`counts_scorer`'s dict, and so the ``test_<key>`` columns of ``cross_validate``.
@@ -79,13 +85,51 @@ def _positive_score(raw: np.ndarray, classes: list, pos_label, method: str) -> n
     return raw if classes.index(pos_label) == 1 else -raw
 
 
-def _take(X, rows: np.ndarray):
+def _take(X: Any, rows: np.ndarray) -> Any:
     return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
+class _Features(Kind):
+    what = "a two-dimensional array-like or DataFrame (cases x features)"
+
+    def check(self, name: str, value: object) -> Any:
+        if not hasattr(value, "iloc"):
+            value = np.asarray(value)
+        shape = np.shape(value)  # type: ignore[call-overload]
+        if len(shape) != 2:
+            raise ValueError(f"{name} must be two-dimensional (cases x features), got shape {shape}")
+        return value
+
+
+class _Estimator(Kind):
+    what = "a scikit-learn estimator (with fit and predict)"
+
+    def check(self, name: str, value: object) -> Any:
+        if not (hasattr(value, "fit") and hasattr(value, "predict")):
+            raise TypeError(f"{name} must be a scikit-learn estimator with fit and predict, got {type(value).__name__}")
+        return value
+
+
+@declare(
+    estimator=_Estimator(),
+    X=_Features(),
+    y=LABELS,
+    groups=Nullable(Labels("a one-dimensional array of group ids, one per case")),
+    method=Options(*_METHODS),
+    pos_label=Nullable(LABEL),
+    n_jobs=Nullable(Integer(None, None)),
+)
 def cross_val_predictions(
-    estimator, X, y, *, cv, groups=None, method: str = "auto", pos_label=None, n_jobs: int | None = None
-):
+    estimator: Any,
+    X: Any,
+    y: Any,
+    *,
+    cv: Any,
+    groups: Any = None,
+    method: str = "auto",
+    pos_label: Any = None,
+    n_jobs: int | None = None,
+) -> CVPredictions:
     """Cross-validated predictions with their fold (and repeat), ready for :func:`apples.report`.
 
     Parameters
@@ -117,18 +161,15 @@ def cross_val_predictions(
 
     Returns
     -------
-    pandas.DataFrame
-        One row per prediction, ordered by repeat and then by row of ``X``:
-        ``repeat`` (0, 1, ...; a new repeat starts when a case is tested a
-        second time), ``fold`` (0, 1, ... within the repeat), ``index`` (the
-        row of ``X``), ``y_true``, ``y_pred`` and the scores: ``y_score`` for
-        binary labels (the probability of ``pos_label``, or the decision value
-        oriented towards it: scikit-learn's decision value scores
-        ``classes_[1]`` and is negated when ``pos_label`` is ``classes_[0]``),
-        else ``y_score_<label>`` per label in sorted order (0 for a label a
-        fold's model never saw). ``frame.attrs["pos_label"]`` holds the
-        positive label of binary ``y`` (None for multi-class ``y``, and with
-        ``method="predict"`` when none was given or implied).
+    CVPredictions
+        One row per prediction, ordered by repeat and then by row of ``X``: ``repeats`` (0, 1, ...; a
+        new repeat starts when a case is tested a second time; None when there is one), ``folds``
+        (0, 1, ... within the repeat), ``cases`` (the row of ``X``), ``y_true``, ``y_pred`` and
+        ``y_score``: for binary labels the probability of ``pos_label``, or the decision value
+        oriented towards it (scikit-learn's decision value scores ``classes_[1]`` and is negated
+        when ``pos_label`` is ``classes_[0]``); for more labels one column per label in sorted order
+        (0 for a label a fold's model never saw). Its ``pos_label`` is the positive label of binary
+        ``y``. ``.to_frame()`` gives the same as a DataFrame.
 
     Raises
     ------
@@ -144,38 +185,35 @@ def cross_val_predictions(
     >>> X = np.arange(40, dtype=float).reshape(20, 2); y = np.array([0, 1] * 10)
     >>> cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=2, random_state=0)
     >>> p = cross_val_predictions(LogisticRegression(), X, y, cv=cv)
-    >>> list(p.columns), len(p), p.attrs["pos_label"]
-    (['repeat', 'fold', 'index', 'y_true', 'y_pred', 'y_score'], 40, 1)
+    >>> list(p.to_frame().columns), len(p), p.pos_label
+    (['repeat', 'fold', 'case', 'y_true', 'y_pred', 'y_score'], 40, 1)
     >>> names = np.array(["malignant", "benign"])[y]      # "malignant" sorts last: not the positive label here
     >>> a = cross_val_predictions(LogisticRegression(), X, names, cv=cv, pos_label="benign")
     >>> b = cross_val_predictions(LogisticRegression(), X, names, cv=cv, pos_label="malignant")
-    >>> bool(np.allclose(a.y_score, 1 - b.y_score)), a.attrs["pos_label"]
+    >>> bool(np.allclose(a.y_score, 1 - b.y_score)), a.pos_label
     (True, 'benign')
     """
     model_selection = require("sklearn.model_selection")
     joblib = require("joblib")
-    check_choice("method", method, _METHODS)
-    y_arr = check_labels_1d("y", y)
-    if not hasattr(X, "iloc"):
-        X = np.asarray(X)
-    if np.ndim(X) != 2:
-        raise ValueError(f"X must be two-dimensional (cases x features), got shape {np.shape(X)}")
+    y_arr = np.asarray(y)
     check_same_length(X=X, y=y_arr)
     if groups is not None:
-        groups = check_labels_1d("groups", groups)
         check_same_length(X=X, groups=groups)
     labels = unique_labels("y", y_arr)
     if labels.size < 2:
-        raise ValueError(f"y holds a single label ({labels.tolist()}); a classifier needs two or more")
+        raise ParameterValueError(
+            f"y holds a single label ({labels.tolist()}); a classifier needs two or more", param="y"
+        )
     if method == "auto":
         method = next((m for m in ("predict_proba", "decision_function") if hasattr(estimator, m)), "predict")
     elif not hasattr(estimator, method):
-        raise ValueError(f"method={method!r}, but {type(estimator).__name__} has no {method}")
+        raise ParameterValueError(f"method={method!r}, but {type(estimator).__name__} has no {method}", param="method")
     if labels.size > 2:
         if pos_label is not None:
-            raise ValueError(
+            raise ParameterValueError(
                 f"pos_label is for binary y; y holds {labels.size} labels {labels[:10].tolist()}, which get one "
-                "score column each (y_score_<label>)"
+                "score column each (y_score_<label>)",
+                param="pos_label",
             )
     elif pos_label is not None:
         check_pos_label(pos_label, labels, where="y")
@@ -190,22 +228,29 @@ def cross_val_predictions(
     )
     seen = np.zeros(y_arr.size, dtype=bool)
     repeat, fold = 0, 0
-    parts = []
-    for (_, test), (y_pred, score) in zip(splits, results, strict=True):
+    repeat_of, fold_of = [], []
+    for test, _ in zip((te for _, te in splits), results, strict=True):
         if seen[test].any():  # a case tested again: the next repeat starts
             repeat, fold, seen[:] = repeat + 1, 0, False
         seen[test] = True
-        part: dict[str, Any] = {"repeat": repeat, "fold": fold, "index": test, "y_true": y_arr[test], "y_pred": y_pred}
-        if score is not None and score.ndim == 1:
-            part["y_score"] = score
-        elif score is not None:
-            for j, lab in enumerate(labels.tolist()):
-                part[f"y_score_{lab}"] = score[:, j]
-        parts.append(pd.DataFrame(part))
+        repeat_of.append(np.full(test.size, repeat))
+        fold_of.append(np.full(test.size, fold))
         fold += 1
-    frame = pd.concat(parts, ignore_index=True).sort_values(["repeat", "index"], kind="stable").reset_index(drop=True)
-    frame.attrs["pos_label"] = pos_label.item() if isinstance(pos_label, np.generic) else pos_label
-    return frame
+    cases = np.concatenate([te for _, te in splits])
+    rep = np.concatenate(repeat_of)
+    order = np.lexsort((cases, rep))  # by repeat, then by row of X
+    y_pred = np.concatenate([r[0] for r in results])[order]
+    scores = None if results[0][1] is None else np.concatenate([r[1] for r in results])[order]
+    return CVPredictions(
+        y_arr[cases[order]],
+        folds=np.concatenate(fold_of)[order],
+        y_pred=y_pred,
+        y_score=scores,
+        repeats=rep[order] if repeat > 0 else None,
+        cases=cases[order],
+        labels=labels.tolist() if labels.size > 2 else None,
+        pos_label=pos_label,
+    )
 
 
 def _implied_pos_label(labels: np.ndarray):
@@ -216,12 +261,13 @@ def _implied_pos_label(labels: np.ndarray):
         return None
 
 
-def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
+@declare(pos_label=LABEL)
+def counts_scorer(*, pos_label: Any = 1) -> Callable[..., dict[str, int]]:
     """A scorer for ``cross_validate(..., scoring=counts_scorer())``: each test fold's TP, FP, FN, TN.
 
     ``cross_validate`` then returns ``test_tp``, ``test_fp``, ``test_fn`` and
-    ``test_tn``, one count per fold; :func:`folds_from_cross_validate` turns
-    them into :class:`~apples.Counts`, and ``apples.cv_f_measure(folds,
+    ``test_tn``, one count per fold; :func:`fold_counts_from_cross_validate` turns
+    them into :class:`~apples.Counts`, and ``apples.cv_f_measure(fold_counts,
     method="tp_fp")`` is the pooled F of Forman & Scholz (2010) §2.3, eq. (2).
 
     Parameters
@@ -231,7 +277,7 @@ def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
         str, a number or a bool), checked here, when the scorer is made. Whether
         it is a label of ``y`` is checked when the scorer runs; scikit-learn
         turns an error there into NaN (``error_score=nan``) and a warning, and
-        :func:`folds_from_cross_validate` then says that the scorer failed.
+        :func:`fold_counts_from_cross_validate` then says that the scorer failed.
 
     Raises
     ------
@@ -245,9 +291,8 @@ def counts_scorer(*, pos_label=1) -> Callable[..., dict[str, int]]:
     >>> scorer(DummyClassifier(strategy="constant", constant=1).fit([[0], [1]], [0, 1]), [[0], [1]], [0, 1])
     {'tp': 1, 'fp': 1, 'fn': 0, 'tn': 0}
     """
-    pos_label = check_label("pos_label", pos_label)
 
-    def scorer(estimator, X, y_true) -> dict[str, int]:
+    def scorer(estimator: Any, X: Any, y_true: Any) -> dict[str, int]:
         c = Counts.from_labels(y_true, estimator.predict(X), pos_label=pos_label)
         return {"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
 
@@ -292,7 +337,17 @@ def _scorer_failed(failed: list[int], n_folds: int) -> ValueError:
     )
 
 
-def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
+class _CrossValidateResults(Kind):
+    what = "the dict cross_validate returns"
+
+    def check(self, name: str, value: object) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be the dict cross_validate returns, got {type(value).__name__}")
+        return value
+
+
+@declare(results=_CrossValidateResults())
+def fold_counts_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
     """One :class:`~apples.Counts` per fold from ``cross_validate(..., scoring=counts_scorer())`` output.
 
     Parameters
@@ -312,11 +367,9 @@ def folds_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
 
     Examples
     --------
-    >>> folds_from_cross_validate({"test_tp": [3, 4], "test_fp": [1, 0], "test_fn": [0, 2], "test_tn": [6, 4]})
+    >>> fold_counts_from_cross_validate({"test_tp": [3, 4], "test_fp": [1, 0], "test_fn": [0, 2], "test_tn": [6, 4]})
     [Counts(tp=3, fp=1, fn=0, tn=6), Counts(tp=4, fp=0, fn=2, tn=4)]
     """
-    if not isinstance(results, Mapping):
-        raise TypeError(f"results must be the dict cross_validate returns, got {type(results).__name__}")
     missing = [f"test_{k}" for k in COUNT_KEYS[:3] if f"test_{k}" not in results]
     failed = _failed_folds(results.get("test_score"))
     if missing and failed:

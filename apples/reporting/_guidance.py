@@ -10,65 +10,58 @@ from __future__ import annotations
 
 from typing import Any
 
+from apples.cv.aggregations import REPORT_SECTIONS, aggregation_symbol
+
 __all__ = [
-    "BINARY_SECTIONS",
-    "MULTICLASS_SECTIONS",
     "WARN_GAP",
     "gap_warnings",
     "guidance",
     "score_direction_warnings",
 ]
 
-#: The quantity sections of each task, in the order they are printed.
-BINARY_SECTIONS = ("f_measure", "precision", "recall", "accuracy", "roc_auc", "average_precision")
-MULTICLASS_SECTIONS = ("precision", "recall", "f_of_averages", "mean_f", "accuracy", "roc_auc")
 #: Two aggregations of one quantity further apart than this (a fraction: one percentage point) give a warning.
 WARN_GAP = 0.01
 
 
-# -- warnings and what the papers support -----------------------------------------------------------
-_NAMES = {
-    "tp_fp": "F_tp,fp",
-    "avg": "avg",
-    "pr_re": "F_pr,re",
-    "avg_skip": "F~_avg",
-    "pr_re_skip": "F~_pr,re",
-    "pooled": "pooled",
-    "merge": "merge",
-}
-
-
 def gap_warnings(d: dict) -> list[str]:
-    groups: list[tuple[str, dict[str, float | None]]] = []
+    """Every quantity whose aggregations differ by more than :data:`WARN_GAP`, and the folds with undefined values."""
+    groups: list[tuple[str, str, dict[str, float | None]]] = []
     if d["task"] == "binary":
-        for section in BINARY_SECTIONS:
-            groups.append((section, d[section]))
+        for section in REPORT_SECTIONS["binary"]:
+            if section in d:
+                groups.append((section, section, d[section]))
     else:
-        for section in MULTICLASS_SECTIONS:
+        for section in REPORT_SECTIONS["multiclass"]:
+            if section not in d:
+                continue
+            if section == "roc_auc":
+                groups.append((section, "roc_auc (macro_ovr)", d[section]["macro_ovr"]))
+                continue
             if section == "accuracy":
-                groups.append((section, d[section]))
+                groups.append((section, section, d[section]))
                 continue
             for average, aggs in d[section].items():
-                groups.append((f"{section} ({average})", aggs))
+                groups.append((section, f"{section} ({average})", aggs))
         groups.append(
             (
+                "macro_f",
                 "macro F (f_of_averages vs mean_f, pooled)",
                 {"f_of_averages": d["f_of_averages"]["macro"]["pooled"], "mean_f": d["mean_f"]["macro"]["pooled"]},
             )
         )
     out = []
-    for name, aggs in groups:
+    for section, name, aggs in groups:
         defined = {k: v for k, v in aggs.items() if v is not None}
         if len(defined) >= 2 and max(defined.values()) - min(defined.values()) > WARN_GAP:
             gap = 100 * (max(defined.values()) - min(defined.values()))
-            values = ", ".join(f"{_NAMES.get(k, k)} {100 * v:.1f}%" for k, v in defined.items())
+            values = ", ".join(f"{aggregation_symbol(section, k)} {100 * v:.1f}%" for k, v in defined.items())
             out.append(f"{name}: the aggregations differ by {gap:.1f} points ({values}); name the one you report")
     bad = [f for f in d["folds"] if f["undefined"]]
     if bad:
         quantities = sorted({u["quantity"] for f in bad for u in f["undefined"]})
         out.append(
             f"{len(bad)} of {len(d['folds'])} folds have an undefined {', '.join(quantities)}; "
-            "see folds[...]['undefined'] and the undefined-fold policy"
+            "see the folds listed below and the undefined-fold policy in the notes"
         )
     return out
 
@@ -96,10 +89,12 @@ def score_direction_warnings(d: dict, prediction_auc: float | None) -> list[str]
             "the scores rank the cases predicted negative above those predicted positive (their ROC AUC for the "
             f"predicted labels is {100 * prediction_auc:.1f}%): they are probably the other label's scores; {_FIX}"
         )
+    if "roc_auc" not in d:
+        return out
     auc = d["roc_auc"] if d["task"] == "binary" else d["roc_auc"]["macro_ovr"]
     low = {k: v for k, v in auc.items() if v is not None and v < 0.5}
     if low:
-        values = ", ".join(f"{_NAMES.get(k, k)} {100 * v:.1f}%" for k, v in low.items())
+        values = ", ".join(f"{k} {100 * v:.1f}%" for k, v in low.items())
         which = (
             f"the other label's scores (if so, {_FIX})"
             if d["task"] == "binary"
@@ -113,21 +108,23 @@ def score_direction_warnings(d: dict, prediction_auc: float | None) -> list[str]
 
 
 def guidance(d: dict) -> tuple[dict[str, Any], list[str]]:
+    """What the papers support for each quantity the report holds, and the notes that say why."""
     if d["task"] == "binary":
-        recommended = {
-            "f_measure": "tp_fp",
-            "precision": "pooled",
-            "recall": "pooled",
-            "accuracy": "pooled",
-            "roc_auc": "avg",
-            "average_precision": "avg",
-        }
-        notes = [
-            "F: report F_tp,fp (pooled TP, FP, FN); averaging per fold is biased when positives are rare "
-            "or folds lack them (Forman & Scholz §4.3, §5).",
-            "AUC: report AUC_avg (mean over folds); AUC_merge ranks the scores of different fold models together "
-            "and also judges their calibration (Forman & Scholz §3.2): use it only when that is the question.",
-        ]
+        recommended: dict[str, Any] = {}
+        notes = []
+        if "f_measure" in d:
+            recommended.update(f_measure="tp_fp", precision="pooled", recall="pooled", accuracy="pooled")
+            notes.append(
+                "F: report F_tp,fp (pooled TP, FP, FN); averaging per fold is biased when positives are rare "
+                "or folds lack them (Forman & Scholz §4.3, §5)."
+            )
+        if "roc_auc" in d:
+            recommended.update(roc_auc="avg", average_precision="avg")
+            notes.append(
+                "AUC: report AUC_avg (mean over folds); AUC_merge ranks the scores of different fold models "
+                "together and also judges their calibration (Forman & Scholz §3.2): use it only when that is the "
+                "question."
+            )
     else:
         recommended = {
             "label_set": d["labels"],

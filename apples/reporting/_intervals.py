@@ -1,0 +1,293 @@
+"""The second pass of :func:`apples.report`: a confidence interval beside each value (``confidence=``).
+
+Introduced in notebook 10, whose coverage study measured how well each interval keeps its promise.
+Each value gets the interval that fits how it was aggregated, computed from the same fold tables
+as the values:
+
+=============================================  ==========================================================
+value                                          interval
+=============================================  ==========================================================
+an F-measure (all five aggregations)           a bootstrap that resamples the cases within each fold
+                                               (:func:`apples.cv_f_measure_ci`'s, Forman & Scholz §2.3)
+pooled precision, recall, accuracy; the        Wilson score interval of the pooled proportion
+micro-averaged multi-class precision, recall   (:func:`apples.proportion_ci`'s)
+other pooled multi-class averages (macro,      the same within-fold bootstrap, each fold's confusion matrix
+lfb, both macro-F definitions)                 drawn as one multinomial (Efron & Tibshirani 1993 §8.3, §13.3)
+merged ROC AUC (binary)                        DeLong's interval (:func:`apples.roc_auc_ci`'s)
+a mean of fold values ("avg")                  Nadeau & Bengio's corrected resampled t over the fold values
+                                               (:func:`apples.cv_score_ci`'s), over all r·k folds with repeats
+merged average precision; merged macro AUC     none (``null``, method ``"none"``): no interval in apples
+=============================================  ==========================================================
+
+With repeats, a pooled, merged or F interval is computed in every repeat and the report gives the
+mean of their ends (method suffixed ``" (mean over repeats)"``): repeating a cross-validation on the
+same cases does not shrink the uncertainty that comes from sampling those cases, so the interval
+keeps the width of one repeat. Resampling intervals treat the trained models as fixed, so they miss
+the training-set part of the variance (notebook 10 §5 measures the under-coverage this causes).
+Every reported quantity lies in [0, 1], and so do the ends of its interval: a t or normal interval that
+reaches past 0 or 1 (few folds, a recall near 1) is clipped there, which can only raise its coverage.
+A value that is undefined (``null``) has a ``null`` interval; so has a bootstrap in which some
+resampled value is undefined (a fold that loses its positives), never a clipped number.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from functools import partial
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from apples._kernels.delong import delong_variance, placements
+from apples._kernels.f_measure import cv_f, ratio
+from apples._kernels.intervals import fold_t_interval, normal_quantile, proportion_interval
+from apples._kernels.resampling import fold_count_replicates, label_table_replicates
+from apples._params import MAX_TABLE_BYTES
+from apples.cv.aggregations import F_AGGREGATIONS
+from apples.reporting._tables import RepeatTable
+from apples.reporting._values import average_sections, report_policy
+
+__all__ = [
+    "IntervalSettings",
+    "binary_intervals",
+    "combine_intervals",
+    "interval_note",
+    "interval_warnings",
+    "multiclass_intervals",
+]
+
+#: Most resampled cells held in memory at once by the multi-class bootstrap (float64: 32 MiB).
+_CHUNK_CELLS = 1 << 22
+#: Bytes per (resample, fold) cell while the F bootstrap runs (four counts and a few float temporaries).
+_BYTES_PER_CELL = 96
+NO_INTERVAL = {"low": None, "high": None, "method": "none"}
+
+
+class IntervalSettings(NamedTuple):
+    """The checked ``confidence``, ``n_resamples`` and ``seed`` of :func:`apples.report`."""
+
+    confidence: float
+    n_resamples: int
+    seed: int
+
+
+def interval_warnings(d: Mapping[str, Any]) -> list[str]:
+    """Warnings about the intervals of a report dict ``d``: folds of one case give the bootstrap nothing to vary."""
+    single = sum(1 for f in d["folds"] if f["n"] == 1)
+    if not single:
+        return []
+    which = "F" if d["task"] == "binary" else "the pooled averages"
+    return [
+        f"{single} of {len(d['folds'])} folds hold one case: resampling the cases within a fold cannot change "
+        f"such a fold, so the bootstrap intervals of {which} understate the uncertainty (with leave-one-out they "
+        "have width 0); for intervals use k-fold cross-validation with larger folds"
+    ]
+
+
+def interval_note(settings: IntervalSettings, task: str) -> str:
+    """The note that a ``task`` ("binary" or "multiclass") report prints about its intervals."""
+    head = f"Intervals ({100 * settings.confidence:g}%): "
+    boot = f"a bootstrap of the cases within each fold ({settings.n_resamples:,} resamples, seed {settings.seed})"
+    if task == "binary":
+        which = (
+            f"F by {boot}; pooled precision, recall, accuracy by Wilson; merged AUC by DeLong; merged average "
+            "precision has none"
+        )
+    else:
+        which = (
+            f"pooled micro precision, recall and accuracy by Wilson; the other pooled averages by {boot}; "
+            "merged macro AUC has none"
+        )
+    return (
+        head
+        + which
+        + "; fold averages by Nadeau & Bengio's corrected t. The bootstrap, Wilson and DeLong intervals see only "
+        "the test cases and treat the trained models as fixed: they can be too narrow (notebook 10 §5)."
+    )
+
+
+def _rng(settings: IntervalSettings, repeat: int, quantity: int) -> np.random.Generator:
+    """One independent stream per (repeat, quantity): the result never depends on evaluation order."""
+    return np.random.default_rng(np.random.SeedSequence(settings.seed, spawn_key=(repeat, quantity)))
+
+
+def _ci(low: float | None, high: float | None, method: str) -> dict[str, Any]:
+    """An interval as JSON values, its ends clipped to [0, 1]; both ends None if either is undefined."""
+
+    def num(x: float | None) -> float | None:
+        return None if x is None or math.isnan(x) else min(1.0, max(0.0, float(x)))
+
+    lo, hi = num(low), num(high)
+    if lo is None or hi is None:
+        lo = hi = None
+    return {"low": lo, "high": hi, "method": method}
+
+
+def _wilson(hits: int, total: int, confidence: float) -> dict[str, Any]:
+    if total == 0:
+        return _ci(None, None, "wilson")
+    return _ci(*proportion_interval(hits, total, confidence, "wilson"), "wilson")
+
+
+def _percentile(values: np.ndarray, confidence: float, method: str) -> dict[str, Any]:
+    if np.isnan(values).any():
+        return _ci(None, None, method)
+    alpha = 1.0 - confidence
+    low, high = np.quantile(values, [alpha / 2.0, 1.0 - alpha / 2.0])
+    return _ci(float(low), float(high), method)
+
+
+class _FoldValues(NamedTuple):
+    """The per-fold values of one "avg" row in one repeat, with that repeat's fold split."""
+
+    values: list[float]
+    n_train: int
+    n_test: int
+
+
+def _fold_values(values: Any, n: int, k: int) -> _FoldValues:
+    n_test = max(1, round(n / k))
+    return _FoldValues([float(v) for v in values if v is not None and not math.isnan(v)], max(1, n - n_test), n_test)
+
+
+# -- binary --------------------------------------------------------------------------------------
+def binary_intervals(table: RepeatTable, settings: IntervalSettings, repeat: int) -> dict[str, Any]:
+    """One repeat's intervals of the binary report: ``{"repeat": tree, "avg": tree of _FoldValues}``."""
+    conf = settings.confidence
+    n, k = int(table.sizes.sum()), table.fold_ids.size
+    per: dict[str, dict[str, Any]] = {}
+    avg: dict[str, dict[str, _FoldValues]] = {}
+    m = table.confusion
+    if m is not None:
+        tp, fp, fn, tn = m[:, 1, 1], m[:, 0, 1], m[:, 1, 0], m[:, 0, 0]
+        counts = np.stack([tp, fp, fn, tn], axis=1).astype(np.int64)
+        chunk = max(1, MAX_TABLE_BYTES // (k * _BYTES_PER_CELL))
+        per["f_measure"] = {}
+        for j, (key, a) in enumerate(F_AGGREGATIONS.items()):
+            statistic = partial(cv_f, method=a.method, undefined=report_policy(a.method, a.undefined))
+            undefined_here = np.isnan(statistic(tp, fp, fn))
+            reps = fold_count_replicates(
+                counts, settings.n_resamples, _rng(settings, repeat, j), statistic, chunk=chunk
+            )
+            per["f_measure"][key] = (
+                _ci(None, None, "bootstrap") if undefined_here else _percentile(reps, conf, "bootstrap")
+            )
+        per["precision"] = {"pooled": _wilson(int(tp.sum()), int(tp.sum() + fp.sum()), conf)}
+        per["recall"] = {"pooled": _wilson(int(tp.sum()), int(tp.sum() + fn.sum()), conf)}
+        per["accuracy"] = {"pooled": _wilson(int(tp.sum() + tn.sum()), int(counts.sum()), conf)}
+        # Per-fold precision and recall with 0 for 0/0, as the report's "avg" values.
+        avg["precision"] = {"avg": _fold_values(np.nan_to_num(ratio(tp, tp + fp)), n, k)}
+        avg["recall"] = {"avg": _fold_values(np.nan_to_num(ratio(tp, tp + fn)), n, k)}
+        avg["accuracy"] = {"avg": _fold_values((tp + tn) / counts.sum(axis=1), n, k)}
+    if table.ranking is not None and table.positive is not None and table.scores is not None:
+        rank = table.ranking[0]
+        p = placements(table.positive, table.scores)
+        if p.n_pos >= 2 and p.n_neg >= 2:
+            half = normal_quantile(conf) * math.sqrt(delong_variance(p))
+            per["roc_auc"] = {"merge": _ci(p.auc - half, p.auc + half, "delong")}
+        else:
+            per["roc_auc"] = {"merge": _ci(None, None, "delong")}
+        per["average_precision"] = {"merge": dict(NO_INTERVAL)}
+        avg["roc_auc"] = {"avg": _fold_values(rank.auc, n, k)}
+        avg["average_precision"] = {"avg": _fold_values(rank.ap, n, k)}
+    return {"repeat": per, "avg": avg}
+
+
+# -- multi-class -----------------------------------------------------------------------------------
+def multiclass_intervals(
+    table: RepeatTable,
+    values: Mapping[str, Any],
+    train: np.ndarray | None,
+    settings: IntervalSettings,
+    repeat: int,
+) -> dict[str, Any]:
+    """One repeat's intervals of the multi-class report, from its table and the per-fold values it computed."""
+    m = table.confusion
+    assert m is not None
+    conf = settings.confidence
+    k, n = m.shape[0], int(m.sum())
+
+    def statistic(tp: np.ndarray, predicted: np.ndarray, true: np.ndarray) -> dict:
+        return average_sections(tp, predicted - tp, true - tp, train)
+
+    reps = label_table_replicates(
+        m, settings.n_resamples, _rng(settings, repeat, 0), statistic, chunk_cells=_CHUNK_CELLS
+    )
+    # Single-label data: every case is one prediction and one gold label, so micro precision and micro
+    # recall are both the accuracy, correct / n, and share its Wilson interval.
+    correct = _wilson(int(np.trace(m.sum(axis=0))), n, conf)
+    per: dict[str, Any] = {"accuracy": {"pooled": correct}}
+    avg: dict[str, Any] = {}
+    per_fold = values["_per_fold"]
+    for section, by_key in reps.items():
+        per[section], avg[section] = {}, {}
+        for key, replicates in by_key.items():
+            if section in ("precision", "recall") and key == "micro":
+                per[section][key] = {"pooled": dict(correct)}
+            else:
+                per[section][key] = {"pooled": _percentile(replicates, conf, "bootstrap")}
+            avg[section][key] = {"avg": _fold_values(per_fold[section][key], n, k)}
+    avg["accuracy"] = {"avg": _fold_values([np.trace(m[f]) / m[f].sum() for f in range(k)], n, k)}
+    if table.ranking is not None:
+        per["roc_auc"] = {"macro_ovr": {"merge": dict(NO_INTERVAL)}}
+        avg["roc_auc"] = {"macro_ovr": {"avg": _fold_values(values["_fold_auc"], n, k)}}
+    return {"repeat": per, "avg": avg}
+
+
+# -- over repeats ----------------------------------------------------------------------------------
+def _merge(trees: list[dict]) -> dict:
+    """Deep-merge dicts with disjoint leaves (the per-repeat and the avg intervals of one report)."""
+    out: dict = {}
+    for tree in trees:
+        for key, value in tree.items():
+            if isinstance(value, dict) and "method" not in value and key in out:
+                out[key] = _merge([out[key], value])
+            else:
+                out[key] = value
+    return out
+
+
+def _mean_ends(cis: list[dict], repeated: bool) -> dict[str, Any]:
+    if not repeated:
+        return cis[0]
+    method = cis[0]["method"]
+    if method == "none":
+        return dict(NO_INTERVAL)
+    if any(c["low"] is None for c in cis):
+        return _ci(None, None, method + " (mean over repeats)")
+    return _ci(
+        math.fsum(c["low"] for c in cis) / len(cis),
+        math.fsum(c["high"] for c in cis) / len(cis),
+        method + " (mean over repeats)",
+    )
+
+
+def _corrected_t(parts: list[_FoldValues], confidence: float) -> dict[str, Any]:
+    values = np.array([v for p in parts for v in p.values])
+    if values.size < 2:
+        return _ci(None, None, "corrected_t")
+    n_train = round(sum(p.n_train for p in parts) / len(parts))
+    n_test = round(sum(p.n_test for p in parts) / len(parts))
+    _, low, high = fold_t_interval(values, confidence, n_train=n_train, n_test=n_test, corrected=True)
+    return _ci(low, high, "corrected_t")
+
+
+def _combine(trees: list, leaf: Any) -> Any:
+    first = trees[0]
+    if isinstance(first, dict) and "method" not in first:
+        return {key: _combine([t[key] for t in trees], leaf) for key in first}
+    return leaf(trees)
+
+
+def combine_intervals(per_repeat: list[dict[str, Any]], settings: IntervalSettings) -> dict[str, Any]:
+    """The report's ``"intervals"`` section from every repeat's :func:`binary_intervals` (or multi-class)."""
+    repeated = len(per_repeat) > 1
+    pooled = _combine([r["repeat"] for r in per_repeat], lambda cis: _mean_ends(cis, repeated))
+    avg = _combine([r["avg"] for r in per_repeat], lambda parts: _corrected_t(parts, settings.confidence))
+    return {
+        "confidence": settings.confidence,
+        "n_resamples": settings.n_resamples,
+        "seed": settings.seed,
+        **_merge([pooled, avg]),
+    }

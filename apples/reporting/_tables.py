@@ -1,0 +1,70 @@
+"""The fold table of each repeat: what every value and interval of a report is computed from.
+
+One pass over a :class:`~apples.CVPredictions` gives, per repeat, each fold's confusion matrix
+(one ``bincount``) and each fold's and the merged ROC AUC and average precision (one sort per
+label, :func:`apples._kernels.ranking.fold_ranking`). The values (:mod:`._values`) and the
+intervals (:mod:`._intervals`) read these tables and never the predictions again.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from apples._kernels.counting import confusion_by_fold
+from apples._kernels.ranking import FoldRanking, fold_ranking
+from apples.cv.predictions import CVPredictions
+
+__all__ = [
+    "RepeatTable",
+    "repeat_tables",
+]
+
+
+class RepeatTable(NamedTuple):
+    """One repeat of a cross-validation, reduced to what the report needs."""
+
+    fold_ids: np.ndarray  #: the sorted fold ids
+    sizes: np.ndarray  #: cases per fold
+    positives: np.ndarray | None  #: positives per fold (binary tasks)
+    confusion: np.ndarray | None  #: (folds, labels, labels) confusion matrices; binary: 0 negative, 1 positive
+    ranking: list[FoldRanking] | None  #: per-fold and merged AUC/AP: one for binary, one per label (one-vs-rest)
+    positive: np.ndarray | None  #: binary: whether each case of the repeat is a positive (for DeLong)
+    scores: np.ndarray | None  #: binary: the scores of the repeat's cases (for DeLong)
+
+
+def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
+    """The fold table of every repeat, in the sorted order of the repeat ids."""
+    tables = []
+    q = 2 if p.task == "binary" else len(p.labels)
+    for r in range(p.n_repeats):
+        rows = p.rows(r)
+        fold = p.fold_codes[r]
+        k = p.fold_ids[r].size
+        truth = p.truth_codes[rows]
+        confusion = None
+        if p.pred_codes is not None:
+            confusion = confusion_by_fold(fold, truth, p.pred_codes[rows], k, q)
+        ranking = positive = scores = None
+        if p.y_score is not None:
+            s = p.y_score[rows]
+            if p.task == "binary":
+                positive, scores = truth == 1, s
+                ranking = [fold_ranking(positive, scores, fold, k)]
+            else:
+                ranking = [fold_ranking(truth == j, s[:, j], fold, k) for j in range(q)]
+        tables.append(
+            RepeatTable(
+                fold_ids=p.fold_ids[r],
+                sizes=np.bincount(fold, minlength=k),
+                positives=np.bincount(fold, weights=truth, minlength=k).astype(np.int64)
+                if p.task == "binary"
+                else None,
+                confusion=confusion,
+                ranking=ranking,
+                positive=positive,
+                scores=scores,
+            )
+        )
+    return tables

@@ -1,0 +1,220 @@
+"""The values of one repeat of a report, from its fold table: the binary and the multi-class part.
+
+Each part is a dict of quantity sections (JSON values; ``None`` where 0/0), the folds with their
+undefined values, and for multi-class tasks the per-label counts. The undefined-fold policy is
+the one :func:`apples.report` documents; every number comes from a kernel:
+:func:`~apples._kernels.f_measure.cv_f` for the five F aggregations (Forman & Scholz §2.3),
+:func:`~apples._kernels.averages.label_averages` for Van Asch's averages (§3), and the fold
+ranking of the table for ROC AUC and average precision.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from apples._kernels.averages import label_averages
+from apples._kernels.f_measure import cv_f, ratio
+from apples.cv.aggregations import F_AGGREGATIONS
+from apples.reporting._tables import RepeatTable
+
+__all__ = [
+    "AVERAGE_KEYS",
+    "binary_values",
+    "multiclass_values",
+    "num_or_none",
+    "plain",
+    "report_policy",
+]
+
+#: The multi-class averages: key -> (average of label_averages, weights: None, "test" or "train").
+AVERAGE_KEYS: dict[str, tuple[str, str | None]] = {
+    "macro": ("macro", None),
+    "micro": ("micro", None),
+    "lfb_test": ("lfb", "test"),
+    "lfb_train": ("lfb", "train"),
+}
+
+
+def plain(x: object) -> Any:
+    """A label or fold id as a JSON value: numpy scalars as Python, anything else not JSON as its str."""
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, bool) or x is None or isinstance(x, (int, str)):
+        return x
+    if isinstance(x, float):
+        return x if math.isfinite(x) else str(x)
+    return str(x)
+
+
+def num_or_none(x: float) -> float | None:
+    """A defined value as a float, an undefined one (NaN) as None."""
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def report_policy(method: str, undefined: str) -> str:
+    """The 0/0 policy the report applies to an F aggregation: the paper's, except that a pooled 0/0
+    (TP = FP = FN = 0 in every fold: nothing to measure) is reported as undefined, not as 0."""
+    return "nan" if method == "tp_fp" else undefined
+
+
+def _mean_defined(values: np.ndarray) -> float | None:
+    """The mean of the defined (not NaN) values, None if there is none."""
+    defined = values[~np.isnan(values)]
+    return math.fsum(defined.tolist()) / defined.size if defined.size else None
+
+
+# -- binary --------------------------------------------------------------------------------------
+def binary_values(table: RepeatTable) -> dict[str, Any]:
+    """One repeat of a binary report: its quantity sections and folds."""
+    k = table.fold_ids.size
+    out: dict[str, Any] = {}
+    m = table.confusion
+    if m is not None:
+        tp, fp, fn, tn = m[:, 1, 1], m[:, 0, 1], m[:, 1, 0], m[:, 0, 0]
+        out["f_measure"] = {
+            key: num_or_none(float(cv_f(tp, fp, fn, method=a.method, undefined=report_policy(a.method, a.undefined))))
+            for key, a in F_AGGREGATIONS.items()
+        }
+        for name, den in (("precision", tp + fp), ("recall", tp + fn)):
+            per_fold = np.nan_to_num(ratio(tp, den))  # an undefined fold counts 0 (the report's policy)
+            out[name] = {
+                "pooled": num_or_none(float(ratio(tp.sum(), den.sum()))),
+                "avg": math.fsum(per_fold.tolist()) / k,
+            }
+        n = tp + fp + fn + tn
+        out["accuracy"] = {
+            "pooled": float((tp.sum() + tn.sum()) / n.sum()),
+            "avg": math.fsum(((tp + tn) / n).tolist()) / k,
+        }
+    if table.ranking is not None:
+        rank = table.ranking[0]
+        out["roc_auc"] = {"avg": _mean_defined(rank.auc), "merge": num_or_none(rank.auc_merge)}
+        out["average_precision"] = {"avg": _mean_defined(rank.ap), "merge": num_or_none(rank.ap_merge)}
+    out["folds"] = []
+    for i in range(k):
+        undefined = []
+        if m is not None:
+            c = m[i]
+            if c[1, 1] + c[0, 1] == 0:
+                undefined.append({"quantity": "precision", "reason": "no positive predictions (TP + FP = 0)"})
+            if c[1, 1] + c[1, 0] == 0:
+                undefined.append({"quantity": "recall", "reason": "no positives (TP + FN = 0)"})
+            if c[1, 1] + c[0, 1] + c[1, 0] == 0:
+                undefined.append({"quantity": "f_measure", "reason": "TP = FP = FN = 0"})
+        if table.ranking is not None and math.isnan(table.ranking[0].auc[i]):
+            undefined.append({"quantity": "roc_auc", "reason": "one class only"})
+        if table.ranking is not None and math.isnan(table.ranking[0].ap[i]):
+            undefined.append({"quantity": "average_precision", "reason": "no positives"})
+        positives = 0 if table.positives is None else int(table.positives[i])
+        out["folds"].append(
+            {
+                "fold": plain(table.fold_ids[i]),
+                "n": int(table.sizes[i]),
+                "positives": positives,
+                "undefined": undefined,
+            }
+        )
+    return out
+
+
+# -- multi-class ---------------------------------------------------------------------------------
+def label_weights(average_key: str, true: np.ndarray, train: np.ndarray | None) -> np.ndarray | None:
+    """The label weights of one average key for tables whose gold totals are ``true`` (labels last)."""
+    weights = AVERAGE_KEYS[average_key][1]
+    if weights == "test":
+        return true
+    if weights == "train":
+        return train
+    return None
+
+
+def average_sections(
+    tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, train: np.ndarray | None
+) -> dict[str, dict[str, np.ndarray]]:
+    """{section: {average key: values}} of count tables (labels on the last axis), the report's zero policy."""
+    out: dict[str, dict[str, np.ndarray]] = {s: {} for s in ("precision", "recall", "f_of_averages", "mean_f")}
+    for key, (average, _) in AVERAGE_KEYS.items():
+        if key == "lfb_train" and train is None:
+            continue
+        a = label_averages(tp, fp, fn, average=average, weights=label_weights(key, tp + fn, train), undefined="zero")
+        for section, values in zip(out, a, strict=True):
+            out[section][key] = values
+    return out
+
+
+def multiclass_values(table: RepeatTable, labels: list, train: np.ndarray | None) -> dict[str, Any]:
+    """One repeat of a multi-class report: its sections, per-label counts and folds."""
+    m = table.confusion
+    assert m is not None  # a multi-class report needs y_pred (CVPredictions says so)
+    k, q = table.fold_ids.size, len(labels)
+    tp = np.einsum("fii->fi", m).astype(float)  # (folds, labels)
+    predicted, true = m.sum(axis=1).astype(float), m.sum(axis=2).astype(float)
+    fp, fn = predicted - tp, true - tp
+    pooled = average_sections(tp.sum(axis=0), fp.sum(axis=0), fn.sum(axis=0), train)
+    per_fold = average_sections(tp, fp, fn, train)
+    out: dict[str, Any] = {}
+    for section, by_key in pooled.items():
+        out[section] = {
+            key: {
+                "pooled": num_or_none(float(value)),
+                "avg": None if np.isnan(per_fold[section][key]).any() else math.fsum(per_fold[section][key]) / k,
+            }
+            for key, value in by_key.items()
+        }
+    n_fold = m.sum(axis=(1, 2))
+    correct = np.einsum("fii->f", m)
+    out["accuracy"] = {
+        "pooled": int(correct.sum()) / int(n_fold.sum()),
+        "avg": math.fsum((correct / n_fold).tolist()) / k,
+    }
+    fold_auc = np.full(k, np.nan)
+    merged: list[float] = []
+    defined_in_fold = np.zeros(k, dtype=int)
+    if table.ranking is not None:
+        aucs = np.array([r.auc for r in table.ranking])  # (labels, folds)
+        defined_in_fold = (~np.isnan(aucs)).sum(axis=0)
+        with np.errstate(invalid="ignore"):
+            fold_auc = np.where(defined_in_fold > 0, np.nansum(aucs, axis=0) / np.maximum(defined_in_fold, 1), np.nan)
+        merged = [r.auc_merge for r in table.ranking if not math.isnan(r.auc_merge)]
+    out["roc_auc"] = {
+        "macro_ovr": {
+            "avg": _mean_defined(fold_auc),
+            "merge": math.fsum(merged) / len(merged) if merged else None,
+        }
+    }
+    total_tp, total_fp, total_fn = tp.sum(axis=0), fp.sum(axis=0), fn.sum(axis=0)
+    n_all = float(n_fold.sum())
+    out["per_label"] = [
+        {
+            "label": plain(lab),
+            "tp": int(total_tp[i]),
+            "fp": int(total_fp[i]),
+            "fn": int(total_fn[i]),
+            "tn": int(n_all - total_tp[i] - total_fp[i] - total_fn[i]),
+            "support": int(total_tp[i] + total_fn[i]),
+        }
+        for i, lab in enumerate(labels)
+    ]
+    out["folds"] = []
+    for f in range(k):
+        absent = [plain(labels[i]) for i in range(q) if true[f, i] == 0]
+        undefined: list[dict[str, Any]] = []
+        for i, lab in enumerate(labels):
+            if tp[f, i] + fp[f, i] == 0:
+                undefined.append({"quantity": "precision", "label": plain(lab), "reason": "never predicted"})
+            if tp[f, i] + fn[f, i] == 0:
+                undefined.append({"quantity": "recall", "label": plain(lab), "reason": "absent from the fold"})
+        if table.ranking is not None and defined_in_fold[f] < q:
+            undefined.append(
+                {"quantity": "roc_auc", "reason": f"{q - int(defined_in_fold[f])} label(s) without both classes"}
+            )
+        out["folds"].append(
+            {"fold": plain(table.fold_ids[f]), "n": int(n_fold[f]), "absent_labels": absent, "undefined": undefined}
+        )
+    out["_per_fold"] = per_fold  # for the intervals' second pass; removed before the report is built
+    out["_fold_auc"] = fold_auc
+    return out
