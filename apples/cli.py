@@ -303,6 +303,8 @@ def _predictions(args: argparse.Namespace) -> CVPredictions:
     frame = _read(path, _separator(path, args.sep))
     truth = _labels(_column(frame, args.truth, "--truth", path))
     kwargs: dict[str, Any] = {"folds": _labels(_column(frame, args.fold, "--fold", path))}
+    if args.pred is None and not args.score:
+        raise BadInputError("give --pred (the column of predicted labels), --score (scores) or both")
     if args.pred is not None:
         kwargs["y_pred"] = _labels(_column(frame, args.pred, "--pred", path))
     if args.repeat is not None:
@@ -335,6 +337,8 @@ def _explain(err: ParameterError, args: argparse.Namespace) -> str:
     if option is None:
         return str(err)
     column = getattr(args, attribute) if attribute else None
+    if isinstance(column, list):  # --score: one column, or one per label
+        column = column[0] if len(column) == 1 else ", ".join(column)
     where = option + (f" column {column!r}" if isinstance(column, str) else "")
     if err.position is not None and isinstance(column, str):
         where += f", line {_line(err.position)}"

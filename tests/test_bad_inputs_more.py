@@ -131,8 +131,7 @@ def _seeded_calls(seed):
     return {
         "simulate_cv_f": lambda: fs.simulate_cv_f(0.125, 0.75, n_cases=80, n_folds=8, stratified=False, n_reps=4,
                                                   seed=seed),
-        "report": lambda: apples.report([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1],
-                                        confidence=0.9, n_resamples=100, seed=seed),
+        "report": lambda: apples.report(apples.CVPredictions([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]), confidence=0.9, n_resamples=100, seed=seed),
         "fold_positives": lambda: apples.theory.fold_positives(10, n_cases=80, n_folds=8, stratified=False,
                                                                n_reps=3, seed=seed),
         "roc_auc_ci": lambda: apples.roc_auc_ci([1, 0, 1, 0], [0.75, 0.5, 0.25, 0.125], method="bootstrap",

@@ -114,8 +114,7 @@ def test_confidence_adds_the_intervals_of_apples_report(tmp_path, capsys):
     code, out, err = run(capsys, "report", tmp_path / "p.csv", *_COLS, "--confidence", "0.9", "--seed", "4",
                          "--n-resamples", "2000", "--format", "json")
     assert code == 0 and err == "", err
-    want = apples.report(df.y.to_numpy(), folds=df.fold.to_numpy(), y_pred=df.pred.to_numpy(),
-                         y_score=df.score.to_numpy(), confidence=0.9, seed=4, n_resamples=2000)
+    want = apples.report(apples.CVPredictions(df.y.to_numpy(), folds=df.fold.to_numpy(), y_pred=df.pred.to_numpy(), y_score=df.score.to_numpy()), confidence=0.9, seed=4, n_resamples=2000)
     assert apples.CVReport.from_json(out) == want
     code, out, err = run(capsys, "report", tmp_path / "p.csv", *_COLS, "--confidence", "0.9")
     assert code == 0 and "90% interval" in out and "wilson" in out
@@ -166,14 +165,14 @@ _COLS = ["--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"]
     ("onefold.csv", _COLS, ["--fold", "single fold"]),
     ("nan.csv", _COLS, ["--score", "'score'", "NaN", "line 9"]),
     ("text.csv", _COLS, ["--score", "not numeric", "'high'", "line 5"]),
-    ("multi.csv", _COLS, ["--score", "not binary", "4 labels"]),
-    ("ok.csv", [*_COLS, "--pos-label", "2"], ["--pos-label", "'2'", "not a label"]),
+    ("multi.csv", _COLS, ["--score", "multi-class", "one column per label", "4 columns"]),
+    ("ok.csv", [*_COLS, "--pos-label", "2"], ["--pos-label", "pos_label=2", "not one of the labels"]),
     ("ok.csv", [*_COLS, "--pos-label", "yes"], ["--pos-label", "'yes'", "not a label"]),
     ("ok.csv", ["--truth", "y", "--fold", "fold"], ["--pred", "--score"]),
     ("ok.csv", ["--fold", "fold", "--pred", "pred"], ["--truth"]),
     ("ok.csv", [*_COLS, "--confidence", "1.5"], ["--confidence", "1.5"]),
     ("ok.csv", [*_COLS, "--confidence", "high"], ["--confidence", "'high'"]),
-    ("ok.csv", [*_COLS, "--confidence", "0.9", "--n-resamples", "5"], ["--n-resamples", "5"]),
+    ("ok.csv", [*_COLS, "--confidence", "0.9", "--n-resamples", "0"], ["--n-resamples", "0"]),
     ("ok.csv", [*_COLS, "--confidence", "0.9", "--seed", "-3"], ["--seed", "-3"]),
 ])
 def test_bad_input_one_line_exit_2_empty_stdout(tmp_path, capsys, file, extra, words):
@@ -232,8 +231,8 @@ def test_integer_scores_beyond_float_precision_are_ranked_exactly(tmp_path, caps
     assert _pairs_auc(y, s) == 1.0
     assert d["roc_auc"]["merge"] == 1.0 and d["average_precision"]["merge"] == 1.0  # before: 0.5 from float ties
     assert len(set(map(float, s))) < len(set(s))  # as float64 distinct scores would tie
-    assert d == apples.report(y, folds=np.arange(40) % 4, y_score=np.array(s, dtype=object).astype(
-        np.uint64 if offset > 2**63 else np.int64)).to_dict()
+    assert d == apples.report(apples.CVPredictions(y, folds=np.arange(40) % 4, y_score=np.array(s, dtype=object).astype(
+        np.uint64 if offset > 2**63 else np.int64))).to_dict()
 
 
 def test_integer_scores_beyond_64_bits_are_refused_as_too_large(tmp_path, capsys):
@@ -290,8 +289,8 @@ def test_a_column_name_used_twice_is_refused(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("truth, pred, words", [
-    (lambda y: y, lambda y: np.where(y == 1, "spam", "ham"), "--pred column 'pred' holds text but --truth"),
-    (lambda y: np.where(y == 1, "spam", "ham"), lambda y: y, "--pred column 'pred' holds numbers but --truth"),
+    (lambda y: y, lambda y: np.where(y == 1, "spam", "ham"), "y_true holds number labels, y_pred holds str labels"),
+    (lambda y: np.where(y == 1, "spam", "ham"), lambda y: y, "y_true holds str labels, y_pred holds number labels"),
 ])
 def test_truth_and_predictions_of_different_types_are_one_clear_line(tmp_path, capsys, truth, pred, words):
     df = _frame(10, n=30, k=3)

@@ -8,8 +8,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
-from apples import CV_F_METHODS, Counts, cv_accuracy, cv_f_measure, cv_table, fold_validity, format_cv_table
+from apples import F_AGGREGATIONS, Counts, UndefinedMetricError, cv_accuracy, cv_f_measure, cv_table, fold_validity
+from apples import format_cv_table
 from apples.cv import percent
+
+
+def aggregate(fold_counts, key):
+    """One of the paper's five F aggregations (apples.F_AGGREGATIONS): cv_f_measure's method and 0/0 policy."""
+    a = F_AGGREGATIONS[key]
+    return cv_f_measure(fold_counts, method=a.method, undefined=a.undefined)
 
 # Forman & Scholz (2010) Table 1 and Table 2: (negatives, positives, TP, FP) per fold
 TABLE1 = [(373, 3, 3, 0), (372, 4, 4, 1), (372, 4, 4, 13), (372, 4, 3, 5)]
@@ -27,7 +34,7 @@ def folds_of(table):
     (TABLE2, "avg_skip", "89%"), (TABLE2, "pr_re_skip", "91%"),
 ])
 def test_paper_tables_aggregates(table, method, printed):
-    assert percent(cv_f_measure(folds_of(table), method=method)) == printed
+    assert percent(aggregate(folds_of(table), method)) == printed
 
 
 def test_table1_text_formulas():
@@ -55,8 +62,8 @@ def test_table2_columns_as_printed_with_dagger():
 
 
 def test_ratios_quoted_in_text():
-    f1 = {m: cv_f_measure(folds_of(TABLE1), method=m) for m in CV_F_METHODS}
-    f2 = {m: cv_f_measure(folds_of(TABLE2), method=m) for m in CV_F_METHODS}
+    f1 = {m: aggregate(folds_of(TABLE1), m) for m in F_AGGREGATIONS}
+    f2 = {m: aggregate(folds_of(TABLE2), m) for m in F_AGGREGATIONS}
     # §3.1: "F_pr,re = 1.26 x F_tp,fp"
     assert round(f1["pr_re"] / f1["tp_fp"], 2) == 1.26
     # §3.1: "F~_pr,re = 1.34 x F_pr,re": the exact ratio is (10/11)/(15/22) = 4/3; 1.34 is 91%/68% of the rounded values
@@ -69,8 +76,8 @@ def test_table2_exact_values_by_hand():
     assert cv_f_measure(f, method="tp_fp") == 20 / 26
     assert cv_f_measure(f, method="avg") == pytest.approx((2 / 3 + 0 + 1 + 1) / 4)
     assert cv_f_measure(f, method="pr_re") == pytest.approx(2 * 0.75 * 0.625 / 1.375)
-    assert cv_f_measure(f, method="avg_skip") == pytest.approx((2 / 3 + 1 + 1) / 3)
-    assert cv_f_measure(f, method="pr_re_skip") == pytest.approx(2 * 1 * (2.5 / 3) / (1 + 2.5 / 3))
+    assert cv_f_measure(f, method="avg", undefined="skip") == pytest.approx((2 / 3 + 1 + 1) / 3)
+    assert cv_f_measure(f, method="pr_re", undefined="skip") == pytest.approx(2 * 1 * (2.5 / 3) / (1 + 2.5 / 3))
 
 
 # -- reference implementation written straight from the paper's definitions --------------------------
@@ -98,13 +105,13 @@ def reference(folds, method):
 fold_st = st.builds(Counts, st.integers(0, 8), st.integers(0, 8), st.integers(0, 8), st.integers(0, 50))
 
 
-@given(st.lists(fold_st, min_size=1, max_size=10), st.sampled_from(CV_F_METHODS))
+@given(st.lists(fold_st, min_size=1, max_size=10), st.sampled_from(list(F_AGGREGATIONS)))
 def test_matches_reference_definition(folds, method):
     if method == "tp_fp":
         assume(sum(c.tp + c.fp + c.fn for c in folds) > 0)
     if method.endswith("skip"):
         assume(fold_validity(folds).any())
-    assert cv_f_measure(folds, method=method) == pytest.approx(reference(folds, method), rel=1e-12, abs=1e-15)
+    assert aggregate(folds, method) == pytest.approx(reference(folds, method), rel=1e-12, abs=1e-15)
 
 
 @settings(max_examples=100)
@@ -151,8 +158,10 @@ def test_accuracy_unequal_folds_differ():
 
 # -- bad input -------------------------------------------------------------------------------------
 def test_unknown_method():
-    with pytest.raises(ValueError, match=r"method='micro' is not recognised; expected one of 'avg'"):
+    with pytest.raises(ValueError, match=r"method='micro' is not recognised; expected one of 'tp_fp'"):
         cv_f_measure(folds_of(TABLE1), method="micro")
+    with pytest.raises(ValueError, match=r"method='avg_skip' is not recognised"):  # an aggregation, not a method
+        cv_f_measure(folds_of(TABLE1), method="avg_skip")
 
 
 def test_method_is_required():
@@ -161,16 +170,25 @@ def test_method_is_required():
 
 
 def test_empty_folds():
-    with pytest.raises(ValueError, match="folds is empty"):
+    with pytest.raises(ValueError, match="fold_counts is empty"):
         cv_f_measure([], method="avg")
-    with pytest.raises(ValueError, match="folds is empty"):
+    with pytest.raises(ValueError, match="fold_counts is empty"):
         cv_accuracy([], method="pooled")
 
 
-@pytest.mark.parametrize("method", ["avg_skip", "pr_re_skip"])
+@pytest.mark.parametrize("method", ["avg", "pr_re"])
 def test_every_fold_undefined_under_skip(method):
-    with pytest.raises(ValueError, match="all 2 folds are undefined"):
-        cv_f_measure([Counts(0, 0, 3), Counts(0, 2, 0)], method=method)
+    """Nothing is left to average: NaN, never a number; "raise" says which fold."""
+    folds = [Counts(0, 0, 3), Counts(0, 2, 0)]
+    assert math.isnan(cv_f_measure(folds, method=method, undefined="skip"))
+    assert math.isnan(cv_f_measure(folds, method=method, undefined="nan"))
+    with pytest.raises(UndefinedMetricError, match="fold 0"):
+        cv_f_measure(folds, method=method, undefined="raise")
+
+
+def test_skip_is_refused_for_pooled_counts():
+    with pytest.raises(ValueError, match="method='tp_fp' averages nothing"):
+        cv_f_measure(folds_of(TABLE1), method="tp_fp", undefined="skip")
 
 
 def test_zero_substitution_methods_give_zero_when_every_fold_undefined():
@@ -180,19 +198,22 @@ def test_zero_substitution_methods_give_zero_when_every_fold_undefined():
 
 
 def test_tp_fp_undefined_when_nothing_positive_anywhere():
-    with pytest.raises(ValueError, match=r"TP = FP = FN = 0"):
-        cv_f_measure([Counts(0, 0, 0, 5), Counts(0, 0, 0, 7)], method="tp_fp")
+    folds = [Counts(0, 0, 0, 5), Counts(0, 0, 0, 7)]
+    with pytest.raises(UndefinedMetricError, match=r"TP = FP = FN = 0"):
+        cv_f_measure(folds, method="tp_fp", undefined="raise")
+    assert cv_f_measure(folds, method="tp_fp") == 0.0  # the paper's substitution, the default
+    assert math.isnan(cv_f_measure(folds, method="tp_fp", undefined="nan"))
 
 
 def test_folds_type_errors():
     with pytest.raises(TypeError, match="got a single Counts"):
         cv_f_measure(Counts(1, 1, 1), method="avg")
-    with pytest.raises(TypeError, match=r"folds\[1\] must be an apples.Counts"):
+    with pytest.raises(TypeError, match=r"fold_counts\[1\] must be an apples.Counts \(make one with apples.Counts"):
         cv_f_measure([Counts(1, 1, 1), (1, 1, 1)], method="avg")
 
 
 def test_accuracy_empty_fold_and_unknown_method():
-    with pytest.raises(ValueError, match="a fold has no cases"):
+    with pytest.raises(ValueError, match=r"fold_counts\[1\] has no cases"):
         cv_accuracy([Counts(1, 0, 0, 0), Counts(0, 0, 0, 0)], method="avg")
     with pytest.raises(ValueError, match="method='mean' is not recognised"):
         cv_accuracy([Counts(1, 0, 0, 0)], method="mean")

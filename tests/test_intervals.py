@@ -216,8 +216,8 @@ def test_count_bootstrap_equals_resampling_cases(method):
 def test_cv_f_measure_ci_undefined_resamples():
     folds = [apples.Counts(1, 0, 0, 99), apples.Counts(0, 0, 0, 100)]
     with pytest.raises(apples.UndefinedMetricError, match="resampled"):
-        cv_f_measure_ci(folds, method="tp_fp", n_resamples=2000)
-    ci = cv_f_measure_ci(folds, method="tp_fp", n_resamples=2000, undefined="zero")
+        cv_f_measure_ci(folds, method="tp_fp", n_resamples=2000, undefined="raise")
+    ci = cv_f_measure_ci(folds, method="tp_fp", n_resamples=2000)  # the default: a 0/0 resample counts 0
     assert ci.estimate == 1.0 and ci.low == 0.0 and ci.high == 1.0
     assert math.isnan(cv_f_measure_ci(folds, method="tp_fp", n_resamples=2000, undefined="nan").low)
     with pytest.raises(ValueError, match="no cases"):

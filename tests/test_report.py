@@ -38,11 +38,12 @@ def _binary_data(seed: int, n: int = 600, k: int = 5, prior: float = 0.2):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_binary_numbers_equal_scikit_learn_and_cv_functions(seed):
     y, p, s, f = _binary_data(seed)
-    d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, y_score=s, folds=f)).to_dict()
     folds = apples.fold_counts(y, p, folds=f)
     assert d["task"] == "binary" and d["n"] == y.size and d["n_folds"] == 5 and d["pos_label"] == 1
-    for m in apples.CV_F_METHODS:
-        assert d["f_measure"][m] == pytest.approx(apples.cv_f_measure(folds, method=m), rel=1e-12)
+    for key, a in apples.F_AGGREGATIONS.items():
+        expected = apples.cv_f_measure(folds, method=a.method, undefined=a.undefined)
+        assert d["f_measure"][key] == pytest.approx(expected, rel=1e-12)
     assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p), rel=1e-12)
     masks = [f == k for k in range(5)]
     for name, fn in (("precision", precision_score), ("recall", recall_score), ("accuracy", accuracy_score)):
@@ -52,10 +53,12 @@ def test_binary_numbers_equal_scikit_learn_and_cv_functions(seed):
     assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, s), rel=1e-12)
     assert d["roc_auc"]["avg"] == pytest.approx(np.mean([roc_auc_score(y[m], s[m]) for m in masks]), rel=1e-12)
     assert d["roc_auc"]["avg"] == pytest.approx(
-        apples.cv_roc_auc([y[m] for m in masks], [s[m] for m in masks], method="avg"), rel=1e-12)
+        apples.cv_roc_auc(y, s, folds=f, method="avg"), rel=1e-12
+    )
     assert d["average_precision"]["merge"] == pytest.approx(average_precision_score(y, s), rel=1e-12)
     assert d["average_precision"]["avg"] == pytest.approx(
-        np.mean([average_precision_score(y[m], s[m]) for m in masks]), rel=1e-12)
+        np.mean([average_precision_score(y[m], s[m]) for m in masks]), rel=1e-12
+    )
     assert [fo["n"] for fo in d["folds"]] == np.bincount(f).tolist()
     assert [fo["positives"] for fo in d["folds"]] == np.bincount(f[y == 1], minlength=5).tolist()
     assert [fo["fold"] for fo in d["folds"]] == [0, 1, 2, 3, 4]
@@ -63,7 +66,7 @@ def test_binary_numbers_equal_scikit_learn_and_cv_functions(seed):
 
 def test_pr_re_is_f_of_the_averaged_precision_and_recall():
     y, p, s, f = _binary_data(3)
-    d = apples.report(y, y_pred=p, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, folds=f)).to_dict()
     pr, re = d["precision"]["avg"], d["recall"]["avg"]
     assert d["f_measure"]["pr_re"] == pytest.approx(2 * pr * re / (pr + re), rel=1e-12)
 
@@ -76,11 +79,12 @@ def test_forman_scholz_table1_values_and_warning():
         y += [1] * pos + [0] * neg
         p += [1] * tp + [0] * (pos - tp) + [1] * fp + [0] * (neg - fp)
         f += [i] * (pos + neg)
-    d = apples.report(y, y_pred=p, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, folds=f)).to_dict()
     assert [round(100 * d["f_measure"][m]) for m in ("tp_fp", "avg", "pr_re")] == [58, 69, 73]
-    assert d["roc_auc"] == {"avg": None, "merge": None}  # no scores given: null, not a number
+    assert "roc_auc" not in d  # no scores given: not computed, so absent (null would mean 0/0)
     assert any(w.startswith("f_measure: the aggregations differ by") for w in d["warnings"])
-    assert d["recommended"]["f_measure"] == "tp_fp" and d["recommended"]["roc_auc"] == "avg"
+    assert d["recommended"] == {"f_measure": "tp_fp", "precision": "pooled", "recall": "pooled", "accuracy": "pooled"}
+    assert not any("AUC" in note for note in d["notes"])
 
 
 def test_a_fold_with_one_class_is_reported_not_fatal():
@@ -88,19 +92,25 @@ def test_a_fold_with_one_class_is_reported_not_fatal():
     p = [1, 0, 0, 1, 0, 0, 0, 1, 1, 1]
     s = [0.9, 0.2, 0.4, 0.6, 0.1, 0.3, 0.5, 0.8, 0.7, 0.6]
     f = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2]
-    d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, y_score=s, folds=f)).to_dict()
     fold1 = d["folds"][1]
     assert fold1["positives"] == 0
-    assert {u["quantity"] for u in fold1["undefined"]} == {"precision", "recall", "f_measure", "roc_auc",
-                                                           "average_precision"}
+    assert {u["quantity"] for u in fold1["undefined"]} == {
+        "precision",
+        "recall",
+        "f_measure",
+        "roc_auc",
+        "average_precision",
+    }
     # AUC_avg is the mean over the two folds where it is defined (skip policy), by hand:
     # fold 0: positives 0.9, 0.4 vs negatives 0.2, 0.6 -> pairs won 1 + 1 + 1 + 0 = 3/4; fold 2: 1.0 (0.8, 0.6 vs 0.7: 1/2)
     assert d["roc_auc"]["avg"] == pytest.approx((3 / 4 + 1 / 2) / 2, rel=1e-12)
     yf = [np.array(y)[np.array(f) == k] for k in (0, 2)]
     sf = [np.array(s)[np.array(f) == k] for k in (0, 2)]
     assert d["roc_auc"]["avg"] == pytest.approx(np.mean([roc_auc_score(a, b) for a, b in zip(yf, sf)]), rel=1e-12)
-    assert d["f_measure"]["avg_skip"] == pytest.approx(apples.cv_f_measure(apples.fold_counts(y, p, folds=f),
-                                                                           method="avg_skip"), rel=1e-12)
+    assert d["f_measure"]["avg_skip"] == pytest.approx(
+        apples.cv_f_measure(apples.fold_counts(y, p, folds=f), method="avg", undefined="skip"), rel=1e-12
+    )
     assert any("1 of 3 folds have an undefined" in w for w in d["warnings"])
 
 
@@ -118,7 +128,7 @@ def _multiclass_data(seed: int, n: int = 900, q: int = 4, k: int = 5):
 def test_multiclass_numbers_equal_scikit_learn(seed):
     y, p, sc, f = _multiclass_data(seed)
     labels = [0, 1, 2, 3]
-    d = apples.report(y, y_pred=p, y_score=sc, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, y_score=sc, folds=f)).to_dict()
     assert d["task"] == "multiclass" and d["labels"] == labels
     sk = {"macro": "macro", "micro": "micro", "lfb_test": "weighted"}
     masks = [f == k for k in range(5)]
@@ -144,7 +154,7 @@ def test_multiclass_lfb_train_and_label_set():
     y, p, _, f = _multiclass_data(2)
     train = {0: 0.4, 1: 0.3, 2: 0.2, 3: 0.05, 4: 0.05}
     labels = [0, 1, 2, 3, 4]  # label 4 never occurs: it belongs to the label set, with zeros
-    d = apples.report(y, y_pred=p, folds=f, labels=labels, train_frequencies=train).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, folds=f, labels=labels), train_frequencies=train).to_dict()
     pooled = apples.label_counts(y, p, labels=labels)
     for section, i in (("precision", 0), ("recall", 1), ("f_of_averages", 2), ("mean_f", 3)):
         for key, avg, freq in (("macro", "macro", None), ("lfb_train", "lfb", train)):
@@ -159,18 +169,26 @@ def test_repeated_cv_mean_and_spread_across_repeats():
     y2, p2, s2, f2 = _binary_data(5, n=400)
     Y, P, S, F = (np.concatenate(pair) for pair in ((y, y2), (p, p2), (s, s2), (f, f2)))
     rep = np.repeat(["r1", "r2"], 400)
-    d = apples.report(Y, y_pred=P, y_score=S, folds=F, repeats=rep).to_dict()
-    one, two = (apples.report(a, y_pred=b, y_score=c, folds=e).to_dict() for a, b, c, e in ((y, p, s, f),
-                                                                                             (y2, p2, s2, f2)))
+    d = apples.report(apples.CVPredictions(Y, y_pred=P, y_score=S, folds=F, repeats=rep)).to_dict()
+    one, two = (
+        apples.report(apples.CVPredictions(a, y_pred=b, y_score=c, folds=e)).to_dict()
+        for a, b, c, e in ((y, p, s, f), (y2, p2, s2, f2))
+    )
     assert d["repeats"]["n_repeats"] == 2 and d["repeats"]["ids"] == ["r1", "r2"]
-    for sec, agg in (("f_measure", "tp_fp"), ("f_measure", "avg"), ("roc_auc", "avg"), ("roc_auc", "merge"),
-                     ("precision", "pooled"), ("average_precision", "avg")):
+    for sec, agg in (
+        ("f_measure", "tp_fp"),
+        ("f_measure", "avg"),
+        ("roc_auc", "avg"),
+        ("roc_auc", "merge"),
+        ("precision", "pooled"),
+        ("average_precision", "avg"),
+    ):
         a, b = one[sec][agg], two[sec][agg]
         assert d["repeats"]["per_repeat"][0][sec][agg] == pytest.approx(a, rel=1e-12)
         assert d[sec][agg] == pytest.approx((a + b) / 2, rel=1e-12)
         assert d["repeats"]["std"][sec][agg] == pytest.approx(abs(a - b) / math.sqrt(2), rel=1e-9)
     assert len(d["folds"]) == 10 and d["folds"][5]["repeat"] == "r2"
-    frame = apples.report(Y, y_pred=P, folds=F, repeats=rep).to_frame()
+    frame = apples.report(apples.CVPredictions(Y, y_pred=P, folds=F, repeats=rep)).to_frame()
     assert "std" in frame.columns
 
 
@@ -178,20 +196,31 @@ def test_json_round_trip_and_null_for_undefined():
     y = [1, 0, 0, 0, 0, 0]
     p = [0, 0, 0, 0, 0, 0]
     f = [0, 0, 0, 1, 1, 1]
-    r = apples.report(y, y_pred=p, folds=f)
+    r = apples.report(apples.CVPredictions(y, y_pred=p, folds=f))
     d = json.loads(r.to_json())
     assert d == r.to_dict()
     assert d["precision"]["pooled"] is None  # no positive predictions at all: 0/0
     assert d["f_measure"]["avg_skip"] is None  # every fold undefined
     assert "NaN" not in r.to_json()
     assert apples.CVReport.from_json(r.to_json()) == r
-    keys = {"task", "n", "n_folds", "pos_label", "f_measure", "precision", "recall", "accuracy", "roc_auc",
-            "average_precision", "folds", "warnings"}
+    keys = {
+        "task",
+        "n",
+        "n_folds",
+        "pos_label",
+        "f_measure",
+        "precision",
+        "recall",
+        "accuracy",
+        "folds",
+        "warnings",
+    }
     assert keys <= set(d)
+    assert not {"roc_auc", "average_precision"} & set(d)  # no scores: not computed, so absent (null means 0/0)
     assert set(d["f_measure"]) == {"tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"}
     assert set(d["folds"][0]) == {"fold", "n", "positives", "undefined"}
     y, p, _, f = _multiclass_data(0, n=200)
-    m = apples.report(y, y_pred=p, folds=f).to_dict()
+    m = apples.report(apples.CVPredictions(y, y_pred=p, folds=f)).to_dict()
     assert set(m["precision"]) == {"macro", "micro", "lfb_test"}
     assert set(m["mean_f"]["macro"]) == {"pooled", "avg"}
     assert json.loads(json.dumps(m)) == m
@@ -201,12 +230,25 @@ def _full_reports():
     """A report of each layout: binary with repeats and intervals, multi-class with lfb_train and intervals."""
     y, p, s, f = _binary_data(6)
     rep = np.arange(len(y)) % 2
-    binary = apples.report(np.r_[y, y], y_pred=np.r_[p, p], y_score=np.r_[s, s[::-1]], folds=np.r_[f, f],
-                           repeats=np.r_[rep * 0, rep * 0 + 1], confidence=0.9, n_resamples=100)
+    binary = apples.report(
+        apples.CVPredictions(
+            np.r_[y, y],
+            y_pred=np.r_[p, p],
+            y_score=np.r_[s, s[::-1]],
+            folds=np.r_[f, f],
+            repeats=np.r_[rep * 0, rep * 0 + 1],
+        ),
+        confidence=0.9,
+        n_resamples=100,
+    )
     ym, pm, _, fm = _multiclass_data(0, n=60)
     labels = sorted(set(ym))
-    multi = apples.report(ym, y_pred=pm, folds=fm, labels=labels, confidence=0.9, n_resamples=100,
-                          train_frequencies={lab: 1 / len(labels) for lab in labels})
+    multi = apples.report(
+        apples.CVPredictions(ym, y_pred=pm, folds=fm, labels=labels),
+        confidence=0.9,
+        n_resamples=100,
+        train_frequencies={lab: 1 / len(labels) for lab in labels},
+    )
     return binary, multi
 
 
@@ -248,37 +290,48 @@ def test_a_report_dict_missing_anything_is_refused_naming_it_or_still_renders():
             str(out), out._repr_html_(), out.to_markdown(), out.to_frame(), repr(out)
 
 
-@pytest.mark.parametrize("change, exc, match", [
-    (lambda d: d["f_measure"].update(tp_fp=float("nan")), ValueError, r"^data\['f_measure'\]\['tp_fp'\] is nan"),
-    (lambda d: d["f_measure"].update(tp_fp="0.5"), TypeError, r"^data\['f_measure'\]\['tp_fp'\] must be a number"),
-    (lambda d: d["f_measure"].update(tp_fp=True), TypeError, r"^data\['f_measure'\]\['tp_fp'\] must be a number"),
-    (lambda d: d.update(n=-1), ValueError, r"^data\['n'\] must be a non-negative integer"),
-    (lambda d: d["folds"][0].update(n="3"), ValueError, r"^data\['folds'\]\[0\]\['n'\]"),
-    (lambda d: d.update(warnings="none"), TypeError, r"^data\['warnings'\] must be a list"),
-    (lambda d: d.update(pos_label=[1]), TypeError, r"^data\['pos_label'\] must be a label"),
-    (lambda d: d["precision"].update(median=0.5), ValueError, r"^data\['precision'\] has unknown key"),
-])
+@pytest.mark.parametrize(
+    "change, exc, match",
+    [
+        (lambda d: d["f_measure"].update(tp_fp=float("nan")), ValueError, r"^data\['f_measure'\]\['tp_fp'\] is nan"),
+        (lambda d: d["f_measure"].update(tp_fp="0.5"), TypeError, r"^data\['f_measure'\]\['tp_fp'\] must be a number"),
+        (lambda d: d["f_measure"].update(tp_fp=True), TypeError, r"^data\['f_measure'\]\['tp_fp'\] must be a number"),
+        (lambda d: d.update(n=-1), ValueError, r"^data\['n'\] must be a non-negative integer"),
+        (lambda d: d["folds"][0].update(n="3"), ValueError, r"^data\['folds'\]\[0\]\['n'\]"),
+        (lambda d: d.update(warnings="none"), TypeError, r"^data\['warnings'\] must be a list"),
+        (lambda d: d.update(pos_label=[1]), TypeError, r"^data\['pos_label'\] must be a label"),
+        (lambda d: d["precision"].update(median=0.5), ValueError, r"^data\['precision'\] has unknown key"),
+    ],
+)
 def test_a_report_dict_with_a_wrong_value_is_refused_naming_the_entry(change, exc, match):
-    d = apples.report([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]).to_dict()
+    d = apples.report(
+        apples.CVPredictions([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1])
+    ).to_dict()
     change(d)
     with pytest.raises(exc, match=match):
         apples.CVReport(d)
 
 
 def test_from_json_refuses_nan_which_to_json_never_writes():
-    r = apples.report([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1])
+    r = apples.report(apples.CVPredictions([1, 0, 1, 0, 1, 0], y_pred=[0] * 6, folds=[0, 0, 0, 1, 1, 1]))
     text = r.to_json()
-    assert "NaN" not in text and '"merge": null' in text  # no scores: ROC AUC is undefined, written null
+    assert "NaN" not in text and '"pooled": null' in text  # no positive prediction: precision is 0/0, written null
     # before: from_json accepted NaN and the CVReport constructor then failed inside the json module
     for word in ("NaN", "Infinity", "-Infinity"):
         with pytest.raises(ValueError, match=f"^text holds {word}, which CVReport.to_json\\(\\) never writes"):
-            apples.CVReport.from_json(text.replace('"merge": null', f'"merge": {word}', 1))
+            apples.CVReport.from_json(text.replace('"pooled": null', f'"pooled": {word}', 1))
     with pytest.raises(ValueError, match="^text is not the JSON"):
         apples.CVReport.from_json(b"\xff\xfe")
 
 
-HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(2)>", "[x](javascript:alert(3))",
-           "a | b", "`code`", "**bold**"]
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(2)>",
+    "[x](javascript:alert(3))",
+    "a | b",
+    "`code`",
+    "**bold**",
+]
 
 
 def _hostile_reports():
@@ -287,10 +340,10 @@ def _hostile_reports():
     p = np.where(np.arange(12) % 5 == 0, y[::-1], y)
     folds = np.array([HOSTILE[2], HOSTILE[3]] * 6)
     repeats = np.repeat([HOSTILE[4], HOSTILE[5]], 6)
-    binary = apples.report(y, y_pred=p, folds=folds, repeats=repeats, pos_label=HOSTILE[0])
+    binary = apples.report(apples.CVPredictions(y, y_pred=p, folds=folds, repeats=repeats, pos_label=HOSTILE[0]))
     ym = np.array(HOSTILE[:3] * 4)
     pm = np.array(HOSTILE[:4] * 3)  # a fourth label, predicted only: it is absent from every fold
-    multi = apples.report(ym, y_pred=pm, folds=np.repeat(HOSTILE[3:5], 6))
+    multi = apples.report(apples.CVPredictions(ym, y_pred=pm, folds=np.repeat(HOSTILE[3:5], 6)))
     return binary, multi
 
 
@@ -316,30 +369,32 @@ def test_scores_that_rank_the_predicted_positives_last_are_warned_about():
     f = [0, 0, 0, 0, 1, 1, 1, 1]
     good = [0.9, 0.8, 0.2, 0.1, 0.7, 0.3, 0.4, 0.6]  # ranks the predicted positives first (by hand: AUC 1)
     assert roc_auc_score(pred, good) == 1.0
-    d = apples.report(y, y_pred=pred, y_score=good, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=pred, y_score=good, folds=f)).to_dict()
     assert not any("scores rank" in w for w in d["warnings"])
     flipped = [1 - v for v in good]
-    d = apples.report(y, y_pred=pred, y_score=flipped, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=pred, y_score=flipped, folds=f)).to_dict()
     assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, flipped), rel=1e-12)
     assert roc_auc_score(y, flipped) < 0.5
-    assert d["warnings"][0].startswith("the scores rank the cases predicted negative above those predicted "
-                                       "positive (their ROC AUC for the predicted labels is 0.0%)")
+    assert d["warnings"][0].startswith(
+        "the scores rank the cases predicted negative above those predicted "
+        "positive (their ROC AUC for the predicted labels is 0.0%)"
+    )
     assert d["warnings"][1].startswith("ROC AUC below 50% (avg ")
     # the same in every rendering, the CLI's included (it prints str(report))
-    r = apples.report(y, y_pred=pred, y_score=flipped, folds=f)
+    r = apples.report(apples.CVPredictions(y, y_pred=pred, y_score=flipped, folds=f))
     for out in (str(r), r._repr_html_(), r.to_markdown(), r.to_json()):
         assert "predicted negative above those predicted positive" in out
     # one predicted class only: no direction to read; an AUC of exactly 50% is not below it
-    d = apples.report(y, y_pred=[1] * 8, y_score=[0.5] * 8, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=[1] * 8, y_score=[0.5] * 8, folds=f)).to_dict()
     assert d["roc_auc"]["merge"] == 0.5 and not any("scores rank" in w or "below 50%" in w for w in d["warnings"])
 
 
 def test_a_multiclass_auc_below_half_suggests_score_columns_out_of_label_order():
     y, p, s, f = _multiclass_data(3, n=300)
-    d = apples.report(y, y_pred=p, y_score=s, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, y_score=s, folds=f)).to_dict()
     assert not any("below 50%" in w for w in d["warnings"])
     flipped = s[:, ::-1]  # columns in reverse label order
-    d = apples.report(y, y_pred=p, y_score=flipped, folds=f).to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, y_score=flipped, folds=f)).to_dict()
     merged = roc_auc_score(y, flipped / flipped.sum(axis=1, keepdims=True), multi_class="ovr")
     assert merged < 0.5 and d["roc_auc"]["macro_ovr"]["merge"] == pytest.approx(merged, rel=1e-9)
     assert any(w.startswith("ROC AUC below 50%") and "label order" in w for w in d["warnings"])
@@ -347,7 +402,7 @@ def test_a_multiclass_auc_below_half_suggests_score_columns_out_of_label_order()
 
 def test_renderings_show_the_same_numbers():
     y, p, s, f = _binary_data(6)
-    r = apples.report(y, y_pred=p, y_score=s, folds=f)
+    r = apples.report(apples.CVPredictions(y, y_pred=p, y_score=s, folds=f))
     d = r.to_dict()
     tp_fp = f"{100 * d['f_measure']['tp_fp']:.1f}%"
     text, html, md = str(r), r._repr_html_(), r.to_markdown()
@@ -367,29 +422,35 @@ def test_string_labels_need_pos_label_and_follow_it():
     p = np.array(["spam", "ham", "ham", "ham", "spam", "spam"])
     f = [0, 0, 0, 1, 1, 1]
     with pytest.raises(ValueError, match="pos_label must be given"):
-        apples.report(y, y_pred=p, folds=f)
-    d = apples.report(y, y_pred=p, folds=f, pos_label="spam").to_dict()
+        apples.report(apples.CVPredictions(y, y_pred=p, folds=f))
+    d = apples.report(apples.CVPredictions(y, y_pred=p, folds=f, pos_label="spam")).to_dict()
     assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p, pos_label="spam"), rel=1e-12)
-    d = apples.report(y, y_pred=p, folds=f, pos_label="ham").to_dict()
+    d = apples.report(apples.CVPredictions(y, y_pred=p, folds=f, pos_label="ham")).to_dict()
     assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p, pos_label="ham"), rel=1e-12)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"folds": [0, 0, 0, 0]}, "single fold"),
-    ({"y_pred": None}, "y_pred.*y_score"),
-    ({"pos_label": 7}, "pos_label"),
-    ({"y_score": [[0.1, 0.2]] * 4, "labels": [0, 1, 2], "y_pred": [0, 1, 2, 0]}, "y_score"),
-    ({"labels": [0, 1, 2], "pos_label": 1}, "pos_label is for binary"),
-    ({"y_true": [0, 1, 2, 0], "y_pred": None, "y_score": [0.1, 0.2, 0.3, 0.4]}, "y_pred is needed"),
-    ({"train_frequencies": {0: 0.5, 1: 0.5}}, "train_frequencies"),
-    ({"labels": [0, 1], "train_frequencies": {0: 0.5}}, "train_frequencies"),
-    ({"labels": [0]}, "not in labels"),
-    ({"repeats": [0, 0, 1, 1]}, "single fold.*repeat"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"folds": [0, 0, 0, 0]}, "single fold"),
+        ({"y_pred": None}, "y_pred.*y_score"),
+        ({"pos_label": 7}, "pos_label"),
+        ({"y_score": [[0.1, 0.2]] * 4, "labels": [0, 1, 2], "y_pred": [0, 1, 2, 0]}, "y_score"),
+        ({"labels": [0, 1, 2], "pos_label": 1}, "pos_label is for binary"),
+        ({"y_true": [0, 1, 2, 0], "y_pred": None, "y_score": [0.1, 0.2, 0.3, 0.4]}, "multi-class"),
+        ({"train_frequencies": {0: 0.5, 1: 0.5}}, "train_frequencies"),
+        ({"labels": [0, 1], "train_frequencies": {0: 0.5}}, "train_frequencies"),
+        ({"labels": [0]}, "not in labels"),
+        ({"y_pred": None, "y_score": [[0.5, 0.5]] * 4, "labels": [0, 1]}, "a multi-class report needs y_pred"),
+        ({"repeats": [0, 0, 1, 1]}, "single fold.*repeat"),
+    ],
+)
 def test_bad_input_names_the_problem(kwargs, match):
     base = {"y_true": [1, 0, 1, 0], "y_pred": [1, 0, 0, 0], "folds": [0, 0, 1, 1]}
+    given = {**base, **kwargs}
+    options = {k: given.pop(k) for k in ("train_frequencies",) if k in given}
     with pytest.raises(ValueError, match=match):
-        apples.report(**{**base, **kwargs})
+        apples.report(apples.CVPredictions(**given), **options)
 
 
 #: Tolerance, in percentage points, of a trained model's value quoted by a notebook.
@@ -439,7 +500,9 @@ def test_notebook_09_numbers_from_scikit_learn():
     assert pct(np.mean(per_fold)) == pytest.approx(26.5, abs=TOL)  # F_avg: undefined folds count 0
     defined = [f for f, m in zip(per_fold, masks20) if y[m].sum() > 0 and pred20[m].sum() > 0]
     assert pct(np.mean(defined)) == pytest.approx(35.4, abs=TOL)  # F~_avg
-    assert pct(np.mean([recall_score(y[m], pred20[m], zero_division=0) for m in masks20])) == pytest.approx(59.2, abs=TOL)
+    assert pct(np.mean([recall_score(y[m], pred20[m], zero_division=0) for m in masks20])) == pytest.approx(
+        59.2, abs=TOL
+    )
 
 
 @pytest.mark.trained
@@ -459,15 +522,19 @@ def test_notebook_09_repeats_and_wine_from_scikit_learn():
     per_repeat = []
     for r in range(5):
         pred = np.empty(len(y), dtype=int)
-        for train, test in splits[10 * r: 10 * r + 10]:
+        for train, test in splits[10 * r : 10 * r + 10]:
             pred[test] = model.fit(X[train], y[train]).predict(X[test])
         per_repeat.append(f1_score(y, pred))
     assert 100 * np.mean(per_repeat) == pytest.approx(32.9, abs=TOL)
     assert 100 * np.std(per_repeat, ddof=1) == pytest.approx(0.5, abs=TOL)
 
     Xw, yw = load_wine(return_X_y=True)
-    pw = cross_val_predict(make_pipeline(StandardScaler(), LogisticRegression()), Xw[:, [0, 1]], yw,
-                           cv=StratifiedKFold(n_splits=5, shuffle=True, random_state=0))
+    pw = cross_val_predict(
+        make_pipeline(StandardScaler(), LogisticRegression()),
+        Xw[:, [0, 1]],
+        yw,
+        cv=StratifiedKFold(n_splits=5, shuffle=True, random_state=0),
+    )
     assert 100 * accuracy_score(yw, pw) == pytest.approx(78.1, abs=TOL)  # micro P = R = F
     assert 100 * precision_score(yw, pw, average="macro") == pytest.approx(77.3, abs=TOL)
     assert 100 * recall_score(yw, pw, average="macro") == pytest.approx(76.8, abs=TOL)

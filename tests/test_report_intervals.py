@@ -14,11 +14,17 @@ import math
 import numpy as np
 import pytest
 from scipy import stats
-from sklearn.metrics import average_precision_score, f1_score, precision_score, recall_score, roc_auc_score
+from sklearn.metrics import (
+    average_precision_score,
+    f1_score,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+    roc_auc_score,
+)
 
 import apples
-from apples._report_intervals import label_average_replicates
-from apples._report_tasks import label_averages
+from apples.reporting._values import average_sections
 from apples.metrics import Counts
 
 
@@ -41,7 +47,7 @@ def _corrected_t_by_hand(values, n, k, confidence):
 
 def test_without_confidence_the_report_is_unchanged():
     y, p, s, f = _binary_data()
-    plain = apples.report(y, folds=f, y_pred=p, y_score=s)
+    plain = apples.report(apples.CVPredictions(y, folds=f, y_pred=p, y_score=s))
     d = plain.to_dict()
     assert "intervals" not in d and list(plain.to_frame().columns) == ["quantity", "average", "aggregation", "value"]
     assert "interval" not in str(plain)
@@ -49,7 +55,7 @@ def test_without_confidence_the_report_is_unchanged():
 
 def test_binary_pooled_proportions_are_wilson_intervals_as_scipy_computes_them():
     y, p, s, f = _binary_data()
-    d = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.9).to_dict()
+    d = apples.report(apples.CVPredictions(y, folds=f, y_pred=p, y_score=s), confidence=0.9).to_dict()
     tp = int(((y == 1) & (p == 1)).sum())
     for name, k, n in (
         ("precision", tp, int(p.sum())),
@@ -64,7 +70,7 @@ def test_binary_pooled_proportions_are_wilson_intervals_as_scipy_computes_them()
 
 def test_binary_fold_averages_use_the_corrected_t_over_fold_scores():
     y, p, s, f = _binary_data(k=4)
-    d = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.95).to_dict()
+    d = apples.report(apples.CVPredictions(y, folds=f, y_pred=p, y_score=s), confidence=0.95).to_dict()
     folds = [f == i for i in range(4)]
     per_fold = {
         "precision": [precision_score(y[m], p[m], zero_division=0) for m in folds],
@@ -83,7 +89,7 @@ def test_binary_fold_averages_use_the_corrected_t_over_fold_scores():
 
 def test_merged_auc_interval_is_delong_and_merged_ap_has_none():
     y, p, s, f = _binary_data()
-    d = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.95).to_dict()
+    d = apples.report(apples.CVPredictions(y, folds=f, y_pred=p, y_score=s), confidence=0.95).to_dict()
     want = apples.roc_auc_ci(y, s, method="delong")
     assert d["intervals"]["roc_auc"]["merge"] == {"low": want.low, "high": want.high, "method": "delong"}
     assert d["intervals"]["average_precision"]["merge"] == {"low": None, "high": None, "method": "none"}
@@ -125,11 +131,15 @@ def test_the_case_level_scorers_agree_with_sklearn():
 
 def test_pooled_f_bootstrap_matches_resampling_cases_with_sklearn():
     y, p, s, f = _binary_data(n=600, prevalence=0.2)
-    got = apples.report(y, folds=f, y_pred=p, confidence=0.9, n_resamples=20_000).to_dict()["intervals"]["f_measure"]
+    got = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.9, n_resamples=20_000).to_dict()[
+        "intervals"
+    ]["f_measure"]
     low, high = _brute_force_quantiles(y, p, f, _f1_positive, 5000, 0.9, seed=7)
     # Two Monte Carlo estimates of the same 5% and 95% quantiles: each has a standard error near 0.001 here.
     assert got["tp_fp"]["method"] == "bootstrap"
-    assert got["tp_fp"]["low"] == pytest.approx(low, abs=0.005) and got["tp_fp"]["high"] == pytest.approx(high, abs=0.005)
+    assert got["tp_fp"]["low"] == pytest.approx(low, abs=0.005) and got["tp_fp"]["high"] == pytest.approx(
+        high, abs=0.005
+    )
 
 
 def test_multiclass_pooled_macro_bootstrap_matches_resampling_cases_with_sklearn():
@@ -138,7 +148,7 @@ def test_multiclass_pooled_macro_bootstrap_matches_resampling_cases_with_sklearn
     y = rng.integers(0, 3, n)
     p = np.where(rng.random(n) < 0.6, y, rng.integers(0, 3, n))
     f = rng.integers(0, 4, n)
-    d = apples.report(y, folds=f, y_pred=p, confidence=0.9, n_resamples=20_000).to_dict()
+    d = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.9, n_resamples=20_000).to_dict()
     got = d["intervals"]["mean_f"]["macro"]["pooled"]
     low, high = _brute_force_quantiles(y, p, f, lambda a, b: _macro_f1(a, b, 3), 5000, 0.9, seed=8)
     assert got["method"] == "bootstrap"
@@ -147,29 +157,35 @@ def test_multiclass_pooled_macro_bootstrap_matches_resampling_cases_with_sklearn
     micro = d["intervals"]["precision"]["micro"]["pooled"]
     want = stats.binomtest(int((y == p).sum()), n).proportion_ci(confidence_level=0.9, method="wilson")
     assert micro["method"] == "wilson" and micro["low"] == pytest.approx(want.low, abs=1e-12)
-    assert d["intervals"]["roc_auc"]["macro_ovr"]["merge"]["method"] == "none"
+    assert "roc_auc" not in d["intervals"]  # no scores: no AUC, and no interval for it
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_vectorised_label_averages_equal_the_report_kernel(seed):
-    """On one table (R = 1) the batch kernel gives label_averages' values, zero policy included."""
+def test_the_label_averages_of_the_bootstrap_equal_scikit_learn(seed):
+    """The one kernel behind the report's values and its multi-class bootstrap, on one table, against scikit-learn.
+
+    Macro, micro and test-frequency (``average="weighted"``) precision, recall and mean F of scikit-learn with
+    zero_division=0 (the report's zero policy), and lfb with training frequencies written out.
+    """
     rng = np.random.default_rng(seed)
     q = int(rng.integers(2, 6))
     m = rng.integers(0, 4, (q, q)) * (rng.random((q, q)) < 0.6)  # empty rows and columns happen
     m[0, 0] += 1
-    counts = {}
-    for i in range(q):
-        tp = int(m[i, i])
-        counts[i] = Counts(tp, int(m[:, i].sum()) - tp, int(m[i].sum()) - tp, int(m.sum()) - int(m[:, i].sum())
-                           - int(m[i].sum()) + tp)
+    y_true = np.repeat(np.arange(q), m.sum(axis=1))
+    y_pred = np.concatenate([np.repeat(np.arange(q), m[i]) for i in range(q)])
     train = rng.dirichlet(np.ones(q))
-    want = label_averages(counts, dict(enumerate(train.tolist())))
-    got = label_average_replicates(
-        np.diag(m)[None].astype(float), m.sum(axis=0)[None].astype(float), m.sum(axis=1)[None].astype(float), train
-    )
-    for section, by_average in want.items():
-        for key, value in by_average.items():
-            assert got[section][key][0] == pytest.approx(value, abs=1e-12), (section, key)
+    tp = np.diag(m).astype(float)
+    got = average_sections(tp, m.sum(axis=0) - tp, m.sum(axis=1) - tp, train)
+    labels = list(range(q))
+    for key, average in (("macro", "macro"), ("micro", "micro"), ("lfb_test", "weighted")):
+        p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, labels=labels, average=average, zero_division=0)
+        assert got["precision"][key] == pytest.approx(p, abs=1e-12), key
+        assert got["recall"][key] == pytest.approx(r, abs=1e-12), key
+        assert got["mean_f"][key] == pytest.approx(f, abs=1e-12), key
+    p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, labels=labels, average=None, zero_division=0)
+    assert got["precision"]["lfb_train"] == pytest.approx(float(np.dot(train, p)), abs=1e-12)
+    assert got["recall"]["lfb_train"] == pytest.approx(float(np.dot(train, r)), abs=1e-12)
+    assert got["mean_f"]["lfb_train"] == pytest.approx(float(np.dot(train, f)), abs=1e-12)
 
 
 def test_repeats_average_the_ends_of_pooled_intervals_and_pool_fold_scores_for_the_t():
@@ -177,10 +193,19 @@ def test_repeats_average_the_ends_of_pooled_intervals_and_pool_fold_scores_for_t
     rng = np.random.default_rng(5)
     f2 = rng.integers(0, 4, y.size)
     both = apples.report(
-        np.r_[y, y], folds=np.r_[f, f2], y_pred=np.r_[p, p], y_score=np.r_[s, s],
-        repeats=np.r_[np.zeros(y.size), np.ones(y.size)], confidence=0.95,
+        apples.CVPredictions(
+            np.r_[y, y],
+            folds=np.r_[f, f2],
+            y_pred=np.r_[p, p],
+            y_score=np.r_[s, s],
+            repeats=np.r_[np.zeros(y.size), np.ones(y.size)],
+        ),
+        confidence=0.95,
     ).to_dict()["intervals"]
-    one = [apples.report(y, folds=g, y_pred=p, y_score=s, confidence=0.95).to_dict()["intervals"] for g in (f, f2)]
+    one = [
+        apples.report(apples.CVPredictions(y, folds=g, y_pred=p, y_score=s), confidence=0.95).to_dict()["intervals"]
+        for g in (f, f2)
+    ]
     for name, agg in (("precision", "pooled"), ("accuracy", "pooled"), ("roc_auc", "merge")):
         got = both[name][agg]
         assert got["method"].endswith("(mean over repeats)")
@@ -200,17 +225,20 @@ def test_interval_ends_are_clipped_to_the_unit_interval():
     p = np.where(y == 1, (rng.random(y.size) < 0.8).astype(int), 0)
     p[[0, 1, 2]] = [1, 1, 1]
     p[[15, 16, 17]] = [1, 0, 0]
-    d = apples.report(y, folds=f, y_pred=p, confidence=0.95, n_resamples=200).to_dict()
+    d = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.95, n_resamples=200).to_dict()
     recalls = [p[(f == i) & (y == 1)].mean() for i in range(5)]
-    _, unclipped_high = stats.t.interval(0.95, 4, loc=np.mean(recalls),
-                                         scale=math.sqrt((1 / 5 + 15 / 60) * np.var(recalls, ddof=1)))
+    _, unclipped_high = stats.t.interval(
+        0.95, 4, loc=np.mean(recalls), scale=math.sqrt((1 / 5 + 15 / 60) * np.var(recalls, ddof=1))
+    )
     assert unclipped_high > 1 and d["intervals"]["recall"]["avg"]["high"] == 1.0
 
 
 def test_undefined_values_get_null_intervals_never_numbers():
     y = np.array([1, 0, 0, 0, 1, 0, 0, 0])
     p = np.zeros(8, dtype=int)  # nothing predicted positive: pooled precision is 0/0
-    d = apples.report(y, folds=[0, 0, 0, 0, 1, 1, 1, 1], y_pred=p, confidence=0.95, n_resamples=200).to_dict()
+    d = apples.report(
+        apples.CVPredictions(y, folds=[0, 0, 0, 0, 1, 1, 1, 1], y_pred=p), confidence=0.95, n_resamples=200
+    ).to_dict()
     assert d["precision"]["pooled"] is None
     assert d["intervals"]["precision"]["pooled"] == {"low": None, "high": None, "method": "wilson"}
     assert d["intervals"]["f_measure"]["avg_skip"]["low"] is None  # every fold skipped
@@ -218,9 +246,9 @@ def test_undefined_values_get_null_intervals_never_numbers():
 
 def test_the_same_seed_gives_the_same_report_and_another_seed_another_bootstrap():
     y, p, s, f = _binary_data()
-    a = apples.report(y, folds=f, y_pred=p, confidence=0.95, seed=3)
-    assert a == apples.report(y, folds=f, y_pred=p, confidence=0.95, seed=3)
-    b = apples.report(y, folds=f, y_pred=p, confidence=0.95, seed=4).to_dict()["intervals"]
+    a = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.95, seed=3)
+    assert a == apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.95, seed=3)
+    b = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.95, seed=4).to_dict()["intervals"]
     assert b["f_measure"]["tp_fp"] != a.to_dict()["intervals"]["f_measure"]["tp_fp"]
     assert b["precision"] == a.to_dict()["intervals"]["precision"]  # Wilson and the t use no seed
 
@@ -232,7 +260,7 @@ def test_leave_one_out_over_2000_folds_is_answered_in_chunks():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 2000)
     p = np.where(rng.random(2000) < 0.8, y, 1 - y)
-    r = apples.report(y, folds=np.arange(2000), y_pred=p, confidence=0.95).to_dict()
+    r = apples.report(apples.CVPredictions(y, folds=np.arange(2000), y_pred=p), confidence=0.95).to_dict()
     f = f1_score(y, p)
     assert r["f_measure"]["tp_fp"] == pytest.approx(f, rel=1e-12)
     ci = r["intervals"]["f_measure"]["tp_fp"]
@@ -242,7 +270,7 @@ def test_leave_one_out_over_2000_folds_is_answered_in_chunks():
 
 def test_every_format_shows_the_intervals_and_json_round_trips():
     y, p, s, f = _binary_data()
-    r = apples.report(y, folds=f, y_pred=p, y_score=s, confidence=0.9)
+    r = apples.report(apples.CVPredictions(y, folds=f, y_pred=p, y_score=s), confidence=0.9)
     frame = r.to_frame()
     assert {"low", "high", "interval"} <= set(frame.columns)
     row = frame[(frame.quantity == "precision") & (frame.aggregation == "pooled")].iloc[0]
@@ -261,7 +289,7 @@ def test_every_format_shows_the_intervals_and_json_round_trips():
     [
         ({"confidence": 1.0}, ValueError, "confidence"),
         ({"confidence": "0.95"}, TypeError, "confidence"),
-        ({"confidence": 0.95, "n_resamples": 10}, ValueError, "n_resamples"),
+        ({"confidence": 0.95, "n_resamples": 0}, ValueError, "n_resamples"),
         ({"confidence": 0.95, "seed": None}, TypeError, "seed"),
         ({"confidence": 0.95, "seed": -1}, ValueError, "seed"),
     ],
@@ -269,7 +297,7 @@ def test_every_format_shows_the_intervals_and_json_round_trips():
 def test_bad_interval_options_are_refused_by_name(kwargs, error, name):
     y, p, s, f = _binary_data(n=100)
     with pytest.raises(error, match=name):
-        apples.report(y, folds=f, y_pred=p, **kwargs)
+        apples.report(apples.CVPredictions(y, folds=f, y_pred=p), **kwargs)
 
 
 @pytest.mark.trained

@@ -251,10 +251,10 @@ class SequenceOf(Kind):
         self.what = what or f"a sequence of {item.what}"
 
     def check(self, name: str, value: object) -> list:
-        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__}")
         if isinstance(value, self.item.cls if isinstance(self.item, Instance) else ()):
             raise TypeError(f"{name} must be {self.what}, got a single {type(value).__name__}")
+        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__}")
         items = list(value)
         if not items:
             raise ValueError(f"{name} is empty; it must be {self.what}")

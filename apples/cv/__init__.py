@@ -27,6 +27,7 @@ from apples.cv.predictions import (
 )
 from apples.cv.ranking import (
     CV_ROC_AUC_METHODS,
+    RANKING_METRICS,
     MergeDecomposition,
     auc_table,
     cv_ranking_score,
@@ -48,6 +49,7 @@ __all__ = [
     "CV_ROC_AUC_METHODS",
     "F_AGGREGATIONS",
     "QUANTITY_NAMES",
+    "RANKING_METRICS",
     "REPORT_SECTIONS",
     "CVPredictions",
     "FAggregation",

@@ -1,37 +1,45 @@
 """Ranking measures under cross-validation: AUC_avg against AUC_merge (Forman & Scholz 2010 §3).
 
-:func:`cv_ranking_score` averages a ranking measure over folds (``method="avg"``)
-or computes it once on the merged scores (``method="merge"``); merging is only
-meaningful when the folds' scores are calibrated alike (§3.2). :func:`auc_table`
-shows each fold beside the merged value and :func:`merge_decomposition` splits
-the merged AUC into within-fold and between-fold pairs.
+Introduced in notebook 02. :func:`cv_ranking_score` averages a ranking measure over folds
+(``method="avg"``) or computes it once on the merged scores (``method="merge"``); merging is only
+meaningful when the folds' scores are calibrated alike (§3.2). :func:`auc_table` shows each fold
+beside the merged value and :func:`merge_decomposition` splits the merged AUC into within-fold and
+between-fold pairs. Every function takes the cases' labels, scores and fold ids (``folds``), as
+:func:`apples.report` does; one sort gives every fold's and the merged AUC and average precision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Hashable
 from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from apples._kernels.counting import codes_of
+from apples._kernels.ranking import cumulative_counts, fold_ranking
 from apples._params import (
-    MAX_EXACT_INT,
+    FOLD_IDS,
+    LABEL,
+    LABELS,
+    SCORES,
+    BinaryLabels,
+    Integer,
+    Nullable,
+    Options,
+    ParameterValueError,
     Policy,
+    SameLength,
+    Undefined,
     UndefinedMetricError,
-    check_choice,
-    check_fold_lists,
-    check_labels_1d,
-    check_policy,
-    check_same_label_kind,
-    check_scores,
+    declare,
     divide,
-    label_kind,
 )
-from apples.metrics.ranking import average_precision, precision_at_k, roc_auc
 
 __all__ = [
     "CV_ROC_AUC_METHODS",
+    "RANKING_METRICS",
     "MergeDecomposition",
     "auc_table",
     "cv_ranking_score",
@@ -40,105 +48,105 @@ __all__ = [
 ]
 
 CV_ROC_AUC_METHODS: tuple[str, ...] = ("avg", "merge")
-_CV_UNDEFINED = ("raise", "nan", "skip")
-
-
-#: metric name -> (function, name used in error messages)
-_METRICS: dict[str, tuple[Callable[..., float], str]] = {
-    "roc_auc": (roc_auc, "AUC"),
-    "average_precision": (average_precision, "average precision"),
-    "precision_at_k": (precision_at_k, "precision at k"),
+#: The ranking measures :func:`cv_ranking_score` computes, and their names in messages.
+RANKING_METRICS: dict[str, str] = {
+    "roc_auc": "AUC",
+    "average_precision": "average precision",
+    "precision_at_k": "precision at k",
 }
+_TIES = ("expected", "pessimistic", "optimistic")
+_CASES = [SameLength("y_true", "y_score", "folds"), BinaryLabels("pos_label", "y_true")]
 
 
-def in_fold(i: int, err: Exception) -> Exception:
-    """The same kind of error (ValueError or TypeError), its message prefixed with the fold."""
-    cls = TypeError if isinstance(err, TypeError) else ValueError
-    return cls(f"fold {i + 1} (index {i}): {err}")
+class _Folds(NamedTuple):
+    ids: np.ndarray  #: the sorted fold ids
+    code: np.ndarray  #: each case's fold, 0 .. k - 1
+    positive: np.ndarray  #: whether each case is a positive
 
 
-def merge_folds(t_folds: list, s_folds: list) -> tuple[np.ndarray, np.ndarray]:
-    """All folds' labels and scores concatenated, each fold checked first (errors name the fold).
-
-    numpy would silently turn ``[1, 0]`` and ``["a", "b"]`` into four string
-    labels, and int64 with uint64 scores into float64 (merging distinct scores
-    above 2**53): labels of different kinds are a TypeError, and integer
-    scores are concatenated in an integer dtype.
-    """
-    ts, ss = [], []
-    for i, (a, b) in enumerate(zip(t_folds, s_folds, strict=True)):
-        try:
-            ts.append(check_labels_1d("y_true", a))
-            ss.append(check_scores("y_score", b))
-        except (ValueError, TypeError) as err:
-            raise in_fold(i, err) from None
-    check_same_label_kind(**{f"fold {i + 1} (index {i}) of y_true_folds": a for i, a in enumerate(ts)})
-    merged = np.concatenate(ss)
-    ints = [a for a in ss if a.dtype.kind in "iu" and a.size]
-    if merged.dtype.kind == "f" and ints:
-        lo, hi = min(int(a.min()) for a in ints), max(int(a.max()) for a in ints)
-        if all(a.dtype.kind in "iu" or not a.size for a in ss):
-            for dtype in (np.int64, np.uint64):
-                if np.iinfo(dtype).min <= lo and hi <= np.iinfo(dtype).max:
-                    return np.concatenate(ts), np.concatenate([a.astype(dtype) for a in ss])
-        if max(-lo, hi) > MAX_EXACT_INT or all(a.dtype.kind in "iu" or not a.size for a in ss):
-            raise ValueError(
-                "y_score_folds cannot be ranked together exactly: some folds hold integer scores "
-                f"(from {lo} to {hi}) that no one dtype holds together with the other folds' scores "
-                "(float64 rounds integers beyond 2**53); give every fold scores of one dtype"
-            )
-    return np.concatenate(ts), merged
+def _folds(y_true: ArrayLike, folds: ArrayLike, pos_label: Hashable) -> _Folds:
+    t = np.asarray(y_true)
+    if t.size == 0:
+        raise ParameterValueError("y_true is empty: there are no cases, hence no folds", param="y_true")
+    ids, code = codes_of(np.asarray(folds))
+    return _Folds(ids, code, t == pos_label)
 
 
+def _per_fold(f: _Folds, scores: np.ndarray, metric: str, k: int | None, ties: str) -> tuple[np.ndarray, float]:
+    """The measure of every fold (NaN where undefined) and of the merged scores."""
+    if metric in ("roc_auc", "average_precision"):
+        r = fold_ranking(f.positive, scores, f.code, f.ids.size)
+        return (r.auc, r.auc_merge) if metric == "roc_auc" else (r.ap, r.ap_merge)
+    assert k is not None
+    from apples._kernels.ranking import precision_at_k_from_counts  # type: ignore[attr-defined]  # TODO merge
+
+    def at_k(rows: np.ndarray | slice) -> float:
+        c = cumulative_counts(f.positive[rows], scores[rows])
+        return precision_at_k_from_counts(c, k, ties) if k <= f.positive[rows].size else float("nan")
+
+    per = np.array([at_k(np.flatnonzero(f.code == i)) for i in range(f.ids.size)])
+    return per, at_k(slice(None))
+
+
+def _fold_name(ids: np.ndarray, i: int) -> str:
+    value = ids[i].item() if isinstance(ids[i], np.generic) else ids[i]
+    return f"fold {value!r}"
+
+
+@declare(
+    y_true=LABELS,
+    y_score=SCORES,
+    folds=FOLD_IDS,
+    metric=Options(*RANKING_METRICS),
+    method=Options(*CV_ROC_AUC_METHODS),
+    undefined=Undefined("raise", "nan", "skip"),
+    pos_label=LABEL,
+    k=Nullable(Integer(1, None)),
+    ties=Options(*_TIES),
+    relations=_CASES,
+)
 def cv_ranking_score(
-    y_true_folds,
-    y_score_folds,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    metric,
+    folds: ArrayLike,
+    metric: Literal["roc_auc", "average_precision", "precision_at_k"],
     method: Literal["avg", "merge"],
-    undefined: Literal["raise", "nan", "skip"] = "raise",
-    **metric_options,
+    undefined: Policy = "raise",
+    pos_label: Hashable = 1,
+    k: int | None = None,
+    ties: Literal["expected", "pessimistic", "optimistic"] = "expected",
 ) -> float:
-    """A ranking metric under cross-validation, averaged per fold or on the merged scores.
+    """A ranking measure under cross-validation, averaged per fold or on the merged scores.
 
     Parameters
     ----------
-    y_true_folds, y_score_folds : sequence of array-like
-        One array of labels and one of scores per test fold.
-    metric : {"roc_auc", "average_precision", "precision_at_k"} or callable
-        The ranking metric; a callable ``f(y_true, y_score, **metric_options)``
-        must raise :class:`~apples.UndefinedMetricError` where it is undefined.
+    y_true, y_score : array-like of shape (n,)
+        Labels (two classes) and scores (higher = more positive) of every case.
+    folds : array-like of shape (n,)
+        The fold id of each case.
+    metric : {"roc_auc", "average_precision", "precision_at_k"}
+        The ranking measure (:func:`apples.roc_auc`, :func:`apples.average_precision`,
+        :func:`apples.precision_at_k` with ``k`` and ``ties``).
     method : {"avg", "merge"}
-        ``"avg"``: the metric on each fold, then the mean (AUC_avg of Forman &
-        Scholz §2.4, and their advice for precision at 20 and MAP, §3.2).
-        ``"merge"``: all folds' scores concatenated and ranked together
-        (AUC_merge), meaningful only if the fold classifiers are calibrated
-        with each other.
+        ``"avg"``: the measure on each fold, then the mean (AUC_avg of Forman & Scholz §2.4, and their
+        advice for precision at 20 and MAP, §3.2). ``"merge"``: all folds' scores ranked together
+        (AUC_merge), meaningful only if the fold classifiers are calibrated with each other.
     undefined : {"raise", "nan", "skip"}, default "raise"
-        What to do with a fold where the metric is undefined (e.g. a fold
-        with one class for AUC): raise an error naming the fold (counted
-        from 1, with its 0-based index), return
-        ``nan`` for the whole cross-validation, or skip the fold and average
-        the rest (an error if every fold is undefined). With ``"merge"`` only
-        the pooled scores can be undefined; ``"skip"`` then has nothing left
-        and raises.
-    **metric_options
-        Passed to the metric, e.g. ``k=20`` for ``"precision_at_k"``.
+        A fold where the measure is 0/0 (one class for AUC, no positives for average precision, fewer
+        than k cases for precision at k): raise an error naming the fold, return NaN, or leave the fold
+        out of the average (NaN if every fold is left out). With ``"merge"`` only the merged scores can
+        be undefined.
+    pos_label : label, default 1
+        The positive class.
+    k : int, optional
+        The cut-off of ``"precision_at_k"`` (required there, refused otherwise).
+    ties : {"expected", "pessimistic", "optimistic"}, default "expected"
+        How ``"precision_at_k"`` counts a tie group that straddles position k.
 
     Returns
     -------
     float
-
-    Raises
-    ------
-    UndefinedMetricError
-        Under ``undefined="raise"`` for an undefined fold (named), and under
-        ``"skip"`` when every fold is undefined.
-    ValueError, TypeError
-        Unknown ``metric``/``method``/``undefined``, fold lists of different
-        lengths or empty, an empty fold, a fold whose labels and scores differ
-        in length, or bad labels/scores in a fold (the message names the
-        fold); with ``"merge"``, folds whose labels are of different kinds.
 
     References
     ----------
@@ -148,75 +156,72 @@ def cv_ranking_score(
     --------
     Two folds that each rank perfectly, but on different scales:
 
-    >>> y = [[1, 0, 0], [1, 0, 0]]
-    >>> s = [[0.9, 0.8, 0.7], [0.3, 0.2, 0.1]]
-    >>> cv_ranking_score(y, s, metric="roc_auc", method="avg")
+    >>> y, s, f = [1, 0, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.3, 0.2, 0.1], [0, 0, 0, 1, 1, 1]
+    >>> cv_ranking_score(y, s, folds=f, metric="roc_auc", method="avg")
     1.0
-    >>> cv_ranking_score(y, s, metric="roc_auc", method="merge")   # fold 2's positive is below fold 1's negatives
+    >>> cv_ranking_score(y, s, folds=f, metric="roc_auc", method="merge")  # fold 1 ranks below fold 0
     0.75
-    >>> cv_ranking_score(y, s, metric="precision_at_k", k=1, method="avg"), \
-cv_ranking_score(y, s, metric="precision_at_k", k=2, method="merge")
-    (1.0, 0.5)
+    >>> cv_ranking_score(y, s, folds=f, metric="precision_at_k", k=1, method="avg")
+    1.0
     """
-    if isinstance(metric, str):
-        func, name = _METRICS[check_choice("metric", metric, tuple(_METRICS))]
-    elif callable(metric):
-        func, name = metric, getattr(metric, "__name__", "metric")
-    else:
-        raise TypeError(f"metric must be a metric name or a callable, got {type(metric).__name__}")
-    check_choice("method", method, CV_ROC_AUC_METHODS)
-    check_choice("undefined", undefined, _CV_UNDEFINED)
-    t_folds, s_folds = check_fold_lists(y_true_folds, y_score_folds)
+    if (metric == "precision_at_k") != (k is not None):
+        raise ParameterValueError(
+            "k is the cut-off of metric='precision_at_k': give it there, and only there", param="k"
+        )
+    f = _folds(y_true, folds, pos_label)
+    per, merged = _per_fold(f, np.asarray(y_score), metric, k, ties)
+    name = RANKING_METRICS[metric]
     if method == "merge":
-        t, s = merge_folds(t_folds, s_folds)
-        try:
-            return float(func(t, s, **metric_options))
-        except UndefinedMetricError as err:
-            if undefined == "nan":
-                return float("nan")
-            raise UndefinedMetricError(f"the merged folds: {err}") from None
-    values = []
-    undefined_folds = []
-    for i, (t, s) in enumerate(zip(t_folds, s_folds, strict=True)):
-        try:
-            values.append(float(func(t, s, **metric_options)))
-        except UndefinedMetricError as err:
-            if undefined == "raise":
-                raise UndefinedMetricError(f"fold {i + 1} (index {i}): {err}; pass undefined='nan' or 'skip'") from None
-            undefined_folds.append(i)
-        except (ValueError, TypeError) as err:
-            raise in_fold(i, err) from None
-    if undefined_folds and undefined == "nan":
+        if merged != merged and undefined == "raise":
+            raise UndefinedMetricError(f"{name} of the merged folds is undefined (0/0); pass undefined='nan'")
+        return float(merged)
+    bad = np.flatnonzero(np.isnan(per))
+    if bad.size and undefined == "raise":
+        raise UndefinedMetricError(
+            f"{_fold_name(f.ids, int(bad[0]))}: {name} is undefined (0/0); pass undefined='nan' or 'skip'"
+        )
+    if bad.size and undefined == "nan":
         return float("nan")
-    if not values:
-        raise UndefinedMetricError(f"{name} is undefined in every one of the {len(t_folds)} folds; nothing to average")
-    return float(np.mean(values))
+    defined = per[~np.isnan(per)]
+    if not defined.size:
+        raise UndefinedMetricError(f"{name} is undefined in every one of the {per.size} folds; nothing to average")
+    return float(defined.mean())
 
 
+@declare(
+    y_true=LABELS,
+    y_score=SCORES,
+    folds=FOLD_IDS,
+    method=Options(*CV_ROC_AUC_METHODS),
+    undefined=Undefined("raise", "nan", "skip"),
+    pos_label=LABEL,
+    relations=_CASES,
+)
 def cv_roc_auc(
-    y_true_folds,
-    y_score_folds,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
+    folds: ArrayLike,
     method: Literal["avg", "merge"],
-    undefined: Literal["raise", "nan", "skip"] = "raise",
-    pos_label=1,
+    undefined: Policy = "raise",
+    pos_label: Hashable = 1,
 ) -> float:
     """Cross-validated AUC: AUC_avg or AUC_merge of Forman & Scholz §2.4.
 
     Parameters
     ----------
-    y_true_folds, y_score_folds : sequence of array-like
-        One array of labels and one of scores per test fold.
+    y_true, y_score : array-like of shape (n,)
+        Labels (two classes) and scores of every case.
+    folds : array-like of shape (n,)
+        The fold id of each case.
     method : {"avg", "merge"}
-        ``"avg"``: AUC_avg = (1/k) Σ AUC^(i), what Forman & Scholz recommend
-        (§5). ``"merge"``: AUC_merge, one ROC curve over all folds' scores,
-        which also penalises fold classifiers that are not calibrated with
-        one another (§3.2). No default: the choice is the point.
+        ``"avg"``: AUC_avg = (1/k) Σ AUC^(i), what Forman & Scholz recommend (§5). ``"merge"``:
+        AUC_merge, one ROC curve over all folds' scores, which also penalises fold classifiers that
+        are not calibrated with one another (§3.2). No default: the choice is the point.
     undefined : {"raise", "nan", "skip"}, default "raise"
         A fold with only one class has no AUC (§2.4, Exceptions): raise an
-        :class:`~apples.UndefinedMetricError` naming the fold, return ``nan``
-        (as scikit-learn's ``cross_val_score`` averages do since 1.6), or skip
-        the fold. Never a silent 0.
+        :class:`~apples.UndefinedMetricError` naming the fold, return ``nan`` (as scikit-learn's
+        ``cross_val_score`` averages do since 1.6), or skip the fold. Never a silent 0.
     pos_label : label, default 1
         The positive class.
 
@@ -226,72 +231,85 @@ def cv_roc_auc(
 
     References
     ----------
-    Forman & Scholz (2010) §2.4 (definitions, WEKA, Exceptions), §3.2
-    (the calibration example), §5 (recommendation: AUC_avg).
+    Forman & Scholz (2010) §2.4 (definitions, WEKA, Exceptions), §3.2 (the calibration example), §5
+    (recommendation: AUC_avg).
 
     Examples
     --------
-    >>> y = [[1, 0, 0, 1], [1, 0, 0, 0]]
-    >>> s = [[0.9, 0.1, 0.4, 0.3], [5.0, 4.0, 1.0, 2.0]]
-    >>> cv_roc_auc(y, s, method="avg"), cv_roc_auc(y, s, method="merge")
+    >>> y, s = [1, 0, 0, 1, 1, 0, 0, 0], [0.9, 0.1, 0.4, 0.3, 5.0, 4.0, 1.0, 2.0]
+    >>> f = [0, 0, 0, 0, 1, 1, 1, 1]
+    >>> cv_roc_auc(y, s, folds=f, method="avg"), cv_roc_auc(y, s, folds=f, method="merge")
     (0.875, 0.5333333333333333)
-    >>> cv_roc_auc([[1, 0], [0, 0]], [[0.9, 0.1], [0.3, 0.2]], method="avg", undefined="skip")
-    1.0
     """
-    return cv_ranking_score(
-        y_true_folds, y_score_folds, metric="roc_auc", method=method, undefined=undefined, pos_label=pos_label
-    )
+    f = _folds(y_true, folds, pos_label)
+    r = fold_ranking(f.positive, np.asarray(y_score), f.code, f.ids.size)
+    if method == "merge":
+        if r.auc_merge != r.auc_merge and undefined == "raise":
+            raise UndefinedMetricError("AUC of the merged folds is undefined: they hold one class only")
+        return float(r.auc_merge)
+    bad = np.flatnonzero(np.isnan(r.auc))
+    if bad.size and undefined == "raise":
+        raise UndefinedMetricError(
+            f"{_fold_name(f.ids, int(bad[0]))}: AUC is undefined: the fold holds one class only; "
+            "pass undefined='nan' or 'skip'"
+        )
+    if bad.size and undefined == "nan":
+        return float("nan")
+    defined = r.auc[~np.isnan(r.auc)]
+    if not defined.size:
+        raise UndefinedMetricError(f"AUC is undefined in every one of the {r.auc.size} folds; nothing to average")
+    return float(defined.mean())
 
 
-def auc_table(y_true_folds, y_score_folds, *, undefined: Literal["raise", "nan", "skip"] = "raise") -> pd.DataFrame:
+@declare(
+    y_true=LABELS,
+    y_score=SCORES,
+    folds=FOLD_IDS,
+    undefined=Undefined("raise", "nan", "skip"),
+    pos_label=LABEL,
+    relations=_CASES,
+)
+def auc_table(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    folds: ArrayLike,
+    undefined: Policy = "raise",
+    pos_label: Hashable = 1,
+) -> pd.DataFrame:
     """Per-fold AUC with the fold's class counts, then AUC_avg and AUC_merge.
 
-    Labels are 1 (positive) and anything else (negative). Rows ``1..k`` hold
-    ``positives``, ``negatives`` and ``roc_auc`` of each fold
-    (NaN where undefined, under ``undefined="nan"`` or ``"skip"``); row
-    ``"AUC_avg"`` and row ``"AUC_merge"`` hold :func:`~apples.cv_roc_auc`
-    with the given ``undefined`` policy.
+    One row per fold id (in sorted order) with ``positives``, ``negatives`` and ``auc`` (NaN where
+    undefined); row ``"AUC_avg"`` holds the mean over folds and row ``"AUC_merge"`` the merged AUC
+    with the class totals, both under the ``undefined`` policy of :func:`cv_roc_auc`.
 
     Examples
     --------
-    >>> t = auc_table([[1, 0, 0], [1, 0, 0]], [[3, 2, 1], [0.3, 0.2, 0.1]])
+    >>> t = auc_table([1, 0, 0, 1, 0, 0], [3, 2, 1, 0.3, 0.2, 0.1], folds=[0, 0, 0, 1, 1, 1])
     >>> t["auc"].tolist()
     [1.0, 1.0, 1.0, 0.75]
     """
-    aggregates = {
-        f"AUC_{m}": cv_roc_auc(y_true_folds, y_score_folds, method=m, undefined=undefined) for m in ("avg", "merge")
-    }  # validates, and raises naming the fold under "raise"
-    rows = []
-    for t, s in zip(y_true_folds, y_score_folds, strict=True):
-        t = np.asarray(t)
-        rows.append(
-            {"positives": int((t == 1).sum()), "negatives": int((t != 1).sum()), "auc": roc_auc(t, s, undefined="nan")}
+    f = _folds(y_true, folds, pos_label)
+    r = fold_ranking(f.positive, np.asarray(y_score), f.code, f.ids.size)
+    bad = np.flatnonzero(np.isnan(r.auc))
+    if bad.size and undefined == "raise":
+        raise UndefinedMetricError(
+            f"{_fold_name(f.ids, int(bad[0]))}: AUC is undefined: the fold holds one class only; "
+            "pass undefined='nan' or 'skip'"
         )
-    table = pd.DataFrame(rows, index=pd.Index(range(1, len(rows) + 1), name="fold", dtype=object))
-    for name, value in aggregates.items():
-        table.loc[name, "auc"] = value
-    table.loc["AUC_merge", ["positives", "negatives"]] = (
-        table[["positives", "negatives"]].iloc[: len(rows)].sum().to_numpy()
+    positives = np.bincount(f.code, weights=f.positive, minlength=f.ids.size).astype(np.int64)
+    negatives = np.bincount(f.code, minlength=f.ids.size) - positives
+    table = pd.DataFrame(
+        {"positives": positives, "negatives": negatives, "auc": r.auc},
+        index=pd.Index([v.item() if isinstance(v, np.generic) else v for v in f.ids], name="fold", dtype=object),
     )
+    defined = r.auc[~np.isnan(r.auc)]
+    avg = float("nan") if (bad.size and undefined == "nan") or not defined.size else float(defined.mean())
+    table.loc["AUC_avg", "auc"] = avg
+    table.loc["AUC_merge", ["positives", "negatives", "auc"]] = [positives.sum(), negatives.sum(), r.auc_merge]
     for col in ("positives", "negatives"):
         table[col] = table[col].astype("Int64")
     return table
-
-
-def _positive_folds(y_true_folds: list) -> list[np.ndarray]:
-    """Each fold's labels checked (errors name the fold) and read as booleans: label 1 is positive."""
-    out = []
-    for i, t in enumerate(y_true_folds):
-        try:
-            t = check_labels_1d("y_true", t)
-        except (ValueError, TypeError) as err:
-            raise in_fold(i, err) from None
-        if label_kind(t) != "number":
-            raise TypeError(
-                f"fold {i + 1} (index {i}): y_true must hold numeric labels, 1 = positive, got {t[:5].tolist()}"
-            )
-        out.append(t == 1)
-    return out
 
 
 class MergeDecomposition(NamedTuple):
@@ -303,49 +321,62 @@ class MergeDecomposition(NamedTuple):
     within_share: float  #: fraction of all pairs that are within-fold, Σ P_k N_k / (P N)
 
 
-def merge_decomposition(y_true_folds, y_score_folds, *, undefined: Policy = "raise") -> MergeDecomposition:
+@declare(
+    y_true=LABELS,
+    y_score=SCORES,
+    folds=FOLD_IDS,
+    undefined=Undefined("zero", "nan", "raise"),
+    pos_label=LABEL,
+    relations=_CASES,
+)
+def merge_decomposition(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    folds: ArrayLike,
+    undefined: Policy = "raise",
+    pos_label: Hashable = 1,
+) -> MergeDecomposition:
     """Write AUC_merge as a weighted mean of a within-fold and a between-fold AUC.
 
-    AUC_merge counts every positive–negative pair of the pooled folds. A pair
-    from one fold compares two scores of the same model; a pair from two
-    folds compares scores of two different models, which only makes sense if
-    they are calibrated with each other (Forman & Scholz §3.2). With
+    AUC_merge counts every positive–negative pair of the pooled folds. A pair from one fold compares
+    two scores of the same model; a pair from two folds compares scores of two different models,
+    which only makes sense if they are calibrated with each other (Forman & Scholz §3.2). With
     ``w = Σ_k P_k N_k / (P N)``::
 
         AUC_merge = w · AUC_within + (1 − w) · AUC_between
         AUC_within = Σ_k P_k N_k AUC_k / Σ_k P_k N_k
 
-    so AUC_within is the pair-weighted AUC_avg (equal to AUC_avg when all
-    folds have the same P_k N_k), and the between-fold pairs, usually the
-    large majority, carry the calibration penalty.
+    so AUC_within is the pair-weighted AUC_avg (equal to AUC_avg when all folds have the same
+    P_k N_k), and the between-fold pairs, usually the large majority, carry the calibration penalty.
 
     Parameters
     ----------
-    y_true_folds, y_score_folds : sequence of array-like
-        Labels (1 = positive) and scores per fold.
+    y_true, y_score, folds : array-like of shape (n,)
+        Labels, scores and fold ids of every case.
     undefined : {"zero", "nan", "raise"}, default "raise"
-        Policy for a part with no pairs (e.g. ``between`` with one fold) or
-        pooled scores with one class.
+        Policy for a part with no pairs (e.g. ``between`` with one fold) or merged scores with one
+        class.
+    pos_label : label, default 1
+        The positive class.
 
     Examples
     --------
-    >>> d = merge_decomposition([[1, 0, 0], [1, 0, 0]], [[3, 2, 1], [0.3, 0.2, 0.1]])
+    >>> d = merge_decomposition([1, 0, 0, 1, 0, 0], [3, 2, 1, 0.3, 0.2, 0.1], folds=[0, 0, 0, 1, 1, 1])
     >>> d.within, d.between, d.within_share, d.merged   # 4 of 8 pairs are within-fold
     (1.0, 0.5, 0.5, 0.75)
     """
-    check_policy(undefined)
-    y_true_folds, s_folds = check_fold_lists(y_true_folds, y_score_folds)
-    t_folds = _positive_folds(y_true_folds)
-    merged = cv_roc_auc([t.astype(int) for t in t_folds], s_folds, method="merge", undefined="nan")
-    p = np.array([t.sum() for t in t_folds], dtype=float)
-    n = np.array([t.size for t in t_folds], dtype=float) - p
+    f = _folds(y_true, folds, pos_label)
+    r = fold_ranking(f.positive, np.asarray(y_score), f.code, f.ids.size)
+    p = np.bincount(f.code, weights=f.positive, minlength=f.ids.size)
+    n = np.bincount(f.code, minlength=f.ids.size) - p
     pairs_all = p.sum() * n.sum()
+    merged = r.auc_merge
     if merged != merged:
         merged = divide(0.0, 0.0, undefined=undefined, what="AUC_merge (the pooled folds hold one class)")
     pairs_within = float(np.sum(p * n))
-    u_within = sum(
-        roc_auc(t.astype(int), s) * pk * nk for t, s, pk, nk in zip(t_folds, s_folds, p, n, strict=True) if pk * nk > 0
-    )
+    defined = p * n > 0
+    u_within = float(np.sum(r.auc[defined] * (p * n)[defined]))
     u_merged = merged * pairs_all  # nan stays nan
     within = divide(u_within, pairs_within, undefined=undefined, what="AUC_within (no fold has both classes)")
     between = divide(

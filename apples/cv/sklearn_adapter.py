@@ -27,6 +27,8 @@ from apples._params import (
     Nullable,
     Options,
     ParameterValueError,
+    Relation,
+    SameLength,
     check_pos_label,
     check_same_length,
     declare,
@@ -110,6 +112,44 @@ class _Estimator(Kind):
         return value
 
 
+class _MethodOf(Relation):
+    """A score method other than "auto" is one the estimator has."""
+
+    names = ("method", "estimator")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        method, estimator = values.get("method", "auto"), values.get("estimator")
+        if method != "auto" and estimator is not None and not hasattr(estimator, method):
+            raise ValueError(f"method={method!r}, but {type(estimator).__name__} has no {method}")
+
+
+class _ClassifierLabels(Relation):
+    """``y`` holds two or more labels; with two, ``pos_label`` is one of them or has its default; with more,
+    it is not given."""
+
+    names = ("pos_label", "y")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if "y" not in values:
+            return
+        labels = unique_labels("y", values["y"])
+        pos_label = values.get("pos_label")
+        if labels.size < 2:
+            raise ParameterValueError(
+                f"y holds a single label ({labels.tolist()}); a classifier needs two or more", param="y"
+            )
+        if labels.size > 2:
+            if pos_label is not None:
+                raise ValueError(
+                    f"pos_label is for binary y; y holds {labels.size} labels {labels[:10].tolist()}, which get "
+                    "one score column each (y_score_<label>)"
+                )
+        elif pos_label is not None:
+            check_pos_label(pos_label, labels, where="y")
+        else:
+            default_pos_label(labels)  # raises for labels without a default ("spam"/"ham")
+
+
 @declare(
     estimator=_Estimator(),
     X=_Features(),
@@ -118,6 +158,7 @@ class _Estimator(Kind):
     method=Options(*_METHODS),
     pos_label=Nullable(LABEL),
     n_jobs=Nullable(Integer(None, None)),
+    relations=[SameLength("X", "y", "groups"), _MethodOf(), _ClassifierLabels()],
 )
 def cross_val_predictions(
     estimator: Any,
@@ -154,8 +195,8 @@ def cross_val_predictions(
         Default, as in :func:`apples.report`: 1 for 0/1 or -1/1 labels (True for
         bools); other labels (strings such as ``"benign"``) need it, since
         scikit-learn's score of the label that sorts last is the positive
-        label's only by accident. With ``method="predict"`` (no scores) it may
-        be left out.
+        label's only by accident. The F-measures need it too, so it is
+        required also with ``method="predict"``.
     n_jobs : int, optional
         Folds fitted in parallel (joblib); the result does not depend on it.
 
@@ -174,7 +215,7 @@ def cross_val_predictions(
     Raises
     ------
     ValueError, TypeError
-        ``pos_label`` missing for binary labels other than 0/1 (with scores),
+        ``pos_label`` missing for binary labels other than 0/1,
         not one of the labels of ``y`` or of another kind, or given for
         multi-class ``y``; bad ``X``, ``y``, ``groups`` or ``method``.
 
@@ -195,32 +236,12 @@ def cross_val_predictions(
     """
     model_selection = require("sklearn.model_selection")
     joblib = require("joblib")
-    y_arr = np.asarray(y)
-    check_same_length(X=X, y=y_arr)
-    if groups is not None:
-        check_same_length(X=X, groups=groups)
+    y_arr = y
     labels = unique_labels("y", y_arr)
-    if labels.size < 2:
-        raise ParameterValueError(
-            f"y holds a single label ({labels.tolist()}); a classifier needs two or more", param="y"
-        )
     if method == "auto":
         method = next((m for m in ("predict_proba", "decision_function") if hasattr(estimator, m)), "predict")
-    elif not hasattr(estimator, method):
-        raise ParameterValueError(f"method={method!r}, but {type(estimator).__name__} has no {method}", param="method")
-    if labels.size > 2:
-        if pos_label is not None:
-            raise ParameterValueError(
-                f"pos_label is for binary y; y holds {labels.size} labels {labels[:10].tolist()}, which get one "
-                "score column each (y_score_<label>)",
-                param="pos_label",
-            )
-    elif pos_label is not None:
-        check_pos_label(pos_label, labels, where="y")
-    elif method != "predict":
-        pos_label = default_pos_label(labels)
-    else:
-        pos_label = _implied_pos_label(labels)
+    if labels.size == 2 and pos_label is None:
+        pos_label = default_pos_label(labels)  # _ClassifierLabels made sure there is one
     splitter = model_selection.check_cv(cv, y_arr, classifier=True)
     splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, y_arr, groups)]
     results = joblib.Parallel(n_jobs=n_jobs)(
@@ -251,14 +272,6 @@ def cross_val_predictions(
         labels=labels.tolist() if labels.size > 2 else None,
         pos_label=pos_label,
     )
-
-
-def _implied_pos_label(labels: np.ndarray):
-    """The default positive label where there is one (0/1, -1/1, bools), else None (no scores need it)."""
-    try:
-        return default_pos_label(labels)
-    except ValueError:
-        return None
 
 
 @declare(pos_label=LABEL)
@@ -338,12 +351,42 @@ def _scorer_failed(failed: list[int], n_folds: int) -> ValueError:
 
 
 class _CrossValidateResults(Kind):
-    what = "the dict cross_validate returns"
+    what = "the dict cross_validate returns with scoring=counts_scorer()"
 
-    def check(self, name: str, value: object) -> Mapping[str, Any]:
+    def check(self, name: str, value: object) -> list[Counts]:
         if not isinstance(value, Mapping):
             raise TypeError(f"{name} must be the dict cross_validate returns, got {type(value).__name__}")
-        return value
+        missing = [f"test_{k}" for k in COUNT_KEYS[:3] if f"test_{k}" not in value]
+        failed = _failed_folds(value.get("test_score"))
+        if missing and failed:
+            raise _scorer_failed(failed, len(value["test_score"]))
+        if missing:
+            raise ValueError(
+                f"{name} lacks {missing}; run cross_validate(..., scoring=apples.counts_scorer()) "
+                f"(its keys are {sorted(value)[:10]})"
+            )
+        columns = {}
+        for k in COUNT_KEYS:
+            values = value.get(f"test_{k}")
+            if values is None:
+                continue
+            arr = np.asarray(values)
+            if arr.ndim != 1 or arr.size == 0:
+                raise ValueError(f"{name}['test_{k}'] must hold one count per fold, got shape {arr.shape}")
+            columns[k] = arr
+        check_same_length(**{f"{name}['test_{k}']": v for k, v in columns.items()})
+        nan_folds = sorted(
+            {int(i) for a in columns.values() if a.dtype.kind == "f" for i in np.flatnonzero(np.isnan(a))}
+        )
+        if nan_folds:
+            raise _scorer_failed(nan_folds, len(columns["tp"]))
+        out = []
+        for i in range(len(columns["tp"])):
+            try:
+                out.append(Counts(*(columns[k][i].item() if k in columns else 0 for k in COUNT_KEYS)))
+            except (TypeError, ValueError) as err:
+                raise type(err)(f"{name}, fold {i}: {err}") from None
+        return out
 
 
 @declare(results=_CrossValidateResults())
@@ -370,33 +413,4 @@ def fold_counts_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
     >>> fold_counts_from_cross_validate({"test_tp": [3, 4], "test_fp": [1, 0], "test_fn": [0, 2], "test_tn": [6, 4]})
     [Counts(tp=3, fp=1, fn=0, tn=6), Counts(tp=4, fp=0, fn=2, tn=4)]
     """
-    missing = [f"test_{k}" for k in COUNT_KEYS[:3] if f"test_{k}" not in results]
-    failed = _failed_folds(results.get("test_score"))
-    if missing and failed:
-        raise _scorer_failed(failed, len(results["test_score"]))
-    if missing:
-        raise ValueError(
-            f"results lacks {missing}; run cross_validate(..., scoring=apples.counts_scorer()) "
-            f"(its keys are {sorted(results)[:10]})"
-        )
-    columns = {}
-    for k in COUNT_KEYS:
-        values = results.get(f"test_{k}")
-        if values is None:
-            continue
-        arr = np.asarray(values)
-        if arr.ndim != 1 or arr.size == 0:
-            raise ValueError(f"results['test_{k}'] must hold one count per fold, got shape {arr.shape}")
-        columns[k] = arr
-    check_same_length(**{f"results['test_{k}']": v for k, v in columns.items()})
-    nan_folds = sorted({int(i) for a in columns.values() if a.dtype.kind == "f" for i in np.flatnonzero(np.isnan(a))})
-    if nan_folds:
-        raise _scorer_failed(nan_folds, len(columns["tp"]))
-    n = len(columns["tp"])
-    out = []
-    for i in range(n):
-        try:
-            out.append(Counts(*(columns[k][i].item() if k in columns else 0 for k in COUNT_KEYS)))
-        except (TypeError, ValueError) as err:
-            raise type(err)(f"results, fold {i}: {err}") from None
-    return out
+    return list(results)  # the kind read the counts of each fold off the dict

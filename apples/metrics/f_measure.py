@@ -253,6 +253,7 @@ def f_measure(
     return resolve(float(value), undefined, what=_undefined_f(beta, harmonic=formula == "harmonic"))
 
 
+@declare(counts=COUNTS, undefined=_SCALAR_POLICY)
 def accuracy(counts: Counts, *, undefined: Policy = "raise") -> float:
     """Accuracy (TP + TN) / (TP + FP + FN + TN) (Forman & Scholz §2.1).
 

@@ -160,6 +160,7 @@ def check_layout(data: object, name: str = "data") -> None:
     if not isinstance(data, Mapping) or data.get("task") not in ("binary", "multiclass"):
         raise TypeError(f"{name} must be the dict of CVReport.to_dict() (with 'task' 'binary' or 'multiclass')")
     task = data["task"]
+    _mapping(root, data, _COMMON, exact=False)
     if task == "binary":
         groups = [g for g in (_FROM_PREDICTIONS, _FROM_SCORES) if any(s in data for s in g)]
         if not groups:
