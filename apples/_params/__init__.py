@@ -61,7 +61,7 @@ from apples._params.kinds import (
     RealArray,
     SequenceOf,
 )
-from apples._params.relations import BinaryLabels, LabelOf, OneLabelKind, SameLength
+from apples._params.relations import BinaryLabels, LabelOf, OneLabelKind, SameLength, TwoClasses
 from apples._params.undefined import POLICIES, Policy, Undefined, check_policy, divide, raise_if_undefined, resolve
 
 __all__ = [
@@ -99,6 +99,7 @@ __all__ = [
     "Relation",
     "SameLength",
     "SequenceOf",
+    "TwoClasses",
     "Undefined",
     "UndefinedMetricError",
     "check_bool",
