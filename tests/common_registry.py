@@ -892,7 +892,7 @@ EXEMPT: dict[str, str] = {
                      "COVERAGE_INTERVALS"], _CONSTANT),
     **dict.fromkeys(["CalibrationStudy", "CalibrationExplorer", "MergeDecomposition", "SimulationDesign",
                      "ExploreResult", "SimExplorer", "FoldCounts", "SplitConfusionMatrix", "AveragedScores",
-                     "ThresholdResult", "KappaCurve", "ROCHull", "HMeasureResult", "HandLoss", "EmpiricalCosts",
+                     "ThresholdResult", "KappaCurve", "ROCCurve", "ROCHull", "HMeasureResult", "HandLoss", "EmpiricalCosts",
                      "IncoherenceComparison", "IncoherenceExplorer"], _RESULT),
     **dict.fromkeys(["GTest", "ExperimentResult", "ExperimentConfig"], _RESULT),
     **dict.fromkeys(["PARKER_MEASURES", "CLASSIFIERS", "DATASETS", "PAPER_RESULTS", "REPRESENTATIONS",

@@ -59,6 +59,7 @@ from apples.metrics.multilabel import (
 )
 from apples.metrics.ranking import (
     PRECISION_AT_K_TIES,
+    ROCCurve,
     average_precision,
     precision_at_k,
     roc_auc,
@@ -94,6 +95,7 @@ __all__ = [
     "HMeasureResult",
     "HandLoss",
     "KappaCurve",
+    "ROCCurve",
     "ROCHull",
     "SplitConfusionMatrix",
     "ThresholdResult",
