@@ -887,6 +887,8 @@ EXEMPT: dict[str, str] = {
                      "METHOD_LABELS", "READINGS", "FIGURE2_PANELS", "FIGURE2_PROPS", "ALLOCATIONS",
                      "ERROR_MODELS"], _CONSTANT),
     "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
+    "FREQUENCIES": "the kind of the frequencies= parameter (an apples._params.Kind), declared by average_scores",
+    "FrequenciesCover": "a relation between parameters (an apples._params.Relation), declared by average_scores",
     **dict.fromkeys(["ConfidenceInterval", "PairedComparison"], _RESULT),
     **dict.fromkeys(["PROPORTION_METHODS", "ROC_AUC_CI_METHODS", "CV_SCORE_CI_METHODS", "COVERAGE_MODELS",
                      "COVERAGE_INTERVALS"], _CONSTANT),
