@@ -8,6 +8,7 @@ of one (shape ``(replicates, folds)``).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
     "cv_f",
@@ -48,7 +49,7 @@ def ratio(num: np.ndarray | float, den: np.ndarray | float) -> np.ndarray:
         return np.where(zero, np.nan, num_a / np.where(zero, 1.0, den_a))
 
 
-def f_of_counts(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float = 1.0) -> np.ndarray:
+def f_of_counts(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, beta: float = 1.0) -> np.ndarray:
     """F_beta by eq. (2) of Forman & Scholz (Van Asch eq. 4), NaN where it is 0/0.
 
     Eq. (2) divided through by ``1 + β²`` (:func:`f_beta_weights`): no overflow for any β. It is 0/0
@@ -65,7 +66,7 @@ def f_of_counts(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float = 1.
     return f
 
 
-def f_of_rates(precision: np.ndarray, recall: np.ndarray, beta: float = 1.0) -> np.ndarray:
+def f_of_rates(precision: ArrayLike, recall: ArrayLike, beta: float = 1.0) -> np.ndarray:
     """F_beta by eq. (1), the weighted harmonic mean, NaN where it is 0/0.
 
     It is 0/0 where either rate is NaN (undefined) or both are 0. ``β = 0`` is the precision and

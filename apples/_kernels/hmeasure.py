@@ -64,7 +64,7 @@ def upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 class Hull(NamedTuple):
     """The hull's vertices as indices into the ROC points (origin first), and their cost intervals."""
 
-    index: np.ndarray  #: positions in ``c.with_origin()``
+    vertices: np.ndarray  #: positions in ``c.with_origin()``
     cost_low: np.ndarray
     cost_high: np.ndarray
 

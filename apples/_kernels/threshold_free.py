@@ -14,6 +14,7 @@ from apples._kernels.f_measure import f_of_counts, ratio
 from apples._kernels.ranking import CumulativeCounts
 
 __all__ = [
+    "best_defined_index",
     "best_index",
     "error_counts",
     "f_beta_curve",
@@ -72,20 +73,25 @@ def error_counts(c: CumulativeCounts) -> np.ndarray:
     return np.r_[c.n_pos, c.fp + (c.n_pos - c.tp)]
 
 
-def best_index(values: np.ndarray, *, skip_nan: bool = False) -> int | None:
-    """The first index of the largest value (the highest threshold); with ``skip_nan``, among the defined ones.
+def best_index(values: np.ndarray) -> int:
+    """The first index of the largest value: the highest threshold that reaches it.
 
-    None when every value is NaN and ``skip_nan`` is set.
-
-    >>> best_index(np.array([0.5, 1.0, 1.0])), best_index(np.array([np.nan, 0.5]), skip_nan=True)
-    (1, 1)
+    >>> best_index(np.array([0.5, 1.0, 1.0]))
+    1
     """
-    if skip_nan:
-        defined = ~np.isnan(values)
-        if not defined.any():
-            return None
-        return int(np.flatnonzero(defined)[np.argmax(values[defined])])
     return int(np.argmax(values))
+
+
+def best_defined_index(values: np.ndarray) -> int | None:
+    """The first index of the largest value that is not NaN; None when every value is NaN.
+
+    >>> best_defined_index(np.array([np.nan, 0.5])), best_defined_index(np.array([np.nan]))
+    (1, None)
+    """
+    defined = ~np.isnan(values)
+    if not defined.any():
+        return None
+    return int(np.flatnonzero(defined)[np.argmax(values[defined])])
 
 
 def threshold_value(thresholds: np.ndarray, i: int) -> float:

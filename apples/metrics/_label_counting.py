@@ -39,11 +39,11 @@ def plain(x: Any) -> Any:
 class LabelData(NamedTuple):
     """Checked label data: per instance a label, or a collection of labels."""
 
-    items: Sequence[Any]  #: one label, or one collection of labels (iterable, flat), per instance
+    items: Sequence[Any] | np.ndarray  #: one label, or one collection of labels (iterable, flat), per instance
     collections: np.ndarray | None  #: per instance, whether it is a collection; None when none is
     distinct: list[Any]  #: the distinct labels (sorted for an array, else in order of appearance)
     kind: str  #: the labels' kind ("str", "number", ...; "empty" without any label)
-    given: Sequence[Any]  #: the instances as given (for messages)
+    given: Sequence[Any] | np.ndarray  #: the instances as given (for messages)
 
     def multilabel(self) -> bool | None:
         """True when every instance is a collection, False when none is, None when mixed or without instances."""

@@ -382,6 +382,12 @@ def average_scores(
     UndefinedMetricError
         With ``undefined="raise"``, where a weighted value is 0/0.
 
+    See Also
+    --------
+    sklearn.metrics.precision_recall_fscore_support : the macro and micro averages, and lfb with
+        test frequencies (``average="weighted"``), from labels; here from
+        ``apples.label_counts(y_true, y_pred)``.
+
     References
     ----------
     Van Asch (2013), §3.1 eq. (8), §3.2 eq. (9), §3.3 eq. (10), §3.3.2, §4.1.

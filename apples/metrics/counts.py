@@ -187,10 +187,11 @@ class Counts:
         >>> Counts.from_labels([0, 0], [0, 0])        # a fold without positives
         Counts(tp=0, fp=0, fn=0, tn=2)
         """
-        if y_true.size == 0:
+        t, p = np.asarray(y_true), np.asarray(y_pred)  # checked arrays already: no copy
+        if t.size == 0:
             raise ParameterValueError("y_true is empty: there are no cases to count", param="y_true")
-        positive = y_true == pos_label
-        predicted = y_pred == pos_label
+        positive = t == pos_label
+        predicted = p == pos_label
         return cls(
             tp=int(np.sum(positive & predicted)),
             fp=int(np.sum(~positive & predicted)),

@@ -132,8 +132,10 @@ def _hull(c: CumulativeCounts) -> ROCHull:
     """The :class:`ROCHull` of cumulative counts with both classes."""
     o = c.with_origin()
     h = convex_hull(c)
-    fp, tp = o.fp[h.index], o.tp[h.index]
-    return ROCHull(fp / c.n_neg, tp / c.n_pos, o.thresholds[h.index], fp, tp, h.cost_low, h.cost_high, c.n_pos, c.n_neg)
+    fp, tp = o.fp[h.vertices], o.tp[h.vertices]
+    return ROCHull(
+        fp / c.n_neg, tp / c.n_pos, o.thresholds[h.vertices], fp, tp, h.cost_low, h.cost_high, c.n_pos, c.n_neg
+    )
 
 
 @declare(**SCORED, relations=SCORED_RELATIONS)
@@ -212,7 +214,7 @@ class _Proportion(Kind):
     def check(self, name: str, value: object) -> float:
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
             raise TypeError(f"{name} must be {self.what}, got {value!r} ({type(value).__name__})")
-        if not 0 < value < 1:
+        if not 0 < float(value) < 1:  # NaN too
             raise ValueError(f"{name} must be {self.what}, got {value!r}")
         return float(value)
 

@@ -163,7 +163,7 @@ def empirical_cost_intervals(y_true: ArrayLike, y_score: ArrayLike, *, pos_label
     o = c.with_origin()
     hull = convex_hull(c)
     on = np.zeros(o.thresholds.size, dtype=bool)
-    on[hull.index] = True
+    on[hull.vertices] = True
     c_low = np.full(o.thresholds.size, np.nan)
     c_high = np.full(o.thresholds.size, np.nan)
     # the hull follows Hand's R package: its c is the cost share of a false positive

@@ -268,7 +268,7 @@ def max_mcc(
     if undefined == "zero":
         mcc = resolve(mcc, "zero", what="MCC")
         return _result(mcc, c.thresholds, tf.best_index(mcc))
-    i = tf.best_index(mcc, skip_nan=True)  # constant predictions are left out
+    i = tf.best_defined_index(mcc)  # constant predictions are left out
     if i is None:
         value = resolve(
             float("nan"),
