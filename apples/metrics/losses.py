@@ -122,7 +122,12 @@ def empirical_hand_loss(
 
 
 class EmpiricalCosts(NamedTuple):
-    """For each empirical threshold, the costs for which it minimises the loss."""
+    """For each empirical threshold, the costs for which it minimises the loss.
+
+    The ROC points first, named as in :class:`~apples.metrics.ROCCurve` (``fpr``, ``tpr``,
+    ``thresholds``); ``c_low`` and ``c_high`` are in Parker's convention (c = the cost share of a
+    missed positive), 1 − the ``cost_high`` and ``cost_low`` of :class:`~apples.metrics.ROCHull`.
+    """
 
     fpr: np.ndarray
     tpr: np.ndarray

@@ -6,8 +6,9 @@ the phi coefficient / MCC §II-B), r-precision (§II-C), and the area under the
 Cohen's kappa curve, AUK (§II-F; Kaymak, Ben-David & Potharst 2010). Gini,
 the Kolmogorov–Smirnov statistic and the minimum error rate complete the set
 that Hand's R package ``hmeasure`` reports beside H. AUC, the ROC curve,
-average precision and precision at k live in :mod:`apples.roc`; the H-measure
-in :mod:`apples.hmeasure`.
+average precision and precision at k live in :mod:`apples.metrics.ranking`; the
+H-measure in :mod:`apples.metrics.hmeasure`. The computations are the kernels of
+:mod:`apples._kernels.threshold_free`.
 
 Conventions (the same in every function here)
 ----------------------------------------------
@@ -72,7 +73,10 @@ class ThresholdResult(NamedTuple):
 
 
 class KappaCurve(NamedTuple):
-    """Cohen's kappa against the false positive rate (Parker Fig. 1b)."""
+    """Cohen's kappa against the false positive rate (Parker Fig. 1b).
+
+    A curve like :class:`~apples.metrics.ROCCurve`: ``fpr`` first, ``thresholds`` last.
+    """
 
     fpr: np.ndarray  #: false positive rate, starting at 0 (nothing predicted positive)
     kappa: np.ndarray  #: Cohen's kappa at each point; 0 at both ends
