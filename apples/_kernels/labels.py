@@ -12,9 +12,10 @@ import numpy as np
 import scipy.sparse as sp
 
 __all__ = [
+    "DENSE_CELLS",
+    "Table",
     "codes_in",
     "instance_table",
-    "label_totals",
     "labels_from_matrix",
     "multilabel_counts",
     "single_label_counts",
@@ -52,42 +53,54 @@ def single_label_counts(
     return tp, fp, fn, tn
 
 
-def instance_table(instance: np.ndarray, code: np.ndarray, n: int, q: int, deduplicate: bool) -> sp.csr_matrix:
-    """Occurrences of each label in each instance, an ``(n, q)`` CSR matrix; with ``deduplicate`` 0 or 1.
+#: Largest instance-by-label table kept dense (cells); larger ones are sparse (32 MiB of int64 here).
+DENSE_CELLS = 1 << 22
 
-    >>> instance_table(np.array([0, 0, 0, 1]), np.array([1, 1, 0, 1]), 2, 2, False).toarray().tolist()
+Table = np.ndarray | sp.csr_matrix
+
+
+def instance_table(instance: np.ndarray, code: np.ndarray, n: int, q: int, deduplicate: bool) -> Table:
+    """Occurrences of each label in each instance, ``(n, q)``; with ``deduplicate`` 0 or 1.
+
+    Dense (one ``bincount``) up to :data:`DENSE_CELLS` cells, a CSR matrix beyond, so memory follows
+    the occurrences and not n × q.
+
+    >>> instance_table(np.array([0, 0, 0, 1]), np.array([1, 1, 0, 1]), 2, 2, False).tolist()
     [[1, 2], [0, 1]]
     """
+    if n * q <= DENSE_CELLS:
+        table = np.bincount(instance * q + code, minlength=n * q).reshape(n, q)
+        return np.minimum(table, 1) if deduplicate else table
     ones = np.ones(code.size, dtype=np.int64)
-    table = sp.csr_matrix((ones, (instance, code)), shape=(n, q))
-    table.sum_duplicates()
+    sparse = sp.csr_matrix((ones, (instance, code)), shape=(n, q))
+    sparse.sum_duplicates()
     if deduplicate:
-        table.data = np.minimum(table.data, 1)
-    return table
+        sparse.data = np.minimum(sparse.data, 1)
+    return sparse
 
 
-def multilabel_counts(
-    gold: sp.csr_matrix, pred: sp.csr_matrix
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _minimum(a: Table, b: Table) -> Table:
+    return a.minimum(b) if sp.issparse(a) else np.minimum(a, b)
+
+
+def _sum(a: Table, axis: int) -> np.ndarray:
+    return np.asarray(a.sum(axis=axis)).ravel()
+
+
+def multilabel_counts(gold: Table, pred: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """TP, FP, FN, TN of each label (Van Asch §5.1, §5.4) from the instance tables of gold and predicted labels.
 
     Per instance and label tp = min(gold, predicted) and the excess is fp or fn; TN is the §5.1
     count, the gold occurrences of the other labels minus fp, clipped at 0 where it breaks down.
     """
-    matched = gold.minimum(pred)
-    tp = np.asarray(matched.sum(axis=0)).ravel()
-    fp = np.asarray(pred.sum(axis=0)).ravel() - tp
-    fn = np.asarray(gold.sum(axis=0)).ravel() - tp
+    tp = _sum(_minimum(gold, pred), 0)
+    fp = _sum(pred, 0) - tp
+    fn = _sum(gold, 0) - tp
     tn = np.maximum(int(gold.sum()) - (tp + fn) - fp, 0)
     return tp, fp, fn, tn
 
 
-def label_totals(code: np.ndarray, q: int) -> np.ndarray:
-    """Occurrences of each of q labels."""
-    return np.bincount(code, minlength=q)
-
-
-def split_confusion(gold: sp.csr_matrix, pred: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, bool]:
+def split_confusion(gold: Table, pred: Table) -> tuple[np.ndarray, np.ndarray, bool]:
     """Row and column values of the split confusion matrix (§5.2), ``(q + 1, q + 1)``, and whether the extra is used.
 
     Per instance, the matched labels add to their diagonal cells; its n_g unmatched gold and n_p
@@ -96,25 +109,24 @@ def split_confusion(gold: sp.csr_matrix, pred: sp.csr_matrix) -> tuple[np.ndarra
     the extra row or column q (unmatched).
     """
     q = gold.shape[1]
-    matched = gold.minimum(pred)
-    ug = (gold - matched).tocsr()
-    up = (pred - matched).tocsr()
-    n_g = np.asarray(ug.sum(axis=1)).ravel().astype(float)
-    n_p = np.asarray(up.sum(axis=1)).ravel().astype(float)
-    # the extra column q of the gold side and row q of the predicted side stand for "no partner"
-    alone_g = (n_g == 0) & (n_p > 0)  # unmatched predictions only: crossed with the extra gold row
-    alone_p = (n_p == 0) & (n_g > 0)  # unmatched gold labels only: crossed with the extra predicted column
-    n = gold.shape[0]
-    ug = sp.hstack([ug, sp.csr_matrix(alone_g.astype(float)[:, None])]).tocsr()
-    up = sp.hstack([up, sp.csr_matrix(alone_p.astype(float)[:, None])]).tocsr()
-    n_g = np.where(alone_g, 1.0, n_g)
-    n_p = np.where(alone_p, 1.0, n_p)
-    with np.errstate(divide="ignore"):
-        inv_g = sp.diags(np.where(n_g > 0, 1.0 / np.where(n_g > 0, n_g, 1.0), 0.0), shape=(n, n))
-        inv_p = sp.diags(np.where(n_p > 0, 1.0 / np.where(n_p > 0, n_p, 1.0), 0.0), shape=(n, n))
-    rows = (ug.T @ (inv_p @ up)).toarray()
-    cols = ((inv_g @ ug).T @ up).toarray()
-    diagonal = np.asarray(matched.sum(axis=0)).ravel().astype(float)
+    matched = _minimum(gold, pred)
+    ug, up = gold - matched, pred - matched
+    n_g, n_p = _sum(ug, 1).astype(float), _sum(up, 1).astype(float)
+    alone_g = (n_g == 0) & (n_p > 0)  # unmatched predictions only: crossed with the extra gold row q
+    alone_p = (n_p == 0) & (n_g > 0)  # unmatched gold labels only: crossed with the extra predicted column q
+    inv_g = 1.0 / np.where(alone_g, 1.0, np.where(n_g > 0, n_g, np.inf))
+    inv_p = 1.0 / np.where(alone_p, 1.0, np.where(n_p > 0, n_p, np.inf))
+    if sp.issparse(ug):
+        ug = sp.hstack([ug, sp.csr_matrix(alone_g.astype(float)[:, None])]).tocsr()
+        up = sp.hstack([up, sp.csr_matrix(alone_p.astype(float)[:, None])]).tocsr()
+        rows = (ug.T @ sp.diags(inv_p) @ up).toarray()
+        cols = (ug.T @ sp.diags(inv_g) @ up).toarray()
+    else:
+        ug = np.c_[ug, alone_g].astype(float)
+        up = np.c_[up, alone_p].astype(float)
+        rows = ug.T @ (up * inv_p[:, None])
+        cols = (ug * inv_g[:, None]).T @ up
+    diagonal = _sum(matched, 0).astype(float)
     rows[np.arange(q), np.arange(q)] += diagonal
     cols[np.arange(q), np.arange(q)] += diagonal
     return rows, cols, bool(alone_g.any() or alone_p.any())

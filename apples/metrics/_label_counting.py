@@ -40,18 +40,20 @@ class LabelData(NamedTuple):
     """Checked label data: per instance a label, or a collection of labels."""
 
     items: Sequence[Any] | np.ndarray  #: one label, or one collection of labels (iterable, flat), per instance
-    collections: np.ndarray | None  #: per instance, whether it is a collection; None when none is
+    layout: str  #: "single" (labels), "multi" (collections), "mixed" (both), or "none" (no instance)
     distinct: list[Any]  #: the distinct labels (sorted for an array, else in order of appearance)
     kind: str  #: the labels' kind ("str", "number", ...; "empty" without any label)
     given: Sequence[Any] | np.ndarray  #: the instances as given (for messages)
 
     def multilabel(self) -> bool | None:
         """True when every instance is a collection, False when none is, None when mixed or without instances."""
-        if len(self.items) == 0:
-            return None
-        if self.collections is None or not self.collections.any():
-            return False
-        return True if self.collections.all() else None
+        return {"single": False, "multi": True}.get(self.layout)
+
+    def collections(self) -> np.ndarray:
+        """Whether each instance (as given) is a label collection."""
+        if self.layout in ("single", "multi", "none"):
+            return np.full(len(self.given), self.layout == "multi")
+        return np.array([isinstance(x, _COLLECTIONS) for x in self.given], dtype=bool)
 
 
 def _check_label(name: str, where: str, x: object) -> Hashable:
@@ -100,7 +102,8 @@ def _label_array(name: str, arr: np.ndarray) -> LabelData:
         i = int(np.flatnonzero(np.isnan(arr))[0])
         raise ValueError(f"{name}[{i}] is NaN; labels must be real values (use [] for no label)")
     arr = check_labels_1d(name, arr)
-    return LabelData(arr, None, [plain(x) for x in np.unique(arr)], label_kind(arr) if arr.size else "empty", arr)
+    layout = "single" if arr.size else "none"
+    return LabelData(arr, layout, [plain(x) for x in np.unique(arr)], label_kind(arr) if arr.size else "empty", arr)
 
 
 def _plain_lists(items: list) -> LabelData | None:
@@ -115,7 +118,7 @@ def _plain_lists(items: list) -> LabelData | None:
     if kinds not in ({str}, {int}):
         return None
     kind = "str" if kinds == {str} else "number"
-    return LabelData(items, np.ones(len(items), dtype=bool), list(seen), kind, items)
+    return LabelData(items, "multi", list(seen), kind, items)
 
 
 def _checked_items(name: str, items: list) -> LabelData:
@@ -140,8 +143,8 @@ def _checked_items(name: str, items: list) -> LabelData:
         out.append(labels)
     checked = check_labels_1d(name, occurrences)  # one type of label over all instances
     kind = label_kind(checked) if checked.size else "empty"
-    collections = np.array(flags, dtype=bool) if any(flags) else None
-    return LabelData(out, collections, list(dict.fromkeys(occurrences)), kind, items)
+    layout = "none" if not items else "multi" if all(flags) else "mixed" if any(flags) else "single"
+    return LabelData(out, layout, list(dict.fromkeys(occurrences)), kind, items)
 
 
 #: The kind of ``y_true``, ``y_pred`` and ``y`` of the label-counting functions.
@@ -224,9 +227,9 @@ class Layout(Relation):
     def _detect(name: str, d: LabelData, flag: bool | None) -> bool | None:
         """Whether ``d`` is multi-label; the ValueError of ragged input or of a contradicted ``multilabel=``."""
         items = d.given
-        flags = np.zeros(len(items), dtype=bool) if d.collections is None else d.collections
         if flag is None:
-            if flags.size and flags.any() and not flags.all():
+            if d.layout == "mixed":
+                flags = d.collections()
                 i = int(np.flatnonzero(flags != flags[0])[0])
                 raise ValueError(
                     f"{name} is ragged: {name}[0] is {_kind_of(items[0])} but {name}[{i}] is "
@@ -234,14 +237,14 @@ class Layout(Relation):
                     "or a single label for every instance"
                 )
             return d.multilabel()
-        if flag and not flags.all():
-            i = int(np.flatnonzero(~flags)[0])
+        if flag and d.layout in ("single", "mixed"):
+            i = int(np.flatnonzero(~d.collections())[0])
             raise ValueError(
                 f"multilabel=True but {name}[{i}] is a single label {items[i]!r}, not a collection of labels "
                 "(write [label], or [] for none)"
             )
-        if not flag and flags.any():
-            i = int(np.flatnonzero(flags)[0])
+        if not flag and d.layout in ("multi", "mixed"):
+            i = int(np.flatnonzero(d.collections())[0])
             raise ValueError(
                 f"multilabel=False but {name}[{i}] is a collection {items[i]!r}; pass multilabel=True for "
                 "multi-label data"
