@@ -8,6 +8,8 @@ labels there are: per instance and label tp = min(gold, predicted), the excess f
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -80,7 +82,9 @@ def instance_table(instance: np.ndarray, code: np.ndarray, n: int, q: int, dedup
 
 
 def _minimum(a: Table, b: Table) -> Table:
-    return a.minimum(b) if sp.issparse(a) else np.minimum(a, b)
+    if isinstance(a, np.ndarray):
+        return np.minimum(a, cast(np.ndarray, b))
+    return a.minimum(b)
 
 
 def _sum(a: Table, axis: int) -> np.ndarray:
@@ -117,8 +121,8 @@ def split_confusion(gold: Table, pred: Table) -> tuple[np.ndarray, np.ndarray, b
     inv_g = 1.0 / np.where(alone_g, 1.0, np.where(n_g > 0, n_g, np.inf))
     inv_p = 1.0 / np.where(alone_p, 1.0, np.where(n_p > 0, n_p, np.inf))
     if sp.issparse(ug):
-        ug = sp.hstack([ug, sp.csr_matrix(alone_g.astype(float)[:, None])]).tocsr()
-        up = sp.hstack([up, sp.csr_matrix(alone_p.astype(float)[:, None])]).tocsr()
+        ug = sp.hstack([cast(Any, ug), sp.csr_matrix(alone_g.astype(float)[:, None])]).tocsr()
+        up = sp.hstack([cast(Any, up), sp.csr_matrix(alone_p.astype(float)[:, None])]).tocsr()
         rows = (ug.T @ sp.diags(inv_p) @ up).toarray()
         cols = (ug.T @ sp.diags(inv_g) @ up).toarray()
     else:
