@@ -528,8 +528,11 @@ def test_uniform_threshold_loss_draws_converge_to_the_exact_sum_and_are_reproduc
     sb = np.tile(s, 5_000)
     db = apples.metrics.uniform_threshold_loss_draws(yb, sb, 500, seed=2)
     assert db.shape == (500,) and np.all(db >= 0)
-    for bad in (0, -3, 2.5, True):
-        with pytest.raises(ValueError, match="n_draws must be a positive integer"):
+    for bad in (0, -3):
+        with pytest.raises(ValueError, match="n_draws must be >= 1"):
+            apples.metrics.uniform_threshold_loss_draws(y, s, bad, seed=0)
+    for bad in (2.5, True):  # a size is an integer (the kind of n_resamples, n_reps)
+        with pytest.raises(TypeError, match="n_draws must be an integer"):
             apples.metrics.uniform_threshold_loss_draws(y, s, bad, seed=0)
 
 

@@ -54,3 +54,22 @@ def test_duplicates_and_label_set_follow_van_asch():
     assert list(out) == ["B", "A", "C"] and out["C"] == apples.Counts(0, 0, 0, 2)
     with pytest.raises(ValueError, match="not in labels="):
         apples.label_counts([["A"], ["B"]], [["A"], []], labels=["A"])
+
+
+def test_sparse_tables_give_the_counts_and_split_matrix_of_dense_ones(monkeypatch):
+    """Beyond DENSE_CELLS the instance-by-label tables are sparse: the same numbers, memory by occurrences."""
+    import apples._kernels.labels as kernels
+
+    rng = np.random.default_rng(4)
+    names = [f"t{i}" for i in range(9)]
+    gold = [[names[j] for j in rng.integers(0, 9, rng.integers(0, 4))] for _ in range(300)]
+    pred = [[names[j] for j in rng.integers(0, 9, rng.integers(0, 4))] for _ in range(300)]
+    for kw in ({}, {"deduplicate": True}, {"empty": "label"}):
+        dense = apples.label_counts(gold, pred, **kw), apples.split_confusion_matrix(gold, pred, **kw)
+        monkeypatch.setattr(kernels, "DENSE_CELLS", 0)
+        sparse = apples.label_counts(gold, pred, **kw), apples.split_confusion_matrix(gold, pred, **kw)
+        monkeypatch.undo()
+        assert dense[0] == sparse[0]
+        assert dense[1].labels == sparse[1].labels
+        np.testing.assert_allclose(dense[1].row_values, sparse[1].row_values, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(dense[1].column_values, sparse[1].column_values, rtol=0, atol=1e-12)

@@ -15,6 +15,7 @@ from sklearn.preprocessing import MultiLabelBinarizer
 
 from apples import Counts
 from apples.metrics.multilabel import NONE_LABEL, UNMATCHED, label_counts, label_frequencies, labels_from_confusion_matrix, split_confusion_matrix
+from apples.metrics.averaging import frequencies_from_counts
 
 GOLD_55 = [["A"], ["A"]]  # Van Asch §5.5
 PRED_55 = [["B", "C"], ["A"]]
@@ -153,6 +154,10 @@ def test_label_frequencies():
     assert label_frequencies(["a", "b", "b", "b"], labels=["a", "b", "c"]) == {"a": 0.25, "b": 0.75, "c": 0.0}
     # multi-label: share of occurrences (3 A, 1 B)
     assert label_frequencies([["A", "B"], ["A"], ["A"]]) == {"A": 0.75, "B": 0.25}
+    # a duplicated label is two occurrences (§5.4), as in label_counts and frequencies_from_counts
+    dup = [["A", "A"], ["B"]]
+    assert label_frequencies(dup) == {"A": 2 / 3, "B": 1 / 3}
+    assert label_frequencies(dup) == frequencies_from_counts(label_counts(dup, dup))
     with pytest.raises(ValueError, match="no label occurrence"):
         label_frequencies([[], []], labels=["a"])
 

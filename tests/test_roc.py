@@ -310,3 +310,31 @@ def test_exported():
         assert getattr(apples, name) is getattr(apples.metrics.ranking, name)
     for name in ("cv_roc_auc", "cv_ranking_score"):
         assert getattr(apples, name) is getattr(apples.cv.ranking, name)
+
+
+def test_roc_curve_is_a_named_tuple_that_unpacks_like_scikit_learns():
+    from apples.metrics import ROCCurve
+
+    curve = roc_curve([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])
+    assert isinstance(curve, ROCCurve) and curve._fields == ("fpr", "tpr", "thresholds")
+    fpr, tpr, thr = curve
+    assert fpr is curve.fpr and tpr is curve.tpr and thr is curve.thresholds
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fold_ranking_kernel_equals_the_per_fold_and_merged_measures(seed):
+    from apples._kernels.ranking import ap_from_counts, auc_from_counts, cumulative_counts, fold_ranking
+
+    rng = np.random.default_rng(seed)
+    n, k = 300, 7
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(size=n) + y, 1)  # ties within and across folds
+    fold = rng.integers(0, k, n)
+    fold[0] = k - 1  # every fold present
+    r = fold_ranking(y, s, fold, k)
+    for f in range(k):
+        c = cumulative_counts(y[fold == f], s[fold == f])
+        np.testing.assert_allclose(r.auc[f], auc_from_counts(c), rtol=1e-12)
+        np.testing.assert_allclose(r.ap[f], ap_from_counts(c), rtol=1e-12)
+    assert r.auc_merge == pytest.approx(roc_auc(y, s, pos_label=True), rel=1e-12)
+    assert r.ap_merge == pytest.approx(average_precision(y, s, pos_label=True), rel=1e-12)

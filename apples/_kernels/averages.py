@@ -23,6 +23,7 @@ from apples._kernels.f_measure import f_of_counts, f_of_rates, ratio
 __all__ = [
     "Averages",
     "label_averages",
+    "support_frequencies",
     "weighted_mean",
 ]
 
@@ -34,6 +35,16 @@ class Averages(NamedTuple):
     recall: np.ndarray
     f_of_averages: np.ndarray
     mean_f: np.ndarray
+
+
+def support_frequencies(tp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """Van Asch's f_λ^test (§3.3.2), ``(tp_λ + fn_λ) / Σ (tp + fn)`` over the last axis; NaN without gold labels.
+
+    >>> support_frequencies(np.array([3, 1]), np.array([1, 3])).tolist()
+    [0.5, 0.5]
+    """
+    support = np.asarray(tp, dtype=float) + np.asarray(fn, dtype=float)
+    return ratio(support, support.sum(axis=-1, keepdims=True))
 
 
 def weighted_mean(values: np.ndarray, weights: np.ndarray, undefined: str) -> np.ndarray:

@@ -15,12 +15,14 @@ from apples._params.checks import (
     unique_labels,
 )
 from apples._params.declare import Relation
+from apples._params.errors import ParameterTypeError, ParameterValueError
 
 __all__ = [
     "BinaryLabels",
     "LabelOf",
     "OneLabelKind",
     "SameLength",
+    "TwoClasses",
 ]
 
 
@@ -98,3 +100,39 @@ class BinaryLabels(Relation):
             check_pos_label(values[self.names[0]], found, name=self.names[0], where=where)
         else:
             check_label_kind(self.names[0], values[self.names[0]], found, where=where)
+
+
+class TwoClasses(Relation):
+    """The labels of a scoring problem: not empty, at most two classes, and the label argument the positive one.
+
+    With two classes the positive label must be one of them; with one, it need only be of their
+    kind: a fold without positives (or without negatives) is valid data, and each measure says
+    whether it is defined there (AUC is not, precision at k is). Unlike :class:`BinaryLabels`, it
+    reads one array of true labels, refuses an empty one, and says "classes" as the ranking
+    measures' messages do.
+    """
+
+    def __init__(self, label: str, array: str) -> None:
+        self.names = (array, label)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        array_name, label_name = self.names
+        if array_name not in values:
+            return
+        arr = values[array_name]
+        if arr.size == 0:
+            raise ValueError(f"{array_name} is empty")
+        found = unique_labels(array_name, arr)
+        if found.size > 2:
+            raise ValueError(f"{array_name} must hold two classes, got {found.size}: {found[:5].tolist()}")
+        if label_name not in values:
+            return
+        try:
+            if found.size == 2:
+                check_pos_label(values[label_name], found, name=label_name, where=array_name)
+            else:
+                check_label_kind(label_name, values[label_name], found, where=array_name)
+        except TypeError as err:
+            raise ParameterTypeError(str(err), param=label_name) from None
+        except ValueError as err:
+            raise ParameterValueError(str(err), param=label_name) from None

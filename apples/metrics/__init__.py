@@ -7,7 +7,9 @@ empirical losses, multi-label counting and averaging.
 from apples.metrics.averaging import (
     AVERAGE_POLICIES,
     AVERAGES,
+    FREQUENCIES,
     AveragedScores,
+    FrequenciesCover,
     average_scores,
     averaging_table,
     frequencies_from_counts,
@@ -59,6 +61,7 @@ from apples.metrics.multilabel import (
 )
 from apples.metrics.ranking import (
     PRECISION_AT_K_TIES,
+    ROCCurve,
     average_precision,
     precision_at_k,
     roc_auc,
@@ -84,6 +87,7 @@ __all__ = [
     "COUNTS",
     "COUNTS_BY_LABEL",
     "FOLD_COUNTS",
+    "FREQUENCIES",
     "H_MEASURE_PRIORS",
     "NONE_LABEL",
     "PRECISION_AT_K_TIES",
@@ -91,9 +95,11 @@ __all__ = [
     "AveragedScores",
     "Counts",
     "EmpiricalCosts",
+    "FrequenciesCover",
     "HMeasureResult",
     "HandLoss",
     "KappaCurve",
+    "ROCCurve",
     "ROCHull",
     "SplitConfusionMatrix",
     "ThresholdResult",

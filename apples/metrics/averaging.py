@@ -82,18 +82,33 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Hashable, Mapping
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
+import pandas as pd
 
-from apples._params import UndefinedMetricError, check_choice, divide
-from apples.metrics.counts import COUNTS, Counts
-from apples.metrics.f_measure import f_from_precision_recall, f_measure, precision, recall
+from apples._kernels.averages import label_averages, support_frequencies
+from apples._kernels.f_measure import f_of_counts, ratio
+from apples._params import (
+    Kind,
+    Nullable,
+    Options,
+    ParameterValueError,
+    Policy,
+    Relation,
+    Undefined,
+    check_choice,
+    declare,
+    resolve,
+)
+from apples.metrics.counts import COUNTS_BY_LABEL, Counts
 
 __all__ = [
     "AVERAGES",
     "AVERAGE_POLICIES",
+    "FREQUENCIES",
     "AveragedScores",
+    "FrequenciesCover",
     "average_scores",
     "averaging_table",
     "frequencies_from_counts",
@@ -130,29 +145,160 @@ class AveragedScores(NamedTuple):
     mean_f: float
 
 
-# -- internal helpers, shared with apples.prediction_cost (not exported) ----------------------
+# -- the kinds of the label-average parameters --------------------------------------------------
+class _Frequencies(Kind):
+    """lfb weights: a mapping label -> relative frequency (finite, >= 0, summing to 1), or ``"test"``."""
+
+    what = "a mapping label -> training-set relative frequency, or 'test'"
+
+    def check(self, name: str, value: object) -> dict[Hashable, float] | str:
+        if isinstance(value, str):
+            return check_choice(name, value, ("test",))
+        if not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be {self.what}; got {type(value).__name__}")
+        out: dict[Hashable, float] = {}
+        eps = np.finfo(np.float64).eps
+        for k, v in value.items():
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+                raise TypeError(f"{name}[{k!r}] must be a real number, got {v!r} ({type(v).__name__})")
+            if isinstance(v, np.floating):
+                eps = max(eps, float(np.finfo(v.dtype).eps))
+            try:
+                f = float(v)
+            except OverflowError:  # an integer beyond float range
+                raise ValueError(f"{name}[{k!r}] must be a finite number >= 0, got {v!r}") from None
+            if not math.isfinite(f) or f < 0:
+                raise ValueError(f"{name}[{k!r}] must be a finite number >= 0, got {v!r}")
+            out[k] = f
+        total = math.fsum(out.values())
+        tolerance = max(FREQUENCY_TOLERANCE, 2 * len(out) * eps)
+        if abs(total - 1.0) > tolerance:
+            raise ValueError(
+                f"{name} must sum to 1 (relative frequencies f_λ = c_λ / n, Van Asch eq. 10), "
+                f"they sum to {total!r} (tolerance {tolerance:.3g})"
+            )
+        return out
+
+
+#: The kind of ``frequencies=``: a mapping label -> training-set relative frequency f_λ (every value
+#: finite and >= 0, summing to 1 within :data:`FREQUENCY_TOLERANCE`, or ``2 · q · eps`` for numpy
+#: floats narrower than float64), or ``"test"`` for the test-set frequencies (§3.3.2).
+FREQUENCIES = _Frequencies()
+
+
+class FrequenciesCover(Relation):
+    """Training frequencies (a mapping) have an entry for exactly the labels of a per-label table.
+
+    ``FrequenciesCover("frequencies", "counts_by_label")``: a label of the table without a frequency
+    is an error, and so is a frequency of a label the table lacks (a training label absent from the
+    test data still counts, Van Asch §4.1: it belongs in the table as ``Counts(0, 0, 0)``).
+    ``"test"`` frequencies cover every label.
+    """
+
+    def __init__(self, frequencies: str, counts_by_label: str) -> None:
+        self.names = (frequencies, counts_by_label)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        name, table_name = self.names
+        if name not in values or table_name not in values or not isinstance(values[name], Mapping):
+            return
+        frequencies, table = values[name], values[table_name]
+        missing = [k for k in table if k not in frequencies]
+        if missing:
+            raise ValueError(f"{name} has no entry for label(s) {missing!r}; every label needs a frequency")
+        extra = [k for k in frequencies if k not in table]
+        if extra:
+            raise ValueError(
+                f"{name} has label(s) {extra!r} that are not in {table_name}; a training label absent "
+                f"from the test data still counts (Van Asch §4.1): add it to {table_name} as Counts(0, 0, 0)"
+            )
+
+
+_COVER = FrequenciesCover("frequencies", "counts_by_label")
+_AVERAGE_POLICY = Undefined("zero", "skip", "nan", "raise")
+
+
+# -- kept for apples.theory.prediction_cost, which does not declare its parameters yet ------------
 def check_counts_by_label(
     counts_by_label: object, name: str = "counts_by_label"
 ) -> tuple[list[Hashable], list[Counts]]:
-    """Validate a per-label table ``{label: Counts}``; returns its labels and counts, in order.
+    """A per-label table checked by :data:`~apples.metrics.COUNTS_BY_LABEL`: its labels and counts, in order.
 
-    ``name`` is the caller's argument name, used in the messages. Internal helper
-    shared with :mod:`apples.prediction_cost` (not in ``__all__``).
+    Not in ``__all__``: kept for :mod:`apples.theory.prediction_cost` until it declares its
+    parameters with ``COUNTS_BY_LABEL``.
     """
-    if not isinstance(counts_by_label, Mapping):
-        raise TypeError(
-            f"{name} must be a mapping label -> apples.Counts (e.g. from apples.label_counts), "
-            f"got {type(counts_by_label).__name__}"
-        )
-    if len(counts_by_label) == 0:
-        raise ValueError(f"{name} is empty; it needs at least one label")
-    labels = list(counts_by_label)
-    counts = [counts_by_label[k] for k in labels]
-    for label, c in zip(labels, counts, strict=True):
-        COUNTS(f"{name}[{label!r}]", c)
-    return labels, counts
+    table = COUNTS_BY_LABEL(name, counts_by_label)
+    return list(table), list(table.values())
 
 
+def check_frequencies(frequencies: object, labels: list[Hashable], counts: list[Counts]) -> np.ndarray | None:
+    """lfb weights checked by :data:`FREQUENCIES` and :class:`FrequenciesCover`, aligned with ``labels``.
+
+    None where ``"test"`` frequencies are 0/0 (no gold label). Not in ``__all__``: kept for
+    :mod:`apples.theory.prediction_cost` until it declares its parameters with them.
+    """
+    checked = FREQUENCIES("frequencies", frequencies)
+    table = dict(zip(labels, counts, strict=True))
+    FrequenciesCover("frequencies", "counts_by_label")({"frequencies": checked, "counts_by_label": table})
+    weights = _weights(checked, table)
+    return None if np.isnan(weights).any() else weights
+
+
+# -- the bodies' helpers ----------------------------------------------------------------------------
+def _arrays(table: Mapping[Hashable, Counts]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """TP, FP and FN of each label, in the table's order."""
+    counts = np.array([(c.tp, c.fp, c.fn) for c in table.values()], dtype=np.int64).reshape(-1, 3)
+    return counts[:, 0], counts[:, 1], counts[:, 2]
+
+
+def _weights(frequencies: Mapping[Hashable, float] | str, table: Mapping[Hashable, Counts]) -> np.ndarray:
+    """The lfb weight of each label of the table: its training frequency, or its test frequency (NaN if 0/0)."""
+    if isinstance(frequencies, str):  # "test"
+        tp, _, fn = _arrays(table)
+        return support_frequencies(tp, fn)
+    return np.array([frequencies[k] for k in table], dtype=float)
+
+
+def _undefined_labels(values: np.ndarray, weights: np.ndarray | None, labels: list[Hashable]) -> list[Hashable]:
+    """The labels of weight > 0 whose per-label value is 0/0."""
+    bad = np.isnan(values) & (True if weights is None else weights > 0)
+    return [label for label, b in zip(labels, bad, strict=True) if b]
+
+
+def _averages(
+    table: Mapping[Hashable, Counts],
+    average: str,
+    frequencies: Mapping[Hashable, float] | str | None,
+    undefined: str,
+) -> AveragedScores:
+    """One average of a checked table by the kernel, and the ``"raise"`` policy's error naming the labels."""
+    labels = list(table)
+    tp, fp, fn = _arrays(table)
+    policy = "nan" if undefined == "raise" else undefined
+    weights = None if frequencies is None else _weights(frequencies, table)
+    if weights is not None and np.isnan(weights).any():  # "test" frequencies without a gold label: 0/0
+        v = resolve(math.nan, undefined, what="lfb with test frequencies (no gold labels)")
+        return AveragedScores(v, v, v, v)
+    a = label_averages(tp, fp, fn, average=average, weights=weights, undefined=policy)
+    if undefined == "raise" and average == "micro":
+        whats = ("precision (TP + FP = 0)", "recall (TP + FN = 0)", "F (TP = FP = FN = 0)")
+        for value, what in zip(a[:3], whats, strict=True):
+            resolve(value, "raise", what=f"micro {what}", hint=_RAISE_HINT)
+    elif undefined == "raise":
+        per_label = (ratio(tp, tp + fp), ratio(tp, tp + fn), f_of_counts(tp, fp, fn))
+        whats = ("precision: precision (TP + FP = 0)", "recall: recall (TP + FN = 0)", "mean F: F (TP = FP = FN = 0)")
+        for values, what in zip(per_label, whats, strict=True):
+            bad = _undefined_labels(values, weights, labels)
+            if bad:
+                resolve(math.nan, "raise", what=f"{average} {what} for label(s) {bad!r}", hint=_RAISE_HINT)
+        resolve(a.f_of_averages, "raise", what=f"{average} F of the averaged precision and recall (both 0)")
+    return AveragedScores(*(float(v) for v in a))
+
+
+_RAISE_HINT = "pass undefined='zero', 'skip' or 'nan' to substitute, leave out, or propagate it"
+
+
+@declare(counts_by_label=COUNTS_BY_LABEL)
 def frequencies_from_counts(counts_by_label: Mapping[Hashable, Counts]) -> dict[Hashable, float]:
     """Relative label frequencies in the test data, (tp_λ + fn_λ) / Σ (tp + fn).
 
@@ -172,102 +318,26 @@ def frequencies_from_counts(counts_by_label: Mapping[Hashable, Counts]) -> dict[
     >>> frequencies_from_counts(table3)   # Van Asch Table 3, column f_test
     {'c1': 0.25, 'c2': 0.25, 'c3': 0.35, 'c4': 0.15}
     """
-    labels, counts = check_counts_by_label(counts_by_label)
-    weights = _test_frequencies(counts)
-    if weights is None:
-        raise UndefinedMetricError("test frequencies are undefined: no label occurs in the gold data")
-    return {label: float(w) for label, w in zip(labels, weights, strict=True)}
+    tp, _, fn = _arrays(counts_by_label)
+    weights = resolve(
+        support_frequencies(tp, fn), "raise", what="the test frequencies", hint="no label occurs in the gold data"
+    )
+    return {label: float(w) for label, w in zip(counts_by_label, weights, strict=True)}
 
 
-def _test_frequencies(counts: list[Counts]) -> np.ndarray | None:
-    """(tp_λ + fn_λ) / Σ (tp + fn) for each count; None where that is 0/0 (no gold label)."""
-    support = np.array([c.tp + c.fn for c in counts], dtype=float)
-    total = support.sum()
-    return None if total == 0 else support / total
-
-
-def check_frequencies(frequencies: object, labels: list[Hashable], counts: list[Counts]) -> np.ndarray | None:
-    """The lfb weights f_λ (eq. 10), aligned with ``labels``; None if ``"test"`` frequencies are 0/0.
-
-    ``frequencies`` is a mapping label -> training frequency (every label, no
-    other, each finite and >= 0, summing to 1 within :data:`FREQUENCY_TOLERANCE`,
-    or within ``2 · q · eps`` for numpy floats narrower than float64)
-    or ``"test"`` (:func:`frequencies_from_counts`). Internal helper shared
-    with :func:`apples.theory.label_weights` (not in ``__all__``).
-    """
-    if isinstance(frequencies, str):
-        check_choice("frequencies", frequencies, ("test",))
-        return _test_frequencies(counts)
-    if not isinstance(frequencies, Mapping):
-        raise TypeError(
-            "frequencies must be a mapping label -> training-set relative frequency, or 'test'; "
-            f"got {type(frequencies).__name__}"
-        )
-    missing = [k for k in labels if k not in frequencies]
-    if missing:
-        raise ValueError(f"frequencies has no entry for label(s) {missing!r}; every label needs a frequency")
-    known = set(labels)
-    extra = [k for k in frequencies if k not in known]
-    if extra:
-        raise ValueError(
-            f"frequencies has label(s) {extra!r} that are not in counts_by_label; a training label absent "
-            "from the test data still counts (Van Asch §4.1): add it to counts_by_label as Counts(0, 0, 0)"
-        )
-    values = []
-    eps = np.finfo(np.float64).eps
-    for k in labels:
-        v = frequencies[k]
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
-            raise TypeError(f"frequencies[{k!r}] must be a real number, got {v!r} ({type(v).__name__})")
-        if isinstance(v, np.floating):
-            eps = max(eps, float(np.finfo(v.dtype).eps))
-        try:
-            v = float(v)
-        except OverflowError:  # an integer beyond float range
-            raise ValueError(f"frequencies[{k!r}] must be a finite number >= 0, got {v!r}") from None
-        if not math.isfinite(v) or v < 0:
-            raise ValueError(f"frequencies[{k!r}] must be a finite number >= 0, got {v!r}")
-        values.append(v)
-    total = math.fsum(values)
-    tolerance = max(FREQUENCY_TOLERANCE, 2 * len(values) * eps)
-    if abs(total - 1.0) > tolerance:
-        raise ValueError(
-            f"frequencies must sum to 1 (relative frequencies f_λ = c_λ / n, Van Asch eq. 10), "
-            f"they sum to {total!r} (tolerance {tolerance:.3g})"
-        )
-    return np.array(values)
-
-
-def _average(values: np.ndarray, weights: np.ndarray, labels: list[Hashable], undefined: str, what: str) -> float:
-    """Weighted mean of per-label values (nan = undefined) under an averaging policy."""
-    keep = weights > 0
-    v, w = values[keep], weights[keep]
-    kept_labels = [label for label, k in zip(labels, keep, strict=True) if k]
-    bad = np.isnan(v)
-    if bad.any():
-        if undefined == "raise":
-            names = [label for label, b in zip(kept_labels, bad, strict=True) if b]
-            raise UndefinedMetricError(
-                f"{what} is undefined (0/0) for label(s) {names!r}; pass undefined='zero', 'skip' or 'nan' "
-                "to substitute, leave out, or propagate it"
-            )
-        if undefined == "nan":
-            return math.nan
-        if undefined == "zero":
-            v = np.where(bad, 0.0, v)
-        else:  # skip
-            v, w = v[~bad], w[~bad]
-            if v.size == 0:
-                return math.nan
-    return float(np.average(v, weights=w))
-
-
+@declare(
+    counts_by_label=COUNTS_BY_LABEL,
+    average=Options(*AVERAGES),
+    frequencies=Nullable(FREQUENCIES),
+    undefined=_AVERAGE_POLICY,
+    relations=[_COVER],
+)
 def average_scores(
     counts_by_label: Mapping[Hashable, Counts],
     *,
     average: Literal["macro", "micro", "lfb"],
     frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
-    undefined: Literal["zero", "skip", "nan", "raise"] = "zero",
+    undefined: Policy = "zero",
 ) -> AveragedScores:
     """Macro-, micro- or lfb-averaged precision, recall and F1 (Van Asch §3).
 
@@ -312,6 +382,12 @@ def average_scores(
     UndefinedMetricError
         With ``undefined="raise"``, where a weighted value is 0/0.
 
+    See Also
+    --------
+    sklearn.metrics.precision_recall_fscore_support : the macro and micro averages, and lfb with
+        test frequencies (``average="weighted"``), from labels; here from
+        ``apples.label_counts(y_true, y_pred)``.
+
     References
     ----------
     Van Asch (2013), §3.1 eq. (8), §3.2 eq. (9), §3.3 eq. (10), §3.3.2, §4.1.
@@ -335,47 +411,29 @@ def average_scores(
     >>> round(s.precision, 3), round(s.recall, 3)
     (0.416, 0.4)
     """
-    labels, counts = check_counts_by_label(counts_by_label)
-    check_choice("average", average, AVERAGES)
-    check_choice("undefined", undefined, AVERAGE_POLICIES)
     if average == "lfb" and frequencies is None:
-        raise ValueError("average='lfb' needs frequencies: a mapping of training-set frequencies, or 'test'")
+        raise ParameterValueError(
+            "average='lfb' needs frequencies: a mapping of training-set frequencies, or 'test'", param="frequencies"
+        )
     if average != "lfb" and frequencies is not None:
-        raise ValueError(f"frequencies is only used by average='lfb', not average={average!r}; leave it None")
-    scalar_policy = "nan" if undefined == "skip" else undefined
-
-    if average == "micro":
-        pooled = sum(counts, Counts(0, 0, 0))
-        p = precision(pooled, undefined=scalar_policy)
-        r = recall(pooled, undefined=scalar_policy)
-        f = f_measure(pooled, undefined=scalar_policy)
-        return AveragedScores(p, r, f, f)
-
-    weights: np.ndarray | None
-    if average == "macro":
-        weights = np.ones(len(labels))
-    else:
-        weights = check_frequencies(frequencies, labels, counts)
-        if weights is None:  # "test" frequencies with no gold labels: the average itself is 0/0
-            v = divide(0.0, 0.0, undefined=scalar_policy, what="lfb with test frequencies (no gold labels)")
-            return AveragedScores(v, v, v, v)
-
-    per_p = np.array([precision(c, undefined="nan") for c in counts])
-    per_r = np.array([recall(c, undefined="nan") for c in counts])
-    per_f = np.array([f_measure(c, undefined="nan") for c in counts])
-    p = _average(per_p, weights, labels, undefined, f"{average} precision: precision (TP + FP = 0)")
-    r = _average(per_r, weights, labels, undefined, f"{average} recall: recall (TP + FN = 0)")
-    mean_f = _average(per_f, weights, labels, undefined, f"{average} mean F: F (TP = FP = FN = 0)")
-    f_avg = math.nan if math.isnan(p) or math.isnan(r) else f_from_precision_recall(p, r, undefined=scalar_policy)
-    return AveragedScores(p, r, f_avg, mean_f)
+        raise ParameterValueError(
+            f"frequencies is only used by average='lfb', not average={average!r}; leave it None", param="frequencies"
+        )
+    return _averages(counts_by_label, average, frequencies, undefined)
 
 
+@declare(
+    counts_by_label=COUNTS_BY_LABEL,
+    frequencies=Nullable(FREQUENCIES),
+    undefined=_AVERAGE_POLICY,
+    relations=[_COVER],
+)
 def averaging_table(
     counts_by_label: Mapping[Hashable, Counts],
     *,
     frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
-    undefined: Literal["zero", "skip", "nan", "raise"] = "zero",
-):
+    undefined: Policy = "zero",
+) -> pd.DataFrame:
     """A table laid out like Van Asch Tables 2–5: per-label rows, a total, and the averages.
 
     Parameters
@@ -408,42 +466,42 @@ def averaging_table(
     macro-averaged       0.70    0.70
     micro-averaged       0.83    0.83
     """
-    import pandas as pd
-
-    labels, counts = check_counts_by_label(counts_by_label)
-    check_choice("undefined", undefined, AVERAGE_POLICIES)
-    if frequencies is not None:  # validated before its values are used for the f_train column
-        check_frequencies(frequencies, labels, counts)
-    per_label = "nan" if undefined == "skip" else undefined
-    rows = {}
-    f_test = _test_frequencies(counts)
-    for i, (label, c) in enumerate(zip(labels, counts, strict=True)):
-        rows[label] = {
-            "tp": c.tp,
-            "fp": c.fp,
-            "fn": c.fn,
-            "precision": precision(c, undefined=per_label),
-            "recall": recall(c, undefined=per_label),
-            "F": f_measure(c, undefined=per_label),
-            "f_test": math.nan if f_test is None else float(f_test[i]),
-        }
-    total = sum(counts, Counts(0, 0, 0))
-    rows["total"] = {"tp": total.tp, "fp": total.fp, "fn": total.fn, "f_test": math.nan if f_test is None else 1.0}
+    table = counts_by_label
+    labels = list(table)
+    tp, fp, fn = _arrays(table)
+    policy = "nan" if undefined == "skip" else undefined
+    per_label = {
+        "precision": resolve(ratio(tp, tp + fp), policy, what="precision (TP + FP = 0)"),
+        "recall": resolve(ratio(tp, tp + fn), policy, what="recall (TP + FN = 0)"),
+        "F": resolve(f_of_counts(tp, fp, fn), policy, what="F (TP = FP = FN = 0)"),
+    }
+    f_test = support_frequencies(tp, fn)  # NaN without a gold label
+    rows: dict[Hashable, dict[str, Any]] = {}
+    for i, label in enumerate(labels):
+        rows[label] = {"tp": int(tp[i]), "fp": int(fp[i]), "fn": int(fn[i])}
+        rows[label].update({k: float(v[i]) for k, v in per_label.items()})
+        rows[label]["f_test"] = float(f_test[i])
+    rows["total"] = {
+        "tp": int(tp.sum()),
+        "fp": int(fp.sum()),
+        "fn": int(fn.sum()),
+        "f_test": math.nan if np.isnan(f_test).any() else 1.0,
+    }
     if isinstance(frequencies, Mapping):
         for label in labels:
             rows[label]["f_train"] = float(frequencies.get(label, math.nan))
         rows["total"]["f_train"] = math.fsum(float(v) for v in frequencies.values())
-    averages: list[tuple[str, Literal["macro", "micro", "lfb"], Mapping[Hashable, float] | Literal["test"] | None]]
+    averages: list[tuple[str, str, Mapping[Hashable, float] | str | None]]
     averages = [("macro-averaged", "macro", None), ("micro-averaged", "micro", None)]
     if frequencies is not None:
         averages.append(("lfb-micro-averaged", "lfb", frequencies))
     for name, how, freq in averages:
-        s = average_scores(counts_by_label, average=how, frequencies=freq, undefined=undefined)
+        s = _averages(table, how, freq, undefined)
         rows[name] = {"precision": s.precision, "recall": s.recall, "F": s.mean_f, "F(P,R)": s.f_of_averages}
     columns = ["tp", "fp", "fn", "precision", "recall", "F", "F(P,R)", "f_test"]
     if isinstance(frequencies, Mapping):
         columns.append("f_train")
-    table = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=columns)
+    frame = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=columns)
     for col in ("tp", "fp", "fn"):  # integers where counted, NaN (empty) in the average rows
-        table[col] = pd.Series([math.nan if v != v else int(v) for v in table[col]], index=table.index, dtype=object)
-    return table
+        frame[col] = pd.Series([math.nan if v != v else int(v) for v in frame[col]], index=frame.index, dtype=object)
+    return frame

@@ -187,7 +187,7 @@ class Counts:
         >>> Counts.from_labels([0, 0], [0, 0])        # a fold without positives
         Counts(tp=0, fp=0, fn=0, tn=2)
         """
-        t, p = np.asarray(y_true), np.asarray(y_pred)
+        t, p = np.asarray(y_true), np.asarray(y_pred)  # checked arrays already: no copy
         if t.size == 0:
             raise ParameterValueError("y_true is empty: there are no cases to count", param="y_true")
         positive = t == pos_label

@@ -131,6 +131,12 @@ def precision(counts: Counts, *, undefined: Policy = "zero") -> float:
         ``0.0`` (the substitution of Forman & Scholz §2.3 and their Table 2 †),
         ``nan`` for the caller to skip, or raise :class:`UndefinedMetricError`.
 
+    See Also
+    --------
+    sklearn.metrics.precision_score : the same from labels, ``precision_score(y_true, y_pred)``
+        (its ``zero_division=0`` is ``undefined="zero"``); here from
+        ``Counts.from_labels(y_true, y_pred)``.
+
     Examples
     --------
     >>> precision(Counts(tp=4, fp=13, fn=0))
@@ -151,6 +157,10 @@ def recall(counts: Counts, *, undefined: Policy = "zero") -> float:
         The confusion count.
     undefined : {"zero", "nan", "raise"}, default "zero"
         What to return when the fold has no actual positives (TP + FN = 0).
+
+    See Also
+    --------
+    sklearn.metrics.recall_score : the same from labels, ``recall_score(y_true, y_pred)``.
 
     Examples
     --------
@@ -237,6 +247,11 @@ def f_measure(
     formula : {"counts", "harmonic"}, default "counts"
         Equation (2) or equation (1).
 
+    See Also
+    --------
+    sklearn.metrics.f1_score, sklearn.metrics.fbeta_score : the same from labels
+        (``fbeta_score(y_true, y_pred, beta=beta)``, eq. (2)).
+
     Examples
     --------
     >>> f_measure(Counts(tp=14, fp=19, fn=1))          # Table 1 totals: F_tp,fp
@@ -263,6 +278,10 @@ def accuracy(counts: Counts, *, undefined: Policy = "raise") -> float:
         The confusion count, with ``tn`` filled in.
     undefined : {"zero", "nan", "raise"}, default "raise"
         Policy for an empty count (no cases).
+
+    See Also
+    --------
+    sklearn.metrics.accuracy_score : the same from labels, ``accuracy_score(y_true, y_pred)``.
 
     Examples
     --------

@@ -72,14 +72,17 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Hashable
 from typing import Literal, NamedTuple
 
 import numpy as np
-from scipy.special import betainc
+from numpy.typing import ArrayLike
 
-from apples._params import check_choice, check_cost
-from apples.metrics._ranking import check_binary_scores, cumulative_counts
-from apples.metrics.ranking import roc_auc
+from apples._kernels.hmeasure import beta_prior, convex_hull, h_losses, reversed_ranks
+from apples._kernels.hmeasure import minimum_loss as _minimum_loss
+from apples._kernels.ranking import CumulativeCounts, auc_from_counts, cumulative_counts
+from apples._params import Instance, Kind, Nullable, Options, ParameterValueError, RealArray, declare
+from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of
 
 __all__ = [
     "H_MEASURE_PRIORS",
@@ -125,41 +128,18 @@ class HMeasureResult(NamedTuple):
     flipped: bool  #: scores were reversed (only with ``worse_than_random="flip"``)
 
 
-def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Indices of the upper convex hull of points sorted by x (then y), collinear points dropped.
-
-    Andrew's monotone chain on integer coordinates, so every orientation test is
-    exact (scipy.spatial.ConvexHull works in floating point and rejects the
-    degenerate, all-collinear ROC curves that are common here).
-    """
-    # Vectorised pre-pass: a point on or below the chord between its two current
-    # neighbours is not an extreme point of the set, and all such points can be
-    # dropped at once without changing the hull. A few passes leave a handful of
-    # candidates (int64 products are exact for n < 3·10^9).
-    idx = np.arange(len(x))
-    for _ in range(64):
-        if idx.size < 3:
-            break
-        xo, yo, xa, ya, xb, yb = x[idx[:-2]], y[idx[:-2]], x[idx[1:-1]], y[idx[1:-1]], x[idx[2:]], y[idx[2:]]
-        keep = np.r_[True, (xa - xo) * (yb - yo) - (ya - yo) * (xb - xo) < 0, True]
-        if keep.all():
-            break
-        idx = idx[keep]
-    hull: list[int] = []
-    xs, ys = x[idx].tolist(), y[idx].tolist()  # Python ints: exact products
-    for k in range(len(xs)):
-        while len(hull) >= 2:
-            o, a = hull[-2], hull[-1]
-            cross = (xs[a] - xs[o]) * (ys[k] - ys[o]) - (ys[a] - ys[o]) * (xs[k] - xs[o])
-            if cross >= 0:  # a lies on or below the chord o -> k: not a vertex of the upper hull
-                hull.pop()
-            else:
-                break
-        hull.append(k)
-    return idx[np.array(hull, dtype=np.intp)]
+def _hull(c: CumulativeCounts) -> ROCHull:
+    """The :class:`ROCHull` of cumulative counts with both classes."""
+    o = c.with_origin()
+    h = convex_hull(c)
+    fp, tp = o.fp[h.vertices], o.tp[h.vertices]
+    return ROCHull(
+        fp / c.n_neg, tp / c.n_pos, o.thresholds[h.vertices], fp, tp, h.cost_low, h.cost_high, c.n_pos, c.n_neg
+    )
 
 
-def roc_convex_hull(y_true, y_score, *, pos_label=1) -> ROCHull:
+@declare(**SCORED, relations=SCORED_RELATIONS)
+def roc_convex_hull(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> ROCHull:
     """Upper convex hull of the empirical ROC curve (Hand 2009 §5).
 
     Tied scores are one threshold (a diagonal ROC step). Points on a hull edge
@@ -193,23 +173,7 @@ def roc_convex_hull(y_true, y_score, *, pos_label=1) -> ROCHull:
     >>> h.cost_low.tolist(), h.cost_high.tolist()
     ([1.0, 0.5, 0.0, 0.0], [1.0, 1.0, 0.5, 0.0])
     """
-    is_pos, scores = check_binary_scores(y_true, y_score, pos_label=pos_label)
-    cc = cumulative_counts(is_pos, scores).with_origin()
-    idx = _upper_hull(cc.fp, cc.tp)
-    fp, tp, thresholds = cc.fp[idx], cc.tp[idx], cc.thresholds[idx]
-    d_tp, d_fp = np.diff(tp), np.diff(fp)
-    edge_cost = d_tp / (d_tp + d_fp)  # each edge adds at least one case: no 0/0
-    return ROCHull(
-        fp / cc.n_neg,
-        tp / cc.n_pos,
-        thresholds,
-        fp,
-        tp,
-        np.r_[edge_cost, 0.0],
-        np.r_[1.0, edge_cost],
-        cc.n_pos,
-        cc.n_neg,
-    )
+    return _hull(counts_of(y_true, y_score, pos_label))
 
 
 #: Smallest usable severity ratio r, the smallest normal float: the prior is Beta(2, 1 + 1/r),
@@ -217,30 +181,66 @@ def roc_convex_hull(y_true, y_score, *, pos_label=1) -> ROCHull:
 _MIN_SEVERITY_RATIO = float(np.finfo(float).tiny)
 
 
-def _check_severity_ratio(severity_ratio, name: str = "severity_ratio") -> float | None:
-    """None or a ratio >= the smallest normal float; not check_real: None is valid, a tiny r overflows 1/r."""
-    if severity_ratio is None:
-        return None
-    if isinstance(severity_ratio, (bool, np.bool_)) or not isinstance(severity_ratio, numbers.Real):
-        raise TypeError(f"{name} must be a positive number or None, got {severity_ratio!r}")
-    try:
-        r = float(severity_ratio)
-    except OverflowError:  # an int beyond the float range
-        r = float("inf")
-    if not (np.isfinite(r) and r > 0):
-        raise ValueError(
-            f"{name} must be a positive finite number, got {severity_ratio!r} (the R package's "
-            "negative severity ratio, which selects Beta(pi1 + 1, pi0 + 1), is prior='hand2014' here)"
-        )
-    if r < _MIN_SEVERITY_RATIO:
-        raise ValueError(
-            f"{name}={severity_ratio!r} is too small: the prior is Beta(2, 1 + 1/r), and below the "
-            f"smallest normal float 1/r overflows (or nearly); the usable range is "
-            f"{_MIN_SEVERITY_RATIO!r} <= {name} < inf"
-        )
-    return r
+class _SeverityRatio(Kind):
+    """A ratio >= the smallest normal float; not ``Real``: a tiny r overflows 1/r, and the message names the R package's
+    negative ratio."""
+
+    what = "a positive finite number"
+
+    def check(self, name: str, value: object) -> float:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} must be a positive number or None, got {value!r}")
+        try:
+            r = float(value)
+        except OverflowError:  # an int beyond the float range
+            r = float("inf")
+        if not (np.isfinite(r) and r > 0):
+            raise ValueError(
+                f"{name} must be a positive finite number, got {value!r} (the R package's "
+                "negative severity ratio, which selects Beta(pi1 + 1, pi0 + 1), is prior='hand2014' here)"
+            )
+        if r < _MIN_SEVERITY_RATIO:
+            raise ValueError(
+                f"{name}={value!r} is too small: the prior is Beta(2, 1 + 1/r), and below the "
+                f"smallest normal float 1/r overflows (or nearly); the usable range is "
+                f"{_MIN_SEVERITY_RATIO!r} <= {name} < inf"
+            )
+        return r
 
 
+class _Proportion(Kind):
+    what = "a proportion strictly between 0 and 1"
+
+    def check(self, name: str, value: object) -> float:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} must be {self.what}, got {value!r} ({type(value).__name__})")
+        if not 0 < float(value) < 1:  # NaN too
+            raise ValueError(f"{name} must be {self.what}, got {value!r}")
+        return float(value)
+
+
+_SEVERITY = Nullable(_SeverityRatio())
+_PRIOR = Options(*H_MEASURE_PRIORS)
+_WORSE = Options(*_WORSE_THAN_RANDOM)
+
+
+def _prior(pi1: float, severity_ratio: float | None, prior: str) -> tuple[float, float]:
+    """(α, β) of checked arguments, with the rules between them."""
+    if prior == "hand2014" and severity_ratio is not None:
+        raise ParameterValueError(
+            "severity_ratio must be None with prior='hand2014' (that prior is fixed by the class proportions)",
+            param="severity_ratio",
+        )
+    if prior == "severity" and severity_ratio is None and pi1 / (1.0 - pi1) < _MIN_SEVERITY_RATIO:
+        raise ParameterValueError(
+            f"pi1={pi1!r} is too small for the default severity ratio pi1/(1 - pi1): the prior "
+            f"Beta(2, 1 + (1 - pi1)/pi1) needs it to be at least {_MIN_SEVERITY_RATIO!r}",
+            param="pi1",
+        )
+    return beta_prior(pi1, severity_ratio, prior)
+
+
+@declare(pi1=_Proportion(), severity_ratio=_SEVERITY, prior=_PRIOR)
 def h_measure_prior(
     pi1: float, *, severity_ratio: float | None = None, prior: Literal["severity", "hand2014"] = "severity"
 ) -> tuple[float, float]:
@@ -280,30 +280,14 @@ def h_measure_prior(
     >>> h_measure_prior(0.25, prior="hand2014")
     (1.25, 1.75)
     """
-    check_choice("prior", prior, H_MEASURE_PRIORS)
-    if isinstance(pi1, (bool, np.bool_)) or not isinstance(pi1, numbers.Real):
-        raise TypeError(f"pi1 must be a proportion strictly between 0 and 1, got {pi1!r} ({type(pi1).__name__})")
-    if not 0 < pi1 < 1:
-        raise ValueError(f"pi1 must be a proportion strictly between 0 and 1, got {pi1!r}")
-    pi1 = float(pi1)
-    r = _check_severity_ratio(severity_ratio)
-    if prior == "hand2014":
-        if r is not None:
-            raise ValueError(
-                "severity_ratio must be None with prior='hand2014' (that prior is fixed by the class proportions)"
-            )
-        return pi1 + 1.0, (1.0 - pi1) + 1.0
-    if r is None:
-        r = pi1 / (1.0 - pi1)
-        if r < _MIN_SEVERITY_RATIO:
-            raise ValueError(
-                f"pi1={pi1!r} is too small for the default severity ratio pi1/(1 - pi1): the prior "
-                f"Beta(2, 1 + (1 - pi1)/pi1) needs it to be at least {_MIN_SEVERITY_RATIO!r}"
-            )
-    return 2.0, 1.0 + 1.0 / r
+    return _prior(pi1, severity_ratio, prior)
 
 
-def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
+@declare(
+    hull=Instance(ROCHull, hint="from roc_convex_hull", what="an apples.metrics.ROCHull"),
+    cost=RealArray(0, 1),
+)
+def minimum_loss(hull: ROCHull, cost: ArrayLike) -> np.ndarray:
     """min over thresholds of Q(t; c) = c·π0·FPR + (1 − c)·π1·FNR at each cost c.
 
     The lower envelope of the vertices' loss lines (Parker eqs. 3–4 with b = 1);
@@ -330,23 +314,57 @@ def minimum_loss(hull: ROCHull, cost) -> np.ndarray:
     >>> minimum_loss(h, [0.0, 0.5, 1.0]).tolist()   # at c = 1/2: half the minimum error rate
     [0.0, 0.125, 0.0]
     """
-    if not isinstance(hull, ROCHull):
-        raise TypeError(f"hull must be an apples.metrics.ROCHull (from roc_convex_hull), got {type(hull).__name__}")
-    c = check_cost(cost, "cost")
-    n = hull.n_pos + hull.n_neg
-    fp, fn = hull.fp / n, (hull.n_pos - hull.tp) / n
-    q = c[..., None] * fp + (1.0 - c[..., None]) * fn
-    return q.min(axis=-1)
+    return _minimum_loss(hull.fp, hull.tp, hull.n_pos, hull.n_neg, np.asarray(cost))
 
 
+def _h_measure(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    severity_ratio: float | None,
+    prior: str,
+    worse_than_random: str,
+    pos_label: Hashable,
+) -> HMeasureResult:
+    """H and its parts for checked arguments (the body of :func:`h_measure` and :func:`h_measure_details`)."""
+    t, scores = np.asarray(y_true), np.asarray(y_score)
+    c = counts_of(t, scores, pos_label)
+    a, b = _prior(c.n_pos / (c.n_pos + c.n_neg), severity_ratio, prior)
+    flipped = False
+    if worse_than_random == "flip" and auc_from_counts(c) < 0.5:
+        warnings.warn(
+            "ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
+            "as Hand's R package does (worse_than_random='flip')",
+            UserWarning,
+            stacklevel=4,  # the caller of h_measure (through the declaration)
+        )
+        # H depends on the order (and ties) only
+        c, flipped = cumulative_counts(t == pos_label, reversed_ranks(scores)), True
+    hull = _hull(c)
+    loss, max_loss = h_losses(hull.fp, hull.tp, hull.cost_low, hull.cost_high, c.n_pos, c.n_neg, a, b)
+    ratio = loss / max_loss if max_loss > 0 else float("nan")
+    if not np.isfinite(ratio):  # never clip a NaN into a number (Python's max(0.0, nan) is 0.0)
+        raise ParameterValueError(
+            f"the H-measure cannot be computed with the prior Beta({a!r}, {b!r}) (severity_ratio="
+            f"{severity_ratio!r}, prior={prior!r}): its losses are L={loss!r}, L_max={max_loss!r}",
+            param="severity_ratio",
+        )
+    # 0 <= L <= L_max holds exactly (the hull contains the diagonal); clip rounding only
+    h = min(1.0, max(0.0, 1.0 - ratio))
+    return HMeasureResult(h, loss, max_loss, a, b, flipped)
+
+
+_H_KINDS = {**SCORED, "severity_ratio": _SEVERITY, "prior": _PRIOR, "worse_than_random": _WORSE}
+
+
+@declare(**_H_KINDS, relations=SCORED_RELATIONS)
 def h_measure_details(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
     severity_ratio: float | None = None,
     prior: Literal["severity", "hand2014"] = "severity",
     worse_than_random: Literal["literal", "flip"] = "literal",
-    pos_label=1,
+    pos_label: Hashable = 1,
 ) -> HMeasureResult:
     """H-measure with its loss, maximal loss and prior; see :func:`h_measure`.
 
@@ -375,48 +393,18 @@ def h_measure_details(
     >>> (r.alpha, r.beta), round(r.loss, 12), round(r.max_loss, 12), round(r.h, 12)
     ((2.0, 2.0), 0.078125, 0.15625, 0.5)
     """
-    check_choice("worse_than_random", worse_than_random, _WORSE_THAN_RANDOM)
-    is_pos, scores = check_binary_scores(y_true, y_score, pos_label=pos_label)
-    n_pos, n = int(is_pos.sum()), is_pos.size
-    pi1 = n_pos / n
-    pi0 = 1.0 - pi1
-    a, b = h_measure_prior(pi1, severity_ratio=severity_ratio, prior=prior)
-    flipped = False
-    if worse_than_random == "flip" and roc_auc(is_pos, scores, pos_label=True) < 0.5:
-        warnings.warn(
-            "ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
-            "as Hand's R package does (worse_than_random='flip')",
-            UserWarning,
-            stacklevel=2,
-        )
-        # reverse the order by the scores' dense ranks: negating would wrap a uint64 score around
-        # and overflow the int64 minimum; H depends on the order (and ties) only
-        scores, flipped = -np.unique(scores, return_inverse=True)[1].reshape(-1), True
-    hull = roc_convex_hull(is_pos, scores, pos_label=True)
-    # ∫_lo^hi c u(c) dc and ∫_lo^hi (1 - c) u(c) dc for each vertex's cost interval
-    w_fp = a / (a + b) * (betainc(a + 1, b, hull.cost_high) - betainc(a + 1, b, hull.cost_low))
-    w_fn = b / (a + b) * (betainc(a, b + 1, hull.cost_high) - betainc(a, b + 1, hull.cost_low))
-    loss = float(np.sum(hull.fp / n * w_fp + (n_pos - hull.tp) / n * w_fn))
-    max_loss = float(pi0 * a / (a + b) * betainc(a + 1, b, pi1) + pi1 * b / (a + b) * (1.0 - betainc(a, b + 1, pi1)))
-    ratio = loss / max_loss if max_loss > 0 else float("nan")
-    if not np.isfinite(ratio):  # never clip a NaN into a number (Python's max(0.0, nan) is 0.0)
-        raise ValueError(
-            f"the H-measure cannot be computed with the prior Beta({a!r}, {b!r}) (severity_ratio="
-            f"{severity_ratio!r}, prior={prior!r}): its losses are L={loss!r}, L_max={max_loss!r}"
-        )
-    # 0 <= L <= L_max holds exactly (the hull contains the diagonal); clip rounding only
-    h = min(1.0, max(0.0, 1.0 - ratio))
-    return HMeasureResult(h, loss, max_loss, a, b, flipped)
+    return _h_measure(y_true, y_score, severity_ratio, prior, worse_than_random, pos_label)
 
 
+@declare(**_H_KINDS, relations=SCORED_RELATIONS)
 def h_measure(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
     severity_ratio: float | None = None,
     prior: Literal["severity", "hand2014"] = "severity",
     worse_than_random: Literal["literal", "flip"] = "literal",
-    pos_label=1,
+    pos_label: Hashable = 1,
 ) -> float:
     """Hand's H-measure: 1 − expected minimum loss / that of the best trivial classifier.
 
@@ -466,11 +454,4 @@ def h_measure(
     >>> h_measure([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], severity_ratio=1)   # 1 - 0.078125/0.15625
     0.5
     """
-    return h_measure_details(
-        y_true,
-        y_score,
-        severity_ratio=severity_ratio,
-        prior=prior,
-        worse_than_random=worse_than_random,
-        pos_label=pos_label,
-    ).h
+    return _h_measure(y_true, y_score, severity_ratio, prior, worse_than_random, pos_label).h

@@ -11,25 +11,26 @@ falls on a missed positive (Parker's convention, 1 - c of :mod:`apples.metrics.h
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from collections.abc import Hashable
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from apples._kernels import losses as kl
+from apples._kernels.hmeasure import convex_hull
+from apples._kernels.ranking import CumulativeCounts
 from apples._params import (
-    check_choice,
-    check_cost,
-    check_int_at_least,
-    check_real,
+    SEED,
+    Integer,
+    Options,
+    Real,
+    RealArray,
     check_table_size,
+    declare,
     float_or_array,
-    rng_from_seed,
 )
-from apples.metrics._ranking import check_binary_scores, cumulative_counts
-from apples.metrics.hmeasure import roc_convex_hull
-
-if TYPE_CHECKING:  # pandas is imported where a table is built
-    pass
-
+from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of, require_both
 
 __all__ = [
     "EmpiricalCosts",
@@ -43,38 +44,21 @@ __all__ = [
 ]
 
 
-# -- empirical scores with ties -------------------------------------------------------
+class _Draws(Integer):
+    """A number of draws: an integer >= 1 whose draws fit in memory (8 bytes each)."""
+
+    def __init__(self) -> None:
+        super().__init__(1, None)
+
+    def check(self, name: str, value: object) -> int:
+        n = super().check(name, value)
+        check_table_size(f"{n:,} draws", 8 * n, reduce=name)  # the cases are drawn in chunks
+        return n
 
 
-class _Atoms(NamedTuple):
-    thresholds: np.ndarray  # distinct scores, decreasing
-    dp: np.ndarray  # positives at each score
-    dn: np.ndarray  # negatives at each score
-    above_p: np.ndarray  # positives strictly above
-    above_n: np.ndarray  # negatives strictly above
-    n_pos: int
-    n_neg: int
-
-
-def _roc_points(y_true, y_score, pos_label):
-    """Validated ROC points in counts: thresholds (+inf first), TP and FP (0 first), P, N."""
-    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
-    cc = cumulative_counts(is_pos, s).with_origin()
-    return cc.thresholds, cc.tp, cc.fp, cc.n_pos, cc.n_neg
-
-
-def _atoms(y_true, y_score, pos_label) -> _Atoms:
-    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
-    return _Atoms(thr[1:], np.diff(tp), np.diff(fp), tp[:-1], fp[:-1], n_pos, n_neg)
-
-
-def _rates_at_atoms(a: _Atoms, share: float):
-    """FNR and FPR at each atom when a ``share`` of the cases tied at it is predicted negative."""
-    # missed positives at t: those below t plus the tied ones predicted negative
-    below_p = a.n_pos - a.above_p - a.dp
-    fnr = (below_p + share * a.dp) / a.n_pos
-    fpr = (a.above_n + (1 - share) * a.dn) / a.n_neg
-    return fnr, fpr
+_COST = RealArray(0, 1)
+_SCALE = Real(0.0, None, low_inclusive=False)
+_HAND_TIES = ("half", "positive", "negative")
 
 
 class HandLoss(NamedTuple):
@@ -87,8 +71,13 @@ class HandLoss(NamedTuple):
     pi_neg: float
 
 
+@declare(**SCORED, ties=Options(*_HAND_TIES), relations=SCORED_RELATIONS)
 def empirical_hand_loss(
-    y_true, y_score, *, ties: Literal["half", "positive", "negative"] = "half", pos_label=1
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    ties: Literal["half", "positive", "negative"] = "half",
+    pos_label: Hashable = 1,
 ) -> HandLoss:
     """Hand's weighted loss L_G for empirical scores, summed exactly (Parker §III-B).
 
@@ -128,30 +117,29 @@ def empirical_hand_loss(
     >>> h.missed, h.false_alarm, h.loss
     (0.0, 0.25, 0.0625)
     """
-    check_choice("ties", ties, ("half", "positive", "negative"))
-    a = _atoms(y_true, y_score, pos_label)
     share = {"half": 0.5, "positive": 0.0, "negative": 1.0}[ties]  # share of tied cases predicted negative
-    fnr, fpr = _rates_at_atoms(a, share)
-    missed = float(np.sum(a.dn * fnr) / a.n_neg)
-    false_alarm = float(np.sum(a.dp * fpr) / a.n_pos)
-    n = a.n_pos + a.n_neg
-    p0, p1 = a.n_pos / n, a.n_neg / n
-    return HandLoss(p0 * p1 * (missed + false_alarm), missed, false_alarm, p0, p1)
+    return HandLoss(*kl.hand_loss(counts_of(y_true, y_score, pos_label), share))
 
 
 class EmpiricalCosts(NamedTuple):
-    """For each empirical threshold, the costs for which it minimises the loss."""
+    """For each empirical threshold, the costs for which it minimises the loss.
 
+    The ROC points first, named as in :class:`~apples.metrics.ROCCurve` (``fpr``, ``tpr``,
+    ``thresholds``); ``c_low`` and ``c_high`` are in Parker's convention (c = the cost share of a
+    missed positive), 1 − the ``cost_high`` and ``cost_low`` of :class:`~apples.metrics.ROCHull`.
+    """
+
+    fpr: np.ndarray
+    tpr: np.ndarray
     #: +inf (predict nothing positive), then the distinct scores decreasing (float, see roc_curve)
     thresholds: np.ndarray
-    tpr: np.ndarray
-    fpr: np.ndarray
     c_low: np.ndarray  #: least cost at which the threshold is optimal (NaN off the hull)
     c_high: np.ndarray  #: greatest such cost (NaN off the hull)
     on_hull: np.ndarray  #: True for the vertices of the ROC convex hull
 
 
-def empirical_cost_intervals(y_true, y_score, *, pos_label=1) -> EmpiricalCosts:
+@declare(**SCORED, relations=SCORED_RELATIONS)
+def empirical_cost_intervals(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> EmpiricalCosts:
     """The empirical inverse of T(c): the interval of costs for which each threshold is optimal.
 
     Thresholds predict positive for ``score >= t`` (a tie group is never
@@ -176,20 +164,23 @@ def empirical_cost_intervals(y_true, y_score, *, pos_label=1) -> EmpiricalCosts:
     >>> [(float(a), float(b)) for a, b, h in zip(r.c_low, r.c_high, r.on_hull) if h]
     [(0.0, 0.0), (0.0, 0.5), (0.5, 1.0), (1.0, 1.0)]
     """
-    thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
-    hull = roc_convex_hull(y_true, y_score, pos_label=pos_label)
-    # Match the hull's vertices by their counts, not their thresholds: float thresholds of integer
-    # scores above 2**53 may coincide. TP + FP grows by at least 1 from one point to the next.
-    on = np.isin(tp + fp, hull.tp + hull.fp)
-    c_low = np.full(thr.size, np.nan)
-    c_high = np.full(thr.size, np.nan)
-    # apples.hmeasure follows Hand's R package: its c is the cost share of a false positive
+    c = counts_of(y_true, y_score, pos_label)
+    o = c.with_origin()
+    hull = convex_hull(c)
+    on = np.zeros(o.thresholds.size, dtype=bool)
+    on[hull.vertices] = True
+    c_low = np.full(o.thresholds.size, np.nan)
+    c_high = np.full(o.thresholds.size, np.nan)
+    # the hull follows Hand's R package: its c is the cost share of a false positive
     c_low[on] = 1.0 - hull.cost_high
     c_high[on] = 1.0 - hull.cost_low
-    return EmpiricalCosts(thr, tp / n_pos, fp / n_neg, c_low, c_high, on)
+    return EmpiricalCosts(o.fp / c.n_neg, o.tp / c.n_pos, o.thresholds, c_low, c_high, on)
 
 
-def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, pos_label=1):
+@declare(**SCORED, c=_COST, scale=_SCALE, relations=SCORED_RELATIONS)
+def empirical_loss(
+    y_true: ArrayLike, y_score: ArrayLike, c: ArrayLike, *, scale: float = 1.0, pos_label: Hashable = 1
+) -> np.ndarray:
     """Q(t; b, c) (Parker eq. 4) at every empirical threshold: shape (n_thresholds,) + c.shape.
 
     Thresholds as in :func:`empirical_cost_intervals` (+inf first); at
@@ -203,16 +194,11 @@ def empirical_loss(y_true, y_score, c, *, scale: float = 1.0, pos_label=1):
     >>> empirical_loss([1, 0, 1], [3, 2, 1], 0.25).round(4).tolist()
     [0.1667, 0.0833, 0.3333, 0.25]
     """
-    _thr, tp, fp, n_pos, n_neg = _roc_points(y_true, y_score, pos_label)
-    c = check_cost(c)
-    b = check_real("scale", scale, low=0.0, low_inclusive=False)
-    n = n_pos + n_neg
-    fnr = ((n_pos - tp) / n).reshape((-1,) + (1,) * c.ndim)  # π_0 (1 - TPR)
-    fpr = (fp / n).reshape((-1,) + (1,) * c.ndim)  # π_1 FPR
-    return b * (c * fnr + (1 - c) * fpr)
+    return kl.loss_table(counts_of(y_true, y_score, pos_label), np.asarray(c), scale)
 
 
-def empirical_optimal_threshold(y_true, y_score, c, *, pos_label=1):
+@declare(**SCORED, c=_COST, relations=SCORED_RELATIONS)
+def empirical_optimal_threshold(y_true: ArrayLike, y_score: ArrayLike, c: ArrayLike, *, pos_label: Hashable = 1) -> Any:
     """T(c) for empirical scores: the threshold of least loss (the highest one if several tie).
 
     Thresholds as in :func:`empirical_loss`: predict positive for ``y_score >= t``,
@@ -237,20 +223,26 @@ def empirical_optimal_threshold(y_true, y_score, c, *, pos_label=1):
     >>> empirical_optimal_threshold([1, 0], np.array([2**53 + 1, 2**53]), 0.5)
     9007199254740993
     """
-    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
-    q = empirical_loss(y_true, y_score, c, pos_label=pos_label)
-    best = np.argmin(q, axis=0)  # index into (+inf, the distinct scores decreasing)
-    cc = cumulative_counts(is_pos, s)
-    if s.dtype.kind == "f":
-        return float_or_array(cc.with_origin().thresholds[best])
+    cc = counts_of(y_true, y_score, pos_label)
+    best = np.argmin(kl.loss_table(cc, np.asarray(c), 1.0), axis=0)  # index into (+inf, the scores decreasing)
+    return _thresholds_at(cc, best)
+
+
+def _thresholds_at(cc: CumulativeCounts, index: np.ndarray) -> Any:
+    """The thresholds (+inf first) at ``index``: floats for float scores, Python ints (exact) for integer ones."""
+    if cc.thresholds.dtype.kind == "f":
+        return float_or_array(cc.with_origin().thresholds[index])
     # integer scores: index a table of Python ints (exact at any size), +inf first
     table = np.empty(cc.thresholds.size + 1, dtype=object)
     table[0] = math.inf
     table[1:] = cc.thresholds.astype(object)
-    return table[best]
+    return table[index]
 
 
-def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos_label=1) -> float:
+@declare(**SCORED, scale=_SCALE, relations=SCORED_RELATIONS)
+def empirical_uniform_threshold_loss(
+    y_true: ArrayLike, y_score: ArrayLike, *, scale: float = 2.0, pos_label: Hashable = 1
+) -> float:
     """Flach et al.'s L_c^t for empirical scores, exactly (Parker §VI-B).
 
     The threshold is the score of a test case drawn uniformly (W_G), the cases
@@ -264,16 +256,19 @@ def empirical_uniform_threshold_loss(y_true, y_score, *, scale: float = 2.0, pos
     >>> empirical_uniform_threshold_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])  # AUC = 0.875
     0.3125
     """
-    b = check_real("scale", scale, low=0.0, low_inclusive=False)
-    a = _atoms(y_true, y_score, pos_label)
-    n = a.n_pos + a.n_neg
-    p0, p1 = a.n_pos / n, a.n_neg / n
-    fnr, fpr = _rates_at_atoms(a, 0.5)  # the midpoint rule
-    w = (a.dp + a.dn) / n
-    return float(b * 0.5 * np.sum(w * (p0 * fnr + p1 * fpr)))
+    return kl.uniform_threshold_loss(counts_of(y_true, y_score, pos_label), scale)
 
 
-def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: float = 2.0, pos_label=1) -> np.ndarray:
+@declare(**SCORED, n_draws=_Draws(), seed=SEED, scale=_SCALE, relations=SCORED_RELATIONS)
+def uniform_threshold_loss_draws(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    n_draws: int,
+    *,
+    seed: int | np.random.Generator,
+    scale: float = 2.0,
+    pos_label: Hashable = 1,
+) -> np.ndarray:
     """Monte Carlo draws of Flach et al.'s loss, whose mean converges to :func:`empirical_uniform_threshold_loss`.
 
     Each draw picks a test case uniformly (its score is the threshold), the
@@ -301,20 +296,7 @@ def uniform_threshold_loss_draws(y_true, y_score, n_draws: int, *, seed, scale: 
     >>> bool(abs(d.mean() - empirical_uniform_threshold_loss(y, s)) < 4 * d.std() / 100_000**0.5)
     True
     """
-    b = check_real("scale", scale, low=0.0, low_inclusive=False)
-    n_draws = check_int_at_least("n_draws", n_draws, 1)
-    is_pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
-    check_table_size(f"{n_draws:,} draws", 8 * n_draws, reduce="n_draws")  # the cases are drawn in chunks
-    rng = rng_from_seed(seed)
-    n = s.size
-    out = np.empty(int(n_draws))
-    chunk = max(1, 2_000_000 // n)  # bound the (draws x cases) matrices
-    for start in range(0, int(n_draws), chunk):
-        k = min(chunk, int(n_draws) - start)
-        thr = s[rng.integers(0, n, k)][:, None]
-        c = rng.random(k)
-        pred = (s[None, :] > thr) | ((s[None, :] == thr) & (rng.random((k, n)) < 0.5))
-        fn = (is_pos[None, :] & ~pred).sum(1) / n
-        fp = (~is_pos[None, :] & pred).sum(1) / n
-        out[start : start + k] = b * (c * fn + (1 - c) * fp)
-    return out
+    t = np.asarray(y_true)
+    positive = t == pos_label
+    require_both(positive, t, pos_label)
+    return kl.uniform_threshold_draws(positive, np.asarray(y_score), n_draws, np.random.default_rng(seed), scale)

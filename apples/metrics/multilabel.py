@@ -34,23 +34,37 @@ gold collections, the count is never negative and nothing is clipped.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from apples._kernels import labels as kl
 from apples._params import (
-    check_bool,
-    check_choice,
+    FLAG,
+    Kind,
+    Nullable,
+    Options,
+    ParameterValueError,
+    Relation,
     check_count,
     check_labels_1d,
-    check_same_label_kind,
     check_table_size,
-    is_missing,
+    declare,
 )
-from apples.metrics._label_counting import fast_label_counts
+from apples.metrics._label_counting import (
+    LABEL_DATA,
+    LABEL_LIST,
+    NONE_LABEL,
+    LabelData,
+    LabelSet,
+    Layout,
+    is_multilabel,
+    label_set,
+    plain,
+)
 from apples.metrics.counts import Counts
 
 __all__ = [
@@ -63,260 +77,57 @@ __all__ = [
     "split_confusion_matrix",
 ]
 
-#: The label that stands for an empty label collection (Van Asch §5.3).
-NONE_LABEL = "NONE"
-
 #: Row/column of :func:`split_confusion_matrix` for labels left without a partner (not a label).
 UNMATCHED = "(unmatched)"
 
-_COLLECTIONS = (list, tuple, set, frozenset, np.ndarray, Counter)
+_EMPTY = Options("ignore", "label")
+_COUNTING = {
+    "y_true": LABEL_DATA,
+    "y_pred": LABEL_DATA,
+    "labels": Nullable(LABEL_LIST),
+    "multilabel": Nullable(FLAG),
+    "deduplicate": FLAG,
+    "empty": _EMPTY,
+}
+_COUNTING_RELATIONS = [
+    Layout("y_true", "y_pred", multilabel="multilabel", empty="empty"),
+    LabelSet("labels", "y_true", "y_pred", empty="empty"),
+]
 
 
-def _is_collection(x: object) -> bool:
-    return isinstance(x, _COLLECTIONS)
-
-
-def _plain(x):
-    """numpy scalars become Python scalars, so dict keys print cleanly."""
-    return x.item() if isinstance(x, np.generic) else x
-
-
-def _check_label(name: str, where: str, x) -> Hashable:
-    """One label of a label set: any hashable, not missing; check_labels_1d checks arrays, not set elements."""
-    x = _plain(x)
-    if is_missing(x):  # None, NaN, pd.NA, NaT
-        what = "None" if x is None else "NaN" if isinstance(x, float) else f"a missing value ({x!r})"
-        raise ValueError(f"{name}{where} is {what}; labels must be real values (use [] for no label)")
-    try:
-        hash(x)
-    except TypeError:
-        raise TypeError(f"{name}{where} must be a hashable label, got {type(x).__name__}") from None
-    return x
-
-
-def _as_instances(name: str, y) -> list:
-    if isinstance(y, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of labels or of label collections, got a string")
-    if isinstance(y, np.ndarray):
-        if y.ndim == 0:
-            raise ValueError(f"{name} must be one-dimensional, got a scalar array")
-        if y.ndim > 1:
-            raise ValueError(
-                f"{name} is a {y.ndim}-dimensional array of shape {y.shape}; pass a 1-d array of labels, "
-                "or for multi-label data a sequence of label collections (e.g. "
-                "MultiLabelBinarizer.inverse_transform of an indicator matrix)"
-            )
-        return list(y)
-    if isinstance(y, (pd.Series, pd.Index)):
-        return list(y)
-    if isinstance(y, (Mapping, set, frozenset)) or not isinstance(y, Iterable):
-        raise TypeError(f"{name} must be a sequence (one entry per instance), got {type(y).__name__}")
-    return list(y)
-
-
-def _detect(name: str, items: list, multilabel: bool | None) -> bool:
-    """Whether ``items`` is multi-label; ValueError on a ragged mix."""
-    flags = [_is_collection(x) for x in items]
-    if multilabel is None:
-        if not items:
-            return False
-        if all(flags):
-            return True
-        if not any(flags):
-            return False
-        i = flags.index(not flags[0])
-        raise ValueError(
-            f"{name} is ragged: {name}[0] is {'a label collection' if flags[0] else 'a single label'} "
-            f"but {name}[{i}] is {'a label collection' if flags[i] else 'a single label'} ({items[i]!r}); "
-            "use a collection for every instance (multi-label) or a single label for every instance"
-        )
-    if multilabel and not all(flags):
-        i = flags.index(False)
-        raise ValueError(
-            f"multilabel=True but {name}[{i}] is a single label {items[i]!r}, not a collection of labels "
-            "(write [label], or [] for none)"
-        )
-    if not multilabel and any(flags):
-        i = flags.index(True)
-        raise ValueError(
-            f"multilabel=False but {name}[{i}] is a collection {items[i]!r}; pass multilabel=True for multi-label data"
-        )
-    return multilabel
-
-
-def _parse(
-    y_true,
-    y_pred,
-    *,
-    multilabel: bool | None,
-    deduplicate: bool,
-    empty: str,
-    names: tuple[str, str] = ("y_true", "y_pred"),
-):
-    """Per-instance gold and predicted labels (a Counter each if multi-label), and the multi-label flag.
-
-    Every label is checked: no missing value (None, NaN, ``pd.NA``, NaT), one
-    type per side and the same type on both sides (``[1, 2]`` against
-    ``["1", "2"]`` would count four labels that never match). ``names`` are
-    the caller's argument names, used in the messages.
-    """
-    name_t, name_p = names
-    if multilabel is not None and not isinstance(multilabel, (bool, np.bool_)):
-        raise TypeError(f"multilabel must be True, False or None (detect), got {multilabel!r}")
-    deduplicate = check_bool("deduplicate", deduplicate)
-    check_choice("empty", empty, ("ignore", "label"))
-    fast = _fast_single_label(y_true, y_pred, multilabel, empty, names)
-    if fast is not None:
-        return fast[0], fast[1], False
-    t = _as_instances(name_t, y_true)
-    p = _as_instances(name_p, y_pred)
-    if len(t) != len(p):
-        raise ValueError(f"inconsistent lengths: {name_t} has {len(t)} instances, {name_p} has {len(p)}")
-    ml_t = _detect(name_t, t, multilabel)
-    ml_p = _detect(name_p, p, multilabel)
-    if t and ml_t != ml_p:
-        raise ValueError(
-            f"{name_t} and {name_p} disagree: one holds label collections (multi-label), the other single labels"
-        )
-    ml = bool(ml_t)
-    if not ml and empty == "label":
-        raise ValueError("empty='label' applies to multi-label data only; single-label data has no empty instance")
-    gold: list[Counter[Hashable] | Hashable] = []  # a Counter per instance if multi-label, else a label
-    pred: list[Counter[Hashable] | Hashable] = []
-    checked = {}
-    for name, items, out in ((name_t, t, gold), (name_p, p, pred)):
-        occurrences = []
-        for i, x in enumerate(items):
-            c: Counter[Hashable] | Hashable
-            if ml:
-                if isinstance(x, np.ndarray) and x.ndim != 1:
-                    raise ValueError(f"{name}[{i}] must be a flat collection of labels, got shape {x.shape}")
-                labs = []
-                for j, lab in enumerate(x.elements() if isinstance(x, Counter) else x):
-                    if _is_collection(lab):
-                        raise ValueError(f"{name}[{i}][{j}] is a collection; labels cannot be nested")
-                    labs.append(_check_label(name, f"[{i}][{j}]", lab))
-                occurrences += labs
-                if empty == "label" and NONE_LABEL in labs:
-                    raise ValueError(
-                        f"{name}[{i}] uses {NONE_LABEL!r} as a real label, which empty='label' reserves for "
-                        "empty collections; rename that label or use empty='ignore'"
-                    )
-                c = Counter(set(labs)) if deduplicate else Counter(labs)
-                if not c and empty == "label":
-                    c = Counter([NONE_LABEL])
-            else:
-                c = _check_label(name, f"[{i}]", x)
-                occurrences.append(c)
-            out.append(c)
-        checked[name] = check_labels_1d(name, occurrences)  # one type of label over all instances
-    check_same_label_kind(**checked)
-    return gold, pred, ml
-
-
-def _fast_single_label(y_true, y_pred, multilabel, empty, names):
-    """Plain numeric or string 1-d arrays: validated without a Python loop, or None if not applicable."""
-    if multilabel or empty != "ignore":
-        return None
-    arrays = []
-    for name, y in zip(names, (y_true, y_pred), strict=True):
-        if not isinstance(y, np.ndarray) or y.ndim != 1 or y.dtype.kind not in "biufUS":
-            return None
-        if y.dtype.kind == "f" and np.isnan(y).any():
-            i = int(np.flatnonzero(np.isnan(y))[0])
-            raise ValueError(f"{name}[{i}] is NaN; labels must be real values (use [] for no label)")
-        arrays.append(y)
-    if arrays[0].size != arrays[1].size:
-        raise ValueError(
-            f"inconsistent lengths: {names[0]} has {arrays[0].size} instances, {names[1]} has {arrays[1].size}"
-        )
-    if arrays[0].dtype.kind != arrays[1].dtype.kind and {arrays[0].dtype.kind, arrays[1].dtype.kind} & set("US"):
-        return None  # strings mixed with numbers: take the general path
-    return arrays
-
-
-def _unique_labels(items, ml: bool) -> list:
-    """The distinct labels, sorted for arrays, else in order of first appearance."""
-    if isinstance(items, np.ndarray):
-        return [_plain(x) for x in np.unique(items)]
-    return list(dict.fromkeys(_labels_of(items, ml)))
-
-
-def _labels_of(items: list, ml: bool):
-    """Every label occurrence in per-instance Counters (multi-label) or plain labels (single-label)."""
-    return (lab for c in items for lab in c) if ml else iter(items)
-
-
-def _label_set(
-    gold: list, pred: list, labels, *, empty: str, ml: bool, names: tuple[str, str] = ("y_true", "y_pred")
-) -> list:
-    if isinstance(gold, np.ndarray):  # the unique labels of each side, merged: no copy of both arrays together
-        seen = dict.fromkeys(_unique_labels(gold, ml))
-        if len(pred):
-            seen.update(dict.fromkeys(_unique_labels(pred, ml)))
-    else:
-        seen = dict.fromkeys(_labels_of(gold + pred, ml))
-    real = [lab for lab in seen if not (empty == "label" and lab == NONE_LABEL)]
-    if labels is None:
-        try:
-            out = sorted(real)
-        except TypeError:
-            out = real
-    else:
-        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-            raise TypeError(f"labels must be a sequence of labels, got {type(labels).__name__}")
-        out = [_check_label("labels", f"[{i}]", lab) for i, lab in enumerate(labels)]
-        given = check_labels_1d("labels", [lab for lab in out if not (empty == "label" and lab == NONE_LABEL)])
-        data = " and ".join(dict.fromkeys(names[:2] if len(pred) else names[:1]))
-        check_same_label_kind(**{"labels": given, data: check_labels_1d(data, real)})
-        dup = [lab for lab, n in Counter(out).items() if n > 1]
-        if dup:
-            raise ValueError(f"labels has duplicates: {dup!r}")
-        known = set(out)
-        for name, cs in zip(names, (gold, pred), strict=True):
-            unknown = sorted(
-                {
-                    repr(lab)
-                    for lab in _unique_labels(cs, ml)
-                    if lab not in known and not (empty == "label" and lab == NONE_LABEL)
-                }
-            )
-            if unknown:
-                raise ValueError(
-                    f"{name} contains label(s) {', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''} "
-                    "that are not in labels=; the label set must hold every label of the data "
-                    "(dropping one would change the micro average)"
-                )
-        if empty == "label":
-            out = [lab for lab in out if lab != NONE_LABEL]
-    if empty == "label":
-        out = [*out, NONE_LABEL]
-    if not out:
-        data = " and ".join(dict.fromkeys(names))
-        raise ValueError(
-            f"there are no labels: {data} {'is' if ' ' not in data else 'are'} empty and labels= was not given"
-        )
-    return out
-
-
-def _codes(items, index: dict) -> np.ndarray:
-    """Position of each label in the label set (which holds every label of ``items``)."""
-    if isinstance(items, np.ndarray) and items.dtype.kind in "biufUS" and index:
+def _codes(data: LabelData, index: dict[Hashable, int]) -> np.ndarray:
+    """The code of each instance's label (single-label data)."""
+    items = data.items
+    if isinstance(items, np.ndarray) and index:
         keys = np.array(list(index))
         if keys.ndim == 1 and keys.dtype.kind in "biufUS" and (keys.dtype.kind in "US") == (items.dtype.kind in "US"):
-            order = np.argsort(keys, kind="stable")
-            pos = np.searchsorted(keys[order], items)  # binary search: no sorted copy of items
-            return order[np.minimum(pos, keys.size - 1)].astype(np.intp, copy=False)
-    if isinstance(items, np.ndarray):
+            return kl.codes_in(items, keys)
         uniq, inverse = np.unique(items, return_inverse=True)
-        lut = np.array([index[_plain(u)] for u in uniq], dtype=np.int64)
-        return lut[inverse.reshape(-1)] if uniq.size else np.zeros(0, dtype=np.int64)
-    return np.array([index[x] for x in items], dtype=np.int64)
+        return np.array([index[plain(u)] for u in uniq], dtype=np.intp)[inverse.reshape(-1)]
+    return np.fromiter(map(index.__getitem__, items), dtype=np.intp, count=len(items))
 
 
+def _table(data: LabelData, index: dict[Hashable, int], multilabel: bool, deduplicate: bool, empty: str) -> Any:
+    """The instance-by-label occurrence table of checked data (``empty="label"``: an empty collection is NONE)."""
+    n, q = len(data.items), len(index)
+    if not multilabel:
+        return kl.instance_table(np.arange(n), _codes(data, index), n, q, False)
+    lengths = np.fromiter(map(len, data.items), dtype=np.intp, count=n)
+    instance = np.repeat(np.arange(n), lengths)
+    code = np.fromiter(
+        map(index.__getitem__, (lab for x in data.items for lab in x)), dtype=np.intp, count=instance.size
+    )
+    if empty == "label":
+        none = np.flatnonzero(lengths == 0)
+        instance = np.r_[instance, none]
+        code = np.r_[code, np.full(none.size, index[NONE_LABEL], dtype=np.intp)]
+    return kl.instance_table(instance, code, n, q, deduplicate)
+
+
+@declare(**_COUNTING, relations=_COUNTING_RELATIONS)
 def label_counts(
-    y_true,
-    y_pred,
+    y_true: Sequence[Any] | ArrayLike,
+    y_pred: Sequence[Any] | ArrayLike,
     *,
     labels: Sequence[Hashable] | None = None,
     multilabel: bool | None = None,
@@ -390,41 +201,27 @@ def label_counts(
     >>> label_counts(["a", "b", "b"], ["a", "a", "b"], labels=["a", "b", "c"])["c"]
     Counts(tp=0, fp=0, fn=0, tn=3)
     """
-    fast = fast_label_counts(y_true, y_pred, labels, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
-    if fast is not None:
-        return fast
-    gold, pred, ml = _parse(y_true, y_pred, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
-    out_labels = _label_set(gold, pred, labels, empty=empty, ml=ml)
-    index = {lab: i for i, lab in enumerate(out_labels)}
-    q = len(out_labels)
-    if not ml:  # single-label: diagonal and margins of the confusion matrix, tn = N - tp - fp - fn
-        t, p = _codes(gold, index), _codes(pred, index)
-        tp = np.bincount(t[t == p], minlength=q)
-        fp = np.bincount(p, minlength=q) - tp
-        fn = np.bincount(t, minlength=q) - tp
-        tn = len(gold) - tp - fp - fn
-        return {lab: Counts(int(tp[i]), int(fp[i]), int(fn[i]), int(tn[i])) for i, lab in enumerate(out_labels)}
-    tp = np.zeros(q, dtype=np.int64)
-    fp = np.zeros(q, dtype=np.int64)
-    fn = np.zeros(q, dtype=np.int64)
-    occurrences = 0
-    for g, p in zip(gold, pred, strict=True):
-        occurrences += sum(g.values())
-        for lab in g.keys() | p.keys():
-            i = index[lab]
-            a, b = g[lab], p[lab]
-            tp[i] += min(a, b)
-            if b > a:
-                fp[i] += b - a
-            else:
-                fn[i] += a - b
-    # §5.1 true negatives; clipped at 0 where the definition breaks down (see the module docstring)
-    tn = np.maximum(occurrences - (tp + fn) - fp, 0)
-    return {lab: Counts(int(tp[i]), int(fp[i]), int(fn[i]), int(tn[i])) for i, lab in enumerate(out_labels)}
+    t, p = cast(LabelData, y_true), cast(LabelData, y_pred)
+    ml = is_multilabel(multilabel, t, p)
+    out = label_set(cast("list[Hashable] | None", labels), empty, t, p)
+    index = {lab: i for i, lab in enumerate(out)}
+    if ml:
+        tp, fp, fn, tn = kl.multilabel_counts(
+            _table(t, index, True, deduplicate, empty), _table(p, index, True, deduplicate, empty)
+        )
+    else:
+        tp, fp, fn, tn = kl.single_label_counts(_codes(t, index), _codes(p, index), len(out))
+    return {lab: Counts(int(tp[i]), int(fp[i]), int(fn[i]), int(tn[i])) for i, lab in enumerate(out)}
 
 
+@declare(
+    y=LABEL_DATA,
+    labels=Nullable(LABEL_LIST),
+    multilabel=Nullable(FLAG),
+    relations=[Layout("y"), LabelSet("labels", "y")],
+)
 def label_frequencies(
-    y, *, labels: Sequence[Hashable] | None = None, multilabel: bool | None = None
+    y: Sequence[Any] | ArrayLike, *, labels: Sequence[Hashable] | None = None, multilabel: bool | None = None
 ) -> dict[Hashable, float]:
     """Relative label frequencies f_λ of a (training) label sequence, for lfb averaging.
 
@@ -447,13 +244,15 @@ def label_frequencies(
     >>> label_frequencies(["a", "b", "b", "b"], labels=["a", "b", "c"])
     {'a': 0.25, 'b': 0.75, 'c': 0.0}
     """
-    gold, _, ml = _parse(y, y, multilabel=multilabel, deduplicate=False, empty="ignore", names=("y", "y"))
-    out_labels = _label_set(gold, [], labels, empty="ignore", ml=ml, names=("y", "y"))
-    total = Counter(_plain(x) for x in gold) if isinstance(gold, np.ndarray) else Counter(_labels_of(gold, ml))
-    n = sum(total.values())
+    d = cast(LabelData, y)
+    out = label_set(cast("list[Hashable] | None", labels), "ignore", d)
+    index = {lab: i for i, lab in enumerate(out)}
+    table = _table(d, index, is_multilabel(multilabel, d), False, "ignore")
+    totals = np.asarray(table.sum(axis=0)).ravel()
+    n = int(totals.sum())
     if n == 0:
-        raise ValueError("y holds no label occurrence; frequencies are undefined")
-    return {lab: total[lab] / n for lab in out_labels}
+        raise ParameterValueError("y holds no label occurrence; frequencies are undefined", param="y")
+    return {lab: int(totals[i]) / n for i, lab in enumerate(out)}
 
 
 class SplitConfusionMatrix(NamedTuple):
@@ -489,9 +288,10 @@ class SplitConfusionMatrix(NamedTuple):
         return pd.DataFrame(body, index=[*names, "Σ"], columns=[*names, "Σ"])
 
 
+@declare(**_COUNTING, relations=_COUNTING_RELATIONS)
 def split_confusion_matrix(
-    y_true,
-    y_pred,
+    y_true: Sequence[Any] | ArrayLike,
+    y_pred: Sequence[Any] | ArrayLike,
     *,
     labels: Sequence[Hashable] | None = None,
     multilabel: bool | None = None,
@@ -535,42 +335,80 @@ def split_confusion_matrix(
     C  0      0      0    0
     Σ  1      1      1  3\\2
     """
-    gold, pred, ml = _parse(y_true, y_pred, multilabel=multilabel, deduplicate=deduplicate, empty=empty)
-    out_labels = _label_set(gold, pred, labels, empty=empty, ml=ml)
-    if not ml:
-        gold, pred = [Counter([_plain(g)]) for g in gold], [Counter([_plain(p)]) for p in pred]
-    need_extra = any(
-        sum((g - p).values()) == 0 < sum((p - g).values()) or sum((p - g).values()) == 0 < sum((g - p).values())
-        for g, p in zip(gold, pred, strict=True)
+    t, p = cast(LabelData, y_true), cast(LabelData, y_pred)
+    ml = is_multilabel(multilabel, t, p)
+    out = label_set(cast("list[Hashable] | None", labels), empty, t, p)
+    index = {lab: i for i, lab in enumerate(out)}
+    rows, cols, extra = kl.split_confusion(
+        _table(t, index, ml, deduplicate, empty), _table(p, index, ml, deduplicate, empty)
     )
-    if need_extra:
-        if UNMATCHED in {lab for c in gold + pred for lab in c}:
-            raise ValueError(
-                f"the data use {UNMATCHED!r} as a label, which the split matrix reserves for "
-                "labels without a partner; rename that label"
+    if not extra:
+        return SplitConfusionMatrix(out, rows[:-1, :-1], cols[:-1, :-1])
+    if UNMATCHED in t.distinct or UNMATCHED in p.distinct:
+        raise ParameterValueError(
+            f"the data use {UNMATCHED!r} as a label, which the split matrix reserves for "
+            "labels without a partner; rename that label",
+            param="y_true" if UNMATCHED in t.distinct else "y_pred",
+        )
+    return SplitConfusionMatrix([*out, UNMATCHED], rows, cols)
+
+
+class _ConfusionMatrix(Kind):
+    what = "a square array of non-negative integer counts"
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        m = np.asarray(value)
+        if m.ndim != 2 or m.shape[0] != m.shape[1]:
+            raise ValueError(f"{name} must be square (q, q), got shape {m.shape}")
+        if m.dtype.kind in "iu":
+            bad = np.argwhere((m < 0) | (m > 2**53))
+            if bad.size:  # the first such cell, in the message of a count
+                check_count(f"{name}[{bad[0][0]}, {bad[0][1]}]", int(m[tuple(bad[0])]))
+        else:
+            for (i, j), v in np.ndenumerate(m):
+                check_count(f"{name}[{i}, {j}]", plain(v))
+        return m.astype(np.int64)
+
+
+class _Names(Kind):
+    what = "a sequence of label names"
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise TypeError(f"{name} must be a sequence of q label names, got {type(value).__name__}")
+        names = [plain(x) for x in value]
+        as_objects = np.empty(len(names), dtype=object)
+        as_objects[:] = names
+        check_labels_1d(name, as_objects)  # missing names, names of mixed types
+        arr = np.array(names)
+        return arr if arr.ndim == 1 else as_objects
+
+
+class _Realisable(Relation):
+    """One name per row of the matrix, and labels for all its instances within the memory limit."""
+
+    def __init__(self, matrix: str, labels: str) -> None:
+        self.names = (matrix, labels)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        m_name, l_name = self.names
+        if m_name not in values:
+            return
+        m = values[m_name]
+        names = values.get(l_name)
+        if names is not None and len(names) != m.shape[0]:
+            raise ParameterValueError(
+                f"{l_name} has {len(names)} entries but {m_name} is {m.shape[0]} × {m.shape[0]}", param=l_name
             )
-        out_labels = [*out_labels, UNMATCHED]
-    index = {lab: i for i, lab in enumerate(out_labels)}
-    q = len(out_labels)
-    rows = np.zeros((q, q))
-    cols = np.zeros((q, q))
-    extra = index.get(UNMATCHED)
-    for g, p in zip(gold, pred, strict=True):
-        for lab, k in (g & p).items():
-            rows[index[lab], index[lab]] += k
-            cols[index[lab], index[lab]] += k
-        ug = list((g - p).elements()) or ([] if not (p - g) else [None])
-        up = list((p - g).elements()) or ([] if not (g - p) else [None])
-        for a in ug:
-            for b in up:
-                i = extra if a is None else index[a]
-                j = extra if b is None else index[b]
-                rows[i, j] += 1 / len(up)
-                cols[i, j] += 1 / len(ug)
-    return SplitConfusionMatrix(out_labels, rows, cols)
+        n = sum(int(v) for v in m.ravel())
+        itemsize = 8 if names is None else names.dtype.itemsize
+        check_table_size(f"y_true and y_pred of {n:,} instances", 2 * n * itemsize, reduce=f"the counts in {m_name}")
 
 
-def labels_from_confusion_matrix(matrix, labels: Sequence[Hashable] | None = None):
+@declare(matrix=_ConfusionMatrix(), labels=Nullable(_Names()), relations=[_Realisable("matrix", "labels")])
+def labels_from_confusion_matrix(
+    matrix: ArrayLike, labels: Sequence[Hashable] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Single-label ``(y_true, y_pred)`` that realise a confusion matrix.
 
     Useful to turn a paper's counts into data that any library can score.
@@ -593,27 +431,5 @@ def labels_from_confusion_matrix(matrix, labels: Sequence[Hashable] | None = Non
     (['a', 'a', 'a', 'b'], ['a', 'b', 'b', 'b'])
     """
     m = np.asarray(matrix)
-    if m.ndim != 2 or m.shape[0] != m.shape[1]:
-        raise ValueError(f"matrix must be square (q, q), got shape {m.shape}")
-    for (i, j), v in np.ndenumerate(m):
-        check_count(f"matrix[{i}, {j}]", _plain(v))
-    m = m.astype(np.int64)
-    q = m.shape[0]
-    if labels is not None and (isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable)):
-        raise TypeError(f"labels must be a sequence of q label names, got {type(labels).__name__}")
-    names = list(range(q)) if labels is None else [_plain(x) for x in labels]
-    if len(names) != q:
-        raise ValueError(f"labels has {len(names)} entries but matrix is {q} × {q}")
-    as_objects = np.empty(q, dtype=object)
-    as_objects[:] = names
-    check_labels_1d("labels", as_objects)  # missing names, names of mixed types
-    names_arr = np.array(names)
-    if names_arr.ndim != 1:
-        names_arr = as_objects
-    n = sum(int(v) for v in m.ravel())
-    check_table_size(
-        f"y_true and y_pred of {n:,} instances", 2 * n * names_arr.dtype.itemsize, reduce="the counts in matrix"
-    )
-    rows, cols = np.indices((q, q))
-    reps = m.ravel()
-    return np.repeat(names_arr[rows.ravel()], reps), np.repeat(names_arr[cols.ravel()], reps)
+    names = np.arange(m.shape[0]) if labels is None else np.asarray(labels)
+    return kl.labels_from_matrix(m, names)

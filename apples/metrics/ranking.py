@@ -7,33 +7,65 @@ can split a tie group in expectation.
 
 from __future__ import annotations
 
-import numbers
-from typing import Literal
+from collections.abc import Hashable
+from typing import Literal, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from apples._params import (
-    UndefinedMetricError,
-    check_choice,
+from apples._kernels.ranking import (
+    ap_from_counts,
+    auc_from_counts,
+    cumulative_counts,
+    precision_at_k_from_counts,
+    roc_points,
 )
-from apples.metrics._ranking import binary_scores, check_binary_scores, cumulative_counts
+from apples._params import Kind, Options, ParameterValueError, Policy, Undefined, check_int, declare, resolve
+from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of, one_class
 
 __all__ = [
     "PRECISION_AT_K_TIES",
+    "ROCCurve",
     "average_precision",
     "precision_at_k",
     "roc_auc",
     "roc_curve",
 ]
 PRECISION_AT_K_TIES: tuple[str, ...] = ("expected", "pessimistic", "optimistic")
+_HINT = "pass undefined='nan' to return NaN instead"
+
+#: AUC and average precision have no "zero" policy: a substituted 0 would read as "perfectly wrong ranking".
+_RANKING_POLICY = Undefined("raise", "nan")
 
 
-def _check_metric_undefined(undefined: object) -> str:
-    """The shared check_choice, limited to "raise" and "nan": these metrics have no "zero" policy."""
-    return check_choice("undefined", undefined, ("raise", "nan"))
+class _TopK(Kind):
+    what = "a positive integer (how many top-ranked cases)"
+
+    def check(self, name: str, value: object) -> int:
+        try:
+            k = check_int(name, value)
+        except TypeError:
+            raise TypeError(f"{name} must be a positive integer, got {value!r} ({type(value).__name__})") from None
+        if k < 1:
+            raise ValueError(f"{name}={k} must lie in [1, n]: it counts the top-ranked cases")
+        return k
 
 
-def roc_curve(y_true, y_score, *, pos_label=1):
+class ROCCurve(NamedTuple):
+    """The ROC curve: false and true positive rates at every threshold, from the origin on.
+
+    Unpacks as scikit-learn's ``fpr, tpr, thresholds = roc_curve(...)``; the other curves
+    (:class:`~apples.metrics.KappaCurve`, :class:`~apples.metrics.ROCHull`,
+    :class:`~apples.metrics.EmpiricalCosts`) name their fields alike.
+    """
+
+    fpr: np.ndarray  #: FP / N at each threshold, from 0
+    tpr: np.ndarray  #: TP / P at each threshold, from 0
+    thresholds: np.ndarray  #: ``inf``, then the distinct scores decreasing (float64)
+
+
+@declare(**SCORED, relations=SCORED_RELATIONS)
+def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> ROCCurve:
     """ROC curve: false and true positive rate at every distinct score threshold.
 
     Parameters
@@ -48,6 +80,8 @@ def roc_curve(y_true, y_score, *, pos_label=1):
 
     Returns
     -------
+    ROCCurve
+        ``(fpr, tpr, thresholds)``, which unpacks as scikit-learn's tuple.
     fpr, tpr : ndarray of shape (m + 1,)
         FP / N and TP / P at each threshold, starting at (0, 0).
     thresholds : ndarray of float of shape (m + 1,)
@@ -83,12 +117,11 @@ def roc_curve(y_true, y_score, *, pos_label=1):
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.5, 0.1])
     """
-    pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label)
-    c = cumulative_counts(pos, s).with_origin()
-    return c.fp / c.n_neg, c.tp / c.n_pos, c.thresholds
+    return ROCCurve(*roc_points(counts_of(y_true, y_score, pos_label)))
 
 
-def roc_auc(y_true, y_score, *, pos_label=1, undefined: Literal["raise", "nan"] = "raise") -> float:
+@declare(**SCORED, undefined=_RANKING_POLICY, relations=SCORED_RELATIONS)
+def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1, undefined: Policy = "raise") -> float:
     """Area under the ROC curve, the Mann–Whitney probability with ties counting 1/2.
 
     ``AUC = (#{pos > neg} + 0.5 · #{pos = neg}) / (P · N)`` over all
@@ -122,25 +155,18 @@ def roc_auc(y_true, y_score, *, pos_label=1, undefined: Literal["raise", "nan"] 
     >>> roc_auc([0, 0], [0.3, 0.4], undefined="nan")
     nan
     """
-    _check_metric_undefined(undefined)
-    b = binary_scores(y_true, y_score, pos_label=pos_label, require_both=False)
-    pos, s = b.is_positive, b.scores
-    n_pos = int(pos.sum())
-    n_neg = pos.size - n_pos
-    if n_pos == 0 or n_neg == 0:
-        if undefined == "nan":
-            return float("nan")
-        raise UndefinedMetricError(f"AUC is undefined: {b.one_class()}")
-    c = cumulative_counts(pos, s)
-    tp_before = np.r_[0, c.tp[:-1]]
-    d_tp = c.tp - tp_before
-    d_fp = np.diff(np.r_[0, c.fp])
-    # each negative in a group is beaten by every positive above the group and ties with half of the group's positives
-    u = np.sum(d_fp * (2 * tp_before + d_tp))  # = 2 U, exact in integers
-    return float(u / (2.0 * n_pos * n_neg))
+    t = np.asarray(y_true)
+    positive = t == pos_label
+    value = auc_from_counts(cumulative_counts(positive, np.asarray(y_score)))
+    if value != value:  # one class only
+        return resolve(value, undefined, what="AUC", hint=f"{one_class(positive, t, pos_label)}; {_HINT}")
+    return value
 
 
-def average_precision(y_true, y_score, *, pos_label=1, undefined: Literal["raise", "nan"] = "raise") -> float:
+@declare(**SCORED, undefined=_RANKING_POLICY, relations=SCORED_RELATIONS)
+def average_precision(
+    y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1, undefined: Policy = "raise"
+) -> float:
     """Average precision: precision at each threshold weighted by the recall it adds.
 
     ``AP = Σ_t (R_t − R_{t−1}) · P_t`` over the distinct score thresholds t
@@ -170,21 +196,23 @@ def average_precision(y_true, y_score, *, pos_label=1, undefined: Literal["raise
     >>> round(average_precision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]), 12)   # (1/1 + 2/3) / 2
     0.833333333333
     """
-    _check_metric_undefined(undefined)
-    b = binary_scores(y_true, y_score, pos_label=pos_label, require_both=False)
-    pos, s = b.is_positive, b.scores
-    n_pos = int(pos.sum())
-    if n_pos == 0:
-        if undefined == "nan":
-            return float("nan")
-        raise UndefinedMetricError(f"average precision is undefined (recall is 0/0): {b.one_class()}")
-    c = cumulative_counts(pos, s)
-    d_tp = np.diff(np.r_[0, c.tp])
-    return float(np.sum(d_tp * (c.tp / (c.tp + c.fp))) / n_pos)
+    t = np.asarray(y_true)
+    positive = t == pos_label
+    value = ap_from_counts(cumulative_counts(positive, np.asarray(y_score)))
+    if value != value:  # no positives: recall is 0/0
+        hint = f"{one_class(positive, t, pos_label)}; {_HINT}"
+        return resolve(value, undefined, what="average precision (recall is 0/0)", hint=hint)
+    return value
 
 
+@declare(**SCORED, k=_TopK(), ties=Options(*PRECISION_AT_K_TIES), relations=SCORED_RELATIONS)
 def precision_at_k(
-    y_true, y_score, *, k: int, pos_label=1, ties: Literal["expected", "pessimistic", "optimistic"] = "expected"
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    k: int,
+    pos_label: Hashable = 1,
+    ties: Literal["expected", "pessimistic", "optimistic"] = "expected",
 ) -> float:
     """Precision among the k highest-scored cases ("precision at k", Forman & Scholz §3.2).
 
@@ -234,25 +262,7 @@ def precision_at_k(
     >>> [precision_at_k(y, s, k=3, ties=t) for t in ("expected", "pessimistic", "optimistic")]
     [0.5, 0.3333333333333333, 0.6666666666666666]
     """
-    check_choice("ties", ties, PRECISION_AT_K_TIES)
-    pos, s = check_binary_scores(y_true, y_score, pos_label=pos_label, require_both=False)
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"k must be a positive integer, got {k!r} ({type(k).__name__})")
-    k = int(k)
-    if not 1 <= k <= pos.size:
-        raise ValueError(f"k={k} must lie in [1, n] with n={pos.size} cases")
-    c = cumulative_counts(pos, s)
-    size = c.tp + c.fp
-    g = int(np.searchsorted(size, k))  # first group reaching k cases
-    tp_before = int(c.tp[g - 1]) if g > 0 else 0
-    n_before = int(size[g - 1]) if g > 0 else 0
-    m = k - n_before
-    g_pos = int(c.tp[g]) - tp_before
-    g_size = int(size[g]) - n_before
-    if ties == "expected":
-        hits = tp_before + m * g_pos / g_size
-    elif ties == "pessimistic":
-        hits = tp_before + max(0, m - (g_size - g_pos))
-    else:
-        hits = tp_before + min(m, g_pos)
-    return float(hits / k)
+    n = np.asarray(y_true).size
+    if k > n:
+        raise ParameterValueError(f"k={k} must lie in [1, n] with n={n} cases", param="k")
+    return precision_at_k_from_counts(counts_of(y_true, y_score, pos_label, both=False), k, ties)

@@ -6,8 +6,9 @@ the phi coefficient / MCC §II-B), r-precision (§II-C), and the area under the
 Cohen's kappa curve, AUK (§II-F; Kaymak, Ben-David & Potharst 2010). Gini,
 the Kolmogorov–Smirnov statistic and the minimum error rate complete the set
 that Hand's R package ``hmeasure`` reports beside H. AUC, the ROC curve,
-average precision and precision at k live in :mod:`apples.roc`; the H-measure
-in :mod:`apples.hmeasure`.
+average precision and precision at k live in :mod:`apples.metrics.ranking`; the
+H-measure in :mod:`apples.metrics.hmeasure`. The computations are the kernels of
+:mod:`apples._kernels.threshold_free`.
 
 Conventions (the same in every function here)
 ----------------------------------------------
@@ -29,14 +30,18 @@ Conventions (the same in every function here)
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Literal, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from apples._params import Policy, UndefinedMetricError, check_choice, check_policy, divide
-from apples.metrics._ranking import check_binary_scores, cumulative_counts
-from apples.metrics.f_measure import f_beta_weights
-from apples.metrics.ranking import precision_at_k, roc_auc
+from apples._kernels import threshold_free as tf
+from apples._kernels.ranking import auc_from_counts, precision_at_k_from_counts
+from apples._params import Options, Policy, Undefined, declare, resolve
+from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of
+from apples.metrics.f_measure import BETA
+from apples.metrics.ranking import PRECISION_AT_K_TIES
 
 __all__ = [
     "KappaCurve",
@@ -50,6 +55,8 @@ __all__ = [
     "min_error_rate",
     "r_precision",
 ]
+
+_TIES = Options(*PRECISION_AT_K_TIES)
 
 
 class ThresholdResult(NamedTuple):
@@ -66,20 +73,23 @@ class ThresholdResult(NamedTuple):
 
 
 class KappaCurve(NamedTuple):
-    """Cohen's kappa against the false positive rate (Parker Fig. 1b)."""
+    """Cohen's kappa against the false positive rate (Parker Fig. 1b).
+
+    A curve like :class:`~apples.metrics.ROCCurve`: ``fpr`` first, ``thresholds`` last.
+    """
 
     fpr: np.ndarray  #: false positive rate, starting at 0 (nothing predicted positive)
     kappa: np.ndarray  #: Cohen's kappa at each point; 0 at both ends
     thresholds: np.ndarray  #: score threshold of each point, float; ``inf`` for the first (as in roc_curve)
 
 
-def _counts(y_true, y_score, pos_label):
-    """Validated cumulative counts at every distinct threshold (decreasing)."""
-    is_pos, scores = check_binary_scores(y_true, y_score, pos_label=pos_label)
-    return cumulative_counts(is_pos, scores)
+def _result(values: np.ndarray, thresholds: np.ndarray, i: int) -> ThresholdResult:
+    """The value at ``i`` and its threshold, exact (an ``int`` for integer scores, never rounded to float)."""
+    return ThresholdResult(float(values[i]), tf.threshold_value(thresholds, i))
 
 
-def kappa_curve(y_true, y_score, *, pos_label=1) -> KappaCurve:
+@declare(**SCORED, relations=SCORED_RELATIONS)
+def kappa_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> KappaCurve:
     """Cohen's kappa at every threshold, against the false positive rate.
 
     Kappa compares the accuracy ``a`` with the accuracy ``p_c`` of a random
@@ -118,18 +128,13 @@ def kappa_curve(y_true, y_score, *, pos_label=1) -> KappaCurve:
     >>> c.fpr.tolist(), c.kappa.tolist()
     ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 0.5, 0.0])
     """
-    cc = _counts(y_true, y_score, pos_label).with_origin()
-    P, N = cc.n_pos, cc.n_neg
-    tp = cc.tp.astype(float)
-    fp = cc.fp.astype(float)
-    fn, tn = P - tp, N - fp
-    num = 2.0 * (tp * tn - fn * fp)
-    den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
-    kappa = divide(num, den, undefined="raise", what="Cohen's kappa")  # den > 0 with both classes
-    return KappaCurve(fp / N, kappa, cc.thresholds)
+    c = counts_of(y_true, y_score, pos_label)
+    fpr, kappa = tf.kappa_curve(c)  # defined everywhere with both classes
+    return KappaCurve(fpr, kappa, c.with_origin().thresholds)
 
 
-def auk(y_true, y_score, *, pos_label=1) -> float:
+@declare(**SCORED, relations=SCORED_RELATIONS)
+def auk(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> float:
     """Area under the Cohen's kappa curve, AUK (Kaymak, Ben-David & Potharst 2010).
 
     ``AUK = ∫ kappa d(FPR)`` (Parker §II-F), by the trapezoid rule over the
@@ -168,20 +173,12 @@ def auk(y_true, y_score, *, pos_label=1) -> float:
     >>> auk([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])     # AUC = 0.75
     0.25
     """
-    c = kappa_curve(y_true, y_score, pos_label=pos_label)
-    return float(np.trapezoid(c.kappa, c.fpr))
+    fpr, kappa = tf.kappa_curve(counts_of(y_true, y_score, pos_label))
+    return tf.trapezoid(kappa, fpr)
 
 
-def _argmax_result(values: np.ndarray, thresholds: np.ndarray) -> ThresholdResult:
-    """Highest threshold reaching the maximum (thresholds are decreasing, in the scores' dtype).
-
-    ``.item()`` keeps an integer score exact (``float()`` would round it beyond 2**53).
-    """
-    i = int(np.argmax(values))
-    return ThresholdResult(float(values[i]), thresholds[i].item())
-
-
-def max_f1(y_true, y_score, *, beta: float = 1.0, pos_label=1) -> ThresholdResult:
+@declare(**SCORED, beta=BETA, relations=SCORED_RELATIONS)
+def max_f1(y_true: ArrayLike, y_score: ArrayLike, *, beta: float = 1.0, pos_label: Hashable = 1) -> ThresholdResult:
     """The largest F-measure over thresholds, and its threshold (Parker §II-A).
 
     ``F_beta(t) = (1 + beta²) TP / ((1 + beta²) TP + beta² FN + FP)`` (Forman
@@ -217,14 +214,15 @@ def max_f1(y_true, y_score, *, beta: float = 1.0, pos_label=1) -> ThresholdResul
     >>> max_f1([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])   # best: top 3, F = 2·2/(2·2 + 1)
     ThresholdResult(value=0.8, threshold=0.3)
     """
-    w_fn, w_fp = f_beta_weights(beta)
-    cc = _counts(y_true, y_score, pos_label)
-    fn = cc.n_pos - cc.tp
-    f = divide(cc.tp, cc.tp + w_fn * fn + w_fp * cc.fp, undefined="raise", what="F-measure")
-    return _argmax_result(f, cc.thresholds)
+    c = counts_of(y_true, y_score, pos_label)
+    f = tf.f_beta_curve(c, beta)  # defined everywhere: the data hold a positive
+    return _result(f, c.thresholds, tf.best_index(f))
 
 
-def max_mcc(y_true, y_score, *, undefined: Policy = "zero", pos_label=1) -> ThresholdResult:
+@declare(**SCORED, undefined=Undefined("zero", "nan", "raise"), relations=SCORED_RELATIONS)
+def max_mcc(
+    y_true: ArrayLike, y_score: ArrayLike, *, undefined: Policy = "zero", pos_label: Hashable = 1
+) -> ThresholdResult:
     """The largest Matthews correlation (phi) over thresholds, and its threshold (Parker §II-B).
 
     ``MCC(t) = (TP·TN − FP·FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``
@@ -269,28 +267,30 @@ def max_mcc(y_true, y_score, *, undefined: Policy = "zero", pos_label=1) -> Thre
     >>> max_mcc([1, 0], [0.5, 0.5], undefined="nan")
     ThresholdResult(value=nan, threshold=nan)
     """
-    check_policy(undefined)
-    cc = _counts(y_true, y_score, pos_label)
-    tp, fp = cc.tp.astype(float), cc.fp.astype(float)
-    fn, tn = cc.n_pos - tp, cc.n_neg - fp
-    den = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
-    num = tp * tn - fp * fn
+    c = counts_of(y_true, y_score, pos_label)
+    mcc = tf.mcc_curve(c)
     if undefined == "zero":
-        return _argmax_result(divide(num, den, undefined="zero", what="MCC"), cc.thresholds)
-    defined = den > 0
-    if not defined.any():
-        if undefined == "raise":
-            raise UndefinedMetricError(
-                "MCC is undefined (0/0) at every threshold: all scores are tied, so the prediction "
-                "is constant; pass undefined='zero' or undefined='nan'"
-            )
-        return ThresholdResult(float("nan"), float("nan"))
-    mcc = divide(num[defined], den[defined], undefined="raise", what="MCC")
-    return _argmax_result(mcc, cc.thresholds[defined])
+        mcc = resolve(mcc, "zero", what="MCC")
+        return _result(mcc, c.thresholds, tf.best_index(mcc))
+    i = tf.best_defined_index(mcc)  # constant predictions are left out
+    if i is None:
+        value = resolve(
+            float("nan"),
+            undefined,
+            what="MCC at every threshold",
+            hint="all scores are tied, so the prediction is constant; pass undefined='zero' or undefined='nan'",
+        )
+        return ThresholdResult(value, float("nan"))
+    return _result(mcc, c.thresholds, i)
 
 
+@declare(**SCORED, alternative=Options("two-sided", "greater"), relations=SCORED_RELATIONS)
 def ks_statistic(
-    y_true, y_score, *, alternative: Literal["two-sided", "greater"] = "two-sided", pos_label=1
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    alternative: Literal["two-sided", "greater"] = "two-sided",
+    pos_label: Hashable = 1,
 ) -> ThresholdResult:
     """Kolmogorov–Smirnov statistic between the score distributions of the two classes.
 
@@ -331,15 +331,13 @@ def ks_statistic(
     >>> ks_statistic([0, 0, 1, 1], [0.9, 0.8, 0.3, 0.1], alternative="greater").value
     0.0
     """
-    check_choice("alternative", alternative, ("two-sided", "greater"))
-    cc = _counts(y_true, y_score, pos_label)
-    d = cc.tp / cc.n_pos - cc.fp / cc.n_neg
-    if alternative == "two-sided":
-        d = np.abs(d)
-    return _argmax_result(d, cc.thresholds)
+    c = counts_of(y_true, y_score, pos_label)
+    d = tf.ks_curve(c, two_sided=alternative == "two-sided")
+    return _result(d, c.thresholds, tf.best_index(d))
 
 
-def min_error_rate(y_true, y_score, *, pos_label=1) -> ThresholdResult:
+@declare(**SCORED, relations=SCORED_RELATIONS)
+def min_error_rate(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> ThresholdResult:
     """The smallest error rate (FP + FN)/n over thresholds, and its threshold.
 
     The candidates are every distinct score *and* predicting nothing positive
@@ -375,15 +373,20 @@ def min_error_rate(y_true, y_score, *, pos_label=1) -> ThresholdResult:
     >>> min_error_rate([1, 0, 0, 0], [0.1, 0.8, 0.3, 0.9])      # best: predict all negative
     ThresholdResult(value=0.25, threshold=inf)
     """
-    cc = _counts(y_true, y_score, pos_label)
-    errors = np.r_[cc.n_pos, cc.fp + (cc.n_pos - cc.tp)]  # first: nothing predicted positive
-    i = int(np.argmin(errors))
-    threshold = float("inf") if i == 0 else cc.thresholds[i - 1].item()  # exact for integer scores
-    return ThresholdResult(float(errors[i] / (cc.n_pos + cc.n_neg)), threshold)
+    c = counts_of(y_true, y_score, pos_label)
+    errors = tf.error_counts(c)  # first: nothing predicted positive
+    i = tf.best_index(-errors)
+    threshold = float("inf") if i == 0 else tf.threshold_value(c.thresholds, i - 1)
+    return ThresholdResult(float(errors[i] / (c.n_pos + c.n_neg)), threshold)
 
 
+@declare(**SCORED, ties=_TIES, relations=SCORED_RELATIONS)
 def r_precision(
-    y_true, y_score, *, pos_label=1, ties: Literal["expected", "pessimistic", "optimistic"] = "expected"
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Hashable = 1,
+    ties: Literal["expected", "pessimistic", "optimistic"] = "expected",
 ) -> float:
     """Precision at r, where r = P is the number of positives (Parker §II-C).
 
@@ -420,11 +423,12 @@ def r_precision(
     >>> r_precision([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # 1 + (1 of 2 tied places) x 1/2
     0.75
     """
-    is_pos, _ = check_binary_scores(y_true, y_score, pos_label=pos_label)
-    return precision_at_k(y_true, y_score, k=int(is_pos.sum()), pos_label=pos_label, ties=ties)
+    c = counts_of(y_true, y_score, pos_label)
+    return precision_at_k_from_counts(c, c.n_pos, ties)
 
 
-def gini(y_true, y_score, *, pos_label=1) -> float:
+@declare(**SCORED, relations=SCORED_RELATIONS)
+def gini(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> float:
     """Gini coefficient, 2·AUC − 1 (Parker §II-D; Hand & Till 2001).
 
     The linear transformation of :func:`apples.roc_auc` that puts a random
@@ -454,5 +458,4 @@ def gini(y_true, y_score, *, pos_label=1) -> float:
     >>> gini([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # AUC = 0.875
     0.75
     """
-    check_binary_scores(y_true, y_score, pos_label=pos_label)
-    return 2.0 * roc_auc(y_true, y_score, pos_label=pos_label) - 1.0
+    return 2.0 * auc_from_counts(counts_of(y_true, y_score, pos_label)) - 1.0
