@@ -102,25 +102,41 @@ def test_auc_of_negated_scores(data):
     assert roc_auc(1 - y, s) == pytest.approx(1.0 - roc_auc(y, s), abs=1e-12)
 
 
+def flat(ys, ss):
+    """Per-fold lists laid out flat: labels, scores and the fold id (0, 1, ...) of each case."""
+    folds = np.concatenate([np.full(len(y), i) for i, y in enumerate(ys)])
+    return np.concatenate([np.asarray(y) for y in ys]), np.concatenate([np.asarray(v, dtype=float) for v in ss]), folds
+
+
+def cv_auc(ys, ss, **kw):
+    y, s, f = flat(ys, ss)
+    return cv_roc_auc(y, s, folds=f, **kw)
+
+
+def cv_rank(ys, ss, **kw):
+    y, s, f = flat(ys, ss)
+    return cv_ranking_score(y, s, folds=f, **kw)
+
+
 @given(st.lists(binary_scores(min_size=4, max_size=25, n_levels=1000), min_size=2, max_size=5))
 def test_auc_avg_invariant_to_per_fold_transforms(folds):
     ys = [y for y, _ in folds]
     ss = [s for _, s in folds]
     moved = [TRANSFORMS[i % len(TRANSFORMS)](s) for i, s in enumerate(ss)]
-    assert cv_roc_auc(ys, moved, method="avg") == pytest.approx(cv_roc_auc(ys, ss, method="avg"), abs=1e-12)
+    assert cv_auc(ys, moved, method="avg") == pytest.approx(cv_auc(ys, ss, method="avg"), abs=1e-12)
     # the same transform in every fold leaves the merged AUC alone too
     same = [np.exp(s) for s in ss]
-    assert cv_roc_auc(ys, same, method="merge") == cv_roc_auc(ys, ss, method="merge")
+    assert cv_auc(ys, same, method="merge") == cv_auc(ys, ss, method="merge")
 
 
 def test_auc_merge_not_invariant_to_per_fold_transforms():
     # each fold ranks perfectly; fold 2 is shifted below fold 1 by a per-fold transform
     ys = [[1, 0, 0], [1, 0, 0]]
     ss = [np.array([0.9, 0.5, 0.1]), np.array([0.8, 0.4, 0.2])]
-    assert cv_roc_auc(ys, ss, method="merge") == 1.0
+    assert cv_auc(ys, ss, method="merge") == 1.0
     moved = [ss[0], ss[1] - 1.0]  # fold-2 positive now below both fold-1 negatives: 6 of 8 pairs
-    assert cv_roc_auc(ys, moved, method="avg") == 1.0
-    assert cv_roc_auc(ys, moved, method="merge") == 0.75
+    assert cv_auc(ys, moved, method="avg") == 1.0
+    assert cv_auc(ys, moved, method="merge") == 0.75
 
 
 @settings(max_examples=60)
@@ -129,18 +145,18 @@ def test_cv_merge_is_metric_of_concatenation(folds):
     ys = [y for y, _ in folds]
     ss = [s for _, s in folds]
     y, s = np.concatenate(ys), np.concatenate(ss)
-    assert cv_roc_auc(ys, ss, method="merge") == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
-    assert cv_ranking_score(ys, ss, metric="average_precision", method="merge") == pytest.approx(
+    assert cv_auc(ys, ss, method="merge") == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert cv_rank(ys, ss, metric="average_precision", method="merge") == pytest.approx(
         skm.average_precision_score(y, s), abs=1e-12)
     per_fold = [skm.average_precision_score(a, b) for a, b in folds]
-    assert cv_ranking_score(ys, ss, metric="average_precision", method="avg") == pytest.approx(
+    assert cv_rank(ys, ss, metric="average_precision", method="avg") == pytest.approx(
         np.mean(per_fold), abs=1e-12)
 
 
 def test_single_fold_avg_equals_merge():
     y, s = [1, 0, 1, 0, 0], [0.2, 0.1, 0.9, 0.3, 0.3]
     # by hand: positive 0.9 beats the three negatives, 0.2 beats 0.1 only -> 4 of 6 pairs
-    assert cv_roc_auc([y], [s], method="avg") == cv_roc_auc([y], [s], method="merge") == roc_auc(y, s) == pytest.approx(4 / 6)
+    assert cv_auc([y], [s], method="avg") == cv_auc([y], [s], method="merge") == roc_auc(y, s) == pytest.approx(4 / 6)
 
 
 # -- precision at k ------------------------------------------------------------------------------------
@@ -211,44 +227,47 @@ FOLDS_S = [[0.9, 0.5, 0.1], [0.4, 0.3, 0.2], [0.8, 0.1, 0.3]]
 
 
 def test_cv_auc_undefined_raise_names_the_fold():
-    with pytest.raises(UndefinedMetricError, match=r"fold 2 \(index 1\)"):
-        cv_roc_auc(FOLDS_Y, FOLDS_S, method="avg")
+    with pytest.raises(UndefinedMetricError, match=r"^fold 1: AUC is undefined"):  # fold ids 0, 1, 2
+        cv_auc(FOLDS_Y, FOLDS_S, method="avg")
 
 
 def test_cv_auc_undefined_nan_and_skip():
-    assert np.isnan(cv_roc_auc(FOLDS_Y, FOLDS_S, method="avg", undefined="nan"))
+    assert np.isnan(cv_auc(FOLDS_Y, FOLDS_S, method="avg", undefined="nan"))
     # folds 0 and 2 have AUC 1 and 1/2 by hand
-    assert cv_roc_auc(FOLDS_Y, FOLDS_S, method="avg", undefined="skip") == 0.75
-    with pytest.raises(UndefinedMetricError, match="every one of the 2 folds"):
-        cv_roc_auc([[0, 0], [1, 1]], [[1, 2], [3, 4]], method="avg", undefined="skip")
+    assert cv_auc(FOLDS_Y, FOLDS_S, method="avg", undefined="skip") == 0.75
+    # every fold left out: nothing to average, NaN (as cv_f_measure's skip)
+    assert np.isnan(cv_auc([[0, 0], [1, 1]], [[1, 2], [3, 4]], method="avg", undefined="skip"))
 
 
 def test_cv_auc_merge_undefined_only_when_pooled_has_one_class():
     # fold 1 has one class, but the pooled scores have both: merge is defined
     pooled_y = np.concatenate(FOLDS_Y)
     pooled_s = np.concatenate(FOLDS_S)
-    assert cv_roc_auc(FOLDS_Y, FOLDS_S, method="merge") == pytest.approx(skm.roc_auc_score(pooled_y, pooled_s))
-    for policy in ("raise", "skip"):
-        with pytest.raises(UndefinedMetricError, match="merged"):
-            cv_roc_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined=policy)
-    assert np.isnan(cv_roc_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined="nan"))
+    assert cv_auc(FOLDS_Y, FOLDS_S, method="merge") == pytest.approx(skm.roc_auc_score(pooled_y, pooled_s))
+    with pytest.raises(UndefinedMetricError, match="merged"):
+        cv_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined="raise")
+    # "skip" leaves folds out of a per-fold average; merge pools first (one rule with F_tp,fp)
+    with pytest.raises(ValueError, match="^undefined='skip' leaves undefined folds out") as err:
+        cv_auc([[0, 1], [0]], [[1, 2], [3]], method="merge", undefined="skip")
+    assert err.value.param == "undefined"
+    assert np.isnan(cv_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined="nan"))
 
 
 def test_cv_average_precision_undefined_fold():
     ys, ss = [[1, 0], [0, 0]], [[0.9, 0.1], [0.3, 0.2]]
-    with pytest.raises(UndefinedMetricError, match=r"fold 2 \(index 1\)"):
-        cv_ranking_score(ys, ss, metric="average_precision", method="avg")
-    assert cv_ranking_score(ys, ss, metric="average_precision", method="avg", undefined="skip") == 1.0
+    with pytest.raises(UndefinedMetricError, match=r"^fold 1: average precision is undefined"):
+        cv_rank(ys, ss, metric="average_precision", method="avg")
+    assert cv_rank(ys, ss, metric="average_precision", method="avg", undefined="skip") == 1.0
 
 
-def test_cv_ranking_score_precision_at_k_and_callable():
+def test_cv_ranking_score_precision_at_k_and_auc():
     ys = [[1, 0, 0, 1], [0, 1, 0, 0]]
     ss = [[4, 3, 2, 1], [0.4, 0.3, 0.2, 0.1]]
     # per fold P@1: 1 and 0 -> 0.5; merged P@2: top two are 4 (pos), 3 (neg)
-    assert cv_ranking_score(ys, ss, metric="precision_at_k", k=1, method="avg") == 0.5
-    assert cv_ranking_score(ys, ss, metric="precision_at_k", k=2, method="merge") == 0.5
+    assert cv_rank(ys, ss, metric="precision_at_k", k=1, method="avg") == 0.5
+    assert cv_rank(ys, ss, metric="precision_at_k", k=2, method="merge") == 0.5
     # per fold AUC by hand: fold 1 positives 4, 1 vs negatives 3, 2 -> 2/4; fold 2 positive 0.3 beats 0.2, 0.1 -> 2/3
-    assert cv_ranking_score(ys, ss, metric=roc_auc, method="avg") == cv_roc_auc(ys, ss, method="avg") == pytest.approx(7 / 12)
+    assert cv_rank(ys, ss, metric="roc_auc", method="avg") == cv_auc(ys, ss, method="avg") == pytest.approx(7 / 12)
 
 
 # -- bad input -----------------------------------------------------------------------------------------------
@@ -282,27 +301,29 @@ def test_precision_at_k_bad_k_and_ties():
 
 
 def test_cv_bad_arguments():
-    ys, ss = [[1, 0], [1, 0]], [[0.9, 0.1], [0.8, 0.2]]
+    y, s, f = [1, 0, 1, 0], [0.9, 0.1, 0.8, 0.2], [0, 0, 1, 1]
     with pytest.raises(ValueError, match="method='mean'"):
-        cv_roc_auc(ys, ss, method="mean")
+        cv_roc_auc(y, s, folds=f, method="mean")
     with pytest.raises(ValueError, match="undefined='zero'"):
-        cv_roc_auc(ys, ss, method="avg", undefined="zero")
+        cv_roc_auc(y, s, folds=f, method="avg", undefined="zero")
     with pytest.raises(ValueError, match="metric='f1'"):
-        cv_ranking_score(ys, ss, metric="f1", method="avg")
-    with pytest.raises(TypeError, match="metric must be"):
-        cv_ranking_score(ys, ss, metric=3, method="avg")
-    with pytest.raises(ValueError, match="2 folds but y_score_folds has 1"):
-        cv_roc_auc(ys, ss[:1], method="avg")
+        cv_ranking_score(y, s, folds=f, metric="f1", method="avg")
+    with pytest.raises(ValueError, match="metric=3"):  # a callable metric is not taken: the measures are named
+        cv_ranking_score(y, s, folds=f, metric=3, method="avg")
+    with pytest.raises(ValueError, match="^k is the cut-off"):
+        cv_ranking_score(y, s, folds=f, metric="roc_auc", method="avg", k=2)
+    with pytest.raises(ValueError, match="inconsistent lengths: y_true has 4, y_score has 4, folds has 3"):
+        cv_roc_auc(y, s, folds=f[:3], method="avg")
     with pytest.raises(ValueError, match="empty"):
-        cv_roc_auc([], [], method="avg")
-    with pytest.raises(ValueError, match=r"fold 2 \(index 1\): y_true has 2 cases but y_score has 3"):
-        cv_roc_auc(ys, [ss[0], [0.1, 0.2, 0.3]], method="avg")
-    with pytest.raises(TypeError, match="sequence of arrays"):
-        cv_roc_auc("ab", ss, method="avg")
-    with pytest.raises(ValueError, match=r"fold 1 \(index 0\): y_score contains NaN"):
-        cv_roc_auc(ys, [[np.nan, 0.1], [0.8, 0.2]], method="avg")
-    with pytest.raises(ValueError, match="one-dimensional"):
-        cv_roc_auc([1, 0], [0.1, 0.2], method="avg")
+        cv_roc_auc([], [], folds=[], method="avg")
+    with pytest.raises(ValueError, match=r"^y_score contains NaN at position 0"):
+        cv_roc_auc(y, [np.nan, 0.1, 0.8, 0.2], folds=f, method="avg")
+    with pytest.raises(ValueError, match="^folds contains a missing value"):
+        cv_roc_auc(y, s, folds=[0, None, 1, 1], method="avg")
+    with pytest.raises(ValueError, match="^folds must be one-dimensional"):  # the old per-fold lists
+        cv_roc_auc(y, s, folds=[[0, 0], [1, 1]], method="avg")
+    with pytest.raises(TypeError, match="folds"):  # a required keyword
+        cv_roc_auc(y, s, method="avg")
 
 
 def test_exported():

@@ -62,7 +62,7 @@ from apples._params.kinds import (
     SequenceOf,
     Size,
 )
-from apples._params.relations import BinaryLabels, LabelOf, OneLabelKind, SameLength, TwoClasses
+from apples._params.relations import BinaryLabels, LabelOf, OneLabelKind, SameLength, SkipNeedsAverage, TwoClasses
 from apples._params.undefined import POLICIES, Policy, Undefined, check_policy, divide, raise_if_undefined, resolve
 
 __all__ = [
@@ -101,6 +101,7 @@ __all__ = [
     "SameLength",
     "SequenceOf",
     "Size",
+    "SkipNeedsAverage",
     "TwoClasses",
     "Undefined",
     "UndefinedMetricError",

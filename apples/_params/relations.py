@@ -136,3 +136,24 @@ class TwoClasses(Relation):
             raise ParameterTypeError(str(err), param=label_name) from None
         except ValueError as err:
             raise ParameterValueError(str(err), param=label_name) from None
+
+
+class SkipNeedsAverage(Relation):
+    """``undefined="skip"`` leaves undefined folds out of a per-fold average; a pooled ``method`` has none.
+
+    One rule for every cross-validated measure: F_tp,fp (``method="tp_fp"``) and AUC_merge
+    (``method="merge"``) pool the folds before computing, so only the pooled value can be 0/0
+    and ``"raise"``, ``"nan"`` (or ``"zero"``) say what then happens.
+    """
+
+    def __init__(self, *pooled: str, undefined: str = "undefined", method: str = "method") -> None:
+        self.names = (undefined, method)
+        self.pooled = pooled
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        undefined, method = (values.get(n) for n in self.names)
+        if undefined == "skip" and method in self.pooled:
+            raise ValueError(
+                f"{self.names[0]}='skip' leaves undefined folds out of a per-fold average, and "
+                f"{self.names[1]}={method!r} pools the folds first: pass 'raise' or 'nan' (or 'zero' where allowed)"
+            )

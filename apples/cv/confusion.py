@@ -24,6 +24,7 @@ from apples._params import (
     ParameterValueError,
     Policy,
     Real,
+    SkipNeedsAverage,
     Undefined,
     declare,
     resolve,
@@ -67,6 +68,7 @@ def fold_validity(fold_counts: Sequence[Counts]) -> np.ndarray:
     method=Options(*CV_F_METHODS),
     undefined=Undefined("zero", "nan", "raise", "skip"),
     beta=BETA,
+    relations=[SkipNeedsAverage("tp_fp")],
 )
 def cv_f_measure(
     fold_counts: Sequence[Counts],
@@ -120,12 +122,6 @@ def cv_f_measure(
     >>> [round(cv_f_measure(folds, method=m), 2) for m in ("tp_fp", "avg", "pr_re")]
     [0.58, 0.69, 0.73]
     """
-    if method == "tp_fp" and undefined == "skip":
-        raise ParameterValueError(
-            "undefined='skip' leaves undefined folds out of an average, and method='tp_fp' averages nothing: "
-            "it pools the counts; pass undefined='zero', 'nan' or 'raise'",
-            param="undefined",
-        )
     tp, fp, fn, _ = _arrays(fold_counts)
     value = float(cv_f(tp, fp, fn, method=method, undefined="nan" if undefined == "raise" else undefined, beta=beta))
     if method == "tp_fp":

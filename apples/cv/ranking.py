@@ -18,7 +18,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from apples._kernels.counting import codes_of
-from apples._kernels.ranking import cumulative_counts, fold_ranking
+from apples._kernels.ranking import cumulative_counts, fold_ranking, precision_at_k_from_counts
 from apples._params import (
     FOLD_IDS,
     LABEL,
@@ -31,6 +31,7 @@ from apples._params import (
     ParameterValueError,
     Policy,
     SameLength,
+    SkipNeedsAverage,
     Undefined,
     UndefinedMetricError,
     declare,
@@ -78,7 +79,6 @@ def _per_fold(f: _Folds, scores: np.ndarray, metric: str, k: int | None, ties: s
         r = fold_ranking(f.positive, scores, f.code, f.ids.size)
         return (r.auc, r.auc_merge) if metric == "roc_auc" else (r.ap, r.ap_merge)
     assert k is not None
-    from apples._kernels.ranking import precision_at_k_from_counts  # type: ignore[attr-defined]  # TODO merge
 
     def at_k(rows: np.ndarray | slice) -> float:
         c = cumulative_counts(f.positive[rows], scores[rows])
@@ -103,7 +103,7 @@ def _fold_name(ids: np.ndarray, i: int) -> str:
     pos_label=LABEL,
     k=Nullable(Integer(1, None)),
     ties=Options(*_TIES),
-    relations=_CASES,
+    relations=[*_CASES, SkipNeedsAverage("merge")],
 )
 def cv_ranking_score(
     y_true: ArrayLike,
@@ -135,8 +135,8 @@ def cv_ranking_score(
     undefined : {"raise", "nan", "skip"}, default "raise"
         A fold where the measure is 0/0 (one class for AUC, no positives for average precision, fewer
         than k cases for precision at k): raise an error naming the fold, return NaN, or leave the fold
-        out of the average (NaN if every fold is left out). With ``"merge"`` only the merged scores can
-        be undefined.
+        out of the average (NaN if every fold is left out; ``"skip"`` is for ``"avg"`` only). With
+        ``"merge"`` only the merged scores can be undefined.
     pos_label : label, default 1
         The positive class.
     k : int, optional
@@ -170,22 +170,26 @@ def cv_ranking_score(
         )
     f = _folds(y_true, folds, pos_label)
     per, merged = _per_fold(f, np.asarray(y_score), metric, k, ties)
-    name = RANKING_METRICS[metric]
+    return _combine(per, merged, f.ids, method, undefined, RANKING_METRICS[metric])
+
+
+def _combine(
+    per: np.ndarray, merged: float, ids: np.ndarray, method: str, undefined: Policy, name: str, why: str = ""
+) -> float:
+    """AUC_avg-style mean of the per-fold values, or the merged value, under the ``undefined`` policy."""
     if method == "merge":
         if merged != merged and undefined == "raise":
-            raise UndefinedMetricError(f"{name} of the merged folds is undefined (0/0); pass undefined='nan'")
+            raise UndefinedMetricError(f"{name} of the merged folds is undefined (0/0){why}; pass undefined='nan'")
         return float(merged)
     bad = np.flatnonzero(np.isnan(per))
     if bad.size and undefined == "raise":
         raise UndefinedMetricError(
-            f"{_fold_name(f.ids, int(bad[0]))}: {name} is undefined (0/0); pass undefined='nan' or 'skip'"
+            f"{_fold_name(ids, int(bad[0]))}: {name} is undefined (0/0){why}; pass undefined='nan' or 'skip'"
         )
     if bad.size and undefined == "nan":
         return float("nan")
     defined = per[~np.isnan(per)]
-    if not defined.size:
-        raise UndefinedMetricError(f"{name} is undefined in every one of the {per.size} folds; nothing to average")
-    return float(defined.mean())
+    return float(defined.mean()) if defined.size else float("nan")  # "skip" with every fold left out
 
 
 @declare(
@@ -195,7 +199,7 @@ def cv_ranking_score(
     method=Options(*CV_ROC_AUC_METHODS),
     undefined=Undefined("raise", "nan", "skip"),
     pos_label=LABEL,
-    relations=_CASES,
+    relations=[*_CASES, SkipNeedsAverage("merge")],
 )
 def cv_roc_auc(
     y_true: ArrayLike,
@@ -243,22 +247,7 @@ def cv_roc_auc(
     """
     f = _folds(y_true, folds, pos_label)
     r = fold_ranking(f.positive, np.asarray(y_score), f.code, f.ids.size)
-    if method == "merge":
-        if r.auc_merge != r.auc_merge and undefined == "raise":
-            raise UndefinedMetricError("AUC of the merged folds is undefined: they hold one class only")
-        return float(r.auc_merge)
-    bad = np.flatnonzero(np.isnan(r.auc))
-    if bad.size and undefined == "raise":
-        raise UndefinedMetricError(
-            f"{_fold_name(f.ids, int(bad[0]))}: AUC is undefined: the fold holds one class only; "
-            "pass undefined='nan' or 'skip'"
-        )
-    if bad.size and undefined == "nan":
-        return float("nan")
-    defined = r.auc[~np.isnan(r.auc)]
-    if not defined.size:
-        raise UndefinedMetricError(f"AUC is undefined in every one of the {r.auc.size} folds; nothing to average")
-    return float(defined.mean())
+    return _combine(r.auc, r.auc_merge, f.ids, method, undefined, "AUC", ": the fold holds one class only")
 
 
 @declare(

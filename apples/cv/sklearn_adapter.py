@@ -13,7 +13,7 @@ scikit-learn is imported when a function needs it (``require``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -413,4 +413,4 @@ def fold_counts_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
     >>> fold_counts_from_cross_validate({"test_tp": [3, 4], "test_fp": [1, 0], "test_fn": [0, 2], "test_tn": [6, 4]})
     [Counts(tp=3, fp=1, fn=0, tn=6), Counts(tp=4, fp=0, fn=2, tn=4)]
     """
-    return list(results)  # the kind read the counts of each fold off the dict
+    return list(cast("list[Counts]", results))  # the declared kind has read each fold's counts off the dict

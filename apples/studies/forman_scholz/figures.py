@@ -20,7 +20,6 @@ from apples._params import (
     divide,
 )
 from apples.cv.confusion import percent
-from apples.cv.ranking import in_fold, merge_folds
 from apples.metrics.ranking import roc_auc, roc_curve
 from apples.plotting import panel_axes
 from apples.theory.f_surfaces import f_from_rates, f_of_tp
@@ -73,7 +72,7 @@ def plot_rate_vs_score(
         try:
             fpr, tpr, thr = roc_curve(t, s)
         except (ValueError, TypeError) as err:
-            raise in_fold(i, err) from None
+            raise type(err)(f"fold {i + 1} (index {i}): {err}") from None
         r = (fpr if rate == "fpr" else tpr)[1:][::-1] * 100
         x = thr[1:][::-1]
         if log and np.any(x <= 0):
@@ -156,7 +155,7 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
         try:
             fpr, tpr, _ = roc_curve(t, s)
         except (ValueError, TypeError) as err:
-            raise in_fold(i, err) from None
+            raise type(err)(f"fold {i + 1} (index {i}): {err}") from None
         ax.plot(
             fpr * 100,
             tpr * 100,
@@ -164,7 +163,7 @@ def plot_fold_rocs(y_true_folds, y_score_folds, *, ax=None):
             lw=1,
             label=f"fold {i + 1}: AUC {percent(roc_auc(t, s), decimals=1)}",
         )
-    t, s = merge_folds(y_true_folds, y_score_folds)  # checked: labels of one kind, integer scores exact
+    t, s = np.concatenate(y_true_folds), np.concatenate(y_score_folds)  # TODO(issue 20): study on kernels
     fpr, tpr, _ = roc_curve(t, s)
     ax.plot(
         fpr * 100, tpr * 100, color="black", lw=2.2, label=f"merged: AUC_merge {percent(roc_auc(t, s), decimals=1)}"
