@@ -5,6 +5,7 @@ the Forman & Scholz bias model and its exact expectations, and F surfaces.
 """
 
 from apples.theory.binormal import (
+    BINORMAL,
     Binormal,
 )
 from apples.theory.cv_f_expectations import (
@@ -64,6 +65,7 @@ from apples.theory.prediction_cost import (
 )
 
 __all__ = [
+    "BINORMAL",
     "EXACT_METHODS",
     "FOLD_F1_AVERAGES",
     "FOLD_F1_METHODS",
