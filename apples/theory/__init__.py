@@ -54,6 +54,8 @@ from apples.theory.parker import (
     weight_m,
 )
 from apples.theory.prediction_cost import (
+    MOVES,
+    SHIFTS,
     label_weights,
     move_false_positives,
     precision_change,
@@ -69,6 +71,8 @@ __all__ = [
     "EXACT_METHODS",
     "FOLD_F1_AVERAGES",
     "FOLD_F1_METHODS",
+    "MOVES",
+    "SHIFTS",
     "THRESHOLD_MEASURES",
     "VAN_ASCH_RECALL_A",
     "VAN_ASCH_RECALL_B",
