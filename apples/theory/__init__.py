@@ -19,6 +19,11 @@ from apples.theory.f_surfaces import (
     f_of_tp,
 )
 from apples.theory.fold_model import (
+    DESIGN,
+    EQUAL_FOLDS,
+    F_TRUE,
+    N_FOLDS,
+    PRIOR,
     SimulationDesign,
     fold_positives,
     simulation_design,
@@ -68,10 +73,15 @@ from apples.theory.prediction_cost import (
 
 __all__ = [
     "BINORMAL",
+    "DESIGN",
+    "EQUAL_FOLDS",
     "EXACT_METHODS",
     "FOLD_F1_AVERAGES",
     "FOLD_F1_METHODS",
+    "F_TRUE",
     "MOVES",
+    "N_FOLDS",
+    "PRIOR",
     "SHIFTS",
     "THRESHOLD_MEASURES",
     "VAN_ASCH_RECALL_A",

@@ -12,13 +12,13 @@ from apples._params import (
     COUNT,
     ParameterValueError,
     Policy,
-    Real,
     RealArray,
     Undefined,
     declare,
     float_or_array,
     resolve,
 )
+from apples.theory.fold_model import PRIOR
 
 __all__ = [
     "f_from_rates",
@@ -26,10 +26,9 @@ __all__ = [
 ]
 
 _RATE = RealArray(0, 1)
-_PRIOR = Real(0.0, 1.0, low_inclusive=False, high_inclusive=False)
 
 
-@declare(tpr=_RATE, fpr=_RATE, prior=_PRIOR, undefined=Undefined("zero", "nan", "raise"))
+@declare(tpr=_RATE, fpr=_RATE, prior=PRIOR, undefined=Undefined("zero", "nan", "raise"))
 def f_from_rates(tpr: ArrayLike, fpr: ArrayLike, *, prior: float, undefined: Policy = "zero") -> Any:
     """F1 from true and false positive rates at a class prior (Figure 1b).
 
