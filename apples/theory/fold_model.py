@@ -33,6 +33,7 @@ from apples._params import (
     check_table_size,
     declare,
     divide,
+    exempt,
 )
 
 __all__ = [
@@ -53,6 +54,7 @@ _BYTES_PER_OUTCOME = 200
 
 
 # ----------------------------------------------------------------------------- design
+@exempt("a result type: simulation_design makes it from checked arguments")
 @dataclass(frozen=True)
 class SimulationDesign:
     """The data set and classifier of one simulation point (Forman & Scholz §4.2).

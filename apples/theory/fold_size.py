@@ -9,7 +9,7 @@ allocations are in :mod:`apples.studies.van_asch.fold_size`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -147,7 +147,7 @@ def theoretical_f1(
     *,
     recall_a: float = VAN_ASCH_RECALL_A,
     recall_b: float = VAN_ASCH_RECALL_B,
-    average: Literal["binary", "macro"] = "macro",
+    average: str = "macro",
     undefined: Policy = "zero",
 ) -> Any:
     """F1 of the expected counts as a function of the class-A proportion: Van Asch eq. (31).
@@ -271,8 +271,8 @@ def fold_f1(
     tp_b: ArrayLike,
     *,
     fold_size: ArrayLike,
-    method: Literal["tp_fp", "avg"],
-    average: Literal["binary", "macro"] = "binary",
+    method: str,
+    average: str = "binary",
     undefined: Policy = "raise",
 ) -> Any:
     """Cross-validated F1 of many cross-validations at once (Van Asch eqs. 27 and 29).
