@@ -377,7 +377,8 @@ def _support(design: SimulationDesign, stratified: bool) -> np.ndarray:
 def check_points(points: object) -> pd.DataFrame:
     """``points`` if it is a DataFrame with columns ``prior``, ``f_true``, ``stratified`` (not exported).
 
-    Shared with :func:`apples.theory.exact_grid`; the values are checked where they are used.
+    The table check of the kind of :func:`apples.theory.exact_grid`'s ``points`` (which checks each row's
+    values too) and of :func:`apples.studies.forman_scholz.simulate_grid`.
     """
     if not isinstance(points, pd.DataFrame):
         raise TypeError(
