@@ -283,7 +283,7 @@ def fold_f1(
 
     - ``"tp_fp"``: F1 of the pooled counts, eq. (27):
       ``2 Σtp_A / (N + Σtp_A - Σtp_B)``; 0/0 (no class A, no false
-      positives anywhere) follows ``undefined`` (``cv_f_measure`` raises).
+      positives anywhere) follows ``undefined`` (``cv_f_measure(..., undefined="raise")`` raises).
     - ``"avg"``: mean over folds of eq. (26) per fold, eq. (29), with a fold's
       F1 := 0 where its precision or recall is undefined (Forman & Scholz §2.3).
       This equals 0 from eq. (26) itself except where it is 0/0.
@@ -303,7 +303,8 @@ def fold_f1(
     average : {"binary", "macro"}, default "binary"
         F1 of class A, or the mean F1 of A and B.
     undefined : {"raise", "nan", "zero"}, default "raise"
-        Policy for a pooled 0/0 under ``"tp_fp"``.
+        Policy for a pooled 0/0 under ``"tp_fp"``: of class A, and with ``average="macro"`` of
+        class B too.
 
     Returns
     -------
