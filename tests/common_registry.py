@@ -890,7 +890,10 @@ _CONSTANT = "constant (a tuple of choices or a number from a paper), not callabl
 _RESULT = "result type returned by a registered function; built by it, not from user data"
 _PLOT = "plotting helper: draws a notebook figure from a registered function's values or result table"
 _WIDGET = "widget builder for a notebook: wires sliders to registered functions"
+_KIND = ("parameter kind or rule between parameters (an apples._params.Kind or Relation) that public functions "
+         "declare; checked through the registered functions that declare it")
 EXEMPT: dict[str, str] = {
+    **dict.fromkeys(["BINORMAL", "PRIOR", "F_TRUE", "N_FOLDS", "EQUAL_FOLDS", "DESIGN", "MOVES", "SHIFTS"], _KIND),
     **dict.fromkeys(["CV_F_METHODS", "CV_ROC_AUC_METHODS", "PRECISION_AT_K_TIES", "PAPER_FOLD_AUC", "PAPER_AUC_AVG",
                      "PAPER_AUC_MERGE", "PAPER_N_POSITIVES", "PAPER_N_CASES", "FIGURE_PRIORS", "FIGURE_F_TRUE",
                      "FIGURE_PANEL_PRIORS", "EXACT_METHODS", "VAN_ASCH_RECALL_A", "VAN_ASCH_RECALL_B",

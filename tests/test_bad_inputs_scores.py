@@ -404,14 +404,14 @@ def test_binormal_parameters_and_sample_arguments():
     m = Binormal()
     y, _ = m.sample(np.int64(2), np.int64(1), seed=0)
     assert y.tolist() == [1, 1, 0]
-    with pytest.raises(TypeError, match="seed must be a non-negative int or a numpy.random.Generator") as exc:
+    with pytest.raises(TypeError, match="seed must be a non-negative integer") as exc:
         m.sample(2, 1, seed="a")  # was numpy's SeedSequence message
     assert _raised_by_apples(exc)
     with pytest.raises(ValueError, match="seed must be a non-negative int"):
         m.sample(2, 1, seed=-1)
-    with pytest.raises(ValueError, match="n_pos=.* is larger than 2\\*\\*53"):
+    with pytest.raises(ValueError, match="n_pos must be between 1 and 9007199254740992, got 1152921504606846976"):
         m.sample(2**60, 1, seed=0)
-    with pytest.raises(ValueError, match="n_neg must be a positive integer"):
+    with pytest.raises(ValueError, match="n_neg must be between 1 and 9007199254740992, got -1"):
         m.sample(2, -1, seed=0)
 
 
@@ -433,9 +433,9 @@ def test_incoherence_functions_name_bad_numbers():
         apples.theory.implied_cost_quantiles(m, q="a")  # was numpy's "could not convert string to float"
     with pytest.raises(TypeError, match="c must be a real number"):
         apples.theory.implied_cost_density("a", m)
-    with pytest.raises(TypeError, match="pi_pos must be a proportion"):
+    with pytest.raises(TypeError, match="pi_pos must be a real number"):
         apples.theory.h_prior_density(0.5, "0.3")
-    with pytest.raises(ValueError, match="pi_pos must be a proportion"):
+    with pytest.raises(ValueError, match="pi_pos must be a number, got NaN"):
         apples.theory.h_prior_density(0.5, float("nan"))
     with pytest.raises(TypeError, match="n_grid must be an integer >= 3"):
         pk.incoherence_comparison(m, m, n_grid="5")

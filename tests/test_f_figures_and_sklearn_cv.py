@@ -33,9 +33,12 @@ def test_f_of_tp_is_concave():
     assert np.all(np.diff(f, 2) < 0)
 
 
-@pytest.mark.parametrize("prior", [0, 1, -0.1, 1.5, "0.1"])
-def test_f_from_rates_bad_prior(prior):
-    with pytest.raises(ValueError, match="prior must be a number strictly between 0 and 1"):
+@pytest.mark.parametrize("prior, error, match", [
+    (0, ValueError, "prior must be > 0"), (1, ValueError, "prior must be < 1"), (-0.1, ValueError, "prior must be > 0"),
+    (1.5, ValueError, "prior must be < 1"), ("0.1", TypeError, "prior must be a real number"),
+])
+def test_f_from_rates_bad_prior(prior, error, match):
+    with pytest.raises(error, match=match):
         apples.theory.f_from_rates(0.5, 0.5, prior=prior)
 
 

@@ -222,6 +222,15 @@ def test_pooled_zero_over_zero_policy():
     assert fold_f1(*args, fold_size=5, method="avg") == 0.0 == cv_f_measure([Counts(0, 0, 0, 5)] * 2, method="avg")
 
 
+def test_binary_pooled_policy_applies_to_class_a_only():
+    # every instance is of class A and predicted right: F1 of A is 1, class B's pooled F1 is 0/0
+    args = ([5, 5], [5, 5], [0, 0])
+    assert fold_f1(*args, fold_size=5, method="tp_fp") == 1.0  # undefined="raise": A is defined
+    with pytest.raises(UndefinedMetricError, match="pooled F1"):
+        fold_f1(*args, fold_size=5, method="tp_fp", average="macro")
+    assert fold_f1(*args, fold_size=5, method="tp_fp", average="macro", undefined="zero") == 0.5
+
+
 # ----------------------------------------------------------------------------- δ factors (§7.1)
 def test_delta_by_hand():
     # N + C = 20 + (2 - 8) + (0 - 9) = 5; δ = 5 / (2 (10 - 6)) and 5 / (2 (10 - 9))

@@ -5,6 +5,7 @@ the Forman & Scholz bias model and its exact expectations, and F surfaces.
 """
 
 from apples.theory.binormal import (
+    BINORMAL,
     Binormal,
 )
 from apples.theory.cv_f_expectations import (
@@ -18,6 +19,11 @@ from apples.theory.f_surfaces import (
     f_of_tp,
 )
 from apples.theory.fold_model import (
+    DESIGN,
+    EQUAL_FOLDS,
+    F_TRUE,
+    N_FOLDS,
+    PRIOR,
     SimulationDesign,
     fold_positives,
     simulation_design,
@@ -53,6 +59,8 @@ from apples.theory.parker import (
     weight_m,
 )
 from apples.theory.prediction_cost import (
+    MOVES,
+    SHIFTS,
     label_weights,
     move_false_positives,
     precision_change,
@@ -64,9 +72,17 @@ from apples.theory.prediction_cost import (
 )
 
 __all__ = [
+    "BINORMAL",
+    "DESIGN",
+    "EQUAL_FOLDS",
     "EXACT_METHODS",
     "FOLD_F1_AVERAGES",
     "FOLD_F1_METHODS",
+    "F_TRUE",
+    "MOVES",
+    "N_FOLDS",
+    "PRIOR",
+    "SHIFTS",
     "THRESHOLD_MEASURES",
     "VAN_ASCH_RECALL_A",
     "VAN_ASCH_RECALL_B",

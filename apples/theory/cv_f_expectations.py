@@ -43,16 +43,30 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from apples._kernels.fold_model import design_counts, log_comb
 from apples._params import (
-    check_bool,
+    COUNT,
+    FLAG,
+    MAX_EXACT_INT,
+    Integer,
+    Kind,
+    Options,
+    ParameterValueError,
     check_choice,
-    check_count,
-    check_folds_cases,
-    check_positive,
     check_table_size,
+    declare,
 )
 from apples.cv.aggregations import F_AGGREGATIONS
-from apples.theory.fold_model import check_points, log_comb, outcome_tables, simulation_design
+from apples.theory.fold_model import (
+    DESIGN,
+    EQUAL_FOLDS,
+    F_TRUE,
+    N_FOLDS,
+    PRIOR,
+    SimulationDesign,
+    check_points,
+    outcome_tables,
+)
 
 __all__ = [
     "EXACT_METHODS",
@@ -70,7 +84,57 @@ EXACT_METHODS: tuple[str, ...] = ("tp_fp", "avg")
 MAX_EXACT_BITS = 500_000
 
 
-def _tp_fp_moments(design) -> tuple[float, float]:
+class _ExactMethod(Kind):
+    """A method of :data:`EXACT_METHODS`; the other F aggregations are named as having no exact sum."""
+
+    what = "one of 'tp_fp', 'avg'"
+
+    def check(self, name: str, value: object) -> str:
+        if isinstance(value, str) and value in F_AGGREGATIONS and value not in EXACT_METHODS:
+            raise ValueError(
+                f"{name}={value!r} has no exact sum here (it is non-linear in the fold counts); "
+                f"exact_cv_f supports {EXACT_METHODS}; use apples.studies.forman_scholz.simulate_cv_f for {value!r}"
+            )
+        return check_choice(name, value, EXACT_METHODS)
+
+
+class _Points(Kind):
+    """A table of §4.2 design points: columns ``prior``, ``f_true``, ``stratified``, each row a valid point.
+
+    Becomes a new DataFrame of those three columns holding the checked values (floats and bools), each
+    checked by the kind of :func:`exact_cv_f`'s parameter of that name and the design rules, with the
+    default ``n_cases=1000`` and ``n_folds=10``.
+    """
+
+    what = "a DataFrame with columns prior, f_true and stratified"
+
+    def check(self, name: str, value: object) -> pd.DataFrame:
+        frame = check_points(value)
+        rows = []
+        row: Any  # a row of the caller's table, whose values are checked here (float("0.1") would pass anything)
+        for i, row in enumerate(frame[["prior", "f_true", "stratified"]].itertuples(index=False)):
+            where = f" (row {i} of {name})"
+            try:
+                point = {
+                    "prior": PRIOR.check("prior", row.prior),
+                    "f_true": F_TRUE.check("f_true", row.f_true),
+                    "stratified": FLAG.check("stratified", row.stratified),
+                    "n_cases": 1000,
+                    "n_folds": 10,
+                }
+                DESIGN.check(point)
+            except TypeError as err:
+                raise TypeError(f"{err}{where}") from None
+            except ValueError as err:
+                raise ValueError(f"{err}{where}") from None
+            rows.append(point)
+        return pd.DataFrame(rows, columns=["prior", "f_true", "stratified"])
+
+
+_N_TRIALS = Integer(1, MAX_EXACT_INT)
+
+
+def _tp_fp_moments(design: SimulationDesign) -> tuple[float, float]:
     # counts, pmfs and masks of every TP and FP value: about 48 bytes per case
     check_table_size(
         f"the binomial laws of TP and FP over {design.n_cases:,} cases", 48 * (design.n_cases + 2), reduce="n_cases"
@@ -91,7 +155,7 @@ def _tp_fp_moments(design) -> tuple[float, float]:
     return mean, second
 
 
-def _fold_moments(design, stratified: bool) -> tuple[np.ndarray, np.ndarray]:
+def _fold_moments(design: SimulationDesign, stratified: bool) -> tuple[np.ndarray, np.ndarray]:
     """E[F | p] and E[F² | p] of one fold with p positives, indexed by p."""
     t = outcome_tables(design, stratified)
     span = int(t.ps.max()) + 1
@@ -101,7 +165,7 @@ def _fold_moments(design, stratified: bool) -> tuple[np.ndarray, np.ndarray]:
     return mu, mu2
 
 
-def _avg_moments(design, stratified: bool) -> tuple[float, float]:
+def _avg_moments(design: SimulationDesign, stratified: bool) -> tuple[float, float]:
     k, m = design.n_folds, design.fold_size
     mu, mu2 = _fold_moments(design, stratified)
     if stratified:
@@ -129,6 +193,27 @@ def _avg_moments(design, stratified: bool) -> tuple[float, float]:
     return mean, var + mean**2
 
 
+def _moments(design: SimulationDesign, stratified: bool, method: str) -> tuple[float, float]:
+    """E[F] and E[F²] of F_tp,fp or F_avg in the design."""
+    return _tp_fp_moments(design) if method == "tp_fp" else _avg_moments(design, stratified)
+
+
+def _design(prior: float, f_true: float, n_cases: int, n_folds: int) -> SimulationDesign:
+    """The §4.2 design of a checked point (the rules of DESIGN hold)."""
+    n_pos, n_neg, fpr = design_counts(prior, f_true, n_cases)
+    return SimulationDesign(n_cases, n_folds, n_cases // n_folds, n_pos, n_neg, f_true, f_true, fpr)
+
+
+@declare(
+    prior=PRIOR,
+    f_true=F_TRUE,
+    stratified=FLAG,
+    method=_ExactMethod(),
+    n_cases=COUNT,
+    n_folds=N_FOLDS,
+    statistic=Options("mean", "std"),
+    relations=[DESIGN],
+)
 def exact_cv_f(
     prior: float,
     f_true: float,
@@ -185,24 +270,13 @@ def exact_cv_f(
     >>> round(exact_cv_f(0.01, 0.8, stratified=True, method="avg"), 4)
     0.7492
     """
-    design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
-    stratified = check_bool("stratified", stratified)
-    if isinstance(method, str) and method in tuple(F_AGGREGATIONS) and method not in EXACT_METHODS:
-        raise ValueError(
-            f"method={method!r} has no exact sum here (it is non-linear in the fold counts); "
-            f"exact_cv_f supports {EXACT_METHODS}; use apples.studies.forman_scholz.simulate_cv_f for {method!r}"
-        )
-    check_choice("method", method, EXACT_METHODS)
-    check_choice("statistic", statistic, ("mean", "std"))
-    if method == "tp_fp":
-        mean, second = _tp_fp_moments(design)
-    else:
-        mean, second = _avg_moments(design, stratified)
+    mean, second = _moments(_design(prior, f_true, n_cases, n_folds), stratified, method)
     if statistic == "mean":
         return mean
     return math.sqrt(max(second - mean * mean, 0.0))
 
 
+@declare(points=_Points())
 def exact_grid(points: pd.DataFrame) -> pd.DataFrame:
     """:func:`exact_cv_f` (mean and standard deviation) at every point of a grid, as one long table.
 
@@ -229,25 +303,24 @@ def exact_grid(points: pd.DataFrame) -> pd.DataFrame:
     (['tp_fp', 'avg'], [0.7988, 0.7492])
     """
     rows = []
-    row: Any  # a row of the caller's table: its values are passed on raw, for exact_cv_f to check
-    for row in check_points(points)[["prior", "f_true", "stratified"]].itertuples(index=False):
+    for prior, f_true, stratified in points.itertuples(index=False):  # checked values (_Points)
+        design = _design(prior, f_true, 1000, 10)
         for method in EXACT_METHODS:
-            # the raw values: exact_cv_f checks them (float("0.1") or bool("no") would accept anything)
-            mean = exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method)
-            std = exact_cv_f(row.prior, row.f_true, statistic="std", stratified=row.stratified, method=method)
+            mean, second = _moments(design, stratified, method)
             rows.append(
                 {
-                    "prior": float(row.prior),
-                    "f_true": float(row.f_true),
-                    "stratified": bool(row.stratified),
+                    "prior": prior,
+                    "f_true": f_true,
+                    "stratified": stratified,
                     "method": method,
                     "exact_mean": mean,
-                    "exact_std": std,
+                    "exact_std": math.sqrt(max(second - mean * mean, 0.0)),
                 }
             )
     return pd.DataFrame(rows, columns=["prior", "f_true", "stratified", "method", "exact_mean", "exact_std"])
 
 
+@declare(n_pos=COUNT, n_cases=COUNT, n_folds=N_FOLDS, n_trials=_N_TRIALS, relations=[EQUAL_FOLDS])
 def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, n_trials: int = 1) -> float:
     """Probability that some fold of an unstratified CV has no positives (Forman & Scholz Fig. 9).
 
@@ -294,11 +367,8 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
     >>> round(p_fold_without_positives(100, n_trials=1000), 3)
     0.137
     """
-    n_cases, n_folds = check_folds_cases(n_cases, n_folds)
-    n_pos = check_count("n_pos", n_pos)
     if n_pos > n_cases:
-        raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
-    n_trials = check_positive("n_trials", n_trials)
+        raise ParameterValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}", param="n_pos")
     m = n_cases // n_folds
     if n_pos < n_folds:  # some fold surely has no positive (n_pos = 0 included)
         return 1.0
@@ -309,10 +379,11 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
     bits = float(np.sum(log_comb(n_folds, j) + log_comb(n_cases - j * m, n_pos))) / math.log(2)
     bits += float(log_comb(n_cases, n_pos)) / math.log(2)
     if terms > 10**6 or bits > MAX_EXACT_BITS:
-        raise ValueError(
+        raise ParameterValueError(
             f"the exact inclusion-exclusion sum for n_pos={n_pos:,}, n_cases={n_cases:,}, n_folds={n_folds:,} "
             f"has {terms:,} terms of about {bits:.3g} bits in all; the limit is MAX_EXACT_BITS = "
-            f"{MAX_EXACT_BITS:,} bits (about 10 s): reduce n_cases or n_pos"
+            f"{MAX_EXACT_BITS:,} bits (about 10 s): reduce n_cases or n_pos",
+            param="n_pos",
         )
     total = sum(
         (-1) ** (j + 1) * math.comb(n_folds, j) * math.comb(n_cases - j * m, n_pos) for j in range(1, terms + 1)

@@ -2,27 +2,34 @@
 
 from __future__ import annotations
 
-import numbers
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from apples._params import Policy, check_count, check_policy, check_real_array, divide
+from apples._kernels.f_measure import ratio
+from apples._params import (
+    COUNT,
+    ParameterValueError,
+    Policy,
+    RealArray,
+    Undefined,
+    declare,
+    float_or_array,
+    resolve,
+)
+from apples.theory.fold_model import PRIOR
 
 __all__ = [
     "f_from_rates",
     "f_of_tp",
 ]
 
-
-def _check_prior(prior: float) -> float:
-    """A prior in (0, 1); not check_real: a non-number is a ValueError here, as this module's tests expect."""
-    # numpy scalars are numbers too; NaN fails the comparison
-    if isinstance(prior, (bool, np.bool_)) or not isinstance(prior, numbers.Real) or not 0 < prior < 1:
-        raise ValueError(f"prior must be a number strictly between 0 and 1, got {prior!r}")
-    return float(prior)
+_RATE = RealArray(0, 1)
 
 
-def f_from_rates(tpr, fpr, *, prior: float, undefined: Policy = "zero"):
+@declare(tpr=_RATE, fpr=_RATE, prior=PRIOR, undefined=Undefined("zero", "nan", "raise"))
+def f_from_rates(tpr: ArrayLike, fpr: ArrayLike, *, prior: float, undefined: Policy = "zero") -> Any:
     """F1 from true and false positive rates at a class prior (Figure 1b).
 
     With P = prior·n positives and N = (1 − prior)·n negatives, TP = tpr·P,
@@ -46,14 +53,12 @@ def f_from_rates(tpr, fpr, *, prior: float, undefined: Policy = "zero"):
     >>> round(f_from_rates(0.8, 0.01, prior=0.01), 4)
     0.5735
     """
-    prior = _check_prior(prior)
-    check_policy(undefined)
-    tpr = check_real_array("tpr", tpr, low=0, high=1)
-    fpr = check_real_array("fpr", fpr, low=0, high=1)
-    return divide(2 * tpr * prior, tpr * prior + prior + fpr * (1 - prior), undefined=undefined, what="F")
+    tpr_a, fpr_a = np.asarray(tpr), np.asarray(fpr)  # float arrays (0-d for a scalar), checked
+    return resolve(ratio(2 * tpr_a * prior, tpr_a * prior + prior + fpr_a * (1 - prior)), undefined, what="F")
 
 
-def f_of_tp(tp, *, positives: int, fp: int):
+@declare(tp=RealArray(0), positives=COUNT, fp=COUNT)
+def f_of_tp(tp: ArrayLike, *, positives: int, fp: int) -> Any:
     """F1 of a fold as a function of its true positives, eq. (2) with FN = positives − TP.
 
     ``F(TP) = 2·TP / (TP + FP + positives)``, concave and increasing in TP,
@@ -65,12 +70,9 @@ def f_of_tp(tp, *, positives: int, fp: int):
     >>> f_of_tp(3, positives=4, fp=1)
     0.75
     """
-    positives = check_count("positives", positives)
-    fp = check_count("fp", fp)
     if positives < 1:
-        raise ValueError(f"need positives >= 1, got positives={positives}")
-    tp = check_real_array("tp", tp, low=0)
-    if np.any(tp > positives):
-        raise ValueError(f"tp must lie in [0, positives={positives}]")
-    out = 2 * tp / (tp + fp + positives)
-    return float(out) if out.ndim == 0 else out
+        raise ParameterValueError(f"need positives >= 1, got positives={positives}", param="positives")
+    tp_a = np.asarray(tp)
+    if (tp_a > positives).any():
+        raise ParameterValueError(f"tp must lie in [0, positives={positives}]", param="tp")
+    return float_or_array(2 * tp_a / (tp_a + fp + positives))

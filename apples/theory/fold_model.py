@@ -9,26 +9,39 @@ and FP are binomial. This module holds the design and the exact distributions;
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import stats
 
+from apples._kernels.fold_model import AliasSet, allocation_bytes, design_counts, stratified_positives
+from apples._kernels.fold_model import allocation_tables as _allocation_tables  # noqa: F401 (the benchmarks clear it)
+from apples._kernels.fold_model import draw_positives as _draw_positives
 from apples._params import (
-    check_bool,
-    check_count,
-    check_folds_cases,
-    check_positive,
-    check_real,
-    check_seed,
+    COUNT,
+    FLAG,
+    MAX_EXACT_INT,
+    SEED,
+    Integer,
+    ParameterValueError,
+    Real,
+    Relation,
     check_table_size,
+    declare,
     divide,
+    exempt,
 )
 
 __all__ = [
+    "DESIGN",
+    "EQUAL_FOLDS",
+    "F_TRUE",
+    "N_FOLDS",
+    "PRIOR",
     "SimulationDesign",
     "fold_positives",
     "simulation_design",
@@ -38,14 +51,10 @@ __all__ = [
 #: 5 million outcomes, e.g. stratified folds of 4,000 cases at a prior of 0.5; the paper's folds of 100
 #: cases need at most 180,000.
 _BYTES_PER_OUTCOME = 200
-#: Peak bytes per cell of the fold-allocation alias tables, and per table (a numpy view and its lists).
-_BYTES_PER_ALLOCATION_CELL = 200
-_BYTES_PER_ALLOCATION_TABLE = 400
-#: Bytes per (repetition, fold) cell while fold allocations are drawn (uniforms, counts, indices).
-_BYTES_PER_DRAWN_FOLD = 40
 
 
 # ----------------------------------------------------------------------------- design
+@exempt("a result type: simulation_design makes it from checked arguments")
 @dataclass(frozen=True)
 class SimulationDesign:
     """The data set and classifier of one simulation point (Forman & Scholz §4.2).
@@ -78,6 +87,63 @@ class SimulationDesign:
         return self.n_pos / self.n_cases
 
 
+class _FoldDesign(Relation):
+    """``n_folds`` divides ``n_cases`` into equal folds; with ``prior`` and ``f_true``, a §4.2 design exists.
+
+    The design needs at least one positive and one negative after rounding ``prior · n_cases``, and a
+    classifier with precision = recall = ``f_true``, whose false positive rate is at most 1.
+    """
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        n_cases, n_folds = values["n_cases"], values["n_folds"]
+        if n_cases < n_folds:
+            raise ParameterValueError(f"n_cases={n_cases} is smaller than n_folds={n_folds}", param="n_cases")
+        if n_cases % n_folds:
+            raise ParameterValueError(
+                f"n_folds={n_folds} does not divide n_cases={n_cases}; the simulation needs equal-size folds",
+                param="n_folds",
+            )
+        if "prior" not in self.names:
+            return
+        prior, f_true = values["prior"], values["f_true"]
+        n_pos, n_neg, fpr = design_counts(prior, f_true, n_cases)
+        if n_pos == 0 or n_neg == 0:
+            raise ParameterValueError(
+                f"prior={prior!r} × n_cases={n_cases} rounds to {n_pos} positives; "
+                "the simulation needs at least one positive and one negative",
+                param="prior",
+            )
+        if fpr > 1.0:
+            raise ParameterValueError(
+                f"no classifier has precision = recall = f_true={f_true!r} at prior={prior!r}: "
+                f"it would need a false positive rate of {fpr:.3g} > 1",
+                param="f_true",
+            )
+
+
+#: The kind of ``prior``, the fraction of positives: a real number strictly between 0 and 1.
+PRIOR = Real(0.0, 1.0, low_inclusive=False, high_inclusive=False)
+#: The kind of ``f_true``, the ground-truth F-measure (= precision = recall): a real number in (0, 1].
+F_TRUE = Real(0.0, 1.0, low_inclusive=False)
+#: The kind of ``n_folds``: at least two folds (``n_cases`` is a ``COUNT``).
+N_FOLDS = Integer(2, MAX_EXACT_INT)
+#: The rule between ``n_cases`` and ``n_folds``: folds of equal size.
+EQUAL_FOLDS = _FoldDesign("n_cases", "n_folds")
+#: The rules of a §4.2 design between ``prior``, ``f_true``, ``n_cases`` and ``n_folds`` (:func:`simulation_design`).
+DESIGN = _FoldDesign("n_cases", "n_folds", "prior", "f_true")
+_N_REPS = Integer(1, MAX_EXACT_INT)
+
+
+def _design(prior: float, f_true: float, n_cases: int, n_folds: int) -> SimulationDesign:
+    """The design of a checked point (the rules of :data:`DESIGN` hold)."""
+    n_pos, n_neg, fpr = design_counts(prior, f_true, n_cases)
+    return SimulationDesign(n_cases, n_folds, n_cases // n_folds, n_pos, n_neg, f_true, f_true, fpr)
+
+
+@declare(prior=PRIOR, f_true=F_TRUE, n_cases=COUNT, n_folds=N_FOLDS, relations=[DESIGN])
 def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_folds: int = 10) -> SimulationDesign:
     """Validate one simulation point and derive its counts and rates.
 
@@ -112,179 +178,47 @@ def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_fol
     >>> d.n_pos, d.n_neg, d.fold_size, round(d.fpr, 6)
     (10, 990, 100, 0.00202)
     """
-    prior = check_real("prior", prior)
-    f_true = check_real("f_true", f_true)
-    if not 0.0 < prior < 1.0:
-        raise ValueError(f"prior must lie strictly between 0 and 1, got {prior!r}")
-    if not 0.0 < f_true <= 1.0:
-        raise ValueError(f"f_true must lie in (0, 1], got {f_true!r}")
-    n_cases, n_folds = check_folds_cases(n_cases, n_folds)
-    n_pos = math.floor(prior * n_cases + 0.5)
-    n_neg = n_cases - n_pos
-    if n_pos == 0 or n_neg == 0:
-        raise ValueError(
-            f"prior={prior!r} × n_cases={n_cases} rounds to {n_pos} positives; "
-            "the simulation needs at least one positive and one negative"
-        )
-    fpr = n_pos * (1.0 - f_true) / n_neg
-    if fpr > 1.0:
-        raise ValueError(
-            f"no classifier has precision = recall = f_true={f_true!r} at prior={prior!r}: "
-            f"it would need a false positive rate of {fpr:.3g} > 1"
-        )
-    return SimulationDesign(
-        n_cases=n_cases,
-        n_folds=n_folds,
-        fold_size=n_cases // n_folds,
-        n_pos=n_pos,
-        n_neg=n_neg,
-        f_true=f_true,
-        recall=f_true,
-        fpr=fpr,
-    )
-
-
-# ------------------------------------------------------------------- alias tables
-def _alias(pmf: np.ndarray) -> tuple[list, list]:
-    """Vose's alias table for one distribution: (probability of keeping a column, alias column)."""
-    k = len(pmf)
-    scaled = (pmf * (k / pmf.sum())).tolist()
-    prob = [1.0] * k
-    alias = list(range(k))
-    small = [i for i, v in enumerate(scaled) if v < 1.0]
-    large = [i for i, v in enumerate(scaled) if v >= 1.0]
-    while small and large:
-        s = small.pop()
-        g = large[-1]
-        prob[s] = scaled[s]
-        alias[s] = g
-        scaled[g] = (scaled[g] + scaled[s]) - 1.0
-        if scaled[g] < 1.0:
-            small.append(large.pop())
-    # columns left over (rounding) keep themselves with probability 1
-    return prob, alias
-
-
-class _AliasSet:
-    """Many alias tables in flat arrays, sampled per element (table ``t`` starts at ``offset[t]``)."""
-
-    def __init__(self, pmfs: list) -> None:
-        self.offset = np.zeros(len(pmfs), dtype=np.int64)
-        self.size = np.zeros(len(pmfs))
-        prob, alias = [], []
-        start = 0
-        for t, pmf in enumerate(pmfs):
-            self.offset[t] = start
-            self.size[t] = len(pmf)
-            if len(pmf):
-                q, a = _alias(np.asarray(pmf, dtype=float))
-                prob += q
-                alias += [start + j for j in a]
-            start += len(pmf)
-        self.prob = np.array(prob)
-        self.alias = np.array(alias, dtype=np.int64)
-
-    def draw(self, table, u: np.ndarray) -> np.ndarray:
-        """Flat index of one outcome per element of ``u`` (uniform on [0, 1)) from table ``table``.
-
-        ``u < 1`` is a multiple of 2**-53, so ``fl(u · size) < size`` for every integer
-        size and the column ``⌊u · size⌋`` is in range; the fractional part decides
-        between the column and its alias (Walker's method).
-        """
-        x = u * self.size[table]
-        col = x.astype(np.int64)
-        frac = x - col
-        col += self.offset[table]
-        return np.where(frac < self.prob.take(col), col, self.alias.take(col))
+    return _design(prior, f_true, n_cases, n_folds)
 
 
 # ------------------------------------------------------------------ fold allocation
-def stratified_positives(n_pos: int, n_folds: int) -> np.ndarray:
-    q, r = divmod(n_pos, n_folds)
-    return np.array([q + 1] * r + [q] * (n_folds - r), dtype=np.int64)
-
-
-def log_comb(n, k):
-    """log C(n, k) by scipy.special.gammaln; -inf outside 0 <= k <= n (no warnings)."""
-    n, k = np.broadcast_arrays(np.asarray(n, dtype=float), np.asarray(k, dtype=float))
-    ok = (k >= 0) & (k <= n)
-    n_ok, k_ok = np.where(ok, n, 0.0), np.where(ok, k, 0.0)
-    out = special.gammaln(n_ok + 1) - special.gammaln(k_ok + 1) - special.gammaln(n_ok - k_ok + 1)
-    return np.where(ok, out, -np.inf)
-
-
-@lru_cache(maxsize=16)
-def _allocation_tables(n_cases: int, n_folds: int, n_small: int) -> _AliasSet:
-    """Alias tables of fold ``j``'s count given ``r`` still to place (``j < k − 1``).
-
-    Table ``j·(n_small + 1) + r`` is Hypergeometric(n_cases − j·m, r, m): the
-    cases of fold ``j`` are a uniform sample of the ``n_cases − j·m`` cases not
-    yet assigned, ``r`` of which belong to the class being placed.
-    """
-    m = n_cases // n_folds
-    pmfs = []
-    r = np.arange(n_small + 1)[:, None]
-    x = np.arange(min(m, n_small) + 1)[None, :]
-    for j in range(n_folds - 1):
-        remaining = n_cases - j * m
-        # one scipy call per fold: rows r (still to place), columns x (placed in fold j)
-        ok = (x <= r) & (m - x <= remaining - r) & (r <= remaining)
-        table = np.where(ok, np.exp(log_comb(r, x) + log_comb(remaining - r, m - x) - log_comb(remaining, m)), 0.0)
-        for row in range(n_small + 1):
-            # r > remaining cannot happen; give it a harmless one-point table
-            pmfs.append(table[row, : min(m, row) + 1] if row <= remaining else np.ones(1))
-    return _AliasSet(pmfs)
-
-
 def _check_allocation_size(n_cases: int, n_folds: int, n_small: int, n_reps: int) -> None:
-    """Refuse fold allocations whose alias tables or draws would exceed MAX_TABLE_BYTES (estimated first).
-
-    ``_allocation_tables`` holds ``n_folds − 1`` times ``n_small + 1`` tables, table ``r`` with
-    ``min(m, r) + 1`` cells; the draws take ``n_reps × n_folds`` cells.
-    """
-    m = n_cases // n_folds
-    top = min(m, n_small)
-    cells_per_fold = (top + 1) * (top + 2) // 2 + (n_small - top) * (m + 1)
-    nbytes = (n_folds - 1) * (
-        cells_per_fold * _BYTES_PER_ALLOCATION_CELL + (n_small + 1) * _BYTES_PER_ALLOCATION_TABLE
-    ) + n_reps * n_folds * _BYTES_PER_DRAWN_FOLD
+    """Refuse fold allocations whose alias tables or draws would exceed MAX_TABLE_BYTES (estimated first)."""
     check_table_size(
-        f"unstratified fold allocation ({n_folds:,} folds of {m:,} cases, {n_small:,} cases "
+        f"unstratified fold allocation ({n_folds:,} folds of {n_cases // n_folds:,} cases, {n_small:,} cases "
         f"of the smaller class, {n_reps:,} repetitions)",
-        nbytes,
+        allocation_bytes(n_cases, n_folds, n_small, n_reps),
         reduce="n_folds, n_cases, n_reps, or the smaller class (n_pos or n_cases − n_pos)",
     )
 
 
 def draw_positives(rng: np.random.Generator, design: SimulationDesign, size: int) -> np.ndarray:
-    """Positives per fold of ``size`` uniformly random equal-size partitions, shape (size, k).
+    """Positives per fold of ``size`` uniformly random equal-size partitions of ``design``, shape (size, k).
 
-    The fold counts of a uniformly random partition into folds of ``m`` cases
-    are multivariate hypergeometric. They are drawn by sequential conditional
-    hypergeometric draws (fold ``j`` takes a uniform sample of ``m`` of the
-    cases left, so its count given the ``r`` left of the class is
-    Hypergeometric(cases left, r, m)); the last fold takes the rest. Each draw
-    is one alias-table look-up. The smaller class is placed and the other
-    derived, which keeps the tables small.
+    The kernel :func:`apples._kernels.fold_model.draw_positives` after the size limit (not exported:
+    for apples.studies.forman_scholz).
     """
-    k, m = design.n_folds, design.fold_size
-    small, flip = (design.n_pos, False) if design.n_pos <= design.n_neg else (design.n_neg, True)
-    _check_allocation_size(design.n_cases, k, small, size)
-    tables = _allocation_tables(design.n_cases, k, small)
-    u = rng.random((k - 1, size))
-    out = np.empty((size, k), dtype=np.int64)
-    left = np.full(size, small, dtype=np.int64)
-    for j in range(k - 1):
-        table = j * (small + 1) + left
-        x = tables.draw(table, u[j]) - tables.offset[table]
-        out[:, j] = x
-        left -= x
-    out[:, k - 1] = left
-    return (m - out) if flip else out
+    _check_allocation_size(design.n_cases, design.n_folds, min(design.n_pos, design.n_neg), size)
+    return _draw_positives(rng, design.n_cases, design.n_folds, design.n_pos, size)
 
 
+@declare(
+    n_pos=COUNT,
+    n_cases=COUNT,
+    n_folds=N_FOLDS,
+    stratified=FLAG,
+    n_reps=_N_REPS,
+    seed=SEED,
+    relations=[EQUAL_FOLDS],
+)
 def fold_positives(
-    n_pos: int, *, n_cases: int = 1000, n_folds: int = 10, stratified: bool, n_reps: int = 1, seed: int = 0
+    n_pos: int,
+    *,
+    n_cases: int = 1000,
+    n_folds: int = 10,
+    stratified: bool,
+    n_reps: int = 1,
+    seed: int | np.random.Generator = 0,
 ) -> np.ndarray:
     """Positives in each fold, as the simulation allocates them (§2.1, §4.2).
 
@@ -302,7 +236,7 @@ def fold_positives(
         and the folds are negatively correlated).
     n_reps : int, default 1
         Number of allocations (rows).
-    seed : int, default 0
+    seed : int or numpy.random.Generator, default 0
         Seed of the generator (unstratified only).
 
     Returns
@@ -322,20 +256,15 @@ def fold_positives(
     >>> fold_positives(25, n_folds=10, stratified=False, n_reps=4, seed=1).sum(axis=1)
     array([25, 25, 25, 25])
     """
-    n_cases, n_folds = check_folds_cases(n_cases, n_folds)
-    n_pos = check_count("n_pos", n_pos)
     if n_pos > n_cases:
-        raise ValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}")
-    stratified = check_bool("stratified", stratified)
-    n_reps = check_positive("n_reps", n_reps)
-    seed = check_seed("seed", seed)
+        raise ParameterValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}", param="n_pos")
     if stratified:
         check_table_size(
             f"a table of {n_reps:,} × {n_folds:,} fold counts", 8 * n_reps * n_folds, reduce="n_reps or n_folds"
         )
         return np.tile(stratified_positives(n_pos, n_folds), (n_reps, 1))
-    design = SimulationDesign(n_cases, n_folds, n_cases // n_folds, n_pos, n_cases - n_pos, 1.0, 1.0, 0.0)
-    return draw_positives(np.random.default_rng(seed), design, n_reps)
+    _check_allocation_size(n_cases, n_folds, min(n_pos, n_cases - n_pos), n_reps)
+    return _draw_positives(np.random.default_rng(seed), n_cases, n_folds, n_pos, n_reps)
 
 
 # ------------------------------------------------------------------- outcome tables
@@ -349,7 +278,7 @@ class _OutcomeTables:
     and one row sum give all three). The alias tables are built on demand.
     """
 
-    def __init__(self, design: SimulationDesign, ps) -> None:
+    def __init__(self, design: SimulationDesign, ps: np.ndarray) -> None:
         m = design.fold_size
         self.ps = np.unique(np.asarray(ps, dtype=np.int64))
         self.n_folds = design.n_folds
@@ -381,12 +310,12 @@ class _OutcomeTables:
         if self.code.max() * design.n_folds >= 2**53:
             raise ValueError("design too large for the packed fold statistics")  # pragma: no cover
         self.code_f = self.code.astype(float)
-        self._alias: _AliasSet | None = None
+        self._alias: AliasSet | None = None
 
     @property
-    def alias(self) -> _AliasSet:
+    def alias(self) -> AliasSet:
         if self._alias is None:
-            self._alias = _AliasSet(self.pmfs)
+            self._alias = AliasSet(self.pmfs)
         return self._alias
 
     def sample(self, p: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -394,6 +323,7 @@ class _OutcomeTables:
         return self.alias.draw(p, u)
 
     def decode(self, code_sum: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """V, ΣTP and ΣFP from the sum of the folds' packed codes."""
         v = code_sum % self._base_v
         rest = code_sum // self._base_v
         return v, rest % self._base_tp, rest // self._base_tp
@@ -407,10 +337,10 @@ def _outcome_count(design: SimulationDesign, stratified: bool) -> int:
         return sum((p + 1) * (m - p + 1) for p in ps)
     a, b = max(0, m - design.n_neg), min(m, design.n_pos)
 
-    def s1(n):  # Σ_{p=0..n} p
+    def s1(n: int) -> int:  # Σ_{p=0..n} p
         return n * (n + 1) // 2 if n >= 0 else 0
 
-    def s2(n):  # Σ_{p=0..n} p²
+    def s2(n: int) -> int:  # Σ_{p=0..n} p²
         return n * (n + 1) * (2 * n + 1) // 6 if n >= 0 else 0
 
     # (p + 1)(m + 1 − p) = −p² + m·p + (m + 1)
@@ -437,6 +367,7 @@ def outcome_tables(design: SimulationDesign, stratified: bool) -> _OutcomeTables
 
 
 def _support(design: SimulationDesign, stratified: bool) -> np.ndarray:
+    """The numbers of positives a fold of ``design`` can have (stratified: one or two values)."""
     if stratified:
         return stratified_positives(design.n_pos, design.n_folds)
     m = design.fold_size
@@ -446,7 +377,8 @@ def _support(design: SimulationDesign, stratified: bool) -> np.ndarray:
 def check_points(points: object) -> pd.DataFrame:
     """``points`` if it is a DataFrame with columns ``prior``, ``f_true``, ``stratified`` (not exported).
 
-    Shared with :func:`apples.theory.exact_grid`; the values are checked where they are used.
+    The table check of the kind of :func:`apples.theory.exact_grid`'s ``points`` (which checks each row's
+    values too) and of :func:`apples.studies.forman_scholz.simulate_grid`.
     """
     if not isinstance(points, pd.DataFrame):
         raise TypeError(

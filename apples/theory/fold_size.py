@@ -8,20 +8,31 @@ allocations are in :mod:`apples.studies.van_asch.fold_size`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from apples._kernels.f_measure import ratio
+from apples._kernels.fold_size import pooled_and_fold_f1
 from apples._params import (
     MAX_EXACT_INT,
+    Integer,
+    Kind,
+    Options,
+    ParameterValueError,
     Policy,
-    check_choice,
-    check_int,
-    check_policy,
-    check_real,
-    check_real_array,
+    Real,
+    RealArray,
+    Relation,
+    Undefined,
     check_table_size,
-    divide,
+    declare,
+    resolve,
 )
+from apples.theory.fold_model import N_FOLDS
 
 __all__ = [
     "FOLD_F1_AVERAGES",
@@ -44,41 +55,84 @@ FOLD_F1_METHODS = ("tp_fp", "avg")
 FOLD_F1_AVERAGES = ("binary", "macro")
 
 
-def _check_count_array(name: str, value: object, *, scalar_ok: bool = False) -> np.ndarray:
-    """Integer counts per fold as int64; check_count takes one scalar, and check_real_array would accept floats."""
-    arr = np.asarray(value)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
-    if arr.ndim == 0 and not scalar_ok:
-        raise ValueError(f"{name} must have a fold axis (last axis), got a scalar")
-    if (arr < 0).any():
-        raise ValueError(f"{name} must be non-negative counts, got a minimum of {arr.min()}")
-    if (arr > MAX_EXACT_INT).any():  # also uint64 values that int64 would wrap around
-        raise ValueError(f"{name} holds a count above 2**53 ({arr.max()}), beyond what float arithmetic holds exactly")
-    return arr.astype(np.int64)
+class _FoldCountArray(Kind):
+    """Integer counts per fold (the folds on the last axis) as int64: non-negative, at most 2**53.
+
+    Not :data:`~apples._params.COUNT`, which takes one scalar, nor a real array, which would take floats.
+    """
+
+    def __init__(self, *, scalar_ok: bool = False) -> None:
+        self.scalar_ok = scalar_ok
+        self.what = "an array of integer counts, one per fold" + (" (or one count for every fold)" if scalar_ok else "")
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        try:
+            arr = np.asarray(value)
+        except (ValueError, TypeError) as exc:  # ragged nested lists
+            raise ValueError(f"{name} must be {self.what} ({exc})") from None
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name} must hold integer counts, got dtype {arr.dtype}")
+        if arr.ndim == 0 and not self.scalar_ok:
+            raise ValueError(f"{name} must have a fold axis (last axis), got a scalar")
+        if (arr < 0).any():
+            raise ValueError(f"{name} must be non-negative counts, got a minimum of {arr.min()}")
+        if (arr > MAX_EXACT_INT).any():  # also uint64 values that int64 would wrap around
+            raise ValueError(
+                f"{name} holds a count above 2**53 ({arr.max()}), beyond what float arithmetic holds exactly"
+            )
+        return arr.astype(np.int64)
 
 
-def _check_fold_counts(n_a, tp_a, tp_b, fold_size):
-    """Per-fold counts consistent with each other (tp_a <= n_a <= fold_size); a relation, not a shared check."""
-    n_a = _check_count_array("n_a", n_a)
-    tp_a = _check_count_array("tp_a", tp_a)
-    tp_b = _check_count_array("tp_b", tp_b)
-    n = _check_count_array("fold_size", fold_size, scalar_ok=True)
-    if not (n_a.shape == tp_a.shape == tp_b.shape):
-        raise ValueError(f"n_a, tp_a and tp_b must have the same shape, got {n_a.shape}, {tp_a.shape} and {tp_b.shape}")
-    try:
-        n = np.broadcast_to(n, n_a.shape)
-    except ValueError:
-        raise ValueError(f"fold_size of shape {n.shape} does not broadcast to the counts' shape {n_a.shape}") from None
-    if (n == 0).any():
-        raise ValueError("fold_size must be positive: a fold has no instances")
-    if (n_a > n).any():
-        raise ValueError("n_a is larger than fold_size in some fold")
-    if (tp_a > n_a).any():
-        raise ValueError("tp_a is larger than n_a (the class-A instances) in some fold")
-    if (tp_b > n - n_a).any():
-        raise ValueError("tp_b is larger than fold_size - n_a (the class-B instances) in some fold")
-    return n_a, tp_a, tp_b, n
+class _ConsistentFolds(Relation):
+    """Per-fold counts consistent with each other: one shape, fold sizes that broadcast, tp_a <= n_a <= n."""
+
+    names = ("n_a", "tp_a", "tp_b", "fold_size")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        n_a, tp_a, tp_b, n = (values[name] for name in self.names)
+        if not (n_a.shape == tp_a.shape == tp_b.shape):
+            raise ParameterValueError(
+                f"n_a, tp_a and tp_b must have the same shape, got {n_a.shape}, {tp_a.shape} and {tp_b.shape}",
+                param="n_a",
+            )
+        try:
+            n = np.broadcast_to(n, n_a.shape)
+        except ValueError:
+            raise ParameterValueError(
+                f"fold_size of shape {n.shape} does not broadcast to the counts' shape {n_a.shape}", param="fold_size"
+            ) from None
+        if (n == 0).any():
+            raise ParameterValueError("fold_size must be positive: a fold has no instances", param="fold_size")
+        if (n_a > n).any():
+            raise ParameterValueError("n_a is larger than fold_size in some fold", param="n_a")
+        if (tp_a > n_a).any():
+            raise ParameterValueError("tp_a is larger than n_a (the class-A instances) in some fold", param="tp_a")
+        if (tp_b > n - n_a).any():
+            raise ParameterValueError(
+                "tp_b is larger than fold_size - n_a (the class-B instances) in some fold", param="tp_b"
+            )
+
+
+class _FoldsAtMost(Relation):
+    """``n_folds <= n_instances``: every fold holds at least one instance."""
+
+    names = ("n_instances", "n_folds")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        n_instances, n_folds = values["n_instances"], values["n_folds"]
+        if n_folds > n_instances:
+            raise ParameterValueError(
+                f"n_folds must be between 2 and n_instances={n_instances}, got {n_folds}", param="n_folds"
+            )
+
+
+_COUNTS = _FoldCountArray()
+_FOLD_SIZE = _FoldCountArray(scalar_ok=True)
+_FOLD_COUNTS = {"n_a": _COUNTS, "tp_a": _COUNTS, "tp_b": _COUNTS, "fold_size": _FOLD_SIZE}
+_UNIT = Real(0.0, 1.0)
+_N_INSTANCES = Integer(2, MAX_EXACT_INT)
+_AVERAGE = Options(*FOLD_F1_AVERAGES)
+_POLICY = Undefined("zero", "nan", "raise")
 
 
 def _round_half_up(x: float) -> int:
@@ -87,14 +141,15 @@ def _round_half_up(x: float) -> int:
 
 
 # ----------------------------------------------------------------------------- eq. 31
+@declare(prop_a=RealArray(0, 1), recall_a=_UNIT, recall_b=_UNIT, average=_AVERAGE, undefined=_POLICY)
 def theoretical_f1(
-    prop_a,
+    prop_a: ArrayLike,
     *,
     recall_a: float = VAN_ASCH_RECALL_A,
     recall_b: float = VAN_ASCH_RECALL_B,
     average: str = "macro",
     undefined: Policy = "zero",
-):
+) -> Any:
     """F1 of the expected counts as a function of the class-A proportion: Van Asch eq. (31).
 
     With n_c instances of class c and recall (= accuracy) r_c, the expected
@@ -144,24 +199,18 @@ def theoretical_f1(
     >>> abs(theoretical_f1(0.0) - 0.977 / 1.977) < 1e-15  # left edge: F1 of class B, halved
     True
     """
-    prop = check_real_array("prop_a", prop_a, low=0, high=1)
-    r_a = check_real("recall_a", recall_a, low=0.0, high=1.0)
-    r_b = check_real("recall_b", recall_b, low=0.0, high=1.0)
-    check_choice("average", average, FOLD_F1_AVERAGES)
-    check_policy(undefined)
-    term_a = divide(
-        r_a * prop,
-        (1 + r_a) * prop + (1 - r_b) * (1 - prop),
-        undefined=undefined,
+    prop, r_a, r_b = np.asarray(prop_a), recall_a, recall_b
+    term_a = resolve(
+        ratio(r_a * prop, (1 + r_a) * prop + (1 - r_b) * (1 - prop)),
+        undefined,
         what="F1 of class A (no class A and no false positives)",
     )
     if average == "binary":
         out = 2 * np.asarray(term_a)
     else:
-        term_b = divide(
-            r_b * (1 - prop),
-            (1 - r_a) * prop + (1 + r_b) * (1 - prop),
-            undefined=undefined,
+        term_b = resolve(
+            ratio(r_b * (1 - prop), (1 - r_a) * prop + (1 + r_b) * (1 - prop)),
+            undefined,
             what="F1 of class B (no class B and no false positives)",
         )
         out = np.asarray(term_a) + np.asarray(term_b)
@@ -169,6 +218,7 @@ def theoretical_f1(
 
 
 # ----------------------------------------------------------------------------- corpus and folds
+@declare(n_instances=_N_INSTANCES, n_folds=N_FOLDS, relations=[_FoldsAtMost()])
 def fold_sizes(n_instances: int, n_folds: int) -> np.ndarray:
     """Sizes of the test folds: as equal as possible, the first ``n_instances % n_folds`` one larger.
 
@@ -182,13 +232,13 @@ def fold_sizes(n_instances: int, n_folds: int) -> np.ndarray:
     >>> fold_sizes(1003, 5).tolist()
     [201, 201, 201, 200, 200]
     """
-    n_instances = check_int("n_instances", n_instances, low=2, high=MAX_EXACT_INT)
-    n_folds = check_int("n_folds", n_folds, low=2, high=n_instances)
     check_table_size(f"{n_folds:,} folds", 24 * n_folds, reduce="n_folds")
     q, r = divmod(n_instances, n_folds)
-    return q + (np.arange(n_folds) < r).astype(np.int64)
+    sizes: np.ndarray = q + (np.arange(n_folds) < r).astype(np.int64)
+    return sizes
 
 
+@declare(prop_a=_UNIT, n_instances=_N_INSTANCES, recall_a=_UNIT, recall_b=_UNIT)
 def corpus_counts(
     prop_a: float, *, n_instances: int, recall_a: float = VAN_ASCH_RECALL_A, recall_b: float = VAN_ASCH_RECALL_B
 ) -> dict[str, int]:
@@ -201,17 +251,30 @@ def corpus_counts(
     >>> corpus_counts(0.10, n_instances=10_000)
     {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
     """
-    n_instances = check_int("n_instances", n_instances, low=2, high=MAX_EXACT_INT)
-    prop = check_real("prop_a", prop_a, low=0.0, high=1.0)
-    r_a = check_real("recall_a", recall_a, low=0.0, high=1.0)
-    r_b = check_real("recall_b", recall_b, low=0.0, high=1.0)
+    prop, r_a, r_b = prop_a, recall_a, recall_b
     n_a = _round_half_up(prop * n_instances)
     n_b = n_instances - n_a
     return {"n_a": n_a, "n_b": n_b, "tp_a": _round_half_up(r_a * n_a), "tp_b": _round_half_up(r_b * n_b)}
 
 
 # ----------------------------------------------------------------------------- F1 of folds
-def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary", undefined: Policy = "raise"):
+@declare(
+    **_FOLD_COUNTS,
+    method=Options(*FOLD_F1_METHODS),
+    average=_AVERAGE,
+    undefined=_POLICY,
+    relations=[_ConsistentFolds()],
+)
+def fold_f1(
+    n_a: ArrayLike,
+    tp_a: ArrayLike,
+    tp_b: ArrayLike,
+    *,
+    fold_size: ArrayLike,
+    method: str,
+    average: str = "binary",
+    undefined: Policy = "raise",
+) -> Any:
     """Cross-validated F1 of many cross-validations at once (Van Asch eqs. 27 and 29).
 
     The last axis indexes the folds; any leading axes (e.g. repetitions) are
@@ -220,7 +283,7 @@ def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary",
 
     - ``"tp_fp"``: F1 of the pooled counts, eq. (27):
       ``2 Σtp_A / (N + Σtp_A - Σtp_B)``; 0/0 (no class A, no false
-      positives anywhere) follows ``undefined`` (``cv_f_measure`` raises).
+      positives anywhere) follows ``undefined`` (``cv_f_measure(..., undefined="raise")`` raises).
     - ``"avg"``: mean over folds of eq. (26) per fold, eq. (29), with a fold's
       F1 := 0 where its precision or recall is undefined (Forman & Scholz §2.3).
       This equals 0 from eq. (26) itself except where it is 0/0.
@@ -240,7 +303,8 @@ def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary",
     average : {"binary", "macro"}, default "binary"
         F1 of class A, or the mean F1 of A and B.
     undefined : {"raise", "nan", "zero"}, default "raise"
-        Policy for a pooled 0/0 under ``"tp_fp"``.
+        Policy for a pooled 0/0 under ``"tp_fp"``: of class A, and with ``average="macro"`` of
+        class B too.
 
     Returns
     -------
@@ -255,34 +319,41 @@ def fold_f1(n_a, tp_a, tp_b, *, fold_size, method: str, average: str = "binary",
     >>> fold_f1([2, 0], [2, 0], [8, 9], fold_size=10, method="avg")     # (1 + 0) / 2
     0.5
     """
-    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
-    check_choice("method", method, FOLD_F1_METHODS)
-    check_choice("average", average, FOLD_F1_AVERAGES)
-    check_policy(undefined)
-    out = f1_by_class(tp_a, tp_b, n, undefined=undefined if method == "tp_fp" else "zero")[(average, method)]
+    tp_a_, tp_b_ = np.asarray(tp_a), np.asarray(tp_b)  # int64 arrays (checked)
+    n = np.broadcast_to(np.asarray(fold_size), tp_a_.shape)
+    classes = [(tp_a_, tp_b_)] if average == "binary" else [(tp_a_, tp_b_), (tp_b_, tp_a_)]
+    scores = []
+    for own, other in classes:
+        pooled, avg = pooled_and_fold_f1(own, other, n)
+        scores.append(_pooled(pooled, undefined) if method == "tp_fp" else avg)
+    out = np.asarray(sum(scores) / len(scores), dtype=float)
     return float(out) if out.ndim == 0 else out
 
 
-def f1_by_class(tp_a, tp_b, n, *, undefined: Policy) -> dict:
-    """All four (average, method) F1s of validated (..., K) fold counts, eq. (26) per fold and pooled."""
-    out = {}
-    per_class = []
-    for own, other in ((tp_a, tp_b), (tp_b, tp_a)):
-        pooled = divide(
-            2 * own.sum(axis=-1),
-            n.sum(axis=-1) + own.sum(axis=-1) - other.sum(axis=-1),
-            undefined=undefined,
-            what="pooled F1 (TP = FP = FN = 0)",
-        )
-        avg = np.mean(divide(2 * own, n + own - other, undefined="zero", what="fold F1"), axis=-1)
-        per_class.append((np.asarray(pooled, dtype=float), np.asarray(avg, dtype=float)))
-    (pool_a, avg_a), (pool_b, avg_b) = per_class
-    out[("binary", "tp_fp")], out[("binary", "avg")] = pool_a, avg_a
-    out[("macro", "tp_fp")], out[("macro", "avg")] = (pool_a + pool_b) / 2, (avg_a + avg_b) / 2
-    return out
+def _pooled(pooled: np.ndarray, undefined: str) -> np.ndarray:
+    """A pooled F1 of the kernel (NaN at TP = FP = FN = 0) under the 0/0 policy."""
+    return np.asarray(resolve(pooled, undefined, what="pooled F1 (TP = FP = FN = 0)"), dtype=float)
 
 
-def delta_factors(n_a, tp_a, tp_b, *, fold_size) -> np.ndarray:
+def f1_by_class(
+    tp_a: np.ndarray, tp_b: np.ndarray, n: np.ndarray, *, undefined: Policy
+) -> dict[tuple[str, str], np.ndarray]:
+    """All four (average, method) F1s of checked (..., K) fold counts, eq. (26) per fold and pooled.
+
+    Not exported: for apples.studies.van_asch, which tabulates all four at once.
+    """
+    (pool_a, avg_a), (pool_b, avg_b) = pooled_and_fold_f1(tp_a, tp_b, n), pooled_and_fold_f1(tp_b, tp_a, n)
+    pool_a, pool_b = _pooled(pool_a, undefined), _pooled(pool_b, undefined)
+    return {
+        ("binary", "tp_fp"): pool_a,
+        ("binary", "avg"): avg_a,
+        ("macro", "tp_fp"): (pool_a + pool_b) / 2,
+        ("macro", "avg"): (avg_a + avg_b) / 2,
+    }
+
+
+@declare(**_FOLD_COUNTS, relations=[_ConsistentFolds()])
+def delta_factors(n_a: ArrayLike, tp_a: ArrayLike, tp_b: ArrayLike, *, fold_size: ArrayLike) -> np.ndarray:
     """Van Asch's δ factor of every fold (§7.1): δ^k = (N + C) / (K (n^k + c^k)).
 
     With c^k = tp_A^k - tp_B^k and C = Σ c^k, eq. (29) can be written
@@ -305,13 +376,19 @@ def delta_factors(n_a, tp_a, tp_b, *, fold_size) -> np.ndarray:
     >>> delta_factors([2, 0], [2, 0], [8, 9], fold_size=10).tolist()   # (20 + 2 - 17) / (2 * 4), / (2 * 1)
     [0.625, 2.5]
     """
-    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
+    tp_a_ = np.asarray(tp_a)
+    return _delta(tp_a_, np.asarray(tp_b), np.broadcast_to(np.asarray(fold_size), tp_a_.shape))
+
+
+def _delta(tp_a: np.ndarray, tp_b: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """δ^k of checked fold counts, NaN where n^k + c^k = 0."""
     c = tp_a - tp_b
     total = (n.sum(axis=-1) + c.sum(axis=-1))[..., None]
-    return divide(total, n_a.shape[-1] * (n + c), undefined="nan", what="delta")
+    return ratio(total, tp_a.shape[-1] * (n + c))
 
 
-def delta_table(n_a, tp_a, tp_b, *, fold_size) -> pd.DataFrame:
+@declare(**_FOLD_COUNTS, relations=[_ConsistentFolds()])
+def delta_table(n_a: ArrayLike, tp_a: ArrayLike, tp_b: ArrayLike, *, fold_size: ArrayLike) -> pd.DataFrame:
     """One cross-validation fold by fold: counts, F1, δ and each fold's share of F_avg - F_tp,fp.
 
     Column ``gap`` is 2 (δ^k - 1) tp_A^k / (N + C) (0 where tp_A^k = 0); the
@@ -323,10 +400,13 @@ def delta_table(n_a, tp_a, tp_b, *, fold_size) -> pd.DataFrame:
     >>> t["gap"].round(4).tolist(), round(float(t["gap"].sum()), 4)
     ([-0.3, 0.0], -0.3)
     """
-    n_a, tp_a, tp_b, n = _check_fold_counts(n_a, tp_a, tp_b, fold_size)
+    n_a, tp_a, tp_b = np.asarray(n_a), np.asarray(tp_a), np.asarray(tp_b)  # int64 arrays (checked)
     if n_a.ndim != 1:
-        raise ValueError(f"delta_table describes one cross-validation: n_a must be 1-D, got shape {n_a.shape}")
-    delta = delta_factors(n_a, tp_a, tp_b, fold_size=n)
+        raise ParameterValueError(
+            f"delta_table describes one cross-validation: n_a must be 1-D, got shape {n_a.shape}", param="n_a"
+        )
+    n = np.broadcast_to(np.asarray(fold_size), n_a.shape)
+    delta = _delta(tp_a, tp_b, n)
     c = tp_a - tp_b
     total = n.sum() + c.sum()
     gap = np.where(tp_a > 0, 2 * (np.nan_to_num(delta) - 1) * tp_a, 0.0) / total if total else np.zeros(len(n))
@@ -339,7 +419,7 @@ def delta_table(n_a, tp_a, tp_b, *, fold_size) -> pd.DataFrame:
             "fp_a": n - n_a - tp_b,
             "fn_a": n_a - tp_a,
             "c": c,
-            "f1_a": divide(2 * tp_a, n + c, undefined="zero", what="fold F1"),
+            "f1_a": np.nan_to_num(ratio(2 * tp_a, n + c)),  # a fold's 0/0 F1 is 0 (F&S §2.3)
             "delta": delta,
             "gap": gap,
         },

@@ -9,26 +9,27 @@ counterparts on scores with ties.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import integrate, optimize, special
 
+from apples._kernels.binormal import log_likelihood_ratio, normal_cdf, normal_pdf, normal_sf
 from apples._params import (
-    check_choice,
-    check_cost,
-    check_real,
+    Kind,
+    Nullable,
+    Options,
+    ParameterValueError,
+    Real,
+    RealArray,
     check_real_array,
+    declare,
     float_or_array,
 )
 from apples.metrics.hmeasure import h_measure_prior
-from apples.theory.binormal import Binormal, check_binormal
-
-if TYPE_CHECKING:  # pandas is imported where a table is built
-    pass
-
+from apples.theory.binormal import BINORMAL, Binormal
 
 __all__ = [
     "THRESHOLD_MEASURES",
@@ -52,22 +53,95 @@ __all__ = [
 #: The m(t) that :func:`threshold_measure` knows, with the integrated measure each gives.
 THRESHOLD_MEASURES = ("tpr", "precision", "kappa", "f1", "mcc")
 
+#: A weighting of thresholds, W(t), or the threshold weighting's density.
+Weighting = Callable[[Any], Any]
 
-def _q(t, c, m: Binormal, one_minus_c=None):
+
+class _Weighting(Kind):
+    what = "a callable t -> W(t)"
+
+    def check(self, name: str, value: object) -> Weighting:
+        if not callable(value):
+            raise TypeError(f"{name} must be a callable t -> W(t), got {type(value).__name__}")
+        return value
+
+
+class _Probabilities(Kind):
+    what = "a probability strictly between 0 and 1, or a one-dimensional sequence of them"
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        qs = np.atleast_1d(
+            check_real_array(
+                name,
+                value,
+                low=0,
+                high=1,
+                low_inclusive=False,
+                high_inclusive=False,
+                what="be probabilities strictly between 0 and 1",
+            )
+        )
+        if qs.ndim != 1:
+            raise ValueError(
+                f"{name} must be a probability or a one-dimensional sequence of them, got shape {qs.shape}"
+            )
+        return qs
+
+
+_T = RealArray()  # a threshold: ±inf predicts nothing / everything positive
+_COST = RealArray(0, 1)  # Parker's normalised cost c in [0, 1]
+_SCALE = Real(0.0, None, low_inclusive=False)
+_PROPORTION = Real(0.0, 1.0, low_inclusive=False, high_inclusive=False)
+_MEASURE = Options(*THRESHOLD_MEASURES)
+_OVER = Options("fpr", "recall")
+_WEIGHT = _Weighting()
+
+
+# -- the model's densities and rates, unchecked (the integrands call them with Python floats) ----
+def _pdf_pos(m: Binormal, t: Any) -> Any:
+    return normal_pdf(t, m.mu_pos, m.sd_pos)
+
+
+def _pdf_neg(m: Binormal, t: Any) -> Any:
+    return normal_pdf(t, m.mu_neg, m.sd_neg)
+
+
+def _pdf(m: Binormal, t: Any) -> Any:
+    """f = π_0 f_0 + π_1 f_1, Hand's W_G."""
+    return m.pi_pos * _pdf_pos(m, t) + m.pi_neg * _pdf_neg(m, t)
+
+
+def _cdf_pos(m: Binormal, t: Any) -> Any:
+    """1 - F_0(t), the false-negative rate."""
+    return normal_cdf(t, m.mu_pos, m.sd_pos)
+
+
+def _tpr(m: Binormal, t: Any) -> Any:
+    """F_0(t), the recall."""
+    return normal_sf(t, m.mu_pos, m.sd_pos)
+
+
+def _fpr(m: Binormal, t: Any) -> Any:
+    """F_1(t), the false-positive rate."""
+    return normal_sf(t, m.mu_neg, m.sd_neg)
+
+
+def _q(t: Any, c: Any, m: Binormal, one_minus_c: Any = None) -> Any:
     """Q(t; 1, c) = c·π_0·(1 - F_0(t)) + (1 - c)·π_1·F_1(t) (Parker eq. 4, b = 1), unchecked."""
     one_minus_c = 1 - c if one_minus_c is None else one_minus_c
-    return c * m.pi_pos * m.cdf_pos(t) + one_minus_c * m.pi_neg * m.fpr(t)
+    return c * m.pi_pos * _cdf_pos(m, t) + one_minus_c * m.pi_neg * _fpr(m, t)
 
 
-def _w_i(t, m: Binormal):
+def _w_i(t: Any, m: Binormal) -> Any:
     """W_I(t) of Parker eq. (9), unchecked."""
-    return m.pdf_neg(t) * m.cdf_pos(t) + m.pdf_pos(t) * m.fpr(t)
+    return _pdf_neg(m, t) * _cdf_pos(m, t) + _pdf_pos(m, t) * _fpr(m, t)
 
 
 # -- cost and threshold (Parker §III-A, eqs. 2-6) -------------------------------------
 
 
-def misclassification_loss(t, c, model: Binormal, *, scale: float = 1.0):
+@declare(t=_T, c=_COST, model=BINORMAL, scale=_SCALE)
+def misclassification_loss(t: ArrayLike, c: ArrayLike, model: Binormal, *, scale: float = 1.0) -> Any:
     """Loss at threshold t for normalised cost c, Q(t; b, c) (Parker eq. 4).
 
     Q = b·[c·π_0·(1 - F_0(t)) + (1 - c)·π_1·F_1(t)]: the missed positives
@@ -90,19 +164,16 @@ def misclassification_loss(t, c, model: Binormal, *, scale: float = 1.0):
     >>> round(misclassification_loss(np.inf, 0.3, m), 12), round(misclassification_loss(-np.inf, 0.3, m), 12)
     (0.075, 0.525)
     """
-    m = check_binormal(model)
-    t = check_real_array("t", t)
-    c = check_cost(c)
-    b = check_real("scale", scale, low=0.0, low_inclusive=False)
-    return float_or_array(b * _q(t, c, m))
+    return float_or_array(scale * _q(t, c, model))
 
 
-def _lambda(t, m: Binormal):
+def _lambda(t: Any, m: Binormal) -> Any:
     """log(π_0 f_0(t)) - log(π_1 f_1(t)): log posterior odds of a positive at score t."""
-    return np.log(m.pi_pos) - np.log(m.pi_neg) + m.log_likelihood_ratio(t)
+    return np.log(m.pi_pos) - np.log(m.pi_neg) + log_likelihood_ratio(t, m.mu_pos, m.sd_pos, m.mu_neg, m.sd_neg)
 
 
-def implied_cost(t, model: Binormal):
+@declare(t=_T, model=BINORMAL)
+def implied_cost(t: ArrayLike, model: Binormal) -> Any:
     """The cost c(t) for which threshold t is a stationary point of the loss (Parker eq. 6).
 
     c(t) = π_1 f_1(t) / (π_0 f_0(t) + π_1 f_1(t)), computed as
@@ -117,11 +188,10 @@ def implied_cost(t, model: Binormal):
     >>> implied_cost(0.5, m)  # midway between equal-variance means: c = 1/2
     0.5
     """
-    m = check_binormal(model)
-    return float_or_array(special.expit(-_lambda(check_real_array("t", t), m)))
+    return float_or_array(special.expit(-_lambda(t, model)))
 
 
-def _lambda_coefficients(m: Binormal):
+def _lambda_coefficients(m: Binormal) -> tuple[float, float, float]:
     """λ(t) = A t² + B t + C for the binormal model."""
     vp, vn = m.sd_pos**2, m.sd_neg**2
     A = 1 / (2 * vn) - 1 / (2 * vp)
@@ -153,7 +223,8 @@ def _stationary_points(c: np.ndarray, m: Binormal, k: np.ndarray | None = None) 
     return roots
 
 
-def optimal_threshold(c, model: Binormal):
+@declare(c=_COST, model=BINORMAL)
+def optimal_threshold(c: ArrayLike, model: Binormal) -> Any:
     """The loss-minimising threshold T(c) (Parker eq. 3), ±inf allowed.
 
     The candidates are the stationary points of eq. (5) (at most two for a
@@ -171,8 +242,11 @@ def optimal_threshold(c, model: Binormal):
     >>> round(implied_cost(optimal_threshold(0.2, m), m), 12)
     0.2
     """
-    m = check_binormal(model)
-    c = check_cost(c)
+    return float_or_array(_optimal_threshold(np.asarray(c), model))
+
+
+def _optimal_threshold(c: np.ndarray, m: Binormal) -> np.ndarray:
+    """T(c) of eq. (3) for checked costs (an array, 0-d for one cost)."""
     roots = _stationary_points(c, m)
     ends = np.broadcast_to(np.array([-np.inf, np.inf]), (*c.shape, 2))
     cand = np.concatenate([roots, ends], axis=-1)
@@ -180,42 +254,46 @@ def optimal_threshold(c, model: Binormal):
     with np.errstate(invalid="ignore"):
         q = _q(np.where(missing, 0.0, cand), c[..., None], m)
     q = np.where(missing, np.inf, q)
-    best = np.take_along_axis(cand, np.argmin(q, axis=-1)[..., None], axis=-1)[..., 0]
-    return float_or_array(best)
+    best: np.ndarray = np.take_along_axis(cand, np.argmin(q, axis=-1)[..., None], axis=-1)[..., 0]
+    return best
 
 
 # -- weightings over thresholds (Parker §III-B, III-C, eqs. 7-10) ---------------------
 
 
-def weight_g(t, model: Binormal):
+@declare(t=_T, model=BINORMAL)
+def weight_g(t: ArrayLike, model: Binormal) -> Any:
     """Hand's threshold weighting W_G(t) = π_0 f_0(t) + π_1 f_1(t) (Parker eq. 8).
 
     It is the density of the scores themselves: the weighting that the
     classifier, not the problem, chooses.
     """
-    m = check_binormal(model)
-    return float_or_array(m.pdf(check_real_array("t", t)))
+    return float_or_array(_pdf(model, t))
 
 
-def weight_i(t, model: Binormal):
+@declare(t=_T, model=BINORMAL)
+def weight_i(t: ArrayLike, model: Binormal) -> Any:
     """W_I(t) = f_1 - f_1 F_0 + f_0 F_1 (Parker eq. 9), here f_1·cdf_pos + f_0·fpr."""
-    m = check_binormal(model)
-    return float_or_array(_w_i(check_real_array("t", t), m))
+    return float_or_array(_w_i(t, model))
 
 
-def loss_at_implied_cost(t, model: Binormal):
+@declare(t=_T, model=BINORMAL)
+def loss_at_implied_cost(t: ArrayLike, model: Binormal) -> Any:
     """Q(t; 1, c(t)), the braces of Parker eq. (7): the loss at t under its own implied cost.
 
     Equals π_0 π_1 W_I(t)/W_G(t) (Parker, proof of Theorem 1).
     """
-    m = check_binormal(model)
-    t = check_real_array("t", t)
+    return float_or_array(_loss_at_implied_cost(t, model))
+
+
+def _loss_at_implied_cost(t: Any, m: Binormal) -> Any:
     lam = _lambda(t, m)
     # c and 1 - c each from expit: no cancellation in 1 - c
-    return float_or_array(_q(t, special.expit(-lam), m, one_minus_c=special.expit(lam)))
+    return _q(t, special.expit(-lam), m, one_minus_c=special.expit(lam))
 
 
-def threshold_measure(t, model: Binormal, measure: str):
+@declare(t=_T, model=BINORMAL, measure=_MEASURE)
+def threshold_measure(t: ArrayLike, model: Binormal, measure: str) -> Any:
     """A measure at one threshold, m(t), as a function of F_0, F_1, π (Parker §II).
 
     Parameters
@@ -237,21 +315,23 @@ def threshold_measure(t, model: Binormal, measure: str):
     >>> bool(np.isclose(threshold_measure(t, m, "kappa"), m.tpr(t) - m.fpr(t)))  # balanced: κ = TPR - FPR
     True
     """
-    m = check_binormal(model)
-    check_choice("measure", measure, THRESHOLD_MEASURES)
-    t = check_real_array("t", t)
+    return float_or_array(_threshold_measure(t, model, measure))
+
+
+def _threshold_measure(t: Any, m: Binormal, measure: str) -> Any:
+    """m(t) of :func:`threshold_measure`, unchecked (a float from quad, or a checked array)."""
     p0, p1 = m.pi_pos, m.pi_neg
-    f0, f1 = m.tpr(t), m.fpr(t)
+    f0, f1 = _tpr(m, t), _fpr(m, t)
     F = p0 * f0 + p1 * f1
     if measure == "tpr":
-        return float_or_array(f0)
+        return f0
     if measure == "precision":
-        return float_or_array(p0 * f0 / F)
+        return p0 * f0 / F
     if measure == "kappa":
-        return float_or_array(2 * p0 * p1 * (f0 - f1) / (p0 * (1 - F) + p1 * F))
+        return 2 * p0 * p1 * (f0 - f1) / (p0 * (1 - F) + p1 * F)
     if measure == "f1":
-        return float_or_array(2 * p0 * f0 / (F + p0))
-    return float_or_array(p0 * p1 * (f0 - f1) / np.sqrt(p0 * p1 * F * (1 - F)))
+        return 2 * p0 * f0 / (F + p0)
+    return p0 * p1 * (f0 - f1) / np.sqrt(p0 * p1 * F * (1 - F))
 
 
 def _limits(m: Binormal) -> tuple[float, float, list[float]]:
@@ -260,29 +340,32 @@ def _limits(m: Binormal) -> tuple[float, float, list[float]]:
     return lo, hi, sorted({m.mu_pos, m.mu_neg})
 
 
-def _quad(f: Callable[[float], float], m: Binormal) -> float:
+def _quad(f: Weighting, m: Binormal) -> float:
     lo, hi, pts = _limits(m)
     val, _ = integrate.quad(f, lo, hi, points=pts, epsabs=1e-14, epsrel=1e-12, limit=500)
     return float(val)
 
 
-def _weighting(m: Binormal, weight) -> tuple[Callable, float]:
+def _weighting(m: Binormal, weight: Weighting | None) -> tuple[Weighting, float]:
     """The threshold weighting W (default W_G, the score density) and its mass ∫W dt > 0."""
     if weight is None:
-        return m.pdf, 1.0
-    if not callable(weight):
-        raise TypeError(f"weight must be a callable t -> W(t), got {type(weight).__name__}")
+        return lambda t: _pdf(m, t), 1.0
     total = _quad(weight, m)
     if not total > 0:
-        raise ValueError(f"the weighting integrates to {total:.3g}; it must have positive mass")
+        raise ParameterValueError(
+            f"the weighting integrates to {total:.3g}; it must have positive mass", param="weight"
+        )
     return weight, total
 
 
-def _g(m: Binormal, over: str):
-    check_choice("over", over, ("fpr", "recall"))
-    return m.pdf_neg if over == "fpr" else m.pdf_pos
+def _g(m: Binormal, over: str) -> Weighting:
+    """g = f_1 (averaging over the FPR) or f_0 (over the recall)."""
+    if over == "fpr":
+        return lambda t: _pdf_neg(m, t)
+    return lambda t: _pdf_pos(m, t)
 
 
+@declare(model=BINORMAL, measure=_MEASURE, over=_OVER)
 def integrated_measure(model: Binormal, measure: str, *, over: str = "fpr") -> float:
     """M = ∫ m(t) g(t) dt by quadrature: m averaged over FPR (g = f_1) or recall (g = f_0).
 
@@ -296,13 +379,14 @@ def integrated_measure(model: Binormal, measure: str, *, over: str = "fpr") -> f
     >>> abs(integrated_measure(m, "tpr") - m.auc) < 1e-12
     True
     """
-    m = check_binormal(model)
-    check_choice("measure", measure, THRESHOLD_MEASURES)
-    g = _g(m, over)
-    return _quad(lambda t: threshold_measure(t, m, measure) * g(t), m)
+    g = _g(model, over)
+    return _quad(lambda t: _threshold_measure(t, model, measure) * g(t), model)
 
 
-def weight_m(t, model: Binormal, measure: str, *, over: str = "fpr", form: Literal["loss", "printed"] = "loss"):
+@declare(t=_T, model=BINORMAL, measure=_MEASURE, over=_OVER, form=Options("loss", "printed"))
+def weight_m(
+    t: ArrayLike, model: Binormal, measure: str, *, over: str = "fpr", form: Literal["loss", "printed"] = "loss"
+) -> Any:
     """The threshold weighting of Theorem 1, W_m = m·g·W_G/W_I (Parker eq. 10).
 
     Parameters
@@ -327,16 +411,14 @@ def weight_m(t, model: Binormal, measure: str, *, over: str = "fpr", form: Liter
     Neither form integrates to 1 in general, and the total ∫W_m differs
     between classifiers; :func:`implied_cost_density` normalises it.
     """
-    m = check_binormal(model)
-    check_choice("form", form, ("loss", "printed"))
-    g = _g(m, over)
-    t = check_real_array("t", t)
-    mt = threshold_measure(t, m, measure)
-    num = (mt if form == "printed" else 1 - mt) * g(t) * m.pdf(t)
-    return float_or_array(num / _w_i(t, m))
+    g = _g(model, over)
+    mt = _threshold_measure(t, model, measure)
+    num = (mt if form == "printed" else 1 - mt) * g(t) * _pdf(model, t)
+    return float_or_array(num / _w_i(t, model))
 
 
-def expected_loss(model: Binormal, weight: Callable) -> float:
+@declare(model=BINORMAL, weight=_WEIGHT)
+def expected_loss(model: Binormal, weight: Weighting) -> float:
     """Expected loss under a threshold weighting, L = ∫ Q(t; 1, c(t))·W(t) dt (Parker eq. 7).
 
     Parameters
@@ -355,13 +437,11 @@ def expected_loss(model: Binormal, weight: Callable) -> float:
     >>> abs(L - 2 * 0.3 * 0.7 * (1 - m.auc)) < 1e-12
     True
     """
-    m = check_binormal(model)
-    if not callable(weight):
-        raise TypeError(f"weight must be a callable t -> W(t), got {type(weight).__name__}")
-    return _quad(lambda t: loss_at_implied_cost(t, m) * weight(t), m)
+    return _quad(lambda t: _loss_at_implied_cost(t, model) * weight(t), model)
 
 
-def implied_cost_density(c, model: Binormal, weight: Callable | None = None):
+@declare(c=_COST, model=BINORMAL, weight=Nullable(_WEIGHT))
+def implied_cost_density(c: ArrayLike, model: Binormal, weight: Weighting | None = None) -> Any:
     """Density of the implied cost c(t) when the threshold t is drawn from W.
 
     This is the "distribution over costs" that a threshold weighting implies
@@ -385,8 +465,8 @@ def implied_cost_density(c, model: Binormal, weight: Callable | None = None):
     >>> round(quad(lambda c: implied_cost_density(c, m), 0, 1)[0], 8)
     1.0
     """
-    m = check_binormal(model)
-    c = check_cost(c)
+    m = model
+    c = np.asarray(c)
     W, total = _weighting(m, weight)
     A, B, _ = _lambda_coefficients(m)
     inner = (c > 0) & (c < 1)
@@ -403,7 +483,10 @@ def implied_cost_density(c, model: Binormal, weight: Callable | None = None):
     return float_or_array(out / total)
 
 
-def implied_cost_quantiles(model: Binormal, weight: Callable | None = None, q=(0.1, 0.5, 0.9)) -> np.ndarray:
+@declare(model=BINORMAL, weight=Nullable(_WEIGHT), q=_Probabilities())
+def implied_cost_quantiles(
+    model: Binormal, weight: Weighting | None = None, q: ArrayLike = (0.1, 0.5, 0.9)
+) -> np.ndarray:
     """Quantiles of the implied cost c(t) when the threshold t is drawn from W (normalised).
 
     For equal spreads c(t) (eq. 6) decreases in t, so
@@ -430,34 +513,24 @@ def implied_cost_quantiles(model: Binormal, weight: Callable | None = None, q=(0
     >>> round(float(implied_cost_quantiles(m, q=0.5)[0]), 10)
     0.5
     """
-    m = check_binormal(model)
+    m = model
     if not (m.sd_pos == m.sd_neg and m.mu_pos > m.mu_neg):
-        raise ValueError(
-            "implied_cost_quantiles needs sd_pos == sd_neg and mu_pos > mu_neg (otherwise c(t) is not monotone)"
+        raise ParameterValueError(
+            "implied_cost_quantiles needs sd_pos == sd_neg and mu_pos > mu_neg (otherwise c(t) is not monotone)",
+            param="model",
         )
-    qs = np.atleast_1d(
-        check_real_array(
-            "q",
-            q,
-            low=0,
-            high=1,
-            low_inclusive=False,
-            high_inclusive=False,
-            what="be probabilities strictly between 0 and 1",
-        )
-    )
-    if qs.ndim != 1:
-        raise ValueError(f"q must be a probability or a one-dimensional sequence of them, got shape {qs.shape}")
+    qs = np.atleast_1d(np.asarray(q, dtype=float))  # checked, or the default
     W, total = _weighting(m, weight)
     lo, hi, _ = _limits(m)
 
-    def cdf(x):
-        t = min(max(optimal_threshold(x, m), lo), hi)
-        return integrate.quad(W, t, hi, epsabs=1e-14, epsrel=1e-12, limit=500)[0] / total
+    def cdf(x: float) -> float:
+        t = min(max(float(_optimal_threshold(np.asarray(x), m)), lo), hi)
+        return float(integrate.quad(W, t, hi, epsabs=1e-14, epsrel=1e-12, limit=500)[0]) / total
 
     return np.array([optimize.brentq(lambda x, p: cdf(x) - p, 1e-15, 1 - 1e-15, args=(p,), xtol=1e-14) for p in qs])
 
 
+@declare(model=BINORMAL, scale=_SCALE)
 def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
     """Expected loss with c ~ U(0, 1) and t ~ W_G drawn independently (Flach et al. 2011; Parker §VI-B).
 
@@ -474,12 +547,11 @@ def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
     >>> abs(uniform_threshold_loss(m) - (0.4 * 0.6 * (1 - 2 * m.auc) + 0.5)) < 1e-9
     True
     """
-    m = check_binormal(model)
-    b = check_real("scale", scale, low=0.0, low_inclusive=False)
+    m, b = model, scale
     lo, hi, _ = _limits(m)
 
-    def f(t, c):
-        return b * _q(t, c, m) * m.pdf(t)
+    def f(t: float, c: float) -> float:
+        return float(b * _q(t, c, m) * _pdf(m, t))
 
     val, _ = integrate.dblquad(f, 0.0, 1.0, lo, hi, epsabs=1e-13, epsrel=1e-11)
     return float(val)
@@ -488,7 +560,16 @@ def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
 # -- the H-measure's prior in Parker's c, and H of the binormal population -----------
 
 
-def h_prior_density(c, pi_pos: float, *, severity_ratio: float | None = None, prior: str = "severity"):
+# severity_ratio and prior are checked by h_measure_prior, the one public function of apples theory
+# still calls (until apples.metrics has it as a kernel; then they are declared here with its kinds).
+@declare(c=_COST, pi_pos=_PROPORTION)
+def h_prior_density(
+    c: ArrayLike,
+    pi_pos: float,
+    *,
+    severity_ratio: float | None = None,
+    prior: Literal["severity", "hand2014"] = "severity",
+) -> Any:
     """The H-measure's Beta prior as a density over *Parker's* c (cost share of a missed positive).
 
     :func:`apples.metrics.h_measure_prior` gives (α, β) for Hand's R-package c, the
@@ -501,23 +582,17 @@ def h_prior_density(c, pi_pos: float, *, severity_ratio: float | None = None, pr
     >>> round(h_prior_density(0.5, 0.5, severity_ratio=1), 6)  # Beta(2, 2) at its mode
     1.5
     """
-    c = check_cost(c)
-    if isinstance(pi_pos, (bool, np.bool_)) or not isinstance(pi_pos, numbers.Real):
-        raise TypeError(
-            f"pi_pos must be a proportion strictly between 0 and 1, got {pi_pos!r} ({type(pi_pos).__name__})"
-        )
-    if not 0 < pi_pos < 1:
-        raise ValueError(f"pi_pos must be a proportion strictly between 0 and 1, got {pi_pos!r}")
     a, b = h_measure_prior(pi_pos, severity_ratio=severity_ratio, prior=prior)
     return float_or_array(_beta_pdf(c, b, a))
 
 
-def _beta_pdf(x, a: float, b: float):
+def _beta_pdf(x: Any, a: float, b: float) -> Any:
     """Beta(a, b) density from scipy.special (the frozen scipy.stats.beta is ~1000x slower per call)."""
     with np.errstate(divide="ignore"):
         return np.exp(special.xlogy(a - 1, x) + special.xlog1py(b - 1, -x) - special.betaln(a, b))
 
 
+@declare(model=BINORMAL)  # severity_ratio and prior: see h_prior_density
 def binormal_h_measure(
     model: Binormal, *, severity_ratio: float | None = None, prior: Literal["severity", "hand2014"] = "severity"
 ) -> float:
@@ -537,7 +612,7 @@ def binormal_h_measure(
     >>> round(binormal_h_measure(Binormal(mu_pos=30.0)), 6)  # separable in practice
     1.0
     """
-    m = check_binormal(model)
+    m = model
     p0, p1 = m.pi_pos, m.pi_neg
 
     alpha, beta = h_measure_prior(p0, severity_ratio=severity_ratio, prior=prior)
@@ -552,14 +627,16 @@ def binormal_h_measure(
     scale = min(p0 * beta / (alpha + beta), p1 * mean_h)
     log_norm = special.betaln(alpha, beta)
 
-    def weight(v):  # the prior density of v = log h, from logs (no overflow for any representable prior)
+    def weight(
+        v: float,
+    ) -> float:  # the prior density of v = log h, from logs (no overflow for any representable prior)
         return math.exp(alpha * v + special.xlog1py(beta - 1.0, -math.exp(v)) - log_norm) / scale
 
-    def min_loss(v):
+    def min_loss(v: float) -> float:
         c, one_minus_c = np.asarray(-math.expm1(v)), np.asarray(math.exp(v))
         return float(_min_loss(c, one_minus_c, m)) * weight(v)
 
-    def trivial_loss(v):
+    def trivial_loss(v: float) -> float:
         return min(-math.expm1(v) * p0, math.exp(v) * p1) * weight(v)
 
     # below lo lies less than e^-50 of the prior (its lower tail is ~h^alpha, alpha >= 1), above hi less
@@ -568,16 +645,17 @@ def binormal_h_measure(
     marks = (math.log(mean_h) - 3.0, math.log(mean_h), math.log(mean_h) + 1.0, math.log(p0))  # log p0: c = p1
     points = sorted({x for x in marks if lo < x < hi})
 
-    def integral(f):
-        return integrate.quad(f, lo, hi, epsabs=1e-13, epsrel=1e-10, limit=400, points=points)[0]
+    def integral(f: Callable[[float], float]) -> float:
+        return float(integrate.quad(f, lo, hi, epsabs=1e-13, epsrel=1e-10, limit=400, points=points)[0])
 
     loss = integral(min_loss)
     max_loss = integral(trivial_loss)
     ratio = loss / max_loss if max_loss > 0 else float("nan")
     if not np.isfinite(ratio):  # never divide by 0 nor clip a NaN
-        raise ValueError(
+        raise ParameterValueError(
             f"H cannot be computed for this prior (Beta({alpha!r}, {beta!r}), severity_ratio="
-            f"{severity_ratio!r}): L = {loss!r}, L_max = {max_loss!r}"
+            f"{severity_ratio!r}): L = {loss!r}, L_max = {max_loss!r}",
+            param="severity_ratio",
         )
     return min(1.0, max(0.0, 1.0 - ratio))  # 0 <= L <= L_max; clip quadrature round-off only
 

@@ -10,21 +10,34 @@ counts (``tests/test_prediction_cost.py``).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
-from typing import Literal, cast
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from typing import Any, Literal, cast
 
+import numpy as np
+
+from apples._kernels.averages import label_averages
+from apples._kernels.f_measure import ratio
 from apples._params import (
+    Integer,
+    Kind,
+    Nullable,
+    Options,
+    ParameterValueError,
     Policy,
-    check_choice,
+    Real,
+    Relation,
+    Undefined,
     check_int,
-    check_policy,
-    check_real,
-    divide,
+    declare,
+    is_missing,
+    resolve,
 )
-from apples.metrics.averaging import AVERAGES, AveragedScores, average_scores, check_counts_by_label, check_frequencies
-from apples.metrics.counts import COUNTS, Counts
+from apples.metrics.averaging import AVERAGES, AveragedScores, check_frequencies
+from apples.metrics.counts import COUNTS, COUNTS_BY_LABEL, Counts
 
 __all__ = [
+    "MOVES",
+    "SHIFTS",
     "label_weights",
     "move_false_positives",
     "precision_change",
@@ -35,25 +48,209 @@ __all__ = [
     "shift_true_positives",
 ]
 
-
-def _check_table(counts_by_label: object, name: str = "counts_by_label") -> dict:
-    """A validated copy of a per-label table ``{label: Counts}`` (``name``: the caller's argument)."""
-    return dict(zip(*check_counts_by_label(counts_by_label, name), strict=True))
-
-
-def _check_label(name: str, label: object, table: Mapping) -> Hashable:
-    """A label that is a key of ``table``; membership in this table, which no shared check knows."""
-    if label not in table:
-        raise ValueError(f"{name}={label!r} is not a label of counts_by_label (labels: {list(table)!r})")
-    return label
+#: A move of δ false positives from one label to another: ``(source, target, delta)``.
+Move = tuple[Hashable, Hashable, int]
+#: A per-label table ``{label: Counts}``.
+Table = Mapping[Hashable, Counts]
 
 
+# -- the kinds of this module's parameters ------------------------------------------------------
+class _Moves(Kind):
+    """``(source, target, delta)`` or a sequence of such triples; becomes a list of triples."""
+
+    what = "a (source, target, delta) triple, or a sequence of them"
+
+    def check(self, name: str, value: object) -> list[Move]:
+        if isinstance(value, tuple) and len(value) == 3 and not isinstance(value[0], tuple):
+            value = [value]  # a single (source, target, delta)
+        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+            raise TypeError(f"{name} must be a sequence of (source, target, delta) triples, got {type(value).__name__}")
+        out = []
+        for i, m in enumerate(value):
+            if not (isinstance(m, tuple) and len(m) == 3):
+                raise TypeError(f"{name}[{i}] must be a (source, target, delta) triple, got {m!r}")
+            source, target, delta = m
+            delta = check_int(f"delta of {name}[{i}]", delta)
+            if delta < 0:
+                raise ValueError(
+                    f"{name}[{i}] has delta={delta}; the number of moved false positives must be >= 0 "
+                    "(swap source and target to move the other way)"
+                )
+            if source == target:
+                raise ValueError(f"{name}[{i}] moves false positives from {source!r} to itself")
+            out.append((source, target, delta))
+        return out
+
+
+class _Shifts(Kind):
+    """A mapping label -> signed integer change (it may be empty: nothing changes); becomes a dict."""
+
+    what = "a mapping label -> int (true positives gained, or lost if negative)"
+
+    def check(self, name: str, value: object) -> dict[Hashable, int]:
+        if not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be a mapping label -> int, got {type(value).__name__}")
+        return {label: check_int(f"{name}[{label!r}]", d) for label, d in value.items()}
+
+
+class _TableLabel(Kind):
+    """One label that is to be a key of a per-label table (which :class:`_InTable` checks)."""
+
+    what = "a label of counts_by_label"
+
+    def check(self, name: str, value: object) -> Hashable:
+        if is_missing(value) or not isinstance(value, Hashable):
+            raise TypeError(f"{name} must be a label of counts_by_label, got {value!r:.80} ({type(value).__name__})")
+        return value
+
+
+class _Frequencies(Kind):
+    """The lfb weights: a mapping label -> training frequency (finite, >= 0, summing to 1), or ``"test"``.
+
+    Checked by apples.metrics.averaging's ``check_frequencies`` (alone here, against the labels by
+    :class:`_FrequenciesOf`).
+    """
+
+    what = "a mapping label -> training-set relative frequency, or 'test'"
+
+    def check(self, name: str, value: object) -> Mapping[Hashable, float] | Literal["test"]:
+        if isinstance(value, Mapping):
+            check_frequencies(value, list(value), [])
+            return dict(value)
+        check_frequencies(value, [], [])  # "test", or the error naming frequencies
+        return "test"
+
+
+class _FrequenciesOf(Relation):
+    """Training frequencies name every label of the table and no other (``check_frequencies``)."""
+
+    def __init__(self, frequencies: str, table: str) -> None:
+        self.names = (frequencies, table)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        frequencies, table = (values.get(n) for n in self.names)
+        if isinstance(frequencies, Mapping) and table is not None:
+            check_frequencies(frequencies, list(table), list(table.values()))
+
+
+class _InTable(Relation):
+    """Labels in an argument (a label, the moves, the shifts) are keys of ``counts_by_label``."""
+
+    def __init__(self, name: str, labels: Callable[[str, Any], Iterator[tuple[Hashable, str]]]) -> None:
+        self.names = (name, "counts_by_label")
+        self.labels = labels
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        name = self.names[0]
+        if name not in values or "counts_by_label" not in values:
+            return
+        table = values["counts_by_label"]
+        for label, where in self.labels(name, values[name]):
+            if label not in table:
+                raise ParameterValueError(
+                    f"{where} is not a label of counts_by_label (labels: {list(table)!r})", param=name
+                )
+
+
+def _one_label(name: str, label: Hashable) -> Iterator[tuple[Hashable, str]]:
+    yield label, f"{name}={label!r}"
+
+
+def _move_labels(name: str, moves: list[Move]) -> Iterator[tuple[Hashable, str]]:
+    for i, (source, target, _) in enumerate(moves):
+        yield source, f"{name}[{i}] has source {source!r}, which"
+        yield target, f"{name}[{i}] has target {target!r}, which"
+
+
+def _shift_labels(name: str, shifts: Mapping[Hashable, int]) -> Iterator[tuple[Hashable, str]]:
+    for label in shifts:
+        yield label, f"label in {name}={label!r}"
+
+
+#: The kind of ``moves``: δ >= 0 false positives moving from ``source`` to ``target``, one triple or several.
+MOVES = _Moves()
+#: The kind of ``shifts``: a mapping label -> true positives gained (> 0) or lost (< 0).
+SHIFTS = _Shifts()
+_FREQUENCIES = Nullable(_Frequencies())
+_LABEL = _TableLabel()
+_DELTA = Integer()
+_WEIGHT = Real(0.0)
+_SCALAR_POLICY = Undefined("zero", "nan", "raise")
+
+
+# -- private helpers: the weights and the factors, for the public functions of this module ------
+def _weights(
+    table: Table, average: str, frequencies: Mapping[Hashable, float] | Literal["test"] | None
+) -> dict[Hashable, float]:
+    """The weight of each label in a macro (1/C) or lfb (f_λ) average, after the rules between the arguments."""
+    if average != "lfb":
+        if frequencies is not None:
+            raise ParameterValueError("frequencies is only used with average='lfb'", param="frequencies")
+        return {label: 1.0 / len(table) for label in table}
+    if frequencies is None:
+        raise ParameterValueError(
+            "average='lfb' needs frequencies: a mapping label -> training frequency, or 'test'", param="frequencies"
+        )
+    labels = list(table)
+    if frequencies == "test":
+        support = np.array([c.tp + c.fn for c in table.values()], dtype=float)
+        total = support.sum()
+        if total == 0:
+            raise ParameterValueError(
+                "frequencies='test' needs at least one gold label occurrence (all tp + fn are 0)", param="frequencies"
+            )
+        return {label: float(w) for label, w in zip(labels, support / total, strict=True)}
+    return {label: float(frequencies[label]) for label in labels}
+
+
+def _precision_factor(c: Counts, delta: int, weight: float, tp_delta: int, undefined: str) -> float:
+    """factor_λ(δ) of :func:`precision_factor`, after the rules on the counts."""
+    a = tp_delta
+    if c.fp + delta < 0:
+        raise ParameterValueError(f"delta={delta} would make fp negative (fp={c.fp})", param="delta")
+    if c.tp + a < 0 or c.fn - a < 0:
+        raise ParameterValueError(
+            f"tp_delta={a} needs 0 <= tp + tp_delta <= tp + fn (tp={c.tp}, fn={c.fn})", param="tp_delta"
+        )
+    if weight == 0:
+        return 0.0  # a label without weight contributes nothing, defined or not (as in average_scores)
+    before = c.tp + c.fp
+    after = before + a + delta
+    if before == 0 or after == 0:
+        # one side is 0/0: the change is a difference of substituted values
+        p0 = resolve(ratio(c.tp, before), undefined, what="precision before the change (tp + fp = 0)")
+        p1 = resolve(ratio(c.tp + a, after), undefined, what="precision after the change (tp + fp = 0)")
+        return float(weight * (p1 - p0))
+    return weight * (a * c.fp - delta * c.tp) / (before * after)
+
+
+def _check_tp_shift(c: Counts, delta: int, *, param: str, label: str = "") -> None:
+    """0 <= tp + delta <= tp + fn: a label cannot gain more true positives than its false negatives."""
+    if not 0 <= c.tp + delta <= c.tp + c.fn:
+        raise ParameterValueError(
+            f"delta={delta} needs 0 <= tp + delta <= tp + fn{label} (tp={c.tp}, fn={c.fn})", param=param
+        )
+
+
+def _recall_factor(c: Counts, delta: int, weight: float, undefined: str) -> float:
+    """Δr_δλ of :func:`recall_factor` for a checked shift."""
+    if weight == 0:
+        return 0.0
+    return float(weight * resolve(ratio(delta, c.tp + c.fn), undefined, what="recall (tp + fn = 0)"))
+
+
+@declare(
+    counts_by_label=COUNTS_BY_LABEL,
+    average=Options("macro", "lfb"),
+    frequencies=_FREQUENCIES,
+    relations=[_FrequenciesOf("frequencies", "counts_by_label")],
+)
 def label_weights(
-    counts_by_label: Mapping[Hashable, Counts],
+    counts_by_label: Table,
     *,
-    average: str,
-    frequencies: Mapping[Hashable, float] | str | None = None,
-) -> dict:
+    average: Literal["macro", "lfb"],
+    frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
+) -> dict[Hashable, float]:
     """The weight of each label's score in a macro or lfb average.
 
     ``1/C`` for ``average="macro"`` (eq. 8; C = number of labels in the table,
@@ -79,22 +276,11 @@ def label_weights(
     >>> label_weights(t, average="lfb", frequencies="test")
     {'a': 0.5, 'b': 0.5}
     """
-    table = _check_table(counts_by_label)
-    check_choice("average", average, ("macro", "lfb"))
-    if average == "macro":
-        if frequencies is not None:
-            raise ValueError("frequencies is only used with average='lfb'")
-        return {label: 1.0 / len(table) for label in table}
-    if frequencies is None:
-        raise ValueError("average='lfb' needs frequencies: a mapping label -> training frequency, or 'test'")
-    labels = list(table)
-    weights = check_frequencies(frequencies, labels, list(table.values()))
-    if weights is None:
-        raise ValueError("frequencies='test' needs at least one gold label occurrence (all tp + fn are 0)")
-    return {label: float(w) for label, w in zip(labels, weights, strict=True)}
+    return _weights(counts_by_label, average, frequencies)
 
 
 # -- the formulas ------------------------------------------------------------------------
+@declare(counts=COUNTS, delta=_DELTA, weight=_WEIGHT, tp_delta=_DELTA, undefined=_SCALAR_POLICY)
 def precision_factor(
     counts: Counts, delta: int, *, weight: float = 1.0, tp_delta: int = 0, undefined: Policy = "zero"
 ) -> float:
@@ -144,27 +330,10 @@ def precision_factor(
     >>> round(3 / 6 * 0.1 - 3 / 5 * 0.1, 6)  # brute force
     -0.01
     """
-    c = COUNTS("counts", counts)
-    delta = check_int("delta", delta)
-    a = check_int("tp_delta", tp_delta)
-    weight = check_real("weight", weight, low=0.0)
-    check_policy(undefined)
-    if c.fp + delta < 0:
-        raise ValueError(f"delta={delta} would make fp negative (fp={c.fp})")
-    if c.tp + a < 0 or c.fn - a < 0:
-        raise ValueError(f"tp_delta={a} needs 0 <= tp + tp_delta <= tp + fn (tp={c.tp}, fn={c.fn})")
-    if weight == 0:
-        return 0.0  # a label without weight contributes nothing, defined or not (as in average_scores)
-    before = c.tp + c.fp
-    after = before + a + delta
-    if before == 0 or after == 0:
-        # one side is 0/0: the change is a difference of substituted values
-        p0 = divide(c.tp, before, undefined=undefined, what="precision before the change (tp + fp = 0)")
-        p1 = divide(c.tp + a, after, undefined=undefined, what="precision after the change (tp + fp = 0)")
-        return weight * (p1 - p0)
-    return weight * (a * c.fp - delta * c.tp) / (before * after)
+    return _precision_factor(counts, delta, weight, tp_delta, undefined)
 
 
+@declare(counts=COUNTS, delta=_DELTA, weight=_WEIGHT, undefined=_SCALAR_POLICY)
 def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined: Policy = "zero") -> float:
     """Δr_δλ: change of one label's weighted recall when it gains δ true positives (eqs. 19, 23).
 
@@ -196,62 +365,24 @@ def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined:
     >>> round(recall_factor(Counts(3, 2, 7), 1, weight=0.1), 6)  # Table 3, c1: 0.1 / 10
     0.01
     """
-    c = COUNTS("counts", counts)
-    delta = check_int("delta", delta)
-    weight = check_real("weight", weight, low=0.0)
-    check_policy(undefined)
-    if not 0 <= c.tp + delta <= c.tp + c.fn:
-        raise ValueError(f"delta={delta} needs 0 <= tp + delta <= tp + fn (tp={c.tp}, fn={c.fn})")
-    if weight == 0:
-        return 0.0
-    return weight * divide(delta, c.tp + c.fn, undefined=undefined, what="recall (tp + fn = 0)")
+    _check_tp_shift(counts, delta, param="delta")
+    return _recall_factor(counts, delta, weight, undefined)
 
 
-def _moves(moves: object) -> list[tuple[Hashable, Hashable, int]]:
-    if isinstance(moves, tuple) and len(moves) == 3 and not isinstance(moves[0], tuple):
-        moves = [moves]  # a single (source, target, delta)
-    try:
-        # list() is the check: it raises the TypeError for anything not iterable
-        items = list(cast(Iterable[object], moves))
-    except TypeError:
-        raise TypeError("moves must be a sequence of (source, target, delta) triples") from None
-    out = []
-    for i, m in enumerate(items):
-        if not (isinstance(m, tuple) and len(m) == 3):
-            raise TypeError(f"moves[{i}] must be a (source, target, delta) triple, got {m!r}")
-        source, target, delta = m
-        delta = check_int(f"delta of moves[{i}]", delta)
-        if delta < 0:
-            raise ValueError(
-                f"moves[{i}] has delta={delta}; the number of moved false positives must be >= 0 "
-                "(swap source and target to move the other way)"
-            )
-        if source == target:
-            raise ValueError(f"moves[{i}] moves false positives from {source!r} to itself")
-        out.append((source, target, delta))
-    return out
-
-
-def _net_fp_changes(table: Mapping, moves: list) -> dict:
-    net = dict.fromkeys(table, 0)
-    for i, (source, target, delta) in enumerate(moves):
-        for role, label in (("source", source), ("target", target)):
-            if label not in table:
-                raise ValueError(
-                    f"moves[{i}] has {role} {label!r}, which is not a label of counts_by_label "
-                    f"(labels: {list(table)!r})"
-                )
-        net[source] -= delta
-        net[target] += delta
-    return net
-
-
+@declare(
+    counts_by_label=COUNTS_BY_LABEL,
+    moves=MOVES,
+    average=Options(*AVERAGES),
+    frequencies=_FREQUENCIES,
+    undefined=_SCALAR_POLICY,
+    relations=[_InTable("moves", _move_labels), _FrequenciesOf("frequencies", "counts_by_label")],
+)
 def precision_change(
-    counts_by_label: Mapping[Hashable, Counts],
-    moves,
+    counts_by_label: Table,
+    moves: Move | Iterable[Move],
     *,
-    average: str,
-    frequencies: Mapping[Hashable, float] | str | None = None,
+    average: Literal["macro", "micro", "lfb"],
+    frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
     undefined: Policy = "zero",
 ) -> float:
     """Δp: change of averaged precision when false positives move between labels (eqs. 17, 18, 22).
@@ -301,31 +432,39 @@ def precision_change(
     >>> round((1/7 - 1/8) * 0.2 + (6/16 - 6/15) * 0.4, 6)  # by hand
     -0.006429
     """
-    table = _check_table(counts_by_label)
-    check_choice("average", average, AVERAGES)
-    check_policy(undefined)
-    net = _net_fp_changes(table, _moves(moves))
+    table = counts_by_label
+    net = dict.fromkeys(table, 0)
+    for source, target, delta in cast(list[Move], moves):  # MOVES made it a list of checked triples
+        net[source] -= delta
+        net[target] += delta
     for label, d in net.items():
         if table[label].fp + d < 0:
-            raise ValueError(f"the moves take {-d} false positives from {label!r}, which has only fp={table[label].fp}")
+            raise ParameterValueError(
+                f"the moves take {-d} false positives from {label!r}, which has only fp={table[label].fp}",
+                param="moves",
+            )
+    weights = _weights(table, average, frequencies)
     if average == "micro":
-        if frequencies is not None:
-            raise ValueError("frequencies is only used with average='lfb'")
         return 0.0
-    weights = label_weights(table, average=average, frequencies=frequencies)
     return math.fsum(
-        precision_factor(table[label], d, weight=weights[label], undefined=undefined)
-        for label, d in net.items()
-        if d != 0
+        _precision_factor(table[label], d, weights[label], 0, undefined) for label, d in net.items() if d != 0
     )
 
 
+@declare(
+    counts_by_label=COUNTS_BY_LABEL,
+    shifts=SHIFTS,
+    average=Options(*AVERAGES),
+    frequencies=_FREQUENCIES,
+    undefined=_SCALAR_POLICY,
+    relations=[_InTable("shifts", _shift_labels), _FrequenciesOf("frequencies", "counts_by_label")],
+)
 def recall_change(
-    counts_by_label: Mapping[Hashable, Counts],
+    counts_by_label: Table,
     shifts: Mapping[Hashable, int],
     *,
-    average: str,
-    frequencies: Mapping[Hashable, float] | str | None = None,
+    average: Literal["macro", "micro", "lfb"],
+    frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
     undefined: Policy = "zero",
 ) -> float:
     """Δr: change of averaged recall when labels gain or lose true positives (eqs. 19–21, 23, 24).
@@ -361,32 +500,29 @@ def recall_change(
     >>> round(recall_change(t, {"c1": 1, "c4": -2}, average="macro"), 6)  # (1/10 - 2/6) / 4
     -0.058333
     """
-    table = _check_table(counts_by_label)
-    check_choice("average", average, AVERAGES)
-    check_policy(undefined)
-    if not isinstance(shifts, Mapping):
-        raise TypeError(f"shifts must be a mapping label -> int, got {type(shifts).__name__}")
-    clean = {}
+    table = counts_by_label
     for label, d in shifts.items():
-        _check_label("label in shifts", label, table)
-        clean[label] = check_int(f"shifts[{label!r}]", d)
+        _check_tp_shift(table[label], d, param="shifts", label=f" for {label!r}")
     if average == "micro":
         if frequencies is not None:
-            raise ValueError("frequencies is only used with average='lfb'")
+            raise ParameterValueError("frequencies is only used with average='lfb'", param="frequencies")
         n = sum(c.tp + c.fn for c in table.values())
-        for label, d in clean.items():
-            recall_factor(table[label], d)  # validates the range
-        return divide(sum(clean.values()), n, undefined=undefined, what="micro recall (no gold labels)")
-    weights = label_weights(table, average=average, frequencies=frequencies)
-    return math.fsum(
-        recall_factor(table[label], d, weight=weights[label], undefined=undefined) for label, d in clean.items()
-    )
+        return float(resolve(ratio(sum(shifts.values()), n), undefined, what="micro recall (no gold labels)"))
+    weights = _weights(table, average, frequencies)
+    return math.fsum(_recall_factor(table[label], d, weights[label], undefined) for label, d in shifts.items())
 
 
 # -- brute force: move the counts ----------------------------------------------------
+@declare(
+    counts_by_label=COUNTS_BY_LABEL,
+    source=_LABEL,
+    target=_LABEL,
+    delta=_DELTA,
+    relations=[_InTable("source", _one_label), _InTable("target", _one_label)],
+)
 def move_false_positives(
-    counts_by_label: Mapping[Hashable, Counts], source: Hashable, target: Hashable, delta: int = 1
-) -> dict:
+    counts_by_label: Table, source: Hashable, target: Hashable, delta: int = 1
+) -> dict[Hashable, Counts]:
     """The table after δ false positives of ``source`` become false positives of ``target``.
 
     Movement 1 of Van Asch §6.1: δ instances whose gold label is neither
@@ -417,19 +553,17 @@ def move_false_positives(
     >>> move_false_positives(t, "A", "B", 2)["B"]
     Counts(tp=3, fp=2, fn=2, tn=8)
     """
-    table = _check_table(counts_by_label)
-    _check_label("source", source, table)
-    _check_label("target", target, table)
+    table = counts_by_label
     if source == target:
-        raise ValueError(f"source and target are the same label {source!r}")
-    delta = check_int("delta", delta)
+        raise ParameterValueError(f"source and target are the same label {source!r}", param="target")
     s, t = table[source], table[target]
     if not 0 <= delta <= s.fp:
-        raise ValueError(f"delta={delta} must lie in [0, fp of {source!r} = {s.fp}]")
+        raise ParameterValueError(f"delta={delta} must lie in [0, fp of {source!r} = {s.fp}]", param="delta")
     if t.tn < delta:
-        raise ValueError(
+        raise ParameterValueError(
             f"moving {delta} false positives to {target!r} needs {delta} of its true negatives, but it has "
-            f"tn={t.tn}; fill in tn (single-label data: tn = N - tp - fp - fn)"
+            f"tn={t.tn}; fill in tn (single-label data: tn = N - tp - fp - fn)",
+            param="counts_by_label",
         )
     out = dict(table)
     out[source] = Counts(s.tp, s.fp - delta, s.fn, s.tn + delta)
@@ -437,9 +571,16 @@ def move_false_positives(
     return out
 
 
+@declare(
+    counts_by_label=COUNTS_BY_LABEL,
+    label=_LABEL,
+    delta=_DELTA,
+    other=Nullable(_LABEL),
+    relations=[_InTable("label", _one_label), _InTable("other", _one_label)],
+)
 def shift_true_positives(
-    counts_by_label: Mapping[Hashable, Counts], label: Hashable, delta: int, *, other: Hashable | None = None
-) -> dict:
+    counts_by_label: Table, label: Hashable, delta: int, *, other: Hashable | None = None
+) -> dict[Hashable, Counts]:
     """The table after ``label`` gains (δ > 0) or loses (δ < 0) δ true positives.
 
     Movement 2 of Van Asch §6.1. ``tp_label += δ``, ``fn_label −= δ``. In
@@ -466,35 +607,43 @@ def shift_true_positives(
     >>> s["A"], s["B"]
     (Counts(tp=4, fp=2, fn=2, tn=7), Counts(tp=3, fp=1, fn=2, tn=9))
     """
-    table = _check_table(counts_by_label)
-    _check_label("label", label, table)
-    delta = check_int("delta", delta)
+    table = counts_by_label
     c = table[label]
-    if not 0 <= c.tp + delta <= c.tp + c.fn:
-        raise ValueError(f"delta={delta} needs 0 <= tp + delta <= tp + fn for {label!r} (tp={c.tp}, fn={c.fn})")
+    _check_tp_shift(c, delta, param="delta", label=f" for {label!r}")
     out = dict(table)
     out[label] = Counts(c.tp + delta, c.fp, c.fn - delta, c.tn)
     if other is not None:
-        _check_label("other", other, table)
         if other == label:
-            raise ValueError(f"other must differ from label, both are {label!r}")
+            raise ParameterValueError(f"other must differ from label, both are {label!r}", param="other")
         o = table[other]
         if o.fp - delta < 0:
-            raise ValueError(f"{label!r} cannot gain {delta} true positives from {other!r}, which has fp={o.fp}")
+            raise ParameterValueError(
+                f"{label!r} cannot gain {delta} true positives from {other!r}, which has fp={o.fp}", param="delta"
+            )
         if o.tn + delta < 0:
-            raise ValueError(f"{other!r} needs {-delta} true negatives to receive the predictions, it has tn={o.tn}")
+            raise ParameterValueError(
+                f"{other!r} needs {-delta} true negatives to receive the predictions, it has tn={o.tn}", param="delta"
+            )
         out[other] = Counts(o.tp, o.fp - delta, o.fn, o.tn + delta)
     return out
 
 
+@declare(
+    before=COUNTS_BY_LABEL,
+    after=COUNTS_BY_LABEL,
+    average=Options(*AVERAGES),
+    frequencies=_FREQUENCIES,
+    undefined=Undefined("zero", "skip", "nan", "raise"),
+    relations=[_FrequenciesOf("frequencies", "before")],
+)
 def score_change(
-    before: Mapping[Hashable, Counts],
-    after: Mapping[Hashable, Counts],
+    before: Table,
+    after: Table,
     *,
     average: Literal["macro", "micro", "lfb"],
     frequencies: Mapping[Hashable, float] | Literal["test"] | None = None,
     undefined: Policy = "zero",
-):
+) -> AveragedScores:
     """Brute force: ``average_scores(after) − average_scores(before)``, field by field.
 
     The check of every formula in this module: apply a move with
@@ -517,10 +666,45 @@ def score_change(
     >>> round(precision_change(t, ("A", "B", 1), average="macro"), 6)
     -0.043651
     """
-    b = _check_table(before, "before")
-    a = _check_table(after, "after")
-    if list(a) != list(b):
-        raise ValueError("before and after must have the same labels in the same order")
-    s0 = average_scores(b, average=average, frequencies=frequencies, undefined=undefined)
-    s1 = average_scores(a, average=average, frequencies=frequencies, undefined=undefined)
-    return AveragedScores(*(float(x1 - x0) for x0, x1 in zip(s0, s1, strict=True)))
+    if list(after) != list(before):
+        raise ParameterValueError("before and after must have the same labels in the same order", param="after")
+    if average == "lfb" and frequencies is None:
+        raise ParameterValueError(
+            "average='lfb' needs frequencies: a mapping of training-set frequencies, or 'test'", param="frequencies"
+        )
+    if average != "lfb" and frequencies is not None:
+        raise ParameterValueError(
+            f"frequencies is only used by average='lfb', not average={average!r}; leave it None", param="frequencies"
+        )
+    s0 = _averages(before, "before", average, frequencies, undefined)
+    s1 = _averages(after, "after", average, frequencies, undefined)
+    return AveragedScores(*(x1 - x0 for x0, x1 in zip(s0, s1, strict=True)))
+
+
+_FIELDS = ("precision", "recall", "F of the averaged precision and recall", "mean of the per-label F")
+
+
+def _averages(
+    table: Table,
+    which: str,
+    average: str,
+    frequencies: Mapping[Hashable, float] | Literal["test"] | None,
+    undefined: str,
+) -> tuple[float, ...]:
+    """The four averages of :func:`apples.average_scores` from the kernel, under the 0/0 policy."""
+    counts = list(table.values())
+    tp, fp, fn = (np.array([getattr(c, f) for c in counts], dtype=float) for f in ("tp", "fp", "fn"))
+    weights: np.ndarray | None = None
+    if average == "lfb" and isinstance(frequencies, Mapping):
+        weights = np.array([float(frequencies[k]) for k in table])
+    elif average == "lfb":  # "test": the share of the support tp + fn; none at all leaves every average 0/0
+        support = tp + fn
+        weights = support / support.sum() if support.sum() else support
+    values = label_averages(
+        tp, fp, fn, average=average, weights=weights, undefined="nan" if undefined == "raise" else undefined
+    )
+    hint = "pass undefined='zero', 'skip' or 'nan' to substitute, leave out, or propagate it"
+    return tuple(
+        float(resolve(v, undefined, what=f"the {average} {field} {which} the change", hint=hint))
+        for v, field in zip(values, _FIELDS, strict=True)
+    )
