@@ -56,7 +56,8 @@ from apples._params import (
     declare,
     exempt,
 )
-from apples.theory.fold_model import fold_positives, simulation_design
+from apples._kernels.fold_model import design_counts, stratified_positives
+from apples.theory.fold_model import DESIGN
 
 __all__ = [
     "COVERAGE_INTERVALS",
@@ -130,15 +131,16 @@ def _summary(low: np.ndarray, high: np.ndarray, truth: float) -> dict:
 
 
 def _f_model(row, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
-    design = simulation_design(row["prior"], row["truth"], n_cases=row["n_cases"], n_folds=row["n_folds"])
-    k, m = design.n_folds, design.fold_size
-    p = fold_positives(design.n_pos, n_cases=design.n_cases, n_folds=k, stratified=True)[0]
-    tp = rng.binomial(p, design.recall, size=(n_studies, k))
-    fp = rng.binomial(m - p, design.fpr, size=(n_studies, k))
+    n_cases, k, f_true = int(row["n_cases"]), int(row["n_folds"]), float(row["truth"])
+    n_pos, _, fpr = design_counts(row["prior"], f_true, n_cases)  # precision = recall = f_true (§4.2)
+    m = n_cases // k
+    p = stratified_positives(n_pos, k)
+    tp = rng.binomial(p, f_true, size=(n_studies, k))
+    fp = rng.binomial(m - p, fpr, size=(n_studies, k))
     fn = p - tp
     den = 2 * tp + fp + fn
     fold_f = np.where(den > 0, 2 * tp / np.where(den > 0, den, 1), 0.0)
-    n_train, n_test = design.n_cases - m, m
+    n_train, n_test = n_cases - m, m
     ends = {name: np.empty((n_studies, 2)) for name in COVERAGE_INTERVALS["f_model"]}
     alpha = 1.0 - confidence
 
@@ -149,13 +151,13 @@ def _f_model(row, n_studies: int, confidence: float, n_resamples: int, rng: np.r
         counts = np.stack([tp[s], fp[s], fn[s], m - tp[s] - fp[s] - fn[s]], axis=1)
         reps = fold_count_replicates(counts, n_resamples, rng, f_tp_fp, chunk=n_resamples)
         ends["F_tp,fp bootstrap"][s] = np.quantile(reps, [alpha / 2.0, 1.0 - alpha / 2.0])
-        ends["recall Wilson"][s] = proportion_interval(int(tp[s].sum()), design.n_pos, confidence, "wilson")
+        ends["recall Wilson"][s] = proportion_interval(int(tp[s].sum()), n_pos, confidence, "wilson")
         for name, method in _T_INTERVALS["f_model"]:
             _, low, high = fold_t_interval(
                 fold_f[s], confidence, n_train=n_train, n_test=n_test, corrected=method == "corrected_t"
             )
             ends[name][s] = low, high
-    return [{"interval": name, **_summary(e[:, 0], e[:, 1], design.f_true)} for name, e in ends.items()]
+    return [{"interval": name, **_summary(e[:, 0], e[:, 1], f_true)} for name, e in ends.items()]
 
 
 def _binormal(row, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
@@ -171,7 +173,7 @@ def _binormal(row, n_studies: int, confidence: float, n_resamples: int, rng: np.
     tau = row["training_sd"]
     delta0 = float(stats.norm.ppf(row["truth"])) * math.sqrt(2.0 + tau * tau)
     rho = m / (n_cases - m)
-    p = fold_positives(n_pos, n_cases=n_cases, n_folds=k, stratified=True)[0]
+    p = stratified_positives(n_pos, k)
     q = m - p
     fold_of_pos = np.repeat(np.arange(k), p)
     fold_of_neg = np.repeat(np.arange(k), q)
@@ -245,7 +247,10 @@ def _check_settings(settings: object) -> list[dict]:
         n_cases = check_positive(f"settings.n_cases (row {i})", r["n_cases"])
         n_folds = check_positive(f"settings.n_folds (row {i})", r["n_folds"])
         if model == "f_model":
-            simulation_design(prior, truth, n_cases=n_cases, n_folds=n_folds)  # every check of the §4.2 model
+            try:  # every rule of the §4.2 model
+                DESIGN({"prior": prior, "f_true": truth, "n_cases": n_cases, "n_folds": n_folds})
+            except ValueError as err:
+                raise ValueError(f"settings row {i}: {err}") from None
         elif n_folds < 2 or n_cases % n_folds:
             raise ValueError(f"settings row {i}: n_folds={n_folds} must be at least 2 and divide n_cases={n_cases}")
         rows.append(
