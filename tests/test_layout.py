@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import apples
@@ -25,13 +26,17 @@ SUBPACKAGES = (
     "apples.studies.van_asch",
     "apples.studies.parker",
 )
-#: Which subpackages a subpackage may import (apples._params, _optional and plotting are open to all).
+#: Which subpackages a subpackage may import (apples._params, _kernels, _optional and plotting are open to all;
+#: _kernels and _params import nothing above them, see below).
 ALLOWED = {
     "metrics": {"metrics"},
     "cv": {"cv", "metrics"},
     "theory": {"theory", "cv", "metrics"},
     "intervals": {"intervals", "metrics", "cv", "theory"},
+    "reporting": {"reporting", "intervals", "cv", "metrics"},
     "studies": {"studies", "intervals", "theory", "cv", "metrics"},
+    "_kernels": {"_kernels"},
+    "_params": {"_params"},
 }
 
 
@@ -90,7 +95,7 @@ def test_dependencies_point_one_way():
         parts = path.relative_to(PACKAGE).parts
         if len(parts) < 2:
             continue
-        allowed = ALLOWED[parts[0]]
+        allowed = ALLOWED[parts[0]] | ({"_kernels", "_params"} if not parts[0].startswith("_") else set())
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("apples."):
                 target = node.module.split(".")[1]
@@ -160,3 +165,165 @@ def test_pyproject_ships_every_subpackage():
     find = meta["tool"]["setuptools"]["packages"]["find"]
     # `packages = ["apples"]` would install apples/__init__.py without apples.metrics and the rest
     assert "apples.*" in find["include"] and "apples" in find["include"]
+
+
+# -- the parameter layer: declared once, checked once ---------------------------------------------------------
+PUBLIC_PACKAGES = ("apples", "apples.plotting", "apples.reporting", *SUBPACKAGES)
+
+
+def _public_objects():
+    """Every public name of the package, once: (qualified name, object)."""
+    seen = {}
+    for name in PUBLIC_PACKAGES:
+        module = importlib.import_module(name)
+        for n in module.__all__:
+            obj = getattr(module, n)
+            if type(obj).__name__ != "module":
+                seen.setdefault(id(obj), (f"{name}.{n}", obj))
+    return list(seen.values())
+
+
+def _is_parameter_kind(obj) -> bool:
+    from apples._params import Kind, Relation
+
+    return isinstance(obj, (Kind, Relation))
+
+
+def test_every_public_function_is_declared_or_exempt():
+    import inspect
+
+    from apples._params import declaration_of
+
+    missing = [
+        name
+        for name, obj in _public_objects()
+        if inspect.isfunction(obj) and declaration_of(obj) is None and not _is_parameter_kind(obj)
+    ]
+    assert not missing, f"public functions neither @declare'd nor @exempt: {missing}"
+
+
+def test_every_public_class_taking_user_input_declares_its_constructor():
+    """A class users build from their data checks it at construction, through the parameter layer."""
+    from apples._params import declaration_of
+
+    for cls in (apples.CVPredictions, apples.theory.Binormal):
+        assert declaration_of(cls.__init__) is not None, cls.__name__
+    assert declaration_of(apples.CVPredictions.from_frame) is not None
+
+
+def _calls_of(func, cache):
+    """The apples objects a function's body calls by name (``f(...)``, ``module.f(...)``), resolved in its module."""
+    import inspect
+    import textwrap
+
+    key = id(func)
+    if key in cache:
+        return cache[key]
+    cache[key] = []
+    try:
+        source = textwrap.dedent(inspect.getsource(func))
+    except (OSError, TypeError):
+        return []
+    tree = ast.parse(source)
+    namespace = getattr(func, "__globals__", {})
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        chain, target = [], node.func
+        while isinstance(target, ast.Attribute):
+            chain.append(target.attr)
+            target = target.value
+        if not isinstance(target, ast.Name) or target.id not in namespace:
+            continue
+        obj = namespace[target.id]
+        for attr in reversed(chain):
+            obj = getattr(obj, attr, None)
+        if obj is not None and (getattr(obj, "__module__", None) or "").startswith("apples"):
+            found.append(obj)
+    cache[key] = found
+    return found
+
+
+def _declared_calls(func, cache, path=()):
+    """Declared (checking) apples functions reached from ``func`` through undeclared helpers, with the path."""
+    import inspect
+
+    from apples._params import declaration_of
+
+    out = []
+    for callee in _calls_of(inspect.unwrap(func), cache):
+        declared = declaration_of(callee)
+        if isinstance(callee, type) or _is_parameter_kind(callee):
+            continue  # constructors of apples' types, and the parameter layer itself
+        if declared is not None:
+            if declared.exempt is None:
+                out.append((*path, callee.__qualname__))
+        elif inspect.isfunction(callee) and callee.__qualname__ not in path and len(path) < 8:
+            out.extend(_declared_calls(callee, cache, (*path, callee.__qualname__)))
+    return out
+
+
+def test_no_public_function_calls_another_public_function():
+    """A public function checks its arguments once and calls kernels and private helpers, never another public
+    function (whose checks would run again): followed through every undeclared helper it calls."""
+    import inspect
+
+    cache: dict = {}
+    wrong = []
+    for name, obj in _public_objects():
+        functions = [obj] if inspect.isfunction(obj) else []
+        if isinstance(obj, type) and obj.__module__.startswith("apples"):
+            functions = [
+                f for n, f in vars(obj).items() if (not n.startswith("_") or n == "__init__") and inspect.isfunction(f)
+            ] + [f.__func__ for f in vars(obj).values() if isinstance(f, classmethod)]
+        for f in functions:
+            for path in _declared_calls(f, cache):
+                wrong.append(f"{name}: {' -> '.join(path)}")
+    assert not wrong, "public functions calling public functions:\n" + "\n".join(sorted(set(wrong)))
+
+
+def test_kernels_and_the_parameter_layer_import_nothing_above_them():
+    wrong = []
+    for layer in ("_kernels", "_params"):
+        for path in sorted((PACKAGE / layer).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("apples"):
+                    if node.module.split(".")[1] != layer:
+                        wrong.append(f"{layer}/{path.name}:{node.lineno} imports {node.module}")
+                elif isinstance(node, ast.Import) and any(a.name.startswith("apples") for a in node.names):
+                    wrong.append(f"{layer}/{path.name}:{node.lineno} imports apples")
+    assert not wrong, wrong
+
+
+def _report_checks(k: int, **options) -> int:
+    from apples._params import count_checks
+
+    rng = np.random.default_rng(0)
+    n = 200
+    y = np.tile([0, 1, 0, 0], n // 4)
+    score = rng.random(n) + y
+    predictions = apples.CVPredictions(y, folds=np.arange(n) % k, y_pred=(score > 0.9).astype(int), y_score=score)
+    with count_checks() as made:
+        apples.report(predictions, **options)
+    return made()
+
+
+def test_report_makes_a_bounded_number_of_checks_whatever_the_number_of_folds():
+    # before the parameter layer: 517 validator calls for 200 cases in 5 folds (710 with confidence=), growing with k
+    for options in ({}, {"confidence": 0.95, "seed": 0, "n_resamples": 200}):
+        counts = {k: _report_checks(k, **options) for k in (2, 5, 20, 50)}
+        assert len(set(counts.values())) == 1, counts
+        assert counts[5] <= 5, counts
+
+
+def test_cv_table_makes_a_bounded_number_of_checks_whatever_the_number_of_folds():
+    from apples._params import count_checks
+
+    made_by_k = {}
+    for k in (2, 10, 50):
+        fold_counts = [apples.Counts(3, 1, 1, 20)] * k
+        with count_checks() as made:
+            apples.cv_table(fold_counts)
+        made_by_k[k] = made()
+    assert len(set(made_by_k.values())) == 1 and made_by_k[2] <= 3, made_by_k

@@ -37,7 +37,16 @@ from apples._params.checks import (
     rng_from_seed,
     unique_labels,
 )
-from apples._params.declare import Declaration, Kind, Relation, count_checks, declaration_of, declare, exempt
+from apples._params.declare import (
+    Declaration,
+    Kind,
+    Relation,
+    count_checks,
+    declaration_of,
+    declare,
+    exempt,
+    nested_calls,
+)
 from apples._params.errors import ParameterError, ParameterTypeError, ParameterValueError, UndefinedMetricError
 from apples._params.kinds import (
     CONFIDENCE,
@@ -133,6 +142,7 @@ __all__ = [
     "default_pos_label",
     "divide",
     "exempt",
+    "nested_calls",
     "float_or_array",
     "is_missing",
     "label_kind",

@@ -163,7 +163,7 @@ def check_labels_1d(name: str, values) -> np.ndarray:
     >>> check_labels_1d("y_true", [1, None])
     Traceback (most recent call last):
     ...
-    ValueError: y_true contains a missing value (None) at position 1
+    apples._params.errors.ParameterValueError: y_true contains a missing value (None) at position 1
     >>> check_labels_1d("y_true", [1, "a"])
     Traceback (most recent call last):
     ...
@@ -171,7 +171,7 @@ def check_labels_1d(name: str, values) -> np.ndarray:
     >>> check_labels_1d("y_pred", [0.0, 1.0, 0.3])
     Traceback (most recent call last):
     ...
-    ValueError: y_pred holds 0.3 at position 2, a continuous value: labels are classes (whole numbers, strings or bools), not scores or probabilities
+    apples._params.errors.ParameterValueError: y_pred holds 0.3 at position 2, a continuous value: labels are classes (whole numbers, strings or bools), not scores or probabilities
     """  # noqa: E501  (an exception message in a doctest cannot be wrapped)
     if isinstance(values, (str, bytes)) or (np.ndim(values) == 0 and not hasattr(values, "__len__")):
         raise TypeError(f"{name} must be a one-dimensional array-like of labels, got {type(values).__name__}")
@@ -400,7 +400,7 @@ def check_scores(name: str, values) -> np.ndarray:
     >>> check_scores("y_score", [0.5, float("nan")])
     Traceback (most recent call last):
     ...
-    ValueError: y_score contains NaN at position 1
+    apples._params.errors.ParameterValueError: y_score contains NaN at position 1
     """
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be an array of numbers, got {type(values).__name__}")

@@ -35,6 +35,7 @@ __all__ = [
     "Kind",
     "Relation",
     "count_checks",
+    "nested_calls",
     "declaration_of",
     "declare",
     "exempt",
@@ -45,6 +46,10 @@ R = TypeVar("R")
 
 #: Checks made since import: every kind and relation check adds one (``count_checks`` reads it).
 _checks = 0
+#: The declared calls running now, outermost first (their qualified names).
+_running: list[str] = []
+#: While ``nested_calls`` records: each declared call made inside another, as (outer, inner).
+_nested: list[tuple[str, str]] | None = None
 
 
 class Kind:
@@ -167,7 +172,13 @@ def declare(*, relations: Sequence[Relation] = (), **kinds: Kind) -> Callable[[C
                 for rule in rules:
                     rule(every)
             given = [values.pop(n) for n in positional[: len(args)]]
-            return func(*given, **values)
+            if _nested is not None and _running:
+                _nested.append((_running[0], func.__qualname__))
+            _running.append(func.__qualname__)
+            try:
+                return func(*given, **values)
+            finally:
+                _running.pop()
 
         checked.__apples_params__ = Declaration(dict(kinds), rules)  # type: ignore[attr-defined]
         return checked
@@ -199,3 +210,28 @@ def count_checks() -> Iterator[Callable[[], int]]:
     """
     start = _checks
     yield lambda: _checks - start
+
+
+@contextmanager
+def nested_calls() -> Iterator[list[tuple[str, str]]]:
+    """Record every declared call made while another declared call runs: a public function that calls
+    another public function, whose arguments are then checked twice (``tests/test_layout.py``).
+
+    Examples
+    --------
+    >>> from apples._params import LABELS
+    >>> @declare(y=LABELS)
+    ... def outer(y): return inner(y)
+    >>> @declare(y=LABELS)
+    ... def inner(y): return y.size
+    >>> with nested_calls() as found:
+    ...     _ = outer([0, 1])
+    >>> found
+    [('outer', 'inner')]
+    """
+    global _nested
+    previous, _nested = _nested, []
+    try:
+        yield _nested
+    finally:
+        _nested = previous

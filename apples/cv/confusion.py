@@ -367,7 +367,7 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
     for col in ("negatives", "positives", "tp", "fp"):
         out[col] = table[col].map(lambda v: "" if pd.isna(v) else f"{int(v)}")
     for col in ("precision", "recall", "f"):
-        out[col] = table[col].map(lambda v: "" if pd.isna(v) else percent(v, decimals=decimals))
+        out[col] = table[col].map(lambda v: "" if pd.isna(v) else f"{_half_up(v, digits=decimals, scale=100)}%")
     # = table["undefined"].items(), whose labels pandas-stubs types as Hashable, which .loc refuses
     for idx, und in zip(table.index, table["undefined"], strict=True):
         for name in und.split(", ") if und else []:

@@ -314,7 +314,7 @@ class MergeDecomposition(NamedTuple):
     y_true=LABELS,
     y_score=SCORES,
     folds=FOLD_IDS,
-    undefined=Undefined("zero", "nan", "raise"),
+    undefined=Undefined("raise", "nan"),
     pos_label=LABEL,
     relations=_CASES,
 )
@@ -343,9 +343,9 @@ def merge_decomposition(
     ----------
     y_true, y_score, folds : array-like of shape (n,)
         Labels, scores and fold ids of every case.
-    undefined : {"zero", "nan", "raise"}, default "raise"
-        Policy for a part with no pairs (e.g. ``between`` with one fold) or merged scores with one
-        class.
+    undefined : {"raise", "nan"}, default "raise"
+        A part with no pairs (``between`` with one fold, ``within`` when no fold has both classes) or merged
+        scores with one class: an AUC of no pairs is undefined, never 0, as for :func:`apples.roc_auc`.
     pos_label : label, default 1
         The positive class.
 

@@ -275,7 +275,7 @@ def cross_val_predictions(
 
 
 @declare(pos_label=LABEL)
-def counts_scorer(*, pos_label: Any = 1) -> Callable[..., dict[str, int]]:
+def counts_scorer(*, pos_label: Any = 1) -> Callable[[Any, Any, Any], dict[str, int]]:
     """A scorer for ``cross_validate(..., scoring=counts_scorer())``: each test fold's TP, FP, FN, TN.
 
     ``cross_validate`` then returns ``test_tp``, ``test_fp``, ``test_fn`` and
@@ -305,11 +305,22 @@ def counts_scorer(*, pos_label: Any = 1) -> Callable[..., dict[str, int]]:
     {'tp': 1, 'fp': 1, 'fn': 0, 'tn': 0}
     """
 
-    def scorer(estimator: Any, X: Any, y_true: Any) -> dict[str, int]:
-        c = Counts.from_labels(y_true, estimator.predict(X), pos_label=pos_label)
+    return _CountsScorer(pos_label)
+
+
+class _CountsScorer:
+    """The scorer :func:`counts_scorer` makes: scikit-learn calls it once per test fold, a new entry point that
+    checks that fold's labels (through :meth:`Counts.from_labels`)."""
+
+    def __init__(self, pos_label: Any) -> None:
+        self.pos_label = pos_label
+
+    def __call__(self, estimator: Any, X: Any, y_true: Any) -> dict[str, int]:
+        c = Counts.from_labels(y_true, estimator.predict(X), pos_label=self.pos_label)
         return {"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
 
-    return scorer
+    def __repr__(self) -> str:
+        return f"counts_scorer(pos_label={self.pos_label!r})"
 
 
 def _failed_folds(values) -> list[int] | None:
