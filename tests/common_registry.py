@@ -329,6 +329,15 @@ def _bin(**kw):
     return lambda: {"y_true": list(Y), "y_score": list(S), **kw}
 
 
+#: The two folds of YF and SF laid out flat, with each case's fold id.
+_FLAT = {"y_true": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS), "pos_label": Arg(POSITIVE)}
+
+
+def _flat(**kw):
+    return lambda: {"y_true": [y for fold in YF for y in fold], "y_score": [v for fold in SF for v in fold],
+                    "folds": [i for i, fold in enumerate(YF) for _ in fold], **kw}
+
+
 def _foldlists(**kw):
     return lambda: {"y_true_folds": _l(YF), "y_score_folds": _l(SF),
                     **{k: (v() if v is _fresh_ax else v) for k, v in kw.items()}}
@@ -506,11 +515,10 @@ REGISTRY: dict[str, Entry] = {
     "roc_auc": _ranking(_bin()),
     "average_precision": _ranking(_bin()),
     "precision_at_k": _ranking(_bin(k=3), extra={"k": Arg(SIZE)}),
-    "cv_roc_auc": Entry(_foldlists(method="merge"), {**_FOLDLISTS, "pos_label": Arg(POSITIVE)},
-                    rank_based=True, relabel=BIN_MAP),
-    "cv_roc_auc@avg": Entry(_foldlists(method="avg"), {**_FOLDLISTS, "pos_label": Arg(POSITIVE)},
-                        rank_based=True, relabel=BIN_MAP),
-    "cv_ranking_score": Entry(_foldlists(metric="average_precision", method="avg"), _FOLDLISTS, rank_based=True),
+    "cv_roc_auc": Entry(_flat(method="merge"), _FLAT, rank_based=True, relabel=BIN_MAP),
+    "cv_roc_auc@avg": Entry(_flat(method="avg"), _FLAT, rank_based=True, relabel=BIN_MAP),
+    "cv_ranking_score": Entry(_flat(metric="average_precision", method="avg"), _FLAT, rank_based=True,
+                              relabel=BIN_MAP),
     # ---- intervals/ ----------------------------------------------------------------------------
     "proportion_ci": Entry(lambda: {"k": 3, "n": 8, "confidence": 0.875}, {"k": Arg(SIZE), "n": Arg(SIZE),
                                                                           "confidence": _CONF}),
@@ -558,9 +566,9 @@ REGISTRY: dict[str, Entry] = {
                                       "merged_auc": 0.625},
                              {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "merged_auc": Arg(REAL),
                               "seed": Arg(SEED)}),
-    "auc_table": Entry(_foldlists(), _FOLDLISTS, rank_based=True,
+    "auc_table": Entry(_flat(), _FLAT, rank_based=True, relabel=BIN_MAP,
                        nan_ok="the AUC_avg row has no class counts (NA cells, documented layout)"),
-    "merge_decomposition": Entry(_foldlists(), _FOLDLISTS, rank_based=True),
+    "merge_decomposition": Entry(_flat(), _FLAT, rank_based=True, relabel=BIN_MAP),
     "auc_comparison": Entry(lambda: {"folds_by_model": {"m": (_l(YF), _l(SF)), "n": (_l(YF), _l(SF[::-1]))}},
                             project=lambda r: r.to_numpy(),
                             note="folds_by_model maps names to (y_true_folds, y_score_folds) pairs, each checked "
@@ -964,14 +972,14 @@ ZERO_BY_ZERO: dict[str, ZeroByZero] = {
     "max_mcc": ZeroByZero(lambda: {"y_true": [1, 0], "y_score": [0.5, 0.5]},
                           {"zero": (0.0, 0.5), "nan": None, "raise": None}),
     # fold 1 has one class; fold 2 ranks its positive first: skipping fold 1 leaves 1.0
-    "cv_roc_auc": ZeroByZero(lambda: {"y_true_folds": [[1, 1], [1, 0]], "y_score_folds": [[0.5, 0.25], [0.5, 0.25]],
-                                  "method": "avg"}, {"skip": 1.0, "nan": None, "raise": None}),
-    "cv_ranking_score": ZeroByZero(lambda: {"y_true_folds": [[0, 0], [1, 0]], "y_score_folds": [[0.5, 0.25], [0.5, 0.25]],
-                                            "metric": "average_precision", "method": "avg"},
+    "cv_roc_auc": ZeroByZero(lambda: {"y_true": [1, 1, 1, 0], "y_score": [0.5, 0.25, 0.5, 0.25],
+                                      "folds": [0, 0, 1, 1], "method": "avg"}, {"skip": 1.0, "nan": None, "raise": None}),
+    "cv_ranking_score": ZeroByZero(lambda: {"y_true": [0, 0, 1, 0], "y_score": [0.5, 0.25, 0.5, 0.25],
+                                            "folds": [0, 0, 1, 1], "metric": "average_precision", "method": "avg"},
                                    {"skip": 1.0, "nan": None, "raise": None}),
-    # one fold: no pair spans two folds, AUC_between is 0/0 (merged = within = 1, share 1)
-    "merge_decomposition": ZeroByZero(lambda: {"y_true_folds": [[1, 0]], "y_score_folds": [[0.5, 0.25]]},
-                                      {"zero": (1.0, 1.0, 0.0, 1.0), "nan": None, "raise": None}),
+    # one fold: no pair spans two folds, AUC_between is 0/0 (an AUC of no pairs: never 0)
+    "merge_decomposition": ZeroByZero(lambda: {"y_true": [1, 0], "y_score": [0.5, 0.25], "folds": [0, 0]},
+                                      {"nan": None, "raise": None}),
     # no class A and r_B = 1: no false positives either, F1 of A is 0/0
     "theoretical_f1": ZeroByZero(lambda: {"prop_a": 0.0, "recall_b": 1.0, "average": "binary"},
                                  {"zero": 0.0, "nan": None, "raise": None}),
