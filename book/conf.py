@@ -21,6 +21,8 @@ import ast
 import functools
 import importlib
 import importlib.util
+import re
+import sys
 import types
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -59,6 +61,9 @@ html_theme = "sphinx_book_theme"
 html_title = "apples: measuring classifiers under cross-validation"
 html_theme_options = {
     "show_navbar_depth": 1,
+    # the sidebar of a page expands only the branch it is on: the API reference's ~200 pages, expanded on every
+    # page, would make each page carry them all and the build three times slower
+    "collapse_navbar": True,
     "home_page_in_toc": True,
     "use_download_button": True,
 }
@@ -272,5 +277,63 @@ def write_api_pages(app: Any, config: Any) -> None:
             path.write_text(text, encoding="utf-8")
 
 
+def _defining_module(module: str, name: str) -> str:
+    """The apples module that assigns ``name``, following ``from x import name`` from ``module`` (read, not run)."""
+    seen = set()
+    while module not in seen and name in _imports(module):
+        seen.add(module)
+        module = _imports(module)[name]
+    return module
+
+
+def document_constant(app: Any, what: str, name: str, obj: object, options: Any, lines: list[str]) -> None:
+    """``autodoc-process-docstring``: a re-exported constant gets the ``#:`` comment of the module that assigns it.
+
+    autodoc reads ``#:`` comments in the module it documents (the package's ``__init__.py``), where a
+    re-exported constant has none, and falls back to the docstring of the value's type ("Built-in
+    immutable sequence" for a tuple). A constant without a ``#:`` comment shows its value only.
+    """
+    if what != "data":
+        return
+    from sphinx.pycode import ModuleAnalyzer
+
+    module, _, attr = name.rpartition(".")
+    try:
+        comment = ModuleAnalyzer.for_module(_defining_module(module, attr)).find_attr_docs().get(("", attr))
+    except Exception:  # no source to read, or it does not parse: keep what autodoc found
+        return
+    if comment:
+        lines[:] = list(comment)
+    elif getattr(obj, "__doc__", None) == getattr(type(obj), "__doc__", None):
+        lines[:] = []
+
+
+def skip_field_alias(app: Any, what: str, name: str, obj: object, skip: bool, options: Any) -> bool | None:
+    """``autodoc-skip-member``: leave out a named tuple's field that has only Python's "Alias for field number N".
+
+    A field with a ``#:`` comment in its class is documented with it; a field without one is described
+    by the class docstring's Attributes section (numpydoc), so a second entry would say nothing.
+    """
+    if what != "class" or not re.fullmatch(r"Alias for field number \d+", getattr(obj, "__doc__", None) or ""):
+        return None
+    from sphinx.pycode import ModuleAnalyzer
+
+    for module in list(sys.modules.values()):
+        if not getattr(module, "__name__", "").startswith("apples"):
+            continue
+        for cls in vars(module).values():
+            if isinstance(cls, type) and issubclass(cls, tuple) and vars(cls).get(name) is obj:
+                docs = ModuleAnalyzer.for_module(cls.__module__).find_attr_docs()
+                return (cls.__qualname__, name) not in docs
+    return None
+
+
 def setup(app: Any) -> None:
+    from sphinx.ext import autosummary
+
+    # A table's summary is the docstring's first sentence, which autosummary ends at the first ". " that is
+    # not a known abbreviation; apples' summaries cite "Parker eq. (7)" and "Fig. 2" (read at each call).
+    autosummary.WELL_KNOWN_ABBREVIATIONS = (*autosummary.WELL_KNOWN_ABBREVIATIONS, "eq.", "Fig.")
     app.connect("config-inited", write_api_pages)
+    app.connect("autodoc-process-docstring", document_constant)
+    app.connect("autodoc-skip-member", skip_field_alias)
