@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml constraints.txt
 book: $(STAMP)
 	rm -rf build/book build/html
 	mkdir -p build/book/notebooks
-	cp -r book/conf.py book/index.md book/api build/book/
+	cp -r book/. build/book/
 	cp $(NOTEBOOKS) build/book/notebooks/
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=1800 build/book/notebooks/*.ipynb

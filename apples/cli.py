@@ -333,7 +333,7 @@ _OPTION_OF = {
 
 def _explain(err: ParameterError, args: argparse.Namespace) -> str:
     """The error of a bad argument, prefixed with the option (and column, and file line) that set it."""
-    option, attribute = _OPTION_OF.get(err.param.partition("[")[0], (None, None))
+    option, attribute = _OPTION_OF.get((err.param or "").partition("[")[0], (None, None))
     if option is None:
         return str(err)
     column = getattr(args, attribute) if attribute else None

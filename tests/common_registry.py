@@ -459,6 +459,14 @@ def _predictions_state(p):
     return {**arrays, "task": p.task, "labels": list(p.labels), "pos_label": p.pos_label}
 
 
+def _predictions_codes(p):
+    """What a binary CVPredictions holds, without the label names: which rows are positive (true, predicted),
+    the fold and repeat codes, and the scores. Renaming the labels (and pos_label with them) keeps it."""
+    return {"truth": p.truth_codes.tolist(), "pred": None if p.pred_codes is None else p.pred_codes.tolist(),
+            "folds": [c.tolist() for c in p.fold_codes], "repeats": p.n_repeats,
+            "y_score": None if p.y_score is None else p.y_score.tolist()}
+
+
 def _report_dict(result):
     """A CVReport as its dict, without the sentences (notes, warnings) that quote numbers and labels."""
     return {k: v for k, v in result.to_dict().items() if k not in ("notes", "warnings")}
@@ -555,7 +563,7 @@ REGISTRY: dict[str, Entry] = {
     "coverage_study": Entry(lambda: {"settings": _coverage_settings(), "n_studies": 4, "confidence": 0.875,
                                      "n_resamples": 8, "n_jobs": 1},
                             {"n_studies": Arg(SIZE), "confidence": _CONF, "n_resamples": Arg(SIZE), "seed": Arg(SEED),
-                             "n_jobs": Arg(SIZE)}),
+                             "n_jobs": Arg(INT)}),
     # ---- auc_calibration.py --------------------------------------------------------------------
     "stratified_fold_sizes": Entry(lambda: {"n_positives": 5, "n_cases": 40, "n_folds": 4},
                                    {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE)}),
@@ -851,12 +859,12 @@ REGISTRY: dict[str, Entry] = {
                                     "pos_label": 1},
                            {"y_true": _labels(), "y_pred": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS),
                             "pos_label": Arg(POSITIVE)},
-                           project=_predictions_state, relabel=BIN_MAP, rank_based=True),
+                           project=_predictions_codes, relabel=BIN_MAP),
     "CVPredictions@repeats": Entry(lambda: {"y_true": list(Y) * 2, "y_score": list(S) * 2, "folds": list(F) * 2,
                                             "repeats": [0] * 6 + [1] * 6},
                                    {"y_true": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS),
                                     "repeats": Arg(FOLD_IDS)},
-                                   project=_predictions_state, rank_based=True),
+                                   project=_predictions_state),
     "CVPredictions@multiclass": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM),
                                                "folds": [0, 0, 0, 0, 1, 1, 1, 1], "labels": [0, 1, 2]},
                                       {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS),
@@ -907,7 +915,7 @@ EXEMPT: dict[str, str] = {
                      "FIGURE_PANEL_PRIORS", "EXACT_METHODS", "VAN_ASCH_RECALL_A", "VAN_ASCH_RECALL_B",
                      "NONE_LABEL", "UNMATCHED", "AVERAGES", "H_MEASURE_PRIORS", "THRESHOLD_MEASURES",
                      "AVERAGE_POLICIES", "FOLD_F1_AVERAGES", "FOLD_F1_METHODS", "IMPLIED_COSTS", "F_AGGREGATIONS",
-                     "QUANTITY_NAMES", "AGGREGATION_NAMES", "REPORT_SECTIONS", "READINGS", "FIGURE2_PANELS", "FIGURE2_PROPS", "ALLOCATIONS",
+                     "QUANTITY_NAMES", "AGGREGATION_NAMES", "REPORT_SECTIONS", "COUNT_KEYS", "RANKING_METRICS", "READINGS", "FIGURE2_PANELS", "FIGURE2_PROPS", "ALLOCATIONS",
                      "ERROR_MODELS"], _CONSTANT),
     "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
     **dict.fromkeys(["COUNTS", "FOLD_COUNTS", "COUNTS_BY_LABEL", "BETA", "CV_PREDICTIONS", "FOLD_SCORES"],

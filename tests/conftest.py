@@ -26,9 +26,8 @@ def book_html(tmp_path_factory):
     """
     base = tmp_path_factory.mktemp("book")
     src = base / "src"
+    shutil.copytree(ROOT / "book", src, ignore=shutil.ignore_patterns("generated", "apples*.rst"))  # as make book copies it
     (src / "notebooks").mkdir(parents=True)
-    for name in ("conf.py", "index.md"):
-        shutil.copy(ROOT / "book" / name, src)
     for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         shutil.copy(p, src / "notebooks")
     build = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(base / "html")],

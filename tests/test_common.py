@@ -968,4 +968,4 @@ def test_integer_scores_beyond_2_53_are_ranked_exactly():
     ref_fpr, ref_tpr, _ = roc_curve(y, s, drop_intermediate=False)
     np.testing.assert_array_equal(fpr, ref_fpr)
     np.testing.assert_array_equal(tpr, ref_tpr)
-    assert apples.cv_roc_auc([y, y], [s, s], method="merge") == 1.0
+    assert apples.cv_roc_auc(y + y, np.concatenate([s, s]), folds=[0, 0, 1, 1], method="merge") == 1.0

@@ -49,6 +49,7 @@ from apples._params.declare import (
 )
 from apples._params.errors import ParameterError, ParameterTypeError, ParameterValueError, UndefinedMetricError
 from apples._params.kinds import (
+    CASES,
     CONFIDENCE,
     COUNT,
     FLAG,
@@ -56,6 +57,7 @@ from apples._params.kinds import (
     LABEL,
     LABEL_SET,
     LABELS,
+    N_JOBS,
     REPEAT_IDS,
     SCORES,
     SEED,
@@ -75,6 +77,7 @@ from apples._params.relations import BinaryLabels, LabelOf, OneLabelKind, SameLe
 from apples._params.undefined import POLICIES, Policy, Undefined, check_policy, divide, raise_if_undefined, resolve
 
 __all__ = [
+    "CASES",
     "CONFIDENCE",
     "COUNT",
     "FLAG",
@@ -84,6 +87,7 @@ __all__ = [
     "LABEL_SET",
     "MAX_EXACT_INT",
     "MAX_TABLE_BYTES",
+    "N_JOBS",
     "POLICIES",
     "REPEAT_IDS",
     "SCORES",
@@ -142,10 +146,10 @@ __all__ = [
     "default_pos_label",
     "divide",
     "exempt",
-    "nested_calls",
     "float_or_array",
     "is_missing",
     "label_kind",
+    "nested_calls",
     "raise_if_undefined",
     "resolve",
     "rng_from_seed",

@@ -35,10 +35,10 @@ __all__ = [
     "Kind",
     "Relation",
     "count_checks",
-    "nested_calls",
     "declaration_of",
     "declare",
     "exempt",
+    "nested_calls",
 ]
 
 P = ParamSpec("P")

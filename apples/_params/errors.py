@@ -18,9 +18,13 @@ __all__ = [
 
 class ParameterError(Exception):
     """A bad argument; ``param`` is its name (the command line maps it to an option), ``position`` the index of
-    the element at fault in an array argument, where there is one (the command line maps it to a line)."""
+    the element at fault in an array argument, where there is one (the command line maps it to a line).
 
-    def __init__(self, message: str, *, param: str, position: int | None = None) -> None:
+    ``param`` is None only where the error is re-raised as ``type(err)(message)`` with more context; every
+    check of the parameter layer sets it.
+    """
+
+    def __init__(self, message: str, *, param: str | None = None, position: int | None = None) -> None:
         super().__init__(message)
         self.param = param
         self.position = position

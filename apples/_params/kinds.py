@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from apples._params.checks import (
+    MAX_EXACT_INT,
     check_bool,
     check_choice,
     check_count,
@@ -188,9 +189,19 @@ class Size(Kind):
         self.what = "a positive integer"
 
     def check(self, name: str, value: object) -> int:
-        n = check_int(name, value, low=1)
+        n = check_int(name, value, low=1, high=MAX_EXACT_INT)
         if self.bytes_each is not None:
             check_table_size(f"{self.table} ({n:,} {name})", n * self.bytes_each, reduce=name)
+        return n
+
+
+class _Jobs(Kind):
+    what = "a number of parallel jobs: a positive integer, or -1 for every core, -2 for all but one, ..."
+
+    def check(self, name: str, value: object) -> int:
+        n = check_int(name, value, low=-(2**31), high=2**31 - 1)
+        if n == 0:
+            raise ValueError(f"{name}=0 runs nothing; pass 1 (no parallelism), a larger number, or -1 for every core")
         return n
 
 
@@ -316,4 +327,8 @@ LABEL_SET = _LabelSet()
 COUNT = _Count()
 SEED = _Seed()
 FLAG = _Flag()
+#: The number of cases of a training or test set: a positive integer up to 2**53.
+CASES = Integer(1, MAX_EXACT_INT)
+#: Parallel jobs for joblib (``n_jobs``).
+N_JOBS = _Jobs()
 CONFIDENCE = Real(0.0, 1.0, low_inclusive=False, high_inclusive=False)

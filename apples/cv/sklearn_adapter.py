@@ -21,7 +21,7 @@ from apples._optional import require
 from apples._params import (
     LABEL,
     LABELS,
-    Integer,
+    N_JOBS,
     Kind,
     Labels,
     Nullable,
@@ -157,7 +157,7 @@ class _ClassifierLabels(Relation):
     groups=Nullable(Labels("a one-dimensional array of group ids, one per case")),
     method=Options(*_METHODS),
     pos_label=Nullable(LABEL),
-    n_jobs=Nullable(Integer(None, None)),
+    n_jobs=Nullable(N_JOBS),
     relations=[SameLength("X", "y", "groups"), _MethodOf(), _ClassifierLabels()],
 )
 def cross_val_predictions(

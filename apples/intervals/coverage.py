@@ -39,24 +39,27 @@ from scipy import stats
 
 from apples._kernels.delong import bootstrap_aucs, delong_variance, placements
 from apples._kernels.f_measure import cv_f
+from apples._kernels.fold_model import design_counts, stratified_positives
 from apples._kernels.intervals import fold_t_interval, normal_quantile, proportion_interval
 from apples._kernels.resampling import fold_count_replicates
 from apples._optional import require
 from apples._params import (
     CONFIDENCE,
+    MAX_EXACT_INT,
+    N_JOBS,
     SEED,
     Frame,
     Integer,
     Kind,
+    Size,
     check_choice,
     check_frame,
-    check_positive,
+    check_int,
     check_real,
     check_table_size,
     declare,
     exempt,
 )
-from apples._kernels.fold_model import design_counts, stratified_positives
 from apples.theory.fold_model import DESIGN
 
 __all__ = [
@@ -244,8 +247,8 @@ def _check_settings(settings: object) -> list[dict]:
             high_inclusive=model == "f_model",
         )
         tau = check_real(f"settings.training_sd (row {i})", r["training_sd"], low=0.0)
-        n_cases = check_positive(f"settings.n_cases (row {i})", r["n_cases"])
-        n_folds = check_positive(f"settings.n_folds (row {i})", r["n_folds"])
+        n_cases = check_int(f"settings.n_cases (row {i})", r["n_cases"], low=1, high=MAX_EXACT_INT)
+        n_folds = check_int(f"settings.n_folds (row {i})", r["n_folds"], low=1, high=MAX_EXACT_INT)
         if model == "f_model":
             try:  # every rule of the §4.2 model
                 DESIGN({"prior": prior, "f_true": truth, "n_cases": n_cases, "n_folds": n_folds})
@@ -261,11 +264,11 @@ def _check_settings(settings: object) -> list[dict]:
 
 @declare(
     settings=_Settings(),
-    n_studies=Integer(2, None),
+    n_studies=Integer(2, MAX_EXACT_INT),
     confidence=CONFIDENCE,
-    n_resamples=Integer(1, None),
+    n_resamples=Size(bytes_each=16, table="each study's bootstrap replicates"),
     seed=SEED,
-    n_jobs=Integer(1, None),
+    n_jobs=N_JOBS,
 )
 def coverage_study(
     settings: pd.DataFrame,

@@ -21,9 +21,9 @@ from scipy import stats
 
 from apples._kernels.intervals import fold_t_interval, normal_quantile, t_two_sided_p
 from apples._params import (
+    CASES,
     CONFIDENCE,
     LABELS,
-    Integer,
     Kind,
     OneLabelKind,
     Options,
@@ -71,8 +71,8 @@ FOLD_SCORES = _FoldScores()
 
 @declare(
     fold_scores=FOLD_SCORES,
-    n_train=Integer(1, None),
-    n_test=Integer(1, None),
+    n_train=CASES,
+    n_test=CASES,
     confidence=CONFIDENCE,
     method=Options(*CV_SCORE_CI_METHODS),
 )
@@ -132,8 +132,8 @@ def cv_score_ci(
 @declare(
     scores_a=FOLD_SCORES,
     scores_b=FOLD_SCORES,
-    n_train=Integer(1, None),
-    n_test=Integer(1, None),
+    n_train=CASES,
+    n_test=CASES,
     confidence=CONFIDENCE,
     method=Options(*CV_SCORE_CI_METHODS),
     undefined=Undefined("raise", "nan"),

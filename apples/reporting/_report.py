@@ -108,7 +108,7 @@ def _train_weights(predictions: CVPredictions, train: Mapping[Hashable, float] |
     predictions=CV_PREDICTIONS,
     train_frequencies=Nullable(_FREQUENCIES),
     confidence=Nullable(CONFIDENCE),
-    n_resamples=Size(),
+    n_resamples=Size(bytes_each=64, table="the report's bootstrap replicates"),
     seed=SEED,
 )
 def report(
