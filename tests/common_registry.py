@@ -920,7 +920,7 @@ EXEMPT: dict[str, str] = {
     "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
     **dict.fromkeys(["COUNTS", "FOLD_COUNTS", "COUNTS_BY_LABEL", "BETA", "CV_PREDICTIONS", "FOLD_SCORES"],
                     "a kind of parameter (apples._params): what a declared parameter takes; tests/test_params.py"),
-    "FAggregation": "the type of the entries of F_AGGREGATIONS (a frozen dataclass of names)",
+    "FAggregation": "a result type: the entries of F_AGGREGATIONS (a frozen dataclass of names)",
     "FREQUENCIES": "the kind of the frequencies= parameter (an apples._params.Kind), declared by average_scores",
     "FrequenciesCover": "a relation between parameters (an apples._params.Relation), declared by average_scores",
     **dict.fromkeys(["ConfidenceInterval", "PairedComparison"], _RESULT),

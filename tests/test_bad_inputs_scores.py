@@ -191,15 +191,14 @@ def test_h_measure_flip_does_not_negate_integer_scores():
         assert r.flipped and r.h == pytest.approx(0.5, abs=1e-12)
 
 
-def test_cv_auc_merge_keeps_int64_and_uint64_folds_exact():
-    # numpy would concatenate int64 and uint64 into float64, merging 2**53 + 1 with 2**53
-    ys = [[1, 0], [1, 0]]
-    ss = [np.array([2**53 + 1, 2**53], dtype=np.int64), np.array([2**53 + 3, 2**53 + 2], dtype=np.uint64)]
+def test_cv_auc_merge_ranks_integer_scores_beyond_2_53_exactly():
+    # float64 would merge 2**53 + 1 with 2**53
+    y, folds = [1, 0, 1, 0], [0, 0, 1, 1]
+    s = np.array([2**53 + 1, 2**53, 2**53 + 3, 2**53 + 2], dtype=np.uint64)
     # merged ranking, by hand: 2**53+3 (pos) > 2**53+2 (neg) > 2**53+1 (pos) > 2**53 (neg): 3 of 4 pairs
-    assert cv_roc_auc(ys, ss, method="merge") == 0.75
-    ss_bad = [np.array([-1, -2]), np.array([2**64 - 1, 2**64 - 2], dtype=np.uint64)]
-    with pytest.raises(ValueError, match="cannot be ranked together exactly"):
-        cv_roc_auc(ys, ss_bad, method="merge")
+    assert cv_roc_auc(y, s, folds=folds, method="merge") == 0.75
+    # Python ints spanning int64 and uint64: every positive below every negative, by hand 0
+    assert cv_roc_auc(y, [-1, 2**64 - 1, 3, 4], folds=folds, method="merge") == 0.0
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -319,31 +318,30 @@ def test_missing_positive_label_is_refused():
 # Cross-validation: every per-fold error names the fold
 # ----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("method", ["avg", "merge"])
-def test_cv_auc_type_error_names_the_fold(method):
-    with pytest.raises(TypeError, match=r"fold 2 \(index 1\): y_score must be numeric"):
-        cv_roc_auc([[1, 0], [1, 0]], [[0.9, 0.1], ["a", "b"]], method=method)
-    with pytest.raises(ValueError, match=r"fold 2 \(index 1\): y_true contains a missing value \(None\)"):
-        cv_roc_auc([[1, 0], [1, None]], [[0.9, 0.1], [0.8, 0.2]], method=method)
-    with pytest.raises(TypeError, match=r"fold 1 \(index 0\): pos_label=1 is a number"):
-        cv_roc_auc([["a", "b"], ["a", "b"]], [[0.9, 0.1], [0.8, 0.2]], method="avg")
+def test_cv_auc_errors_name_the_argument_and_the_position(method):
+    folds = [0, 0, 1, 1]
+    with pytest.raises(TypeError, match=r"^y_score must be numeric") as err:
+        cv_roc_auc([1, 0, 1, 0], [0.9, 0.1, "a", "b"], folds=folds, method=method)
+    assert err.value.param == "y_score"
+    with pytest.raises(ValueError, match=r"^y_true contains a missing value \(None\) at position 3") as err:
+        cv_roc_auc([1, 0, 1, None], [0.9, 0.1, 0.8, 0.2], folds=folds, method=method)
+    assert (err.value.param, err.value.position) == ("y_true", 3)
+    with pytest.raises(TypeError, match=r"^pos_label=1 is a number"):
+        cv_roc_auc(["a", "b", "a", "b"], [0.9, 0.1, 0.8, 0.2], folds=folds, method=method)
+    with pytest.raises(ValueError, match=r"^folds contains a missing value \(None\) at position 2"):
+        cv_roc_auc([1, 0, 1, 0], [0.9, 0.1, 0.8, 0.2], folds=[0, 0, None, 1], method=method)
 
 
-def test_cv_ranking_score_type_error_from_the_metric_names_the_fold():
-    with pytest.raises(TypeError, match=r"fold 1 \(index 0\): k must be a positive integer"):
-        cv_ranking_score([[1, 0], [1, 0]], [[0.9, 0.1], [0.8, 0.2]], metric="precision_at_k", k="2", method="avg")
+def test_cv_ranking_score_checks_k_before_any_fold():
+    with pytest.raises(TypeError, match=r"^k must be an integer, got '2'"):
+        cv_ranking_score([1, 0, 1, 0], [0.9, 0.1, 0.8, 0.2], folds=[0, 0, 1, 1], metric="precision_at_k", k="2",
+                         method="avg")
 
 
-def test_cv_merge_refuses_folds_with_labels_of_different_kinds():
+def test_cv_refuses_labels_of_different_kinds():
     # numpy would merge [1, 0] and ["a", "b"] into four string labels
-    with pytest.raises(TypeError, match=r"mix of label types: fold 1 \(index 0\) of y_true_folds holds number labels"):
-        cv_roc_auc([[1, 0], ["a", "b"]], [[0.9, 0.1], [0.8, 0.2]], method="merge")
-
-
-def test_cv_ragged_fold_is_named():
-    # np.ndim of a ragged list raised numpy's own "inhomogeneous shape" ValueError
-    with pytest.raises(ValueError, match=r"fold 2 \(index 1\): y_true and y_score must be one-dimensional") as exc:
-        cv_roc_auc([[1, 0], [[1], [0, 1]]], [[0.9, 0.1], [0.8, 0.2]], method="avg")
-    assert _raised_by_apples(exc)
+    with pytest.raises(TypeError, match=r"^y_true mixes label types \(number and str\)"):
+        cv_roc_auc([1, 0, "a", "b"], [0.9, 0.1, 0.8, 0.2], folds=[0, 0, 1, 1], method="merge")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -503,13 +501,6 @@ def test_rng_from_seed_contract():
 # ----------------------------------------------------------------------------------------------------
 # auc_calibration.py, and the fold lists it shares with roc.py
 # ----------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("method", ["avg", "merge"])
-def test_cv_auc_empty_fold_is_refused_under_both_methods(method):
-    # merging silently dropped a fold with no test cases
-    with pytest.raises(ValueError, match=r"fold 2 \(index 1\): the fold is empty"):
-        cv_roc_auc([[1, 0], []], [[0.9, 0.1], []], method=method)
-
-
 def test_incoherence_comparison_names_which_model_is_wrong():
     m = Binormal()
     with pytest.raises(TypeError, match="model_a must be an apples.theory.Binormal"):
@@ -519,15 +510,16 @@ def test_incoherence_comparison_names_which_model_is_wrong():
 
 
 @pytest.mark.parametrize("bad, error, match", [
-    ([1, None, 0], ValueError, r"fold 2 \(index 1\): y_true contains a missing value \(None\) at position 1"),
-    ([1, float("nan"), 0], ValueError, r"fold 2 \(index 1\): y_true contains NaN at position 1"),
-    ([1, "a", 0], TypeError, r"fold 2 \(index 1\): y_true mixes label types"),
-    (["p", "n", "n"], TypeError, r"fold 2 \(index 1\): y_true must hold numeric labels"),
+    ([1, None, 0], ValueError, r"^y_true contains a missing value \(None\) at position 4"),
+    ([1, float("nan"), 0], ValueError, r"^y_true contains NaN at position 4"),
+    ([1, "a", 0], TypeError, r"^y_true mixes label types"),
+    (["p", "n", "n"], TypeError, r"^pos_label=1 is a number but the labels in y_true are strs"),
 ])
-def test_merge_decomposition_checks_fold_labels_before_reading_them(bad, error, match):
+def test_merge_decomposition_checks_labels_before_reading_them(bad, error, match):
     # np.asarray(t) == 1 read None and NaN as negatives and accepted [1, "a", 0]
+    y = ([1, 0, 0] if bad[0] != "p" else ["p", "n", "n"]) + bad
     with pytest.raises(error, match=match):
-        apples.merge_decomposition([[1, 0, 0], bad], [[0.9, 0.5, 0.1], [0.8, 0.4, 0.2]])
+        apples.merge_decomposition(y, [0.9, 0.5, 0.1, 0.8, 0.4, 0.2], folds=[0, 0, 0, 1, 1, 1])
 
 
 def test_scores_with_auc_and_section32_study_check_their_targets():

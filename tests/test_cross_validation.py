@@ -187,7 +187,7 @@ def test_every_fold_undefined_under_skip(method):
 
 
 def test_skip_is_refused_for_pooled_counts():
-    with pytest.raises(ValueError, match="method='tp_fp' averages nothing"):
+    with pytest.raises(ValueError, match="method='tp_fp' pools the folds first"):
         cv_f_measure(folds_of(TABLE1), method="tp_fp", undefined="skip")
 
 

@@ -191,7 +191,7 @@ class Size(Kind):
     def check(self, name: str, value: object) -> int:
         n = check_int(name, value, low=1, high=MAX_EXACT_INT)
         if self.bytes_each is not None:
-            check_table_size(f"{self.table} ({n:,} {name})", n * self.bytes_each, reduce=name)
+            check_table_size(f"{name}={n:,}: {self.table}", n * self.bytes_each, reduce=name)
         return n
 
 

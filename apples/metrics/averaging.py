@@ -218,32 +218,6 @@ _COVER = FrequenciesCover("frequencies", "counts_by_label")
 _AVERAGE_POLICY = Undefined("zero", "skip", "nan", "raise")
 
 
-# -- kept for apples.theory.prediction_cost, which does not declare its parameters yet ------------
-def check_counts_by_label(
-    counts_by_label: object, name: str = "counts_by_label"
-) -> tuple[list[Hashable], list[Counts]]:
-    """A per-label table checked by :data:`~apples.metrics.COUNTS_BY_LABEL`: its labels and counts, in order.
-
-    Not in ``__all__``: kept for :mod:`apples.theory.prediction_cost` until it declares its
-    parameters with ``COUNTS_BY_LABEL``.
-    """
-    table = COUNTS_BY_LABEL(name, counts_by_label)
-    return list(table), list(table.values())
-
-
-def check_frequencies(frequencies: object, labels: list[Hashable], counts: list[Counts]) -> np.ndarray | None:
-    """lfb weights checked by :data:`FREQUENCIES` and :class:`FrequenciesCover`, aligned with ``labels``.
-
-    None where ``"test"`` frequencies are 0/0 (no gold label). Not in ``__all__``: kept for
-    :mod:`apples.theory.prediction_cost` until it declares its parameters with them.
-    """
-    checked = FREQUENCIES("frequencies", frequencies)
-    table = dict(zip(labels, counts, strict=True))
-    FrequenciesCover("frequencies", "counts_by_label")({"frequencies": checked, "counts_by_label": table})
-    weights = _weights(checked, table)
-    return None if np.isnan(weights).any() else weights
-
-
 # -- the bodies' helpers ----------------------------------------------------------------------------
 def _arrays(table: Mapping[Hashable, Counts]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """TP, FP and FN of each label, in the table's order."""

@@ -32,7 +32,7 @@ from apples._params import (
     is_missing,
     resolve,
 )
-from apples.metrics.averaging import AVERAGES, AveragedScores, check_frequencies
+from apples.metrics.averaging import AVERAGES, FREQUENCIES, AveragedScores, FrequenciesCover
 from apples.metrics.counts import COUNTS, COUNTS_BY_LABEL, Counts
 
 __all__ = [
@@ -104,35 +104,6 @@ class _TableLabel(Kind):
         return value
 
 
-class _Frequencies(Kind):
-    """The lfb weights: a mapping label -> training frequency (finite, >= 0, summing to 1), or ``"test"``.
-
-    Checked by apples.metrics.averaging's ``check_frequencies`` (alone here, against the labels by
-    :class:`_FrequenciesOf`).
-    """
-
-    what = "a mapping label -> training-set relative frequency, or 'test'"
-
-    def check(self, name: str, value: object) -> Mapping[Hashable, float] | Literal["test"]:
-        if isinstance(value, Mapping):
-            check_frequencies(value, list(value), [])
-            return dict(value)
-        check_frequencies(value, [], [])  # "test", or the error naming frequencies
-        return "test"
-
-
-class _FrequenciesOf(Relation):
-    """Training frequencies name every label of the table and no other (``check_frequencies``)."""
-
-    def __init__(self, frequencies: str, table: str) -> None:
-        self.names = (frequencies, table)
-
-    def check(self, values: Mapping[str, Any]) -> None:
-        frequencies, table = (values.get(n) for n in self.names)
-        if isinstance(frequencies, Mapping) and table is not None:
-            check_frequencies(frequencies, list(table), list(table.values()))
-
-
 class _InTable(Relation):
     """Labels in an argument (a label, the moves, the shifts) are keys of ``counts_by_label``."""
 
@@ -171,7 +142,7 @@ def _shift_labels(name: str, shifts: Mapping[Hashable, int]) -> Iterator[tuple[H
 MOVES = _Moves()
 #: The kind of ``shifts``: a mapping label -> true positives gained (> 0) or lost (< 0).
 SHIFTS = _Shifts()
-_FREQUENCIES = Nullable(_Frequencies())
+_FREQUENCIES = Nullable(FREQUENCIES)
 _LABEL = _TableLabel()
 _DELTA = Integer()
 _WEIGHT = Real(0.0)
@@ -243,7 +214,7 @@ def _recall_factor(c: Counts, delta: int, weight: float, undefined: str) -> floa
     counts_by_label=COUNTS_BY_LABEL,
     average=Options("macro", "lfb"),
     frequencies=_FREQUENCIES,
-    relations=[_FrequenciesOf("frequencies", "counts_by_label")],
+    relations=[FrequenciesCover("frequencies", "counts_by_label")],
 )
 def label_weights(
     counts_by_label: Table,
@@ -375,7 +346,7 @@ def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined:
     average=Options(*AVERAGES),
     frequencies=_FREQUENCIES,
     undefined=_SCALAR_POLICY,
-    relations=[_InTable("moves", _move_labels), _FrequenciesOf("frequencies", "counts_by_label")],
+    relations=[_InTable("moves", _move_labels), FrequenciesCover("frequencies", "counts_by_label")],
 )
 def precision_change(
     counts_by_label: Table,
@@ -457,7 +428,7 @@ def precision_change(
     average=Options(*AVERAGES),
     frequencies=_FREQUENCIES,
     undefined=_SCALAR_POLICY,
-    relations=[_InTable("shifts", _shift_labels), _FrequenciesOf("frequencies", "counts_by_label")],
+    relations=[_InTable("shifts", _shift_labels), FrequenciesCover("frequencies", "counts_by_label")],
 )
 def recall_change(
     counts_by_label: Table,
@@ -634,7 +605,7 @@ def shift_true_positives(
     average=Options(*AVERAGES),
     frequencies=_FREQUENCIES,
     undefined=Undefined("zero", "skip", "nan", "raise"),
-    relations=[_FrequenciesOf("frequencies", "before")],
+    relations=[FrequenciesCover("frequencies", "before")],
 )
 def score_change(
     before: Table,
