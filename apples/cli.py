@@ -30,7 +30,7 @@ import warnings
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -178,7 +178,7 @@ def _check_header(path: Path, sep: str) -> None:
         )
 
 
-def _open_text(path: Path):
+def _open_text(path: Path) -> IO[str]:
     """The file as text, decompressed by its suffix as pandas does (gzip, bz2, xz; others as they are)."""
     suffix = path.suffix.lower()
     if suffix == ".gz":

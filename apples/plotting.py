@@ -14,10 +14,16 @@ module imports with the core install (each figure's colour for an F aggregation 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import pandas as pd
 
 from apples._optional import require
+
+if TYPE_CHECKING:  # matplotlib is optional (the notebooks extra)
+    from matplotlib.axes import Axes
 
 __all__ = [
     "decorate",
@@ -56,7 +62,7 @@ def set_style() -> None:
     pd.set_option("display.width", 120)
 
 
-def decorate(ax=None, **options):
+def decorate(ax: Axes | None = None, **options: Any) -> Axes:
     """Set axis properties in one call, ThinkStats style; returns ``ax``.
 
     ``decorate(ax, xlabel="Precision (%)", ylabel="F (%)", title=...)``; any
@@ -71,7 +77,7 @@ def decorate(ax=None, **options):
     return ax
 
 
-def panel_axes(ax, n_panels: int, **subplots_kw) -> list:
+def panel_axes(ax: Any, n_panels: int, **subplots_kw: Any) -> list:
     """The ``n_panels`` Axes a multi-panel plot draws on: ``ax`` checked, or a new figure's.
 
     ``ax`` is None (a new row of ``n_panels`` subplots, ``subplots_kw`` passed on) or a
@@ -101,7 +107,7 @@ EXPLORER_NOTE = (
 )
 
 
-def explorer_mimebundle(widget, draw) -> dict:
+def explorer_mimebundle(widget: Any, draw: Callable[[], Any]) -> dict:
     """The display of an explorer: the live widget, and a PNG snapshot for every viewer without a kernel.
 
     A running JupyterLab shows the widget (its MIME type ranks first); GitHub, the

@@ -97,7 +97,13 @@ def label_table_replicates(
             pooled[:, where] += rng.multinomial(n_f, p_f, size=size)
         rows = np.repeat(np.arange(size) * q, cells.size).reshape(size, cells.size)
 
-        def gather(select: np.ndarray, label: np.ndarray, pooled=pooled, rows=rows, size=size) -> np.ndarray:
+        def gather(
+            select: np.ndarray,
+            label: np.ndarray,
+            pooled: np.ndarray = pooled,
+            rows: np.ndarray = rows,
+            size: int = size,
+        ) -> np.ndarray:
             idx = (rows[:, select] + label[select]).ravel()
             return np.bincount(idx, weights=pooled[:, select].ravel(), minlength=size * q).reshape(size, q)
 

@@ -12,7 +12,7 @@ import datetime
 import math
 import numbers
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -142,7 +142,7 @@ def is_missing(value: object) -> bool:
     return type(value).__name__ in ("NAType", "NaTType")
 
 
-def check_labels_1d(name: str, values) -> np.ndarray:
+def check_labels_1d(name: str, values: Any) -> np.ndarray:
     """A one-dimensional array of class labels (or fold ids) of one kind, without missing values.
 
     Rejects, with an error naming ``name``: more than one dimension (ValueError),
@@ -211,7 +211,7 @@ def check_labels_1d(name: str, values) -> np.ndarray:
     return arr
 
 
-def _check_label_elements(name: str, values) -> None:
+def _check_label_elements(name: str, values: np.ndarray) -> None:
     """No missing value and a single label kind among ``values``, checked element by element."""
     kinds = set()
     for i, v in enumerate(values):
@@ -243,7 +243,7 @@ def _refuse_continuous(name: str, value: float, position: int) -> None:
     )
 
 
-def _has_missing_pandas(values) -> bool:
+def _has_missing_pandas(values: Any) -> bool:
     try:
         return bool(values.isna().any())
     except (AttributeError, TypeError):
@@ -375,7 +375,7 @@ def check_real(
     return v
 
 
-def check_same_length(**arrays) -> None:
+def check_same_length(**arrays: Any) -> None:
     """Raise a ValueError if the named arrays differ in length."""
     lengths = {name: len(a) for name, a in arrays.items()}
     if len(set(lengths.values())) > 1:
@@ -383,7 +383,7 @@ def check_same_length(**arrays) -> None:
         raise ValueError(f"inconsistent lengths: {detail}")
 
 
-def check_scores(name: str, values) -> np.ndarray:
+def check_scores(name: str, values: Any) -> np.ndarray:
     """A one-dimensional array of finite real scores, ranked exactly as given.
 
     Integer scores (``int64``, ``uint64``, and datetime/timedelta, taken as
@@ -528,7 +528,7 @@ def check_table_size(what: str, nbytes: int, *, reduce: str) -> None:
 
 def check_real_array(
     name: str,
-    values,
+    values: Any,
     *,
     low: float | None = None,
     high: float | None = None,
@@ -604,7 +604,7 @@ def check_real_array(
     return arr
 
 
-def rng_from_seed(seed, name: str = "seed") -> np.random.Generator:
+def rng_from_seed(seed: Any, name: str = "seed") -> np.random.Generator:
     """``numpy.random.default_rng(seed)`` for a required seed, with errors naming ``name``.
 
     ``None`` (fresh, unreproducible entropy) is refused with a TypeError, and
@@ -659,7 +659,7 @@ def check_bool(name: str, value: object) -> bool:
     return bool(value)
 
 
-def check_cost(c, name: str = "c") -> np.ndarray:
+def check_cost(c: Any, name: str = "c") -> np.ndarray:
     """Relative cost(s) in [0, 1] as a float array, 0-d for a scalar; errors name ``name``."""
     return check_real_array(name, c, low=0, high=1)
 
@@ -685,7 +685,7 @@ def check_folds_cases(n_cases: object, n_folds: object) -> tuple[int, int]:
     return n_cases, n_folds
 
 
-def check_fold_lists(y_true_folds, y_score_folds) -> tuple[list, list]:
+def check_fold_lists(y_true_folds: Any, y_score_folds: Any) -> tuple[list, list]:
     """Per-fold labels and scores as two lists of one-dimensional, equal-length, non-empty folds."""
     for name, v in (("y_true_folds", y_true_folds), ("y_score_folds", y_score_folds)):
         if isinstance(v, (str, bytes)) or (not isinstance(v, Sequence) and not isinstance(v, np.ndarray)):
@@ -719,7 +719,7 @@ def check_int_at_least(name: str, value: object, minimum: int) -> int:
     return check_count(name, value)
 
 
-def float_or_array(x):
+def float_or_array(x: Any) -> float | np.ndarray:
     """A float for a scalar input, a float array otherwise: how the closed forms return their values."""
     x = np.asarray(x, dtype=float)
     return float(x) if x.ndim == 0 else x

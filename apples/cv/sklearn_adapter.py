@@ -50,7 +50,16 @@ COUNT_KEYS = ("tp", "fp", "fn", "tn")
 _METHODS = ("auto", "predict_proba", "decision_function", "predict")
 
 
-def _fit_and_predict(estimator, X, y, train, test, method: str, labels: np.ndarray, pos_label):
+def _fit_and_predict(
+    estimator: Any,
+    X: Any,
+    y: np.ndarray,
+    train: np.ndarray,
+    test: np.ndarray,
+    method: str,
+    labels: np.ndarray,
+    pos_label: Any,
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Fit a clone on ``train``; predicted labels and scores (None, 1-d or one column per label) on ``test``."""
     clone = require("sklearn.base").clone
     model = clone(estimator).fit(_take(X, train), y[train])
@@ -69,7 +78,7 @@ def _fit_and_predict(estimator, X, y, train, test, method: str, labels: np.ndarr
     return y_pred, out
 
 
-def _positive_score(raw: np.ndarray, classes: list, pos_label, method: str) -> np.ndarray:
+def _positive_score(raw: np.ndarray, classes: list, pos_label: Any, method: str) -> np.ndarray:
     """The score of ``pos_label`` from a binary model's ``predict_proba`` or ``decision_function`` output.
 
     A probability table has a column per class of ``classes_``: the positive label's (0 if this
@@ -323,7 +332,7 @@ class _CountsScorer:
         return f"counts_scorer(pos_label={self.pos_label!r})"
 
 
-def _failed_folds(values) -> list[int] | None:
+def _failed_folds(values: Any) -> list[int] | None:
     """The folds where ``cross_validate`` stored NaN for a failed scorer, read off ``results['test_score']``.
 
     When :func:`counts_scorer` raises in the first fold, scikit-learn takes it for a single-metric scorer:

@@ -133,7 +133,7 @@ def _summary(low: np.ndarray, high: np.ndarray, truth: float) -> dict:
     }
 
 
-def _f_model(row, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
+def _f_model(row: dict, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
     n_cases, k, f_true = int(row["n_cases"]), int(row["n_folds"]), float(row["truth"])
     n_pos, _, fpr = design_counts(row["prior"], f_true, n_cases)  # precision = recall = f_true (§4.2)
     m = n_cases // k
@@ -163,7 +163,7 @@ def _f_model(row, n_studies: int, confidence: float, n_resamples: int, rng: np.r
     return [{"interval": name, **_summary(e[:, 0], e[:, 1], f_true)} for name, e in ends.items()]
 
 
-def _binormal(row, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
+def _binormal(row: dict, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
     n_cases, k = int(row["n_cases"]), int(row["n_folds"])
     m = n_cases // k
     n_pos = math.floor(row["prior"] * n_cases + 0.5)
@@ -212,7 +212,7 @@ def _binormal(row, n_studies: int, confidence: float, n_resamples: int, rng: np.
     return [{"interval": name, **_summary(e[:, 0], e[:, 1], row["truth"])} for name, e in ends.items()]
 
 
-def _run_setting(row: dict, n_studies: int, confidence: float, n_resamples: int, seed) -> list[dict]:
+def _run_setting(row: dict, n_studies: int, confidence: float, n_resamples: int, seed: Any) -> list[dict]:
     rng = np.random.default_rng(seed)
     run = _f_model if row["model"] == "f_model" else _binormal
     return [

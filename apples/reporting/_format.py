@@ -10,6 +10,7 @@ with one decimal; an undefined value prints as ``undefined``.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 from apples.cv.aggregations import AGGREGATION_NAMES, QUANTITY_NAMES
@@ -48,7 +49,7 @@ def report_rows(d: dict) -> list[dict[str, Any]]:
     std = d.get("repeats", {}).get("std")
     rows = []
 
-    def add(quantity: str, average: str, aggregation: str, value, spread) -> None:
+    def add(quantity: str, average: str, aggregation: str, value: Any, spread: Any) -> None:
         ci = _interval(d, quantity, average, aggregation)
         rows.append(
             {
@@ -82,7 +83,7 @@ def report_rows(d: dict) -> list[dict[str, Any]]:
     return rows
 
 
-def _pct(v) -> str:
+def _pct(v: float | None) -> str:
     return "undefined" if v is None else f"{100 * v:.1f}%"
 
 
@@ -105,7 +106,7 @@ def _markdown_user(text: str) -> str:
     return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in escaped)
 
 
-def _title(d: dict, user=_plain) -> str:
+def _title(d: dict, user: Callable[[str], str] = _plain) -> str:
     """The report's title line; ``user`` escapes the user text in it (the positive label)."""
     if d["task"] == "binary":
         head = (
@@ -158,7 +159,7 @@ def _table(d: dict) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
-def _fold_lines(d: dict, user=_plain) -> list[str]:
+def _fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
     """One line per fold; ``user`` escapes the user text in it (fold and repeat ids, labels)."""
     lines = []
     for f in d["folds"]:
