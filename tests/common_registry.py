@@ -44,34 +44,57 @@ import pandas as pd
 import pytest
 
 import apples
+from apples import _params
+from apples.cv.predictions import SCORE_ARRAY
+from apples.metrics._label_counting import LABEL_DATA, LABEL_LIST
 from apples.studies import forman_scholz as fs
 from apples.studies import parker as pk
 from apples.studies import van_asch as va
 
 # -- input classes ---------------------------------------------------------------------------------
-LABELS = "labels"  #: 1-d class labels (y_true, y_pred, y)
-FOLD_IDS = "fold_ids"  #: 1-d fold assignment, checked like labels
-SCORES = "scores"  #: 1-d finite real scores (y_score, uncertainty)
-POSITIVE = "positive"  #: one label that must be one of the labels and of their kind
-TARGET = "target"  #: one label of the labels' kind that need not occur in them
-LABEL_SET = "label_set"  #: an explicit label set (``labels=``)
-TABLE_LABEL = "table_label"  #: a label that must be a key of a counts_by_label table
-PREDICTIONS = "predictions"  #: a mapping name -> 1-d predicted labels
-COUNTS = "counts"  #: one apples.Counts
-FOLDS = "folds"  #: a sequence of apples.Counts, one per fold
-FOLD_LABELS = "fold_labels"  #: a sequence of 1-d label arrays, one per fold (y_true_folds)
-FOLD_SCORES = "fold_scores"  #: a sequence of 1-d score arrays, one per fold (y_score_folds)
-MULTILABEL = "multilabel"  #: a sequence of label collections (multi-label sets)
-COUNTS_BY_LABEL = "counts_by_label"  #: a mapping label -> apples.Counts
-FREQUENCIES = "frequencies"  #: a mapping label -> relative frequency
-SHIFTS = "shifts"  #: a mapping label -> signed integer change
-MOVES = "moves"  #: a sequence of (source label, target label, integer delta) triples
-COUNT_ARRAY = "count_array"  #: an array of non-negative integer counts (per fold, or a matrix)
-REAL = "real"  #: a real parameter (beta, prior, severity_ratio, ...), scalar or array
-SIZE = "size"  #: an integer size (n_reps, n_cases, k, ...)
-INT = "int"  #: a signed integer parameter (a change of a count)
-MODEL = "model"  #: an apples.theory.Binormal
-SEED = "seed"  #: an explicit seed: a non-negative int (reproducible draws; None is not a seed)
+@dataclass(frozen=True, eq=False)
+class Role:
+    """An input class of the registry: the bad inputs tests/test_common.py feeds a parameter of it, and the
+    kinds of apples' parameter layer (imported, never restated) its declaration may use: a Kind object, or a
+    Kind class (a parameterised kind such as ``Real(0, 1)``, or a module's private kind of that family)."""
+
+    name: str
+    kinds: tuple = ()
+
+    def fits(self, declared: object) -> bool:
+        """Whether a parameter declared with ``declared`` belongs to this input class."""
+        return any(declared is k or (isinstance(k, type) and isinstance(declared, k)) for k in self.kinds)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+LABELS = Role("labels", (_params.LABELS, LABEL_DATA))  #: 1-d class labels (y_true, y_pred, y)
+FOLD_IDS = Role("fold ids", (_params.FOLD_IDS, _params.REPEAT_IDS))  #: 1-d fold (or repeat) ids, checked like labels
+SCORES = Role("scores", (_params.SCORES, SCORE_ARRAY))  #: 1-d finite real scores (y_score, uncertainty)
+POSITIVE = Role("positive label", (_params.LABEL,))  #: one label that must be one of the labels and of their kind
+TARGET = Role("target label", (_params.LABEL,))  #: one label of the labels' kind that need not occur in them
+LABEL_SET = Role("label set", (_params.LABEL_SET, LABEL_LIST))  #: an explicit label set (``labels=``)
+TABLE_LABEL = Role("table label", (_params.Kind,))  #: a label that must be a key of a counts_by_label table
+PREDICTIONS = Role("predictions by name", (_params.Kind,))  #: a mapping name -> 1-d predicted labels
+COUNTS = Role("counts", (apples.metrics.COUNTS,))  #: one apples.Counts
+FOLD_COUNTS = Role("fold counts", (apples.metrics.FOLD_COUNTS,))  #: a sequence of apples.Counts, one per fold
+FOLD_LABEL_LISTS = Role("per-fold labels", (_params.Kind,))  #: a sequence of 1-d label arrays, one per fold
+FOLD_SCORE_LISTS = Role("per-fold scores", (_params.Kind,))  #: a sequence of 1-d score arrays, one per fold
+MULTILABEL = Role("label sets", (LABEL_DATA,))  #: a sequence of label collections (multi-label sets)
+COUNTS_BY_LABEL = Role("counts by label", (apples.metrics.COUNTS_BY_LABEL,))  #: a mapping label -> apples.Counts
+FREQUENCIES = Role("frequencies", (apples.metrics.FREQUENCIES,))  #: a mapping label -> relative frequency
+SHIFTS = Role("shifts", (apples.theory.SHIFTS,))  #: a mapping label -> signed integer change
+MOVES = Role("moves", (apples.theory.MOVES,))  #: a sequence of (source label, target label, integer delta)
+COUNT_ARRAY = Role("count array", (_params.Kind,))  #: an array of non-negative integer counts (per fold, a matrix)
+#: a real parameter (beta, prior, severity_ratio, ...), scalar or array: Real, RealArray or a module's own
+REAL = Role("real", (_params.Real, _params.RealArray, _params.Kind))
+#: an integer size (n_reps, n_cases, k, ...): Size, Integer, COUNT, CASES or a module's own
+SIZE = Role("size", (_params.Size, _params.Integer, type(_params.COUNT), _params.Kind))
+INT = Role("int", (_params.Integer, type(_params.N_JOBS)))  #: a signed integer (a change of a count, n_jobs)
+#: an apples object: a Binormal model, CVPredictions
+MODEL = Role("model", (apples.theory.BINORMAL, apples.cv.CV_PREDICTIONS, _params.Instance))
+SEED = Role("seed", (_params.SEED,))  #: an explicit seed: a non-negative int (reproducible draws; None is not a seed)
 
 #: Input kinds that are 1-d arrays of one value per case (lengths must agree within a call).
 CASE_ARRAYS = (LABELS, FOLD_IDS, SCORES, MULTILABEL)
@@ -97,7 +120,7 @@ class Overflow:
 class Arg:
     """One parameter's input class, and what is valid for it beyond the class defaults."""
 
-    kind: str
+    kind: Role
     nan_ok: bool = False  #: NaN is a documented valid value (e.g. "undefined")
     none_ok: bool = False  #: None is a documented valid value (a default meaning "derive it")
     inf_ok: bool = False  #: +-inf is a documented valid value (a threshold beyond every score)
@@ -180,7 +203,7 @@ YL = (("A",), ("A", "B"), ("C",), ("B", "C"))
 PL = (("A",), ("B",), ("C", "A"), ("B", "C"))
 #: Counts of one fold, of three folds, and of three labels (tn filled in).
 C = apples.Counts(3, 1, 2, 4)
-FOLDS = (apples.Counts(3, 1, 1, 5), apples.Counts(2, 2, 1, 5), apples.Counts(4, 0, 2, 4))
+THREE_FOLDS = (apples.Counts(3, 1, 1, 5), apples.Counts(2, 2, 1, 5), apples.Counts(4, 0, 2, 4))
 CBL = {"a": apples.Counts(3, 2, 7, 8), "b": apples.Counts(1, 7, 9, 3), "c": apples.Counts(6, 6, 8, 2)}
 FREQ = {"a": 0.25, "b": 0.25, "c": 0.5}
 #: Van Asch §7 fold counts: class-A instances, correct A, correct B per fold of 10.
@@ -321,8 +344,8 @@ def _labels(**kw):
 #: Curves return their thresholds as one float64 array that starts with +inf, as scikit-learn's roc_curve.
 _FLOAT_THR = "a float64 array starting with +inf (scikit-learn's roc_curve layout); for plotting"
 _BIN = {"y_true": _labels(), "y_score": Arg(SCORES), "pos_label": Arg(POSITIVE)}
-_FOLDLISTS = {"y_true_folds": Arg(FOLD_LABELS, names=("y_true",)),
-              "y_score_folds": Arg(FOLD_SCORES, names=("y_score",))}
+_FOLDLISTS = {"y_true_folds": Arg(FOLD_LABEL_LISTS, names=("y_true",)),
+              "y_score_folds": Arg(FOLD_SCORE_LISTS, names=("y_score",))}
 
 
 def _bin(**kw):
@@ -501,15 +524,15 @@ REGISTRY: dict[str, Entry] = {
         {"precision": Arg(REAL, nan_ok=True), "recall": Arg(REAL, nan_ok=True),
          "beta": _beta(large=_approx(0.25, rel=1e-12), small=_approx(0.5, rel=1e-12))}),
     # ---- cross_validation.py -------------------------------------------------------------------
-    "fold_validity": Entry(lambda: {"fold_counts": list(FOLDS)}, {"fold_counts": Arg(FOLDS)}),
-    "cv_accuracy": Entry(lambda: {"fold_counts": list(FOLDS), "method": "pooled"}, {"fold_counts": Arg(FOLDS)}),
-    "cv_f_measure": Entry(lambda: {"fold_counts": list(FOLDS), "method": "tp_fp", "beta": 2.0},
-                          {"fold_counts": Arg(FOLDS), "beta": _beta(large=_approx(_pooled_recall(FOLDS), rel=1e-12),
+    "fold_validity": Entry(lambda: {"fold_counts": list(THREE_FOLDS)}, {"fold_counts": Arg(FOLD_COUNTS)}),
+    "cv_accuracy": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "method": "pooled"}, {"fold_counts": Arg(FOLD_COUNTS)}),
+    "cv_f_measure": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "method": "tp_fp", "beta": 2.0},
+                          {"fold_counts": Arg(FOLD_COUNTS), "beta": _beta(large=_approx(_pooled_recall(THREE_FOLDS), rel=1e-12),
                                                               small=_approx(9 / 12, rel=1e-12))}),
-    "cv_table": Entry(lambda: {"fold_counts": list(FOLDS), "beta": 2.0},
-                      {"fold_counts": Arg(FOLDS), "beta": _beta(large=_f_column_is_recall, small=_f_column_is_precision)},
+    "cv_table": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "beta": 2.0},
+                      {"fold_counts": Arg(FOLD_COUNTS), "beta": _beta(large=_f_column_is_recall, small=_f_column_is_precision)},
                       nan_ok="the table's empty cells (precision of the Totals row, counts of the method rows) are NaN"),
-    "format_cv_table": Entry(lambda: {"table": apples.cv_table(list(FOLDS)), "decimals": 1},
+    "format_cv_table": Entry(lambda: {"table": apples.cv_table(list(THREE_FOLDS)), "decimals": 1},
                              {"decimals": Arg(SIZE)}),
     "percent": Entry(lambda: {"value": 0.625, "decimals": 1}, {"value": Arg(REAL), "decimals": Arg(SIZE)}),
     "round_half_up": Entry(lambda: {"x": 0.625, "digits": 2}, {"x": Arg(REAL), "digits": Arg(SIZE)}),
@@ -539,13 +562,13 @@ REGISTRY: dict[str, Entry] = {
                                       "confidence": 0.875},
                              {"y_true": _labels(), "y_score_a": Arg(SCORES), "y_score_b": Arg(SCORES),
                               "pos_label": Arg(POSITIVE), "confidence": _CONF}, rank_based=True, relabel=BIN_MAP),
-    "cv_f_measure_ci": Entry(lambda: {"fold_counts": list(FOLDS), "method": "tp_fp", "beta": 2.0, "confidence": 0.875,
+    "cv_f_measure_ci": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "method": "tp_fp", "beta": 2.0, "confidence": 0.875,
                                       "n_resamples": 64, "seed": 0},
-                             {"fold_counts": Arg(FOLDS), "beta": Arg(REAL, int_value=2, inf_ok=True), "confidence": _CONF,
+                             {"fold_counts": Arg(FOLD_COUNTS), "beta": Arg(REAL, int_value=2, inf_ok=True), "confidence": _CONF,
                               "n_resamples": Arg(SIZE), "seed": Arg(SEED)}, project=_ends),
-    "cv_f_measure_ci@avg": Entry(lambda: {"fold_counts": list(FOLDS), "method": "avg", "confidence": 0.875,
+    "cv_f_measure_ci@avg": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "method": "avg", "confidence": 0.875,
                                           "n_resamples": 64},
-                                 {"fold_counts": Arg(FOLDS), "confidence": _CONF, "n_resamples": Arg(SIZE)},
+                                 {"fold_counts": Arg(FOLD_COUNTS), "confidence": _CONF, "n_resamples": Arg(SIZE)},
                                  project=_ends),
     "cv_score_ci": Entry(lambda: {"fold_scores": list(FOLD_SCORES_A), "n_train": 12, "n_test": 4,
                                   "confidence": 0.875},

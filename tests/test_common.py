@@ -61,9 +61,9 @@ from common_registry import (
     COUNTS_BY_LABEL,
     EXEMPT,
     FOLD_IDS,
-    FOLD_LABELS,
-    FOLD_SCORES,
-    FOLDS,
+    FOLD_COUNTS,
+    FOLD_LABEL_LISTS,
+    FOLD_SCORE_LISTS,
     FREQUENCIES,
     INT,
     LABEL_SET,
@@ -102,7 +102,7 @@ GUARD_MEMORY = 1 << 30
 HUGE = 2**60
 
 KIND_WORD = {LABELS: "labels", FOLD_IDS: "fold_ids", SCORES: "scores", MULTILABEL: "label_sets",
-             FOLD_LABELS: "fold_labels", FOLD_SCORES: "fold_scores", COUNT_ARRAY: "counts"}
+             FOLD_LABEL_LISTS: "fold_labels", FOLD_SCORE_LISTS: "fold_scores", COUNT_ARRAY: "counts"}
 
 
 # -- calling and judging ---------------------------------------------------------------------------
@@ -358,7 +358,7 @@ def _map_labels(entry: Entry, key: str, kwargs: dict, mapping: Mapping) -> dict:
 
     out = dict(kwargs)
     for name, arg in entry.args.items():
-        if arg.kind in (LABELS, FOLD_LABELS, MULTILABEL, LABEL_SET, TARGET, TABLE_LABEL) and name in out:
+        if arg.kind in (LABELS, FOLD_LABEL_LISTS, MULTILABEL, LABEL_SET, TARGET, TABLE_LABEL) and name in out:
             out[name] = m(out[name])
         elif arg.kind == POSITIVE:
             out[name] = m(out.get(name, _signature_default(key, name)))
@@ -373,18 +373,18 @@ def _map_labels(entry: Entry, key: str, kwargs: dict, mapping: Mapping) -> dict:
 
 def _score_values(entry: Entry, kwargs: dict) -> np.ndarray:
     parts = []
-    for name in _args_of(entry, SCORES, FOLD_SCORES):
+    for name in _args_of(entry, SCORES, FOLD_SCORE_LISTS):
         v = kwargs[name]
-        parts.extend(np.ravel(np.concatenate([np.asarray(f, float) for f in v])) if entry.args[name].kind == FOLD_SCORES
+        parts.extend(np.ravel(np.concatenate([np.asarray(f, float) for f in v])) if entry.args[name].kind == FOLD_SCORE_LISTS
                      else np.asarray(v, float))
     return np.unique(parts)
 
 
 def _transform_scores(entry: Entry, kwargs: dict, transform: Callable) -> dict:
     out = dict(kwargs)
-    for name in _args_of(entry, SCORES, FOLD_SCORES):
+    for name in _args_of(entry, SCORES, FOLD_SCORE_LISTS):
         v = kwargs[name]
-        if entry.args[name].kind == FOLD_SCORES:
+        if entry.args[name].kind == FOLD_SCORE_LISTS:
             out[name] = [transform(np.asarray(f, float)) for f in v]
         else:
             out[name] = transform(np.asarray(v, float))
@@ -430,7 +430,7 @@ def _convert(entry: Entry, kwargs: dict, how: str) -> dict:
     for name, arg in entry.args.items():
         if arg.kind in (LABELS, FOLD_IDS, SCORES):
             out[name] = conv(kwargs[name])
-        elif arg.kind in (FOLD_LABELS, FOLD_SCORES):
+        elif arg.kind in (FOLD_LABEL_LISTS, FOLD_SCORE_LISTS):
             out[name] = [conv(f) for f in kwargs[name]]
         elif arg.kind == MULTILABEL:  # one label list per instance: a 1-d object array, not a 2-d one
             sets = np.empty(len(kwargs[name]), dtype=object)
@@ -551,8 +551,8 @@ def _positive_cases(key: str, entry: Entry):
 
 
 def _fold_list_cases(key: str, entry: Entry):
-    lab = _args_of(entry, FOLD_LABELS)
-    sco = _args_of(entry, FOLD_SCORES)
+    lab = _args_of(entry, FOLD_LABEL_LISTS)
+    sco = _args_of(entry, FOLD_SCORE_LISTS)
     if not (lab and sco):
         return
     lab, sco = lab[0], sco[0]
@@ -614,7 +614,7 @@ def _count_cases(key: str, entry: Entry):
         yield _reject_case(key, entry, f"not_counts_{arg}", lambda kw, arg=arg: _with(kw, **{arg: (3, 1, 2, 4)}), (arg,))
         yield _reject_case(key, entry, f"none_{arg}", lambda kw, arg=arg: _with(kw, **{arg: None}), (arg,))
     one = apples.Counts(1, 1, 1, 1)
-    for arg in _args_of(entry, FOLDS):
+    for arg in _args_of(entry, FOLD_COUNTS):
         yield _reject_case(key, entry, "empty_folds", lambda kw, arg=arg: _with(kw, **{arg: []}), (arg,))
         yield _reject_case(key, entry, "single_counts_as_folds", lambda kw, arg=arg: _with(kw, **{arg: one}), (arg,))
         yield _reject_case(key, entry, "none_in_folds", lambda kw, arg=arg: _with(kw, **{arg: [one, None]}), (arg,))
@@ -842,7 +842,7 @@ def invariance_cases():
                     assert all(a == b for a, b in zip(after, expected)) and len(after) == len(expected), \
                         f"thresholds {after} are not the integer scores {expected}"
                 yield Case(key, "thresholds_exact_above_2_53", exact)
-        if _args_of(entry, LABELS, FOLD_IDS, SCORES, FOLD_LABELS, FOLD_SCORES, MULTILABEL):
+        if _args_of(entry, LABELS, FOLD_IDS, SCORES, FOLD_LABEL_LISTS, FOLD_SCORE_LISTS, MULTILABEL):
             for how in ("array", "series"):
                 yield _same_case(key, entry, f"{how}_input", lambda kw, how=how, entry=entry: _convert(entry, kw, how))
 
@@ -938,6 +938,23 @@ def test_registry_entry_matches_signature(key):
     inspect.signature(resolve(key)).bind(**entry.recipe())
     unknown = sorted(set(entry.args) - set(params))
     assert not unknown, f"{key}: input classes declared for parameters it does not have: {unknown}"
+
+
+@pytest.mark.parametrize("key", sorted(REGISTRY))
+def test_registry_input_classes_are_the_declared_kinds(key):
+    """Every parameter the registry tests is declared through apples' parameter layer, with a kind of its input
+    class: the registry reads the kinds off the declarations and never restates a contract of its own."""
+    from apples._params import Nullable, declaration_of
+
+    obj = resolve(key)
+    declaration = declaration_of(obj.__init__ if isinstance(obj, type) else obj)
+    assert declaration is not None, f"{key} is not declared (@declare) in apples"
+    for name, arg in REGISTRY[key].args.items():
+        declared = declaration.kinds.get(name)
+        while isinstance(declared, Nullable):
+            declared = declared.kind
+        assert declared is not None, f"{key}: parameter {name} is tested as {arg.kind} but not declared"
+        assert arg.kind.fits(declared), f"{key}: {name} is tested as {arg.kind} but declared as {declared!r}"
 
 
 @pytest.mark.parametrize("key", sorted(ZERO_BY_ZERO))

@@ -327,3 +327,12 @@ def test_cv_table_makes_a_bounded_number_of_checks_whatever_the_number_of_folds(
             apples.cv_table(fold_counts)
         made_by_k[k] = made()
     assert len(set(made_by_k.values())) == 1 and made_by_k[2] <= 3, made_by_k
+
+
+def test_the_package_ships_its_type_hints():
+    import tomllib
+
+    meta = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert (PACKAGE / "py.typed").exists()  # PEP 561
+    assert "py.typed" in meta["tool"]["setuptools"]["package-data"]["apples"]
+    assert meta["tool"]["mypy"]["disallow_untyped_defs"] is True

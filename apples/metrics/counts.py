@@ -20,13 +20,13 @@ from apples._params import (
     LABEL,
     LABELS,
     BinaryLabels,
+    Declaration,
     Instance,
     MappingOf,
     OneLabelKind,
     ParameterValueError,
     SameLength,
     SequenceOf,
-    check_count,
     declare,
 )
 
@@ -80,9 +80,9 @@ class Counts:
     fn: int
     tn: int = 0
 
-    def __post_init__(self) -> None:
+    def __post_init__(self) -> None:  # the dataclass's __init__ calls it: each count checked by its kind
         for name in ("tp", "fp", "fn", "tn"):
-            object.__setattr__(self, name, check_count(name, getattr(self, name)))
+            object.__setattr__(self, name, COUNT(name, getattr(self, name)))
 
     # -- arithmetic: pooling folds -------------------------------------------------
     def __add__(self, other: object) -> Counts:
@@ -246,6 +246,9 @@ def fold_counts(y_true: ArrayLike, y_pred: ArrayLike, *, folds: ArrayLike, pos_l
 
 
 #: The kind of a parameter that takes one confusion count.
+#: The constructor's contract: the dataclass's own __init__ checks each count by COUNT in __post_init__.
+Counts.__init__.__apples_params__ = Declaration(dict.fromkeys(("tp", "fp", "fn", "tn"), COUNT))  # type: ignore[attr-defined]
+
 COUNTS = Instance(Counts, hint="make one with apples.Counts.from_labels(y_true, y_pred)", what="an apples.Counts")
 #: The kind of a parameter that takes one confusion count per fold (``fold_counts``).
 FOLD_COUNTS = SequenceOf(COUNTS, what="a sequence of apples.Counts, one per fold (apples.fold_counts gives it)")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from apples._params import Kind, declare
 from apples.reporting._format import render_html, render_markdown, render_text, report_rows
 from apples.reporting._layout import check_layout
 
@@ -16,6 +17,41 @@ if TYPE_CHECKING:
 __all__ = [
     "CVReport",
 ]
+
+
+class _ReportData(Kind):
+    what = "a mapping in the layout of CVReport.to_dict()"
+
+    def check(self, name: str, value: object) -> dict[str, Any]:
+        check_layout(value, name)
+        try:
+            return json.loads(json.dumps(value, allow_nan=False))
+        except (TypeError, ValueError) as err:  # a value check_layout does not look into (a fold's label list)
+            raise type(err)(f"{name} must hold JSON values only (the layout of CVReport.to_dict()): {err}") from None
+
+
+class _ReportJSON(Kind):
+    what = "the JSON text of CVReport.to_json()"
+
+    def check(self, name: str, value: object) -> dict[str, Any]:
+        if not isinstance(value, (str, bytes)):
+            raise TypeError(f"{name} must be a JSON string, got {type(value).__name__}")
+
+        def no_constant(word: str) -> None:
+            raise ValueError(f"{name} holds {word}, which CVReport.to_json() never writes (an undefined value is null)")
+
+        try:
+            data = json.loads(value, parse_constant=no_constant)
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            raise ValueError(f"{name} is not the JSON of CVReport.to_json(): {err}") from None
+        if not isinstance(data, dict) or data.get("task") not in ("binary", "multiclass"):
+            raise ValueError(f"{name} is not the JSON of CVReport.to_json() (no 'task' of 'binary' or 'multiclass')")
+        check_layout(data, name)
+        return data
+
+
+_REPORT_DATA = _ReportData()
+_REPORT_JSON = _ReportJSON()
 
 
 class CVReport:
@@ -36,35 +72,20 @@ class CVReport:
     True
     """
 
+    @declare(data=_REPORT_DATA)
     def __init__(self, data: Mapping[str, Any]) -> None:
-        check_layout(data, "data")
-        try:
-            self._data = json.loads(json.dumps(data, allow_nan=False))
-        except (TypeError, ValueError) as err:  # a value check_layout does not look into (a fold's label list)
-            raise type(err)(f"data must hold JSON values only (the layout of CVReport.to_dict()): {err}") from None
+        self._data: dict[str, Any] = cast("dict[str, Any]", data)  # checked and copied by its kind
 
     @classmethod
+    @declare(text=_REPORT_JSON)
     def from_json(cls, text: str) -> CVReport:
         """The report written by :meth:`to_json`; a ValueError or TypeError naming the entry for anything else.
 
         JSON's ``NaN`` and ``Infinity`` are refused: :meth:`to_json` writes an undefined value as ``null``.
         """
-        if not isinstance(text, (str, bytes)):
-            raise TypeError(f"text must be a JSON string, got {type(text).__name__}")
-
-        def no_constant(word: str) -> None:
-            raise ValueError(f"text holds {word}, which CVReport.to_json() never writes (an undefined value is null)")
-
-        try:
-            data = json.loads(text, parse_constant=no_constant)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"text is not the JSON of CVReport.to_json(): {err}") from None
-        except UnicodeDecodeError as err:
-            raise ValueError(f"text is not the JSON of CVReport.to_json(): {err}") from None
-        if not isinstance(data, dict) or data.get("task") not in ("binary", "multiclass"):
-            raise ValueError("text is not the JSON of CVReport.to_json() (no 'task' of 'binary' or 'multiclass')")
-        check_layout(data, "text")
-        return cls(data)
+        report = cls.__new__(cls)
+        report._data = cast("dict[str, Any]", text)  # the kind has parsed the text and checked the layout
+        return report
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the report as plain Python (JSON types; undefined values are None)."""
