@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 from apples._kernels.f_measure import ratio
 
 __all__ = [
-    "corpus_counts",
+    "corpus_totals",
     "eq31_terms",
     "pooled_and_fold_f1",
     "round_half_up",
@@ -35,10 +35,10 @@ def round_half_up(x: float) -> int:
     return int(np.floor(round(x, 9) + 0.5))
 
 
-def corpus_counts(prop_a: float, n_instances: int, recall_a: float, recall_b: float) -> dict[str, int]:
+def corpus_totals(prop_a: float, n_instances: int, recall_a: float, recall_b: float) -> dict[str, int]:
     """The whole corpus of the fixed-accuracy model: n_A = round(π N), n_B, and t_c = round(r_c n_c), halves up.
 
-    >>> corpus_counts(0.10, 10_000, 0.8, 0.977)
+    >>> corpus_totals(0.10, 10_000, 0.8, 0.977)
     {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
     """
     n_a = round_half_up(prop_a * n_instances)

@@ -17,8 +17,7 @@ from numpy.typing import ArrayLike
 
 from apples._kernels.f_measure import ratio
 from apples._kernels.fold_model import stratified_positives
-from apples._kernels.fold_size import corpus_counts as _corpus_counts
-from apples._kernels.fold_size import eq31_terms, pooled_and_fold_f1
+from apples._kernels.fold_size import corpus_totals, eq31_terms, pooled_and_fold_f1
 from apples._params import (
     MAX_EXACT_INT,
     Integer,
@@ -238,7 +237,7 @@ def corpus_counts(
     >>> corpus_counts(0.10, n_instances=10_000)
     {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
     """
-    return _corpus_counts(prop_a, n_instances, recall_a, recall_b)
+    return corpus_totals(prop_a, n_instances, recall_a, recall_b)
 
 
 # ----------------------------------------------------------------------------- F1 of folds

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from apples._kernels.fold_size import corpus_counts, eq31_terms
+from apples._kernels.fold_size import corpus_totals, eq31_terms
 from apples._params import (
     MAX_EXACT_INT,
     SEED,
@@ -259,7 +259,7 @@ def _curve(
     for prop, rng in zip(props, streams, strict=True):
         prop = float(prop)
         sim = _simulate_f1(prop, n_reps=n_reps, rng=rng, **design) if n_reps else None
-        n_a = corpus_counts(prop, n_instances, VAN_ASCH_RECALL_A, VAN_ASCH_RECALL_B)["n_a"]
+        n_a = corpus_totals(prop, n_instances, VAN_ASCH_RECALL_A, VAN_ASCH_RECALL_B)["n_a"]
         for average in FOLD_F1_AVERAGES:
             theory = _eq31(prop, recall_a=recall_a, recall_b=recall_b, average=average)
             for method in FOLD_F1_METHODS:

@@ -63,7 +63,7 @@ import pandas as pd
 from scipy import stats
 
 from apples._kernels.fold_model import stratified_positives
-from apples._kernels.fold_size import corpus_counts, pooled_and_fold_f1
+from apples._kernels.fold_size import corpus_totals, pooled_and_fold_f1
 from apples._params import (
     LABEL,
     MAX_EXACT_INT,
@@ -171,7 +171,7 @@ def _rng(seed: int | np.random.Generator) -> np.random.Generator:
 
 def _setup(prop_a: float, n_instances: int, n_folds: int, recall_a: float, recall_b: float) -> tuple[np.ndarray, dict]:
     """The fold sizes (the first ``N mod K`` one larger) and the corpus of a checked set-up."""
-    return stratified_positives(n_instances, n_folds), corpus_counts(prop_a, n_instances, recall_a, recall_b)
+    return stratified_positives(n_instances, n_folds), corpus_totals(prop_a, n_instances, recall_a, recall_b)
 
 
 def _deal(cells: list[int], n_folds: int) -> np.ndarray:
