@@ -344,6 +344,17 @@ def zipf_subsample(
     most all of them), drawn without replacement with
     ``numpy.random.default_rng(seed)``.
 
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels.
+    exponent : float >= 0, default 1.0
+        0 keeps every instance (no skew).
+    minimum : int >= 0, default 1
+        Instances every label keeps (all of them if it has fewer).
+    seed : int or numpy.random.Generator
+        Required; a Generator is used as it is (and advanced).
+
     Returns
     -------
     numpy.ndarray

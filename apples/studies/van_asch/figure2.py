@@ -165,7 +165,8 @@ def figure2_curves(
     n_reps : int, default 2000
         Cross-validations per simulated point; 0 computes the exact curves only.
     seed : int or numpy.random.Generator, default 4
-        Seed of the simulations (the same for every panel, as in notebook 04).
+        Seed of the simulations, the same for every panel (as in notebook 04): see
+        :func:`fold_f1_curve`; a Generator gives one new child of its seed sequence for all panels.
 
     Returns
     -------
@@ -306,8 +307,8 @@ def fold_f1_curve(
     n_reps : int, default 10,000
         Cross-validations per proportion (at most 2**53); 0 for the exact values only.
     seed : int or numpy.random.Generator, default 0
-        An int seeds a :class:`numpy.random.SeedSequence` whose children drive the proportions; a
-        Generator's children (:meth:`numpy.random.Generator.spawn`) do.
+        Proportion i draws from child i of ``numpy.random.SeedSequence(seed)``; a Generator gives
+        a new child of its own seed sequence (its draws are not advanced), whose children do.
 
     Returns
     -------
