@@ -16,6 +16,7 @@ import pandas as pd
 
 from apples._optional import require
 from apples._params import FLAG, Frame, Kind, Options, declare
+from apples.cv.aggregations import F_AGGREGATIONS
 from apples.studies.van_asch.figure2 import _PANEL_LETTERS, FIGURE2_PANELS
 from apples.theory.fold_size import FOLD_F1_AVERAGES, FOLD_F1_METHODS
 
@@ -107,8 +108,6 @@ def plot_fold_f1(
 
 def _draw_fold_f1(curve: pd.DataFrame, *, average: str, ax: Any, title: str | None, theory: bool, legend: bool) -> Any:
     """:func:`plot_fold_f1` of checked arguments on ``ax``."""
-    from apples.cv.aggregations import F_AGGREGATIONS
-
     data = curve[curve["average"] == average]
     for method in FOLD_F1_METHODS:
         d = data[data["method"] == method].drop_duplicates("prop_a").sort_values("prop_a")
