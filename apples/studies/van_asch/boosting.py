@@ -32,6 +32,7 @@ from apples._params import (
     Kind,
     LabelOf,
     OneLabelKind,
+    ParameterTypeError,
     ParameterValueError,
     Real,
     Relation,
@@ -40,7 +41,6 @@ from apples._params import (
     check_labels_1d,
     check_same_label_kind,
     check_same_length,
-    check_seed,
     declare,
     label_kind,
     unique_labels,
@@ -148,20 +148,6 @@ class _KsWithin(Relation):
         for i, k in enumerate(values["ks"]):
             if not 0 <= k <= n:
                 raise ValueError(f"ks[{i}]={k} must lie in [0, n = {n}]")
-
-
-class _SplitSeed(Kind):
-    """A seed that also seeds scikit-learn's ``train_test_split``: an integer in [0, 2**32 - 1]."""
-
-    what = "an integer in [0, 2**32 - 1]"
-
-    def check(self, name: str, value: object) -> int:
-        seed = check_seed(name, value)  # a Generator is no random_state for scikit-learn
-        if seed > _MAX_SKLEARN_SEED:
-            raise ValueError(
-                f"{name} must lie in [0, 2**32 - 1] (it seeds scikit-learn's train_test_split too), got {seed}"
-            )
-        return seed
 
 
 class _Features(Relation):
@@ -609,7 +595,7 @@ def boosting_curve(
 
 @declare(
     y=LABELS,
-    seed=_SplitSeed(),
+    seed=SEED,
     exponent=_EXPONENT,
     minimum=_MINIMUM,
     train_size=Real(0.0, 1.0, low_inclusive=False, high_inclusive=False),
@@ -691,6 +677,16 @@ def nearest_neighbour_boosting(
 
     train_test_split = require("sklearn.model_selection").train_test_split  # scikit-learn: the notebooks extra
 
+    if isinstance(seed, np.random.Generator):
+        raise ParameterTypeError(
+            "seed must be an int here: it also seeds scikit-learn's train_test_split, which takes no "
+            "numpy.random.Generator",
+            param="seed",
+        )
+    if seed > _MAX_SKLEARN_SEED:
+        raise ParameterValueError(
+            f"seed must lie in [0, 2**32 - 1] (it seeds scikit-learn's train_test_split too), got {seed}", param="seed"
+        )
     t = np.asarray(y)
     if distances is None:
         x = np.asarray(X, dtype=float)
