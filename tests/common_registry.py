@@ -685,8 +685,8 @@ REGISTRY: dict[str, Entry] = {
     "figure2_curves": Entry(lambda: {"props": [0.125], "panels": {"a": (4, 80)}, "n_reps": 3},
                             {"props": Arg(REAL, array=True), "n_reps": Arg(SIZE), "seed": Arg(SEED)},
                             project=lambda r: {k: v.to_numpy() for k, v in r.items()},
-                            note="panels maps panel letters to (n_folds, n_instances), each checked by "
-                                 "fold_f1_curve (its own entry)"),
+                            note="panels maps panel letters to (n_folds, n_instances), each pair checked as "
+                                 "fold_f1_curve checks n_folds and n_instances (its own entry)"),
     # ---- multilabel.py -------------------------------------------------------------------------
     "label_counts": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM)},
                           {"y_true": _labels(), "y_pred": _labels()}, relabel=MC_MAP),

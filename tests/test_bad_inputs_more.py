@@ -169,6 +169,8 @@ VA = {"n_instances": 80, "n_folds": 4}
 @pytest.mark.parametrize("seed, exc, msg", BAD_SEEDS, ids=repr)
 @pytest.mark.parametrize("func", [va.simulate_fold_counts, va.simulate_fold_f1], ids=lambda f: f.__name__)
 def test_simulate_fold_seed_is_required_and_checked_by_apples(func, seed, exc, msg):
+    if seed is None:  # refused by the declaration's SEED kind: a seed is a non-negative int or a Generator
+        msg = "seed must be a non-negative integer"
     with pytest.raises(exc, match=f"^{msg}") as info:
         func(0.125, **VA, n_reps=3, seed=seed)
     assert _raised_in_apples(info.value)

@@ -14,11 +14,20 @@ from scipy import stats
 from sklearn.metrics import f1_score
 
 import apples
-from apples.studies import van_asch as va
 from apples import Counts, UndefinedMetricError, cv_f_measure, f_measure
-from apples.theory.fold_size import VAN_ASCH_RECALL_A, VAN_ASCH_RECALL_B, corpus_counts, delta_factors, delta_table, fold_f1, fold_sizes, theoretical_f1
-from apples.studies.van_asch.fold_size import exact_fold_f1, simulate_fold_counts, simulate_fold_f1
+from apples.studies import van_asch as va
 from apples.studies.van_asch.figure2 import fold_f1_curve, fold_f1_readings
+from apples.studies.van_asch.fold_size import exact_fold_f1, simulate_fold_counts, simulate_fold_f1
+from apples.theory.fold_size import (
+    VAN_ASCH_RECALL_A,
+    VAN_ASCH_RECALL_B,
+    corpus_counts,
+    delta_factors,
+    delta_table,
+    fold_f1,
+    fold_sizes,
+    theoretical_f1,
+)
 
 RA, RB = 0.8, 0.977
 
@@ -187,25 +196,28 @@ def fold_arrays(draw):
     n = draw(st.lists(st.integers(1, 8), min_size=k, max_size=k))
     n_a = [draw(st.integers(0, x)) for x in n]
     tp_a = [draw(st.integers(0, x)) for x in n_a]
-    tp_b = [draw(st.integers(0, x - m)) for x, m in zip(n, n_a)]
+    tp_b = [draw(st.integers(0, x - m)) for x, m in zip(n, n_a, strict=True)]
     return np.array(n), np.array(n_a), np.array(tp_a), np.array(tp_b)
 
 
 @given(fold_arrays())
 def test_vectorised_equals_cv_f_measure_property(arrays):
     n, n_a, tp_a, tp_b = arrays
-    folds_a = [Counts(tp=int(t), fp=int(x - m - u), fn=int(m - t), tn=int(u)) for x, m, t, u in zip(n, n_a, tp_a, tp_b)]
-    folds_b = [Counts(tp=int(u), fp=int(m - t), fn=int(x - m - u), tn=int(t)) for x, m, t, u in zip(n, n_a, tp_a, tp_b)]
+    cells = list(zip(n, n_a, tp_a, tp_b, strict=True))
+    folds_a = [Counts(tp=int(t), fp=int(x - m - u), fn=int(m - t), tn=int(u)) for x, m, t, u in cells]
+    folds_b = [Counts(tp=int(u), fp=int(m - t), fn=int(x - m - u), tn=int(t)) for x, m, t, u in cells]
     for method in ("tp_fp", "avg"):
+        # fold_f1 raises on a pooled 0/0 (tp_fp) and counts a fold's 0/0 as 0 (avg), as Forman & Scholz §2.3
+        policy = "raise" if method == "tp_fp" else "zero"
         try:
-            ref_a = cv_f_measure(folds_a, method=method)
+            ref_a = cv_f_measure(folds_a, method=method, undefined=policy)
         except ValueError:
             with pytest.raises(UndefinedMetricError):
                 fold_f1(n_a, tp_a, tp_b, fold_size=n, method=method)
             continue
         assert fold_f1(n_a, tp_a, tp_b, fold_size=n, method=method) == pytest.approx(ref_a, abs=1e-15)
         try:
-            ref = (ref_a + cv_f_measure(folds_b, method=method)) / 2
+            ref = (ref_a + cv_f_measure(folds_b, method=method, undefined=policy)) / 2
         except ValueError:
             continue
         assert fold_f1(n_a, tp_a, tp_b, fold_size=n, method=method, average="macro") == pytest.approx(ref, abs=1e-15)
@@ -217,7 +229,7 @@ def test_pooled_zero_over_zero_policy():
     with pytest.raises(UndefinedMetricError):
         fold_f1(*args, fold_size=5, method="tp_fp")
     with pytest.raises(ValueError):
-        cv_f_measure([Counts(0, 0, 0, 5)] * 2, method="tp_fp")
+        cv_f_measure([Counts(0, 0, 0, 5)] * 2, method="tp_fp", undefined="raise")
     assert np.isnan(fold_f1(*args, fold_size=5, method="tp_fp", undefined="nan"))
     assert fold_f1(*args, fold_size=5, method="avg") == 0.0 == cv_f_measure([Counts(0, 0, 0, 5)] * 2, method="avg")
 
@@ -238,7 +250,8 @@ def test_delta_by_hand():
     # identical folds: every δ is 1 and F_avg = F_tp,fp (the paper's sufficient condition)
     same = ([2, 2, 2], [2, 2, 2], [7, 7, 7])
     assert delta_factors(*same, fold_size=10).tolist() == [1.0, 1.0, 1.0]
-    assert fold_f1(*same, fold_size=10, method="avg") == pytest.approx(fold_f1(*same, fold_size=10, method="tp_fp"), abs=1e-15)
+    tp_fp = fold_f1(*same, fold_size=10, method="tp_fp")
+    assert fold_f1(*same, fold_size=10, method="avg") == pytest.approx(tp_fp, abs=1e-15)
 
 
 def test_delta_gap_identity():
@@ -270,7 +283,7 @@ def brute_force_random_fixed(n_a, t_a, n_b, t_b, k):
         for chosen in itertools.combinations(rest, size):
             left = [i for i in rest if i not in chosen]
             for tail in partitions(left):
-                yield [chosen] + tail
+                yield [chosen, *tail]
 
     for part in partitions(list(range(len(items)))):
         fa = fb = Fraction(0)
@@ -396,7 +409,10 @@ def test_readings_columns_are_exact_fold_f1():
                                "avg: random, binomial", "avg: stratified, binomial", "tp_fp: fixed", "tp_fp: binomial"]
     for col in r.columns:
         method, reading = col.split(": ")
-        kw = dict(zip(("allocation", "errors"), reading.split(", "))) if method == "avg" else {"errors": reading}
+        if method == "avg":
+            kw = dict(zip(("allocation", "errors"), reading.split(", "), strict=True))
+        else:
+            kw = {"errors": reading}
         assert r.loc[0.02, col] == exact_fold_f1(0.02, method=method, average="macro", n_folds=10, **kw)
     # 0 % class A: class A scores 0 everywhere, class B's F1 is 2 r_B / (1 + r_B) pooled (eq. 31 at π = 0)
     assert r.loc[0.0, "tp_fp: fixed"] == pytest.approx(RB / (1 + RB), abs=2e-3)

@@ -17,8 +17,27 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
 
 from apples import Counts, UndefinedMetricError, average_scores
-from apples.studies.van_asch import accuracy_by_uncertainty, expected_accuracy, boosting_curve, boosting_table, nearest_neighbour_boosting, relabel_errors, relabel_uncertain, uncertainty_threshold, zipf_subsample
-from apples.theory import label_weights, move_false_positives, precision_change, precision_factor, recall_change, recall_factor, score_change, shift_true_positives
+from apples.studies.van_asch import (
+    accuracy_by_uncertainty,
+    boosting_curve,
+    boosting_table,
+    expected_accuracy,
+    nearest_neighbour_boosting,
+    relabel_errors,
+    relabel_uncertain,
+    uncertainty_threshold,
+    zipf_subsample,
+)
+from apples.theory import (
+    label_weights,
+    move_false_positives,
+    precision_change,
+    precision_factor,
+    recall_change,
+    recall_factor,
+    score_change,
+    shift_true_positives,
+)
 
 TABLE3 = {"c1": Counts(3, 2, 7), "c2": Counts(1, 7, 9), "c3": Counts(6, 6, 8), "c4": Counts(6, 9, 0)}
 TRAIN3 = {"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.4}
@@ -70,7 +89,7 @@ def frequencies_for(draw, labels):
     f = [r / total for r in raw]
     f[-1] = 1.0 - math.fsum(f[:-1])  # exact sum 1
     assume(f[-1] >= 0)
-    return dict(zip(labels, f))
+    return dict(zip(labels, f, strict=True))
 
 
 @st.composite
@@ -134,7 +153,7 @@ def test_eq16_factor_is_the_change_of_one_weighted_precision(table, data):
 
 def test_eq22_is_eq16_with_weight_one_over_c():
     t = with_tn(TABLE3)
-    for label, c in t.items():
+    for c in t.values():
         for delta in (-c.fp, -1, 1, 5):
             eq22 = -delta * c.tp / (4 * (c.tp + c.fp) * (c.tp + c.fp + delta)) if c.tp + c.fp + delta else 0.0
             assert precision_factor(c, delta, weight=1 / 4) == pytest.approx(eq22, abs=1e-15)
@@ -199,7 +218,7 @@ def test_recall_change_equals_brute_force(data, table):
         c = shifted[label]
         delta = data.draw(st.integers(-c.tp, c.fn))
         others = [k for k in labels if k != label and shifted[k].fp - delta >= 0 and shifted[k].tn + delta >= 0]
-        other = data.draw(st.sampled_from([None] + others))
+        other = data.draw(st.sampled_from([None, *others]))
         shifted = shift_true_positives(shifted, label, delta, other=other)
         shifts[label] = delta
     brute = score_change(table, shifted, **opts).recall
@@ -349,7 +368,7 @@ def test_move_keeps_single_label_consistency():
 # confident (it is only found by the oracle, UPPER).
 Y_TRUE = np.array(["A"] * 8 + ["B"] * 3 + ["C"] * 3)
 Y_PRED = np.array(["A"] * 7 + ["B"] + ["B", "B", "C"] + ["C", "C", "B"])
-UNCERTAINTY = np.array([1, 1, 1, 1, 1, 1, 1, 2] + [1, 5, 6] + [1, 2, 7], dtype=float)
+UNCERTAINTY = np.array([*[1, 1, 1, 1, 1, 1, 1, 2], *[1, 5, 6], *[1, 2, 7]], dtype=float)
 
 
 def test_boosting_pattern_by_hand():
@@ -590,7 +609,7 @@ def test_table8_f1_is_not_the_f_of_macro_precision_and_recall():
     table8 = {"NORMAL": (78.11, 71.77, 73.05), "CHANGED": (78.87, 71.02, 73.16), "UPPER": (90.44, 71.83, 76.33)}
     f_of_averages = {name: 2 * p * r / (p + r) for name, (p, r, _) in table8.items()}
     assert round(f_of_averages["NORMAL"], 2) == 74.81  # by hand: 2 * 78.11 * 71.77 / 149.88 = 74.8059
-    for name, (p, r, f1) in table8.items():
+    for name, (_p, _r, f1) in table8.items():
         # more than a point above the printed F1 in every row. Consistent with F1 = mean of per-label F1:
         # the harmonic mean is concave, so mean F1 <= F of the mean precision and recall (Jensen).
         assert f_of_averages[name] - f1 > 1.0

@@ -16,7 +16,8 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from apples._kernels.f_measure import ratio
-from apples._kernels.fold_size import pooled_and_fold_f1
+from apples._kernels.fold_model import stratified_positives
+from apples._kernels.fold_size import corpus_totals, eq31_terms, pooled_and_fold_f1
 from apples._params import (
     MAX_EXACT_INT,
     Integer,
@@ -135,11 +136,6 @@ _AVERAGE = Options(*FOLD_F1_AVERAGES)
 _POLICY = Undefined("zero", "nan", "raise")
 
 
-def _round_half_up(x: float) -> int:
-    """Nearest integer, halves up, after removing float noise (0.035 * 1000 is 35.000000000000004)."""
-    return int(np.floor(round(x, 9) + 0.5))
-
-
 # ----------------------------------------------------------------------------- eq. 31
 @declare(prop_a=RealArray(0, 1), recall_a=_UNIT, recall_b=_UNIT, average=_AVERAGE, undefined=_POLICY)
 def theoretical_f1(
@@ -199,20 +195,12 @@ def theoretical_f1(
     >>> abs(theoretical_f1(0.0) - 0.977 / 1.977) < 1e-15  # left edge: F1 of class B, halved
     True
     """
-    prop, r_a, r_b = np.asarray(prop_a), recall_a, recall_b
-    term_a = resolve(
-        ratio(r_a * prop, (1 + r_a) * prop + (1 - r_b) * (1 - prop)),
-        undefined,
-        what="F1 of class A (no class A and no false positives)",
-    )
+    raw_a, raw_b = eq31_terms(prop_a, recall_a, recall_b)
+    term_a = resolve(raw_a, undefined, what="F1 of class A (no class A and no false positives)")
     if average == "binary":
         out = 2 * np.asarray(term_a)
     else:
-        term_b = resolve(
-            ratio(r_b * (1 - prop), (1 - r_a) * prop + (1 + r_b) * (1 - prop)),
-            undefined,
-            what="F1 of class B (no class B and no false positives)",
-        )
+        term_b = resolve(raw_b, undefined, what="F1 of class B (no class B and no false positives)")
         out = np.asarray(term_a) + np.asarray(term_b)
     return float(out) if out.ndim == 0 else out
 
@@ -233,9 +221,7 @@ def fold_sizes(n_instances: int, n_folds: int) -> np.ndarray:
     [201, 201, 201, 200, 200]
     """
     check_table_size(f"{n_folds:,} folds", 24 * n_folds, reduce="n_folds")
-    q, r = divmod(n_instances, n_folds)
-    sizes: np.ndarray = q + (np.arange(n_folds) < r).astype(np.int64)
-    return sizes
+    return stratified_positives(n_instances, n_folds)  # the instances dealt as evenly as the positives
 
 
 @declare(prop_a=_UNIT, n_instances=_N_INSTANCES, recall_a=_UNIT, recall_b=_UNIT)
@@ -251,10 +237,7 @@ def corpus_counts(
     >>> corpus_counts(0.10, n_instances=10_000)
     {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
     """
-    prop, r_a, r_b = prop_a, recall_a, recall_b
-    n_a = _round_half_up(prop * n_instances)
-    n_b = n_instances - n_a
-    return {"n_a": n_a, "n_b": n_b, "tp_a": _round_half_up(r_a * n_a), "tp_b": _round_half_up(r_b * n_b)}
+    return corpus_totals(prop_a, n_instances, recall_a, recall_b)
 
 
 # ----------------------------------------------------------------------------- F1 of folds

@@ -9,27 +9,42 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy.optimize import isotonic_regression
 
+from apples._kernels.averages import label_averages
+from apples._kernels.counting import codes_of
+from apples._kernels.labels import single_label_counts
 from apples._optional import require
 from apples._params import (
-    check_count,
+    LABEL,
+    LABEL_SET,
+    LABELS,
+    MAX_EXACT_INT,
+    SCORES,
+    SEED,
+    Integer,
+    Kind,
+    LabelOf,
+    OneLabelKind,
+    ParameterTypeError,
+    ParameterValueError,
+    Real,
+    Relation,
+    SameLength,
     check_int,
-    check_label_kind,
     check_labels_1d,
-    check_real,
     check_same_label_kind,
     check_same_length,
-    check_scores,
-    check_seed,
-    rng_from_seed,
+    declare,
+    label_kind,
+    unique_labels,
 )
-from apples.metrics.averaging import average_scores
-from apples.metrics.multilabel import label_counts
 
 __all__ = [
     "accuracy_by_uncertainty",
@@ -43,13 +58,139 @@ __all__ = [
     "zipf_subsample",
 ]
 
-# -- validation helpers --------------------------------------------------------------
 #: Largest ``random_state`` scikit-learn accepts (numpy's legacy RandomState seeds are 32-bit).
 _MAX_SKLEARN_SEED = 2**32 - 1
 
 
+# -- the kinds and rules of the boosting parameters ---------------------------------------------------
+class _Predictions(Kind):
+    """A non-empty mapping name -> predicted labels (each a one-dimensional array of labels)."""
+
+    what = "a non-empty mapping name -> predicted labels"
+
+    def check(self, name: str, value: object) -> dict[Any, np.ndarray]:
+        if not isinstance(value, Mapping) or not value:
+            raise TypeError(f"{name} must be {self.what}")
+        return {key: check_labels_1d(f"{name}[{key!r}]", p) for key, p in value.items()}
+
+
+class _PredictionsOf(Relation):
+    """Every prediction of ``predictions`` has the length and the label kind of ``y_true``."""
+
+    names = ("predictions", "y_true")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        t = values["y_true"]
+        for key, p in values["predictions"].items():
+            check_same_length(y_true=t, **{f"predictions[{key!r}]": p})
+            check_same_label_kind(y_true=t, **{f"predictions[{key!r}]": p})
+
+
+def _named_arrays(values: Mapping[str, Any], names: Sequence[str]) -> dict[str, np.ndarray]:
+    """The label arrays of the named arguments; a mapping of predictions gives one per entry."""
+    out = {}
+    for n in names:
+        value = values.get(n)
+        if isinstance(value, Mapping):
+            out.update({f"{n}[{key!r}]": p for key, p in value.items()})
+        elif value is not None:
+            out[n] = value
+    return out
+
+
+class _LabelsCover(Relation):
+    """The label set ``labels`` holds every label of the data, and labels of their kind (Van Asch §4.1)."""
+
+    def __init__(self, labels: str, *arrays: str) -> None:
+        self.names = (labels, *arrays)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        given = np.asarray(values[self.names[0]])
+        data = {n: a for n, a in _named_arrays(values, self.names[1:]).items() if a.size}
+        kinds = {label_kind(a) for a in data.values()}
+        if kinds and label_kind(given) not in kinds:
+            where = " and ".join(data)
+            raise TypeError(
+                f"mix of label types: labels holds {label_kind(given)} labels, {where} holds "
+                f"{', '.join(sorted(kinds))} labels; use labels of one type"
+            )
+        known = set(given.tolist())
+        for n, a in data.items():
+            unknown = sorted({repr(lab) for lab in unique_labels(n, a).tolist() if lab not in known})
+            if unknown:
+                raise ParameterValueError(
+                    f"{n} contains label(s) {', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''} "
+                    "that are not in labels=; the label set must hold every label of the data "
+                    "(dropping one would change the macro average)",
+                    param="labels",
+                )
+
+
+class _Ks(Kind):
+    """Numbers of relabelled predictions: one integer or a non-empty sequence of them; becomes a list of int."""
+
+    what = "an integer or a sequence of integers"
+
+    def check(self, name: str, value: object) -> list[int]:
+        ks = [check_int(f"{name}[{i}]", k) for i, k in enumerate(np.atleast_1d(np.asarray(value, dtype=object)))]
+        if not ks:
+            raise ValueError(f"{name} is empty")
+        return ks
+
+
+class _KsWithin(Relation):
+    """Every ``k`` of ``ks`` lies in [0, n], n the number of predictions."""
+
+    names = ("ks", "y_pred")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        n = values["y_pred"].size
+        for i, k in enumerate(values["ks"]):
+            if not 0 <= k <= n:
+                raise ValueError(f"ks[{i}]={k} must lie in [0, n = {n}]")
+
+
+class _Features(Relation):
+    """``X`` (n, d) with a row per label of ``y`` when ``distances`` is None; else ``distances`` (n, n), no NaN."""
+
+    names = ("y", "X", "distances")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        t = values["y"]
+        distances = values.get("distances")
+        if distances is None:
+            x = np.asarray(values.get("X"), dtype=float)
+            if x.ndim != 2:
+                raise ParameterValueError(f"X must be two-dimensional, got an array of shape {x.shape}", param="X")
+            if len(x) != t.size:
+                raise ParameterValueError(f"inconsistent lengths: X has {len(x)}, y has {t.size}", param="X")
+            return
+        d = np.asarray(distances, dtype=float)
+        if d.shape != (t.size, t.size):
+            raise ParameterValueError(
+                f"distances must have shape (n, n) = {(t.size, t.size)}, got {d.shape}", param="distances"
+            )
+        if np.isnan(d).any():
+            raise ParameterValueError("distances contains NaN", param="distances")
+
+
+_UNCERTAIN = {"y_true": LABELS, "y_pred": LABELS, "uncertainty": SCORES}
+_UNCERTAIN_RULES = [SameLength("y_true", "y_pred", "uncertainty"), OneLabelKind("y_true", "y_pred")]
+_MAX_ACCURACY = Real(0.0, 1.0, low_inclusive=False)
+_EXPONENT = Real(0.0, None)
+_MINIMUM = Integer(0, None)
+
+
+def _not_empty(t: np.ndarray) -> None:
+    if t.size == 0:
+        raise ParameterValueError("y_true is empty", param="y_true")
+
+
 # -- the boosting strategy of §6.2.1 ---------------------------------------------------------
-def accuracy_by_uncertainty(y_true, y_pred, uncertainty, *, bins: int = 10) -> pd.DataFrame:
+@declare(**_UNCERTAIN, bins=Integer(1, MAX_EXACT_INT), relations=_UNCERTAIN_RULES)
+def accuracy_by_uncertainty(
+    y_true: ArrayLike, y_pred: ArrayLike, uncertainty: ArrayLike, *, bins: int = 10
+) -> pd.DataFrame:
     """Accuracy of the predictions grouped by uncertainty: the data of Van Asch Figure 1.
 
     The predictions are sorted by uncertainty (e.g. the distance to the
@@ -78,16 +219,8 @@ def accuracy_by_uncertainty(y_true, y_pred, uncertainty, *, bins: int = 10) -> p
     0  0.1   0.2  2        2       1.0
     1  0.3   0.9  2        1       0.5
     """
-    t = check_labels_1d("y_true", y_true)
-    p = check_labels_1d("y_pred", y_pred)
-    u = check_scores("uncertainty", uncertainty)
-    check_same_length(y_true=t, y_pred=p, uncertainty=u)
-    check_same_label_kind(y_true=t, y_pred=p)  # ints against strings: nothing would count as correct
-    bins = check_count("bins", bins)  # above 2**53 refused, like every count
-    if bins < 1:
-        raise ValueError(f"bins must be >= 1, got {bins}")
-    if u.size == 0:
-        raise ValueError("y_true is empty")
+    t, p, u = np.asarray(y_true), np.asarray(y_pred), np.asarray(uncertainty)
+    _not_empty(u)
     bins = min(bins, u.size)  # more bins than predictions cut at every rank, exactly as bins = n does
     order = np.argsort(u, kind="stable")
     us, ok = u[order], (t == p)[order]
@@ -107,7 +240,17 @@ def accuracy_by_uncertainty(y_true, y_pred, uncertainty, *, bins: int = 10) -> p
     return pd.DataFrame(rows)
 
 
-def expected_accuracy(y_true, y_pred, uncertainty) -> pd.DataFrame:
+def _expected_accuracy(t: np.ndarray, p: np.ndarray, u: np.ndarray) -> pd.DataFrame:
+    """:func:`expected_accuracy` of checked arrays."""
+    uniq, inv = np.unique(u, return_inverse=True)
+    n = np.bincount(inv).astype(float)
+    acc = np.bincount(inv, weights=(t == p).astype(float)) / n
+    fit = isotonic_regression(acc, weights=n, increasing=False).x
+    return pd.DataFrame({"uncertainty": uniq, "n": n.astype(int), "accuracy": acc, "expected": fit})
+
+
+@declare(**_UNCERTAIN, relations=_UNCERTAIN_RULES)
+def expected_accuracy(y_true: ArrayLike, y_pred: ArrayLike, uncertainty: ArrayLike) -> pd.DataFrame:
     """Accuracy as a non-increasing function of uncertainty, by isotonic regression.
 
     A smooth-free estimate of the curve behind Van Asch Figure 1: the
@@ -127,21 +270,21 @@ def expected_accuracy(y_true, y_pred, uncertainty) -> pd.DataFrame:
     >>> expected_accuracy([0] * 4, [0, 1, 0, 1], [1, 2, 3, 4]).expected.tolist()
     [1.0, 0.5, 0.5, 0.0]
     """
-    t = check_labels_1d("y_true", y_true)
-    p = check_labels_1d("y_pred", y_pred)
-    u = check_scores("uncertainty", uncertainty)
-    check_same_length(y_true=t, y_pred=p, uncertainty=u)
-    check_same_label_kind(y_true=t, y_pred=p)  # ints against strings: nothing would count as correct
-    if u.size == 0:
-        raise ValueError("y_true is empty")
-    uniq, inv = np.unique(u, return_inverse=True)
-    n = np.bincount(inv).astype(float)
-    acc = np.bincount(inv, weights=(t == p).astype(float)) / n
-    fit = isotonic_regression(acc, weights=n, increasing=False).x
-    return pd.DataFrame({"uncertainty": uniq, "n": n.astype(int), "accuracy": acc, "expected": fit})
+    _not_empty(np.asarray(y_true))
+    return _expected_accuracy(np.asarray(y_true), np.asarray(y_pred), np.asarray(uncertainty))
 
 
-def uncertainty_threshold(y_true, y_pred, uncertainty, *, max_accuracy: float = 0.35) -> float:
+def _threshold(t: np.ndarray, p: np.ndarray, u: np.ndarray, max_accuracy: float) -> float:
+    """:func:`uncertainty_threshold` of checked arguments."""
+    curve = _expected_accuracy(t, p, u)
+    below = np.flatnonzero(curve["expected"].to_numpy() < max_accuracy)
+    return float(curve["uncertainty"].iloc[below[0]]) if below.size else math.inf
+
+
+@declare(**_UNCERTAIN, max_accuracy=_MAX_ACCURACY, relations=_UNCERTAIN_RULES)
+def uncertainty_threshold(
+    y_true: ArrayLike, y_pred: ArrayLike, uncertainty: ArrayLike, *, max_accuracy: float = 0.35
+) -> float:
     """The uncertainty from which the expected accuracy is below ``max_accuracy`` (§6.2.1).
 
     Van Asch changes "all predictions ... at such a distance that the
@@ -161,19 +304,42 @@ def uncertainty_threshold(y_true, y_pred, uncertainty, *, max_accuracy: float = 
     >>> uncertainty_threshold([0, 0, 1, 1, 1], [0, 0, 1, 0, 0], [1, 2, 3, 4, 5], max_accuracy=0.35)
     4.0
     """
-    max_accuracy = check_real("max_accuracy", max_accuracy, low=0.0, low_inclusive=False, high=1.0)
-    curve = expected_accuracy(y_true, y_pred, uncertainty)
-    below = np.flatnonzero(curve["expected"].to_numpy() < max_accuracy)
-    return float(curve["uncertainty"].iloc[below[0]]) if below.size else math.inf
+    _not_empty(np.asarray(y_true))
+    return _threshold(np.asarray(y_true), np.asarray(y_pred), np.asarray(uncertainty), max_accuracy)
 
 
-def zipf_subsample(y, *, exponent: float = 1.0, minimum: int = 1, seed: int) -> np.ndarray:
+def _zipf(t: np.ndarray, exponent: float, minimum: int, seed: int | np.random.Generator) -> np.ndarray:
+    """:func:`zipf_subsample` of checked arguments."""
+    rng = np.random.default_rng(seed)  # a Generator is used as it is
+    keep = []
+    for rank, label in enumerate(np.unique(t), start=1):
+        idx = np.flatnonzero(t == label)
+        k = min(idx.size, max(minimum, round(idx.size / rank ** float(exponent))))
+        keep.append(rng.choice(idx, size=k, replace=False))
+    return np.sort(np.concatenate(keep)) if keep else np.array([], dtype=int)
+
+
+@declare(y=LABELS, exponent=_EXPONENT, minimum=_MINIMUM, seed=SEED)
+def zipf_subsample(
+    y: ArrayLike, *, exponent: float = 1.0, minimum: int = 1, seed: int | np.random.Generator
+) -> np.ndarray:
     """Indices of a subsample whose class sizes follow Zipf's law, like part-of-speech tags.
 
     The label of rank r (1-based, in sorted label order) keeps
     ``max(minimum, round(n_r / r**exponent))`` of its ``n_r`` instances (at
     most all of them), drawn without replacement with
     ``numpy.random.default_rng(seed)``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels.
+    exponent : float >= 0, default 1.0
+        0 keeps every instance (no skew).
+    minimum : int >= 0, default 1
+        Instances every label keeps (all of them if it has fewer).
+    seed : int or numpy.random.Generator
+        Required; a Generator is used as it is (and advanced).
 
     Returns
     -------
@@ -187,21 +353,24 @@ def zipf_subsample(y, *, exponent: float = 1.0, minimum: int = 1, seed: int) -> 
     >>> np.bincount(np.asarray(y)[zipf_subsample(y, exponent=1.0, seed=0)]).tolist()
     [12, 6, 4]
     """
-    t = check_labels_1d("y", y)
-    exponent = check_real("exponent", exponent, low=0.0)
-    minimum = check_int("minimum", minimum)
-    if minimum < 0:
-        raise ValueError(f"minimum must be >= 0, got {minimum}")
-    rng = rng_from_seed(check_seed("seed", seed))  # an int: a Generator is not a seed here
-    keep = []
-    for rank, label in enumerate(np.unique(t), start=1):
-        idx = np.flatnonzero(t == label)
-        k = min(idx.size, max(minimum, round(idx.size / rank ** float(exponent))))
-        keep.append(rng.choice(idx, size=k, replace=False))
-    return np.sort(np.concatenate(keep)) if keep else np.array([], dtype=int)
+    return _zipf(np.asarray(y), exponent, minimum, seed)
 
 
-def relabel_uncertain(y_pred, uncertainty, *, threshold: float, target) -> np.ndarray:
+def _relabel_uncertain(p: np.ndarray, u: np.ndarray, threshold: float, target: Hashable) -> np.ndarray:
+    """:func:`relabel_uncertain` of checked arguments."""
+    out = np.asarray(p, dtype=np.result_type(p, np.asarray([target]))).copy()
+    out[u >= threshold] = target
+    return out
+
+
+@declare(
+    y_pred=LABELS,
+    uncertainty=SCORES,
+    threshold=Real(finite=False),
+    target=LABEL,
+    relations=[SameLength("y_pred", "uncertainty"), LabelOf("target", "y_pred", present=False)],
+)
+def relabel_uncertain(y_pred: ArrayLike, uncertainty: ArrayLike, *, threshold: float, target: Hashable) -> np.ndarray:
     """CHANGED of Table 8: every prediction with uncertainty ≥ ``threshold`` becomes ``target``.
 
     The "boosting" of Van Asch §6.2.1: no new information is used, the
@@ -227,17 +396,28 @@ def relabel_uncertain(y_pred, uncertainty, *, threshold: float, target) -> np.nd
     >>> relabel_uncertain(["a", "b", "c"], [0.1, 0.5, 0.9], threshold=0.5, target="a").tolist()
     ['a', 'a', 'a']
     """
-    p = check_labels_1d("y_pred", y_pred)
-    u = check_scores("uncertainty", uncertainty)
-    check_same_length(y_pred=p, uncertainty=u)
-    threshold = check_real("threshold", threshold, finite=False)
-    check_label_kind("target", target, p, where="y_pred")  # numpy would turn [1, 2] and "a" into strings
+    # the target's kind is that of y_pred: numpy would turn [1, 2] and "a" into strings
+    return _relabel_uncertain(np.asarray(y_pred), np.asarray(uncertainty), threshold, target)
+
+
+def _relabel_errors(t: np.ndarray, p: np.ndarray, target: Hashable) -> np.ndarray:
+    """:func:`relabel_errors` of checked arguments."""
     out = np.asarray(p, dtype=np.result_type(p, np.asarray([target]))).copy()
-    out[u >= threshold] = target
+    out[t != p] = target
     return out
 
 
-def relabel_errors(y_true, y_pred, *, target) -> np.ndarray:
+@declare(
+    y_true=LABELS,
+    y_pred=LABELS,
+    target=LABEL,
+    relations=[
+        SameLength("y_true", "y_pred"),
+        OneLabelKind("y_true", "y_pred"),
+        LabelOf("target", "y_pred", present=False),
+    ],
+)
+def relabel_errors(y_true: ArrayLike, y_pred: ArrayLike, *, target: Hashable) -> np.ndarray:
     """UPPER of Table 8: every *wrong* prediction becomes ``target`` (an oracle).
 
     The upper bound of the boosting strategy: a perfect detector of errors.
@@ -249,17 +429,48 @@ def relabel_errors(y_true, y_pred, *, target) -> np.ndarray:
     >>> relabel_errors(["a", "b", "c"], ["b", "b", "b"], target="a").tolist()
     ['a', 'b', 'a']
     """
-    t = check_labels_1d("y_true", y_true)
-    p = check_labels_1d("y_pred", y_pred)
-    check_same_length(y_true=t, y_pred=p)
-    check_same_label_kind(y_true=t, y_pred=p)
-    check_label_kind("target", target, p if p.size else t, where="y_pred")
-    out = np.asarray(p, dtype=np.result_type(p, np.asarray([target]))).copy()
-    out[t != p] = target
-    return out
+    return _relabel_errors(np.asarray(y_true), np.asarray(y_pred), target)
 
 
-def boosting_table(y_true, predictions: Mapping[str, object], *, labels) -> pd.DataFrame:
+def _label_counts(t: np.ndarray, p: np.ndarray, labels: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """TP, FP and FN of each label of ``labels`` (which holds every label of ``t`` and ``p``), in its order."""
+    q = len(labels)
+    _, codes = codes_of(np.concatenate([np.asarray(labels), t, p]))
+    position = np.empty(codes.max() + 1, dtype=np.intp)
+    position[codes[:q]] = np.arange(q)
+    tp, fp, fn, _ = single_label_counts(position[codes[q : q + t.size]], position[codes[q + t.size :]], q)
+    return tp, fp, fn
+
+
+def _boosting_table(t: np.ndarray, predictions: Mapping[Any, np.ndarray], labels: list) -> pd.DataFrame:
+    """:func:`boosting_table` of checked arguments."""
+    reference = next(iter(predictions.values()))
+    ok0 = t == reference
+    rows = {}
+    for name, p in predictions.items():
+        s = label_averages(*_label_counts(t, p, labels), average="macro", weights=None, undefined="zero")
+        ok = t == p
+        rows[name] = {
+            "precision": float(s.precision),
+            "recall": float(s.recall),
+            "f1": float(s.mean_f),
+            "f_of_averages": float(s.f_of_averages),
+            "accuracy": float(ok.mean()) if ok.size else math.nan,
+            "correct": int(ok.sum()),
+            "changed": int((p != reference).sum()),
+            "gained": int((ok & ~ok0).sum()),
+            "lost": int((~ok & ok0).sum()),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+@declare(
+    y_true=LABELS,
+    predictions=_Predictions(),
+    labels=LABEL_SET,
+    relations=[_PredictionsOf(), _LabelsCover("labels", "y_true", "predictions")],
+)
+def boosting_table(y_true: ArrayLike, predictions: Mapping[Any, ArrayLike], *, labels: ArrayLike) -> pd.DataFrame:
     """Table 8: macro-averaged precision, recall, F1 and accuracy of several predictions.
 
     Parameters
@@ -290,37 +501,30 @@ def boosting_table(y_true, predictions: Mapping[str, object], *, labels) -> pd.D
     NORMAL      0.6667  0.6667  0.6667       0.8        0     0
     CHANGED     0.9167  0.6667  0.7302       0.8        2     0
     """
-    t = check_labels_1d("y_true", y_true)
-    if not isinstance(predictions, Mapping) or not predictions:
-        raise TypeError("predictions must be a non-empty mapping name -> predicted labels")
-    preds = {}
-    for name, p in predictions.items():
-        p = check_labels_1d(f"predictions[{name!r}]", p)
-        check_same_length(y_true=t, **{f"predictions[{name!r}]": p})
-        check_same_label_kind(y_true=t, **{f"predictions[{name!r}]": p})
-        preds[name] = p
-    labels = list(labels)
-    reference = next(iter(preds.values()))
-    ok0 = t == reference
-    rows = {}
-    for name, p in preds.items():
-        s = average_scores(label_counts(t, p, labels=labels), average="macro")
-        ok = t == p
-        rows[name] = {
-            "precision": s.precision,
-            "recall": s.recall,
-            "f1": s.mean_f,
-            "f_of_averages": s.f_of_averages,
-            "accuracy": float(ok.mean()) if ok.size else math.nan,
-            "correct": int(ok.sum()),
-            "changed": int((p != reference).sum()),
-            "gained": int((ok & ~ok0).sum()),
-            "lost": int((~ok & ok0).sum()),
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")
+    return _boosting_table(np.asarray(y_true), predictions, list(labels))  # type: ignore[arg-type]
 
 
-def boosting_curve(y_true, y_pred, uncertainty, *, ks, target, labels) -> pd.DataFrame:
+@declare(
+    **_UNCERTAIN,
+    ks=_Ks(),
+    target=LABEL,
+    labels=LABEL_SET,
+    relations=[
+        *_UNCERTAIN_RULES,
+        LabelOf("target", "y_pred", present=False),
+        _LabelsCover("labels", "y_true", "y_pred"),
+        _KsWithin(),
+    ],
+)
+def boosting_curve(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    uncertainty: ArrayLike,
+    *,
+    ks: int | Sequence[int],
+    target: Hashable,
+    labels: ArrayLike,
+) -> pd.DataFrame:
     """Relabel the ``k`` most uncertain predictions to ``target``, for each ``k``: the scores as a curve.
 
     The threshold of §6.2.1 picks one point of this curve (CHANGED of Table 8);
@@ -369,46 +573,45 @@ def boosting_curve(y_true, y_pred, uncertainty, *, ks, target, labels) -> pd.Dat
     C 1/1, mean 0.9167; k = 3 also the correct C (u = 2): A 6/9, B 1, C never
     predicted (0), mean 0.5556.
     """
-    t = check_labels_1d("y_true", y_true)
-    p = check_labels_1d("y_pred", y_pred)
-    u = check_scores("uncertainty", uncertainty)
-    check_same_length(y_true=t, y_pred=p, uncertainty=u)
-    check_same_label_kind(y_true=t, y_pred=p)
-    check_label_kind("target", target, p if p.size else t, where="y_pred")
-    ks_list = []
-    for i, k in enumerate(np.atleast_1d(np.asarray(ks, dtype=object))):
-        k = check_int(f"ks[{i}]", k)
-        if not 0 <= k <= p.size:
-            raise ValueError(f"ks[{i}]={k} must lie in [0, n = {p.size}]")
-        ks_list.append(k)
-    if not ks_list:
-        raise ValueError("ks is empty")
-    labels = list(labels)
+    t, p, u = np.asarray(y_true), np.asarray(y_pred), np.asarray(uncertainty)
+    ks_list, label_list = list(ks), list(labels)  # type: ignore[arg-type]
+    if any(k > 0 for k in ks_list) and target not in label_list:
+        raise ParameterValueError(
+            f"target={target!r} is not in labels=; the relabelled predictions would hold a label outside the label set",
+            param="target",
+        )
     order = np.argsort(-u, kind="stable")  # most uncertain first; ties keep their order
     wrong = t != p
     predictions = {"reference": p}
     for k in ks_list:
-        relabelled = relabel_uncertain(
-            p, np.isin(np.arange(p.size), order[:k]).astype(float), threshold=1.0, target=target
-        )
+        relabelled = _relabel_uncertain(p, np.isin(np.arange(p.size), order[:k]).astype(float), 1.0, target)
         predictions[f"k={k}"] = relabelled
-    table = boosting_table(t, predictions, labels=labels).iloc[1:]
+    table = _boosting_table(t, predictions, label_list).iloc[1:]
     table.index = pd.Index(ks_list, name="k")
     table["errors_relabelled"] = [int(wrong[order[:k]].sum()) for k in ks_list]
-    table["unpredicted_labels"] = [len(set(labels) - set(predictions[f"k={k}"].tolist())) for k in ks_list]
+    table["unpredicted_labels"] = [len(set(label_list) - set(predictions[f"k={k}"].tolist())) for k in ks_list]
     return table
 
 
+@declare(
+    y=LABELS,
+    seed=SEED,
+    exponent=_EXPONENT,
+    minimum=_MINIMUM,
+    train_size=Real(0.0, 1.0, low_inclusive=False, high_inclusive=False),
+    max_accuracy=_MAX_ACCURACY,
+    relations=[_Features()],
+)
 def nearest_neighbour_boosting(
-    X,
-    y,
+    X: ArrayLike | None,
+    y: ArrayLike,
     *,
     seed: int,
     exponent: float = 1.5,
     minimum: int = 10,
     train_size: float = 0.3,
     max_accuracy: float = 0.35,
-    distances=None,
+    distances: ArrayLike | None = None,
 ) -> pd.DataFrame:
     """One run of the §6.2.1 boosting experiment with a 1-nearest-neighbour classifier: Table 8.
 
@@ -474,24 +677,23 @@ def nearest_neighbour_boosting(
 
     train_test_split = require("sklearn.model_selection").train_test_split  # scikit-learn: the notebooks extra
 
-    t = check_labels_1d("y", y)
-    seed = check_seed("seed", seed)
-    if seed > _MAX_SKLEARN_SEED:  # it is also train_test_split's random_state
-        raise ValueError(f"seed must lie in [0, 2**32 - 1] (it seeds scikit-learn's train_test_split too), got {seed}")
-    train_size = check_real("train_size", train_size, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    if isinstance(seed, np.random.Generator):
+        raise ParameterTypeError(
+            "seed must be an int here: it also seeds scikit-learn's train_test_split, which takes no "
+            "numpy.random.Generator",
+            param="seed",
+        )
+    if seed > _MAX_SKLEARN_SEED:
+        raise ParameterValueError(
+            f"seed must lie in [0, 2**32 - 1] (it seeds scikit-learn's train_test_split too), got {seed}", param="seed"
+        )
+    t = np.asarray(y)
     if distances is None:
         x = np.asarray(X, dtype=float)
-        if x.ndim != 2:
-            raise ValueError(f"X must be two-dimensional, got an array of shape {x.shape}")
-        check_same_length(X=x, y=t)
         d = cdist(x, x)
     else:
         d = np.asarray(distances, dtype=float)
-        if d.shape != (t.size, t.size):
-            raise ValueError(f"distances must have shape (n, n) = {(t.size, t.size)}, got {d.shape}")
-        if np.isnan(d).any():
-            raise ValueError("distances contains NaN")
-    keep = zipf_subsample(t, exponent=exponent, minimum=minimum, seed=seed)
+    keep = _zipf(t, exponent, minimum, seed)
     train, test = train_test_split(keep, train_size=train_size, random_state=seed, stratify=t[keep])
     y_tr, y_te = t[train], t[test]
 
@@ -502,19 +704,17 @@ def nearest_neighbour_boosting(
     d_tr = d[np.ix_(train, train)]
     np.fill_diagonal(d_tr, np.inf)  # leave one out: never the instance itself
     nearest_tr = d_tr.argmin(axis=1)
-    threshold = uncertainty_threshold(
-        y_tr, y_tr[nearest_tr], d_tr[np.arange(train.size), nearest_tr], max_accuracy=max_accuracy
-    )
+    threshold = _threshold(y_tr, y_tr[nearest_tr], d_tr[np.arange(train.size), nearest_tr], max_accuracy)
     labels, sizes = np.unique(y_tr, return_counts=True)
     target = labels[np.argmax(sizes)].item()
-    table = boosting_table(
+    table = _boosting_table(
         y_te,
         {
             "NORMAL": y_pred,
-            "CHANGED": relabel_uncertain(y_pred, distance, threshold=threshold, target=target),
-            "UPPER": relabel_errors(y_te, y_pred, target=target),
+            "CHANGED": _relabel_uncertain(y_pred, distance, threshold, target),
+            "UPPER": _relabel_errors(y_te, y_pred, target),
         },
-        labels=np.unique(t).tolist(),
+        np.unique(t).tolist(),
     )
     table.attrs.update(threshold=threshold, target=target)
     return table

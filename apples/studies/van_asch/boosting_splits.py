@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from apples._params import Kind, declare
+
 __all__ = [
     "summarize_boosting_runs",
 ]
@@ -22,6 +24,24 @@ _ROWS = ("NORMAL", "CHANGED", "UPPER")
 _COLUMNS = ("precision", "accuracy", "changed", "gained")
 
 
+class _Runs(Kind):
+    """Tables of :func:`~apples.studies.van_asch.nearest_neighbour_boosting`, at least one."""
+
+    what = "a non-empty sequence of nearest_neighbour_boosting tables"
+
+    def check(self, name: str, value: object) -> list[pd.DataFrame]:
+        if isinstance(value, pd.DataFrame) or not isinstance(value, Sequence) or not value:
+            raise TypeError(f"{name} must be {self.what}")
+        for i, r in enumerate(value):
+            if not isinstance(r, pd.DataFrame) or not set(_ROWS) <= set(r.index) or not set(_COLUMNS) <= set(r.columns):
+                raise ValueError(
+                    f"{name}[{i}] must be a nearest_neighbour_boosting table "
+                    f"(rows {list(_ROWS)}, columns {list(_COLUMNS)})"
+                )
+        return list(value)
+
+
+@declare(runs=_Runs())
 def summarize_boosting_runs(runs: Sequence[pd.DataFrame]) -> dict[str, float]:
     """Counts and mean changes of CHANGED and UPPER against NORMAL over many boosting runs (§6.2.1, Table 8).
 
@@ -52,13 +72,6 @@ def summarize_boosting_runs(runs: Sequence[pd.DataFrame]) -> dict[str, float]:
     >>> s["pattern"], s["median_changed"], round(s["upper_mean_change"], 2)
     (2, 3.0, 0.4)
     """
-    if isinstance(runs, pd.DataFrame) or not isinstance(runs, Sequence) or not runs:
-        raise TypeError("runs must be a non-empty sequence of nearest_neighbour_boosting tables")
-    for i, r in enumerate(runs):
-        if not isinstance(r, pd.DataFrame) or not set(_ROWS) <= set(r.index) or not set(_COLUMNS) <= set(r.columns):
-            raise ValueError(
-                f"runs[{i}] must be a nearest_neighbour_boosting table (rows {list(_ROWS)}, columns {list(_COLUMNS)})"
-            )
 
     def change(row: str, column: str) -> np.ndarray:
         return np.array([float(r[column][row]) - float(r[column]["NORMAL"]) for r in runs])

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from apples._optional import require
-from apples._params import check_bool, check_choice, check_frame
-from apples.studies.van_asch.figure2 import FIGURE2_PANELS, check_panel_keys
+from apples._params import FLAG, Frame, Kind, Options, declare
+from apples.cv.aggregations import F_AGGREGATIONS
+from apples.studies.van_asch.figure2 import _PANEL_LETTERS, FIGURE2_PANELS
 from apples.theory.fold_size import FOLD_F1_AVERAGES, FOLD_F1_METHODS
 
 __all__ = [
@@ -25,29 +27,87 @@ __all__ = [
 
 
 _LABELS = {"tp_fp": "F_tp,fp", "avg": "F_avg"}
+#: The columns of a :func:`~apples.studies.van_asch.fold_f1_curve` frame that the plots read.
+_CURVE_COLUMNS = ("prop_a", "average", "method", "exact", "mean", "se", "theory")
+_CURVE = Frame(_CURVE_COLUMNS, source="apples.studies.van_asch.fold_f1_curve output")
+_AVERAGE = Options(*FOLD_F1_AVERAGES)
 
 
+class _Curves(Kind):
+    """Panel letter of Figure 2 -> :func:`~apples.studies.van_asch.fold_f1_curve` frame (a figure2_curves result)."""
+
+    what = "a mapping of panel letter -> fold_f1_curve frame"
+
+    def check(self, name: str, value: object) -> dict[str, pd.DataFrame]:
+        if not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__}")
+        keys = _PANEL_LETTERS.check(name, list(value))
+        return {key: _CURVE.check(f"{name}[{key!r}]", value[key]) for key in keys}
+
+
+def _panel_axes(ax: Any, n_panels: int, **subplots_kw: Any) -> list:
+    """The ``n_panels`` Axes a multi-panel plot draws on: ``ax`` checked, or a new row of subplots.
+
+    The contract of :func:`apples.plotting.panel_axes`, which is public (and not exempt), so the
+    plots of this study do not call it.
+    """
+    plt = require("matplotlib.pyplot")
+    if ax is None:
+        _, axes = plt.subplots(1, n_panels, **subplots_kw)
+        return list(np.atleast_1d(axes))
+    try:
+        axes = list(np.asarray(ax, dtype=object).ravel())
+    except TypeError:
+        raise TypeError(f"ax must be a sequence of {n_panels} matplotlib Axes, got {type(ax).__name__}") from None
+    if len(axes) != n_panels:
+        raise ValueError(f"ax must hold {n_panels} Axes (one per panel), got {len(axes)}")
+    axes_type = require("matplotlib.axes").Axes
+    for i, a in enumerate(axes):
+        if not isinstance(a, axes_type):
+            raise TypeError(f"ax[{i}] must be a matplotlib Axes, got {type(a).__name__}")
+    return axes
+
+
+@declare(curve=_CURVE, average=_AVERAGE, theory=FLAG, legend=FLAG)
 def plot_fold_f1(
     curve: pd.DataFrame,
     *,
     average: str = "macro",
-    ax=None,
+    ax: Any = None,
     title: str | None = None,
     theory: bool = True,
     legend: bool = True,
-):
+) -> Any:
     """Plot one panel of Figure 2 from :func:`fold_f1_curve`: exact lines, simulated means ± 2 SE, eq. (31).
 
     ``curve`` may be several :func:`fold_f1_curve` frames concatenated (e.g. a
     fine exact grid and a coarser simulated one): lines use one row per
     proportion, markers every row with a simulated mean. Returns the Axes.
-    """
-    from apples.cv.aggregations import F_AGGREGATIONS
 
-    check_choice("average", average, FOLD_F1_AVERAGES)
-    theory = check_bool("theory", theory)
-    legend = check_bool("legend", legend)
+    Parameters
+    ----------
+    curve : pandas.DataFrame
+        :func:`fold_f1_curve` rows (columns ``prop_a``, ``average``, ``method``, ``exact``,
+        ``mean``, ``se``, ``theory``).
+    average : {"macro", "binary"}, default "macro"
+        The macro-F1 of A and B, or the F1 of class A.
+    ax : matplotlib Axes, optional
+        Drawn on the current Axes when omitted.
+    title : str, optional
+    theory : bool, default True
+        Draw eq. (31) (dashed).
+    legend : bool, default True
+
+    Returns
+    -------
+    matplotlib Axes
+    """
     ax = require("matplotlib.pyplot").gca() if ax is None else ax
+    return _draw_fold_f1(curve, average=average, ax=ax, title=title, theory=theory, legend=legend)
+
+
+def _draw_fold_f1(curve: pd.DataFrame, *, average: str, ax: Any, title: str | None, theory: bool, legend: bool) -> Any:
+    """:func:`plot_fold_f1` of checked arguments on ``ax``."""
     data = curve[curve["average"] == average]
     for method in FOLD_F1_METHODS:
         d = data[data["method"] == method].drop_duplicates("prop_a").sort_values("prop_a")
@@ -97,7 +157,10 @@ _GRID_TITLES = {
 }
 
 
-def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "macro", residual: bool = True, ax=None):
+@declare(curves=_Curves(), average=_AVERAGE, residual=FLAG)
+def plot_fold_f1_grid(
+    curves: Mapping[str, pd.DataFrame], *, average: str = "macro", residual: bool = True, ax: Any = None
+) -> Any:
     """All panels of Van Asch Figure 2 (a-f), one :func:`plot_fold_f1` per panel, and eq. (31) minus F_tp,fp.
 
     Each panel draws the exact F_tp,fp as a broad translucent black band and
@@ -133,13 +196,8 @@ def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "mac
     Van Asch (2013), §7.1, eq. (31) and Figure 2.
     """
     plt = require("matplotlib.pyplot")
-    from apples.plotting import panel_axes
-
-    check_choice("average", average, FOLD_F1_AVERAGES)
-    residual = check_bool("residual", residual)
-    if not isinstance(curves, Mapping):
-        raise TypeError(f"curves must be a mapping of panel letter -> fold_f1_curve frame, got {type(curves).__name__}")
-    keys = check_panel_keys("curves", curves)
+    frames = curves  # checked: panel letter -> fold_f1_curve frame, in the mapping's order
+    keys = list(frames)
     if ax is None:
         n_rows = math.ceil(len(keys) / 2)
         fig = plt.figure(figsize=(10, 11 * n_rows / 3 + (2.6 if residual else 0)))
@@ -151,14 +209,8 @@ def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "mac
             extra.set_visible(False)
         diff_ax = fig.add_subplot(spec[n_rows, :]) if residual else None
     else:
-        given = panel_axes(ax, len(keys) + int(residual))
+        given = _panel_axes(ax, len(keys) + int(residual))
         axes, diff_ax = given[: len(keys)], (given[-1] if residual else None)
-    frames = {
-        key: check_frame(
-            f"curves[{key!r}]", curves[key], ("prop_a", "average", "method", "exact", "mean", "se", "theory")
-        )
-        for key in keys
-    }
     tp_fp_rows = {  # one row per proportion: the exact F_tp,fp and eq. (31)
         key: f[(f["average"] == average) & (f["method"] == "tp_fp")].drop_duplicates("prop_a").sort_values("prop_a")
         for key, f in frames.items()
@@ -166,7 +218,7 @@ def plot_fold_f1_grid(curves: Mapping[str, pd.DataFrame], *, average: str = "mac
     eq31_label = "eq. (31), on F_tp,fp" if average == "macro" else "eq. (31) class-A term x 2, on F_tp,fp"
     for i, (a, key) in enumerate(zip(axes, keys, strict=False)):
         k, n = FIGURE2_PANELS[key]
-        plot_fold_f1(
+        _draw_fold_f1(
             frames[key],
             average=average,
             ax=a,

@@ -9,24 +9,43 @@ One call per reproduced figure (Figure 2 itself is drawn by
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from apples._kernels.averages import label_averages, support_frequencies
 from apples._optional import require
 from apples._params import (
-    check_bool,
-    check_choice,
-    check_frame,
-    check_int,
-    check_real,
-    check_real_array,
+    FLAG,
+    Frame,
+    Instance,
+    Kind,
+    Nullable,
+    Options,
+    ParameterValueError,
+    Real,
+    RealArray,
+    Relation,
     check_seed,
+    declare,
 )
-from apples.metrics.averaging import average_scores
-from apples.studies.van_asch.figure2 import FIGURE2_PANELS, FIGURE2_PROPS, check_panel_keys
-from apples.studies.van_asch.fold_size import exact_fold_f1, simulate_fold_counts
+from apples.metrics.averaging import FREQUENCIES, FrequenciesCover
+from apples.metrics.counts import COUNTS_BY_LABEL, Counts
+from apples.studies.van_asch.figure2 import _PANEL_LETTERS, FIGURE2_PANELS, FIGURE2_PROPS
+from apples.studies.van_asch.figure2_plots import _panel_axes
+from apples.studies.van_asch.fold_size import (
+    _N_INSTANCES,
+    _exact_value,
+    _fold_f1,
+    _FoldsFit,
+    _setup,
+    _simulate,
+)
+from apples.theory.fold_model import N_FOLDS
+from apples.theory.fold_size import VAN_ASCH_RECALL_A, VAN_ASCH_RECALL_B
 
 __all__ = [
     "plot_accuracy_by_uncertainty",
@@ -38,19 +57,79 @@ __all__ = [
 ]
 
 
+def _decorate(ax: Any, **options: Any) -> Any:
+    """``ax.set(**options)`` and a legend if an artist has a label (:func:`apples.plotting.decorate`'s contract)."""
+    ax.set(**options)
+    _handles, labels = ax.get_legend_handles_labels()
+    if labels:
+        ax.legend()
+    return ax
+
+
 #: Marker of each average in :func:`plot_averages` (its colour is C0, C1, C2 in this order).
 _AVERAGE_MARKERS = (("macro", "o"), ("micro", "s"), ("lfb", "^"))
 
 
+class _Tables(Kind):
+    """Row label -> ``(counts_by_label, frequencies or None)``: each table and its lfb frequencies checked."""
+
+    what = "a non-empty mapping of row label -> (counts_by_label, frequencies or None)"
+
+    def check(self, name: str, value: object) -> dict[Any, tuple[dict, Any]]:
+        if not isinstance(value, Mapping) or not value:
+            raise TypeError(f"{name} must be a non-empty mapping of label -> (counts_by_label, frequencies or None)")
+        out = {}
+        for key, pair in value.items():
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError(f"{name}[{key!r}] must be a pair (counts_by_label, frequencies or None)")
+            counts_name, frequencies_name = f"{name}[{key!r}][0]", f"{name}[{key!r}][1]"
+            counts = COUNTS_BY_LABEL.check(counts_name, pair[0])
+            frequencies = None if pair[1] is None else FREQUENCIES.check(frequencies_name, pair[1])
+            FrequenciesCover(frequencies_name, counts_name).check({frequencies_name: frequencies, counts_name: counts})
+            out[key] = (counts, frequencies)
+        return out
+
+
+class _Range(Kind):
+    """An axis range in percent: a pair (low, high) of real numbers with low < high."""
+
+    what = "a pair (low, high) in percent"
+
+    def check(self, name: str, value: object) -> tuple[float, float]:
+        if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or len(value) != 2:
+            raise TypeError(f"{name} must be a pair (low, high) in percent, got {value!r}")
+        low = Real().check(f"{name}[0]", value[0])
+        return low, Real(low, low_inclusive=False).check(f"{name}[1]", value[1])
+
+
+def _averaged(
+    table: Mapping[Hashable, Counts], how: str, frequencies: Mapping[Hashable, float] | str | None
+) -> tuple[float, float]:
+    """Averaged precision and recall of a checked table (:func:`apples.average_scores`, 0/0 as 0)."""
+    counts = np.array([(c.tp, c.fp, c.fn) for c in table.values()], dtype=np.int64).reshape(-1, 3)
+    tp, fp, fn = counts[:, 0], counts[:, 1], counts[:, 2]
+    if frequencies is None:
+        weights = None
+    elif isinstance(frequencies, str):  # "test"
+        weights = support_frequencies(tp, fn)
+        if np.isnan(weights).any():  # no gold label: the average is 0/0, which counts as 0
+            return 0.0, 0.0
+    else:
+        weights = np.array([frequencies[k] for k in table], dtype=float)
+    a = label_averages(tp, fp, fn, average=how, weights=weights, undefined="zero")
+    return float(a.precision), float(a.recall)
+
+
+@declare(tables=_Tables(), measure=Options("precision", "recall"), xlim=Nullable(_Range()), legend=FLAG)
 def plot_averages(
-    tables: Mapping,
+    tables: Mapping[Any, tuple[Mapping[Hashable, Counts], Mapping[Hashable, float] | str | None]],
     *,
     measure: str = "precision",
-    ax=None,
-    xlim: Sequence[float] | None = None,
+    ax: Any = None,
+    xlim: tuple[float, float] | None = None,
     title: str | None = None,
     legend: bool = True,
-):
+) -> Any:
     """Van Asch's Tables 2–5 as dots: the macro, micro and lfb average of one measure, one row per table (§3).
 
     Differences of a few points (0.395 against 0.416) vanish on a 0–100 % bar
@@ -76,35 +155,21 @@ def plot_averages(
     -------
     matplotlib Axes
     """
-    from apples.plotting import decorate
-
-    measure = check_choice("measure", measure, ("precision", "recall"))
-    legend = check_bool("legend", legend)
-    if not isinstance(tables, Mapping) or not tables:
-        raise TypeError("tables must be a non-empty mapping of label -> (counts_by_label, frequencies or None)")
-    for name, pair in tables.items():
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise TypeError(f"tables[{name!r}] must be a pair (counts_by_label, frequencies or None)")
-    if xlim is not None:
-        if isinstance(xlim, (str, bytes)) or not isinstance(xlim, Sequence) or len(xlim) != 2:
-            raise TypeError(f"xlim must be a pair (low, high) in percent, got {xlim!r}")
-        low = check_real("xlim[0]", xlim[0])
-        xlim = (low, check_real("xlim[1]", xlim[1], low=low, low_inclusive=False))
     ax = require("matplotlib.pyplot").gca() if ax is None else ax
     for k, (how, marker) in enumerate(_AVERAGE_MARKERS):
         labelled = False
         for row, (counts, train) in enumerate(tables.values()):
             if how == "lfb" and train is None:
                 continue  # no training frequencies for this table
-            s = average_scores(counts, average=how, frequencies=train if how == "lfb" else None)  # type: ignore[arg-type]
-            value, y = 100 * getattr(s, measure), row + (k - 1) * 0.25
+            precision, recall = _averaged(counts, how, train if how == "lfb" else None)
+            value, y = 100 * (precision if measure == "precision" else recall), row + (k - 1) * 0.25
             ax.plot(value, y, marker, color=f"C{k}", label=None if labelled else how)
             labelled = True
             ax.annotate(f"{value:.1f}", (value, y), xytext=(5, -3), textcoords="offset points", fontsize=7)
     starts = "" if xlim is None or xlim[0] == 0 else f"; axis starts at {xlim[0]:g}, not 0"
     ax.set_yticks(range(len(tables)), [str(name) for name in tables])
     ax.set_ylim(len(tables) - 0.5, -0.5)  # first table on top
-    decorate(ax, xlabel=f"averaged {measure} (%{starts})", title=title if title is not None else f"averaged {measure}")
+    _decorate(ax, xlabel=f"averaged {measure} (%{starts})", title=title if title is not None else f"averaged {measure}")
     if xlim is not None:
         ax.set_xlim(xlim)
     legend_box = ax.get_legend()
@@ -115,10 +180,12 @@ def plot_averages(
     return ax
 
 
-def plot_accuracy_by_uncertainty(table: pd.DataFrame, *, ax=None, label: str | None = None, **style):
+@declare(table=Frame(("low", "high", "accuracy"), source="apples.studies.van_asch.accuracy_by_uncertainty output"))
+def plot_accuracy_by_uncertainty(table: pd.DataFrame, *, ax: Any = None, label: str | None = None, **style: Any) -> Any:
     """Plot :func:`accuracy_by_uncertainty` output: accuracy (%) per uncertainty bin (Figure 1).
 
-    Each bin is drawn at the mean of its uncertainty range; returns ``ax``.
+    Each bin is drawn at the mean of its uncertainty range; ``label`` and ``style`` (matplotlib
+    line properties) go to ``Axes.plot``. Returns ``ax``.
     """
     ax = require("matplotlib.pyplot").gca() if ax is None else ax
     x = (table["low"] + table["high"]) / 2
@@ -138,12 +205,38 @@ _READING_STYLES = {
 }
 
 
+class _ReadingsFor(Relation):
+    """``readings`` holds a :func:`fold_f1_readings` frame for every panel named in ``panels``."""
+
+    names = ("readings", "panels")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        readings, keys = values["readings"], values["panels"]
+        missing = [k for k in keys if k not in readings]
+        if missing:
+            raise ParameterValueError(
+                f"readings has no frame for the panels {missing} named in panels", param="readings"
+            )
+        for key in keys:
+            df = _READINGS_FRAME.check(f"readings[{key!r}]", readings[key])
+            unknown = [c for c in df.columns if c not in _READING_STYLES]
+            if unknown:
+                raise ParameterValueError(
+                    f"readings[{key!r}] has columns {unknown} that fold_f1_readings does not return", param="readings"
+                )
+
+
+_READINGS_FRAME = Frame((), source="apples.studies.van_asch.fold_f1_readings output")
+_READINGS = Instance(Mapping, what="a mapping of panel letter -> fold_f1_readings frame")
+
+
+@declare(readings=_READINGS, panels=_PANEL_LETTERS, relations=[_ReadingsFor()])
 def plot_fold_f1_readings(
     readings: Mapping[str, pd.DataFrame],
     *,
-    panels: Sequence[str] = ("c", "e", "f"),
-    ax=None,
-):
+    panels: Iterable[str] = ("c", "e", "f"),
+    ax: Any = None,
+) -> Any:
     """E[F_avg] of class A under each reading of Van Asch §7 against F_tp,fp, one panel per Figure 2 set-up.
 
     Fixed errors are drawn solid, binomial errors dotted; random folds blue,
@@ -167,24 +260,10 @@ def plot_fold_f1_readings(
     Van Asch (2013), §7 (how folds are made and errors drawn) and Figure 2.
     """
     require("matplotlib.pyplot")
-    from apples.plotting import panel_axes
-
-    if not isinstance(readings, Mapping):
-        raise TypeError(
-            f"readings must be a mapping of panel letter -> fold_f1_readings frame, got {type(readings).__name__}"
-        )
-    if isinstance(panels, str):
-        raise TypeError(f"panels must be a sequence of panel letters, got the string {panels!r}")
-    keys = check_panel_keys("panels", panels)
-    missing = [k for k in keys if k not in readings]
-    if missing:
-        raise ValueError(f"readings has no frame for the panels {missing} named in panels")
-    axes = panel_axes(ax, len(keys), figsize=(13, 4.2), sharey=True)
+    keys = list(panels)  # checked: panel letters, each with a frame in readings
+    axes = _panel_axes(ax, len(keys), figsize=(13, 4.2), sharey=True)
     for a, key in zip(axes, keys, strict=True):
-        df = check_frame(f"readings[{key!r}]", readings[key], ())
-        unknown = [c for c in df.columns if c not in _READING_STYLES]
-        if unknown:
-            raise ValueError(f"readings[{key!r}] has columns {unknown} that fold_f1_readings does not return")
+        df = readings[key]
         k, n = FIGURE2_PANELS[key]
         for col in df.columns:
             color, ls, label = _READING_STYLES[col]
@@ -203,7 +282,8 @@ def plot_fold_f1_readings(
     return fig
 
 
-def plot_delta_factors(table: pd.DataFrame, *, ax=None):
+@declare(table=Frame(("n", "n_a", "tp_a", "delta", "gap"), source="apples.theory.delta_table output"))
+def plot_delta_factors(table: pd.DataFrame, *, ax: Any = None) -> Any:
     """One cross-validation fold by fold: (left) Van Asch's δ factor of each fold, (right) its share of the gap.
 
     Left, δ^k = (N + C) / (K (n^k + c^k)) per fold, blue where the fold has a
@@ -229,12 +309,9 @@ def plot_delta_factors(table: pd.DataFrame, *, ax=None):
     Van Asch (2013), §7.1, eqs. (27)-(30).
     """
     require("matplotlib.pyplot")
-    from apples.plotting import decorate, panel_axes
-
-    table = check_frame("table", table, ("n", "n_a", "tp_a", "delta", "gap"))
     if len(table) == 0:
-        raise ValueError("table must hold at least one fold")
-    ax_delta, ax_gap = panel_axes(ax, 2, figsize=(12, 4))
+        raise ParameterValueError("table must hold at least one fold", param="table")
+    ax_delta, ax_gap = _panel_axes(ax, 2, figsize=(12, 4))
     has_tp = (table["tp_a"] > 0).to_numpy()
     n_total = int(table["n"].sum())
     prop = 100 * float(table["n_a"].sum()) / n_total if n_total else float("nan")
@@ -247,7 +324,7 @@ def plot_delta_factors(table: pd.DataFrame, *, ax=None):
     )
     ax_delta.scatter(table.index[has_tp], table["delta"][has_tp], color="C0", s=22, label="folds with tp_A > 0")
     ax_delta.axhline(1, color="k", lw=1, label="δ = 1 (fold matches the average)")
-    decorate(
+    _decorate(
         ax_delta,
         xlabel="fold k",
         ylabel=r"$\delta^k$ (ratio)",
@@ -256,7 +333,7 @@ def plot_delta_factors(table: pd.DataFrame, *, ax=None):
     )
     gap = table["gap"].to_numpy(dtype=float)
     ax_gap.bar(table.index, 100 * gap, color=np.where(gap < 0, "C3", "C2"))
-    decorate(
+    _decorate(
         ax_gap,
         xlabel="fold k",
         ylabel="share of F_avg - F_tp,fp (percentage points)",
@@ -267,14 +344,50 @@ def plot_delta_factors(table: pd.DataFrame, *, ax=None):
     return fig
 
 
+class _Seeds(Kind):
+    """Seeds of single runs: an iterable (possibly empty) of non-negative ints; becomes a list of int."""
+
+    what = "an iterable of non-negative ints"
+
+    def check(self, name: str, value: object) -> list[int]:
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise TypeError(f"{name} must be an iterable of non-negative ints, got {type(value).__name__}")
+        return [check_seed(f"{name}[{i}]", s) for i, s in enumerate(value)]
+
+
+def _single_run_f_avg(prop: float, *, n_instances: int, n_folds: int, seed: int) -> float:
+    """F_avg of class A of one cross-validation (random folds, fixed errors) drawn from ``default_rng(seed)``."""
+    recall_a, recall_b = VAN_ASCH_RECALL_A, VAN_ASCH_RECALL_B
+    sizes, corpus = _setup(prop, n_instances, n_folds, recall_a, recall_b)
+    sim = _simulate(
+        sizes,
+        corpus,
+        allocation="random",
+        errors="fixed",
+        recall_a=recall_a,
+        recall_b=recall_b,
+        n_reps=1,
+        rng=np.random.default_rng(seed),
+    )
+    n = np.broadcast_to(sim.fold_size, sim.tp_a.shape)
+    return float(_fold_f1(sim.tp_a, sim.tp_b, n, method="avg", average="binary", undefined="raise")[0])
+
+
+@declare(
+    n_folds=N_FOLDS,
+    n_instances=_N_INSTANCES,
+    seeds=_Seeds(),
+    props=RealArray(0, 1),
+    relations=[_FoldsFit()],
+)
 def plot_fold_f1_single_runs(
     *,
     n_folds: int = 50,
     n_instances: int = 1000,
     seeds: Iterable[int] = range(8),
-    props=FIGURE2_PROPS,
-    ax=None,
-):
+    props: ArrayLike = FIGURE2_PROPS,
+    ax: Any = None,
+) -> Any:
     """F_avg of class A of single cross-validations (grey, one line per seed) against E[F_avg] and F_tp,fp.
 
     What Figure 2 would look like if each of its points were one
@@ -302,30 +415,33 @@ def plot_fold_f1_single_runs(
     Van Asch (2013), §7.1 and Figure 2.
     """
     plt = require("matplotlib.pyplot")
-    from apples.plotting import decorate
-
-    props = np.atleast_1d(check_real_array("props", props, low=0, high=1))
-    n_folds = check_int("n_folds", n_folds, low=1)
-    n_instances = check_int("n_instances", n_instances, low=1)
-    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
-        raise TypeError(f"seeds must be an iterable of non-negative ints, got {type(seeds).__name__}")
-    seeds = [check_seed("seeds", s) for s in seeds]
+    props = np.atleast_1d(np.asarray(props))
     ax = plt.gca() if ax is None else ax
     x = 100 * props
     for j, s in enumerate(seeds):
         runs = [
-            simulate_fold_counts(float(p), n_instances=n_instances, n_folds=n_folds, n_reps=1, seed=1000 * s + i).f1(
-                method="avg"
-            )[0]
+            _single_run_f_avg(float(p), n_instances=n_instances, n_folds=n_folds, seed=1000 * s + i)
             for i, p in enumerate(props)
         ]
         ax.plot(x, 100 * np.array(runs), color="0.6", lw=0.8, label="F_avg, one run" if j == 0 else None)
-    exact_avg = [exact_fold_f1(float(p), method="avg", n_instances=n_instances, n_folds=n_folds) for p in props]
-    exact_tpfp = [exact_fold_f1(float(p), method="tp_fp", n_instances=n_instances) for p in props]
+    design: dict[str, Any] = {
+        "n_instances": n_instances,
+        "errors": "fixed",
+        "recall_a": VAN_ASCH_RECALL_A,
+        "recall_b": VAN_ASCH_RECALL_B,
+    }
+    exact_avg = [
+        _exact_value(float(p), method="avg", average="binary", n_folds=n_folds, allocation="random", **design)
+        for p in props
+    ]
+    exact_tpfp = [
+        _exact_value(float(p), method="tp_fp", average="binary", n_folds=n_folds, allocation="random", **design)
+        for p in props
+    ]
     ax.plot(x, 100 * np.array(exact_avg), color="C0", lw=2, label="E[F_avg] (exact)")
     ax.plot(x, 100 * np.array(exact_tpfp), color="k", lw=2, label="F_tp,fp")
     panel = next((key for key, design in FIGURE2_PANELS.items() if design == (n_folds, n_instances)), "")
-    decorate(
+    _decorate(
         ax,
         xlabel="proportion of class A (%)",
         ylabel="F1 of class A (%)",
@@ -335,7 +451,12 @@ def plot_fold_f1_single_runs(
     return ax
 
 
-def plot_fold_f1_convergence(conv: pd.DataFrame, exact: float, *, ax=None, title: str | None = None):
+@declare(
+    conv=Frame(("n_reps", "mean", "se"), source="simulate_fold_f1 results, one row per simulation"),
+    exact=Real(),
+    title=Nullable(Instance(str, what="a str")),
+)
+def plot_fold_f1_convergence(conv: pd.DataFrame, exact: float, *, ax: Any = None, title: str | None = None) -> Any:
     """Monte Carlo means of F_avg ± 2 SE converging to the exact E[F_avg] as the repetitions grow.
 
     The band is exact ± 2 SD/√R for R from 10 to 10^5, with the standard
@@ -363,14 +484,8 @@ def plot_fold_f1_convergence(conv: pd.DataFrame, exact: float, *, ax=None, title
     Van Asch (2013), §7.1 (the simulated F_avg of Figure 2).
     """
     plt = require("matplotlib.pyplot")
-    from apples.plotting import decorate
-
-    conv = check_frame("conv", conv, ("n_reps", "mean", "se"))
     if len(conv) == 0:
-        raise ValueError("conv must hold at least one simulation")
-    exact = check_real("exact", exact)
-    if title is not None and not isinstance(title, str):
-        raise TypeError(f"title must be a str or None, got {type(title).__name__}")
+        raise ParameterValueError("conv must hold at least one simulation", param="conv")
     ax = plt.gca() if ax is None else ax
     sd = conv["se"].iloc[-1] * np.sqrt(conv["n_reps"].iloc[-1])
     r = np.logspace(1, 5, 100)
@@ -394,7 +509,7 @@ def plot_fold_f1_convergence(conv: pd.DataFrame, exact: float, *, ax=None, title
     )
     if title is None:
         title = "Monte Carlo converging to the exact E[F_avg] (50 folds, 1000 instances, 2 % A)"
-    decorate(
+    _decorate(
         ax,
         xscale="log",
         xlabel="repetitions (count, log scale)",

@@ -54,32 +54,40 @@ Forman, G. & Scholz, M. (2010). Apples-to-apples in cross-validation studies,
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from apples._kernels.fold_model import stratified_positives
+from apples._kernels.fold_size import corpus_totals, pooled_and_fold_f1
 from apples._params import (
+    LABEL,
     MAX_EXACT_INT,
+    SEED,
+    Integer,
+    Options,
+    ParameterValueError,
     Policy,
-    check_choice,
-    check_int,
-    check_real,
+    Real,
+    Relation,
+    Undefined,
     check_table_size,
+    declare,
     divide,
-    rng_from_seed,
+    exempt,
+    resolve,
 )
 from apples.metrics.counts import Counts
+from apples.theory.fold_model import N_FOLDS
 from apples.theory.fold_size import (
     FOLD_F1_AVERAGES,
     FOLD_F1_METHODS,
     VAN_ASCH_RECALL_A,
     VAN_ASCH_RECALL_B,
-    corpus_counts,
-    f1_by_class,
-    fold_f1,
-    fold_sizes,
 )
 
 __all__ = [
@@ -104,6 +112,66 @@ _BYTES_PER_SIMULATED_FOLD = 64
 _BYTES_PER_EXACT_TERM = 48
 #: Bytes per value of a distribution's support (values, pmf, tail sums).
 _BYTES_PER_SUPPORT_VALUE = 48
+#: Bytes per fold of the fold sizes (as apples.theory.fold_sizes counts them).
+_BYTES_PER_FOLD_SIZE = 24
+
+
+# ----------------------------------------------------------------------------- the parameters of a design
+class _FoldsFit(Relation):
+    """``n_folds <= n_instances`` (every fold holds an instance), and the fold sizes fit in memory."""
+
+    names = ("n_instances", "n_folds")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        n_instances, n_folds = values["n_instances"], values["n_folds"]
+        if n_folds > n_instances:
+            raise ParameterValueError(
+                f"n_folds must be between 2 and n_instances={n_instances}, got {n_folds}", param="n_folds"
+            )
+        check_table_size(f"{n_folds:,} folds", _BYTES_PER_FOLD_SIZE * n_folds, reduce="n_folds")
+
+
+class _EvenNeedsFixed(Relation):
+    """``allocation="even"`` deals known right and wrong predictions, so it needs ``errors="fixed"``."""
+
+    names = ("allocation", "errors")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if values.get("allocation") == "even" and values.get("errors") != "fixed":
+            raise ParameterValueError(
+                "allocation='even' deals the correct and wrong predictions evenly over the folds, "
+                "which needs errors='fixed' (with errors='binomial' they are not known in advance)",
+                param="allocation",
+            )
+
+
+_PROPORTION = Real(0.0, 1.0)
+_RECALL = Real(0.0, 1.0)
+_N_INSTANCES = Integer(2, MAX_EXACT_INT)
+_ALLOCATION = Options(*ALLOCATIONS)
+_ERRORS = Options(*ERROR_MODELS)
+_METHOD = Options(*FOLD_F1_METHODS)
+_AVERAGE = Options(*FOLD_F1_AVERAGES)
+#: The parameters of one set-up of §7.1 (without the proportion, which is one number or many).
+_SETUP: dict[str, Any] = {
+    "n_instances": _N_INSTANCES,
+    "n_folds": N_FOLDS,
+    "allocation": _ALLOCATION,
+    "errors": _ERRORS,
+    "recall_a": _RECALL,
+    "recall_b": _RECALL,
+}
+_SETUP_RULES = [_FoldsFit(), _EvenNeedsFixed()]
+
+
+def _rng(seed: int | np.random.Generator) -> np.random.Generator:
+    """The Generator of a checked seed: a Generator is used as it is (advanced), an int seeds a new one."""
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def _setup(prop_a: float, n_instances: int, n_folds: int, recall_a: float, recall_b: float) -> tuple[np.ndarray, dict]:
+    """The fold sizes (the first ``N mod K`` one larger) and the corpus of a checked set-up."""
+    return stratified_positives(n_instances, n_folds), corpus_totals(prop_a, n_instances, recall_a, recall_b)
 
 
 def _deal(cells: list[int], n_folds: int) -> np.ndarray:
@@ -135,7 +203,43 @@ def _split_fixed(rng: np.random.Generator, good: int, bad: int, draws: np.ndarra
     return out
 
 
+# ----------------------------------------------------------------------------- F1 of the folds
+def _pooled(pooled: np.ndarray, undefined: str) -> np.ndarray:
+    """A pooled F1 of the kernel (NaN at TP = FP = FN = 0) under the 0/0 policy."""
+    return np.asarray(resolve(pooled, undefined, what="pooled F1 (TP = FP = FN = 0)"), dtype=float)
+
+
+def _fold_f1(
+    tp_a: np.ndarray, tp_b: np.ndarray, n: np.ndarray, *, method: str, average: str, undefined: str
+) -> np.ndarray:
+    """F_tp,fp or F_avg (eq. 27 or 29) of class A, or the mean of A's and B's, of (..., K) fold counts.
+
+    The policy applies to a pooled 0/0 of each class (``"tp_fp"`` only): :func:`apples.theory.fold_f1`.
+    """
+    classes = [(tp_a, tp_b)] if average == "binary" else [(tp_a, tp_b), (tp_b, tp_a)]
+    scores = []
+    for own, other in classes:
+        pooled, avg = pooled_and_fold_f1(own, other, n)
+        scores.append(_pooled(pooled, undefined) if method == "tp_fp" else avg)
+    return np.asarray(sum(scores) / len(scores), dtype=float)
+
+
+def _f1_table(
+    tp_a: np.ndarray, tp_b: np.ndarray, n: np.ndarray, *, undefined: str
+) -> dict[tuple[str, str], np.ndarray]:
+    """All four (average, method) F1s of (..., K) fold counts from one kernel call per class."""
+    (pool_a, avg_a), (pool_b, avg_b) = pooled_and_fold_f1(tp_a, tp_b, n), pooled_and_fold_f1(tp_b, tp_a, n)
+    pool_a, pool_b = _pooled(pool_a, undefined), _pooled(pool_b, undefined)
+    return {
+        ("binary", "tp_fp"): pool_a,
+        ("binary", "avg"): avg_a,
+        ("macro", "tp_fp"): (pool_a + pool_b) / 2,
+        ("macro", "avg"): (avg_a + avg_b) / 2,
+    }
+
+
 # ----------------------------------------------------------------------------- simulation
+@exempt("a result type: simulate_fold_counts makes it from checked arguments (its methods declare theirs)")
 @dataclass(frozen=True)
 class FoldCounts:
     """Per-fold counts of many simulated cross-validations (repetitions x folds).
@@ -156,24 +260,31 @@ class FoldCounts:
     def n_reps(self) -> int:
         return self.n_a.shape[0]
 
+    @declare(method=_METHOD, average=_AVERAGE, undefined=Undefined("zero", "nan", "raise"))
     def f1(self, *, method: str, average: str = "binary", undefined: Policy = "raise") -> np.ndarray:
-        """:func:`fold_f1` of every repetition, shape (R,)."""
-        return np.atleast_1d(
-            fold_f1(
-                self.n_a,
-                self.tp_a,
-                self.tp_b,
-                fold_size=self.fold_size,
-                method=method,
-                average=average,
-                undefined=undefined,
-            )
-        )
+        """:func:`apples.theory.fold_f1` of every repetition, shape (R,).
 
+        Parameters
+        ----------
+        method : {"tp_fp", "avg"}
+        average : {"binary", "macro"}, default "binary"
+        undefined : {"raise", "nan", "zero"}, default "raise"
+            Policy for a pooled 0/0 under ``"tp_fp"``.
+        """
+        tp_a, tp_b = np.asarray(self.tp_a), np.asarray(self.tp_b)
+        n = np.broadcast_to(np.asarray(self.fold_size), tp_a.shape)
+        return np.atleast_1d(_fold_f1(tp_a, tp_b, n, method=method, average=average, undefined=undefined))
+
+    @declare(rep=Integer(0, None), pos_label=LABEL)
     def counts(self, rep: int = 0, *, pos_label: str = "A") -> list[Counts]:
         """The folds of repetition ``rep`` as :class:`~apples.Counts` with class ``pos_label`` ("A" or "B")."""
-        rep = check_int("rep", rep, low=0, high=self.n_reps - 1)
-        check_choice("pos_label", pos_label, ("A", "B"))
+        if rep > self.n_reps - 1:
+            raise ParameterValueError(f"rep must be between 0 and {self.n_reps - 1}, got {rep}", param="rep")
+        if pos_label not in ("A", "B"):
+            raise ParameterValueError(
+                f"pos_label={pos_label!r} is not one of the classes of Van Asch's set-up, 'A' and 'B'",
+                param="pos_label",
+            )
         out = []
         # strict=False: as before, the fields of a FoldCounts built by hand are not checked against each other
         for n, m, ta, tb in zip(self.fold_size, self.n_a[rep], self.tp_a[rep], self.tp_b[rep], strict=False):
@@ -186,21 +297,51 @@ class FoldCounts:
         return out
 
 
-def _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b):
-    """One simulation design, combining the shared checks with the rules that tie its arguments together."""
-    prop = check_real("prop_a", prop_a, low=0.0, high=1.0)
-    sizes = fold_sizes(n_instances, n_folds)
-    check_choice("allocation", allocation, ALLOCATIONS)
-    check_choice("errors", errors, ERROR_MODELS)
-    if allocation == "even" and errors != "fixed":
-        raise ValueError(
-            "allocation='even' deals the correct and wrong predictions evenly over the folds, "
-            "which needs errors='fixed' (with errors='binomial' they are not known in advance)"
-        )
-    corpus = corpus_counts(prop, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
-    return prop, sizes, corpus
+def _even(sizes: np.ndarray, corpus: dict, n_reps: int) -> FoldCounts:
+    """The "even" allocation: each of the four cells (A right, A wrong, B right, B wrong) dealt round-robin."""
+    n_a, n_b, t_a, t_b = corpus["n_a"], corpus["n_b"], corpus["tp_a"], corpus["tp_b"]
+    k = len(sizes)
+    cells = _deal([t_a, n_a - t_a, t_b, n_b - t_b], k)
+    rows = (cells[0] + cells[1], cells[0], cells[2])
+    m, tpa, tpb = (np.broadcast_to(r, (n_reps, k)).copy() for r in rows)
+    return FoldCounts(sizes, m, tpa, tpb)
 
 
+def _simulate(
+    sizes: np.ndarray,
+    corpus: dict,
+    *,
+    allocation: str,
+    errors: str,
+    recall_a: float,
+    recall_b: float,
+    n_reps: int,
+    rng: np.random.Generator,
+) -> FoldCounts:
+    """``n_reps`` cross-validations of a checked set-up (fold sizes and corpus), drawn from ``rng``."""
+    check_table_size(
+        f"{n_reps:,} simulated cross-validations of {len(sizes):,} folds",
+        _BYTES_PER_SIMULATED_FOLD * n_reps * len(sizes),
+        reduce="n_reps or n_folds (simulate_fold_f1 summarises any n_reps in bounded memory)",
+    )
+    if allocation == "even":
+        return _even(sizes, corpus, n_reps)
+    n_a, n_b, t_a, t_b = corpus["n_a"], corpus["n_b"], corpus["tp_a"], corpus["tp_b"]
+    k = len(sizes)
+    if allocation == "stratified":
+        m = np.broadcast_to(stratified_positives(n_a, k), (n_reps, k)).copy()
+    else:
+        m = rng.multivariate_hypergeometric(sizes, n_a, size=n_reps).astype(np.int64)
+    if errors == "fixed":
+        tpa = _split_fixed(rng, t_a, n_a - t_a, m)
+        tpb = _split_fixed(rng, t_b, n_b - t_b, sizes - m)
+    else:
+        tpa = rng.binomial(m, recall_a).astype(np.int64)
+        tpb = rng.binomial(sizes - m, recall_b).astype(np.int64)
+    return FoldCounts(sizes, m, tpa, tpb)
+
+
+@declare(prop_a=_PROPORTION, **_SETUP, n_reps=Integer(1, None), seed=SEED, relations=_SETUP_RULES)
 def simulate_fold_counts(
     prop_a: float,
     *,
@@ -211,12 +352,12 @@ def simulate_fold_counts(
     recall_a: float = VAN_ASCH_RECALL_A,
     recall_b: float = VAN_ASCH_RECALL_B,
     n_reps: int = 1,
-    seed=0,
+    seed: int | np.random.Generator = 0,
 ) -> FoldCounts:
     """Simulate ``n_reps`` k-fold cross-validations of Van Asch's two-class set-up (§7.1, Figure 2).
 
     N = ``n_instances`` instances, round(π N) of class A, split into K =
-    ``n_folds`` folds of sizes :func:`fold_sizes`. See the module docstring for
+    ``n_folds`` folds of sizes :func:`~apples.theory.fold_sizes`. See the module docstring for
     ``allocation`` and ``errors``. Vectorised over repetitions (the only Python
     loop is over the K folds); bit-for-bit reproducible for a seed.
 
@@ -225,6 +366,7 @@ def simulate_fold_counts(
     prop_a : float
         Proportion of class A, π, in [0, 1].
     n_instances, n_folds : int, defaults 1000 and 10
+        N >= 2 and 2 <= K <= N.
     allocation : {"random", "stratified", "even"}, default "random"
     errors : {"fixed", "binomial"}, default "fixed"
     recall_a, recall_b : float, defaults 0.8 and 0.977
@@ -242,68 +384,33 @@ def simulate_fold_counts(
     >>> sim.n_a.sum(axis=1).tolist(), sim.tp_a.sum(axis=1).tolist(), sim.tp_b.sum(axis=1).tolist()
     ([20, 20, 20], [16, 16, 16], [957, 957, 957])
     """
-    _, sizes, corpus = _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
-    n_reps = check_int("n_reps", n_reps, low=1)
-    check_table_size(
-        f"{n_reps:,} simulated cross-validations of {len(sizes):,} folds",
-        _BYTES_PER_SIMULATED_FOLD * n_reps * len(sizes),
-        reduce="n_reps or n_folds (simulate_fold_f1 summarises any n_reps in bounded memory)",
+    sizes, corpus = _setup(prop_a, n_instances, n_folds, recall_a, recall_b)
+    return _simulate(
+        sizes,
+        corpus,
+        allocation=allocation,
+        errors=errors,
+        recall_a=recall_a,
+        recall_b=recall_b,
+        n_reps=n_reps,
+        rng=_rng(seed),
     )
-    rng = rng_from_seed(seed)  # a Generator is used as it is
-    n_a, n_b, t_a, t_b = corpus["n_a"], corpus["n_b"], corpus["tp_a"], corpus["tp_b"]
-    k = len(sizes)
-    if allocation == "even":
-        cells = _deal([t_a, n_a - t_a, t_b, n_b - t_b], k)
-        rows = (cells[0] + cells[1], cells[0], cells[2])
-        m, tpa, tpb = (np.broadcast_to(r, (n_reps, k)).copy() for r in rows)
-        return FoldCounts(sizes, m, tpa, tpb)
-    if allocation == "stratified":
-        m = np.broadcast_to(_deal([n_a, n_b], k)[0], (n_reps, k)).copy()
-    else:
-        m = rng.multivariate_hypergeometric(sizes, n_a, size=n_reps).astype(np.int64)
-    if errors == "fixed":
-        tpa = _split_fixed(rng, t_a, n_a - t_a, m)
-        tpb = _split_fixed(rng, t_b, n_b - t_b, sizes - m)
-    else:
-        tpa = rng.binomial(m, recall_a).astype(np.int64)
-        tpb = rng.binomial(sizes - m, recall_b).astype(np.int64)
-    return FoldCounts(sizes, m, tpa, tpb)
 
 
-def simulate_fold_f1(
+def _simulate_f1(
     prop_a: float,
     *,
-    n_instances: int = 1000,
-    n_folds: int = 10,
-    allocation: str = "random",
-    errors: str = "fixed",
-    recall_a: float = VAN_ASCH_RECALL_A,
-    recall_b: float = VAN_ASCH_RECALL_B,
-    n_reps: int = 10_000,
-    seed=0,
+    n_instances: int,
+    n_folds: int,
+    allocation: str,
+    errors: str,
+    recall_a: float,
+    recall_b: float,
+    n_reps: int,
+    rng: np.random.Generator,
 ) -> pd.DataFrame:
-    """Monte Carlo mean and spread of F_tp,fp and F_avg, class A and macro, over ``n_reps`` cross-validations.
-
-    Repetitions are simulated in chunks (memory stays bounded; the chunk size
-    is fixed, so a seed gives the same numbers whatever the machine). A pooled
-    0/0 (no class A and no false positive at all, probability 0.977^N at
-    π = 0) counts as F1 = 0, the limit (and the value eq. 31 gives).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Indexed by (average, method), columns ``mean``, ``std``, ``se`` (=
-        std / sqrt(n_reps)) and ``n_reps``.
-
-    Examples
-    --------
-    >>> r = simulate_fold_f1(0.05, n_folds=5, n_reps=2000, seed=0)
-    >>> float(r.loc[("binary", "tp_fp"), "std"])       # fixed errors: the pooled counts never change
-    0.0
-    """
-    _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
-    n_reps = check_int("n_reps", n_reps, low=1, high=MAX_EXACT_INT)  # the mean divides by n_reps in float
-    rng = rng_from_seed(seed)  # a Generator is used as it is
+    """:func:`simulate_fold_f1` of checked arguments, drawing from ``rng``."""
+    sizes, corpus = _setup(prop_a, n_instances, n_folds, recall_a, recall_b)
     chunk = max(1, _CHUNK_CELLS // n_folds)
     keys = [(a, m) for a in FOLD_F1_AVERAGES for m in FOLD_F1_METHODS]
     s1 = dict.fromkeys(keys, 0.0)
@@ -312,18 +419,17 @@ def simulate_fold_f1(
     done = 0
     while done < n_reps:
         size = min(chunk, n_reps - done)
-        sim = simulate_fold_counts(
-            prop_a,
-            n_instances=n_instances,
-            n_folds=n_folds,
+        sim = _simulate(
+            sizes,
+            corpus,
             allocation=allocation,
             errors=errors,
             recall_a=recall_a,
             recall_b=recall_b,
             n_reps=size,
-            seed=rng,
+            rng=rng,
         )
-        scores = f1_by_class(sim.tp_a, sim.tp_b, np.broadcast_to(sim.fold_size, sim.n_a.shape), undefined="zero")
+        scores = _f1_table(sim.tp_a, sim.tp_b, np.broadcast_to(sim.fold_size, sim.n_a.shape), undefined="zero")
         for key in keys:
             f = scores[key]
             first.setdefault(key, f[0])  # shift for a numerically stable variance
@@ -349,8 +455,66 @@ def simulate_fold_f1(
     return pd.DataFrame(rows).set_index(["average", "method"])
 
 
+#: ``n_reps`` of simulate_fold_f1: its mean divides by ``n_reps`` in float, so at most 2**53.
+_N_REPS = Integer(1, MAX_EXACT_INT)
+
+
+@declare(prop_a=_PROPORTION, **_SETUP, n_reps=_N_REPS, seed=SEED, relations=_SETUP_RULES)
+def simulate_fold_f1(
+    prop_a: float,
+    *,
+    n_instances: int = 1000,
+    n_folds: int = 10,
+    allocation: str = "random",
+    errors: str = "fixed",
+    recall_a: float = VAN_ASCH_RECALL_A,
+    recall_b: float = VAN_ASCH_RECALL_B,
+    n_reps: int = 10_000,
+    seed: int | np.random.Generator = 0,
+) -> pd.DataFrame:
+    """Monte Carlo mean and spread of F_tp,fp and F_avg, class A and macro, over ``n_reps`` cross-validations.
+
+    Repetitions are simulated in chunks (memory stays bounded; the chunk size
+    is fixed, so a seed gives the same numbers whatever the machine). A pooled
+    0/0 (no class A and no false positive at all, probability 0.977^N at
+    π = 0) counts as F1 = 0, the limit (and the value eq. 31 gives).
+
+    Parameters
+    ----------
+    prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b
+        As :func:`simulate_fold_counts`.
+    n_reps : int, default 10,000
+        Cross-validations, at most 2**53.
+    seed : int or numpy.random.Generator, default 0
+        Required, as :func:`simulate_fold_counts`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (average, method), columns ``mean``, ``std``, ``se`` (=
+        std / sqrt(n_reps)) and ``n_reps``.
+
+    Examples
+    --------
+    >>> r = simulate_fold_f1(0.05, n_folds=5, n_reps=2000, seed=0)
+    >>> float(r.loc[("binary", "tp_fp"), "std"])       # fixed errors: the pooled counts never change
+    0.0
+    """
+    return _simulate_f1(
+        prop_a,
+        n_instances=n_instances,
+        n_folds=n_folds,
+        allocation=allocation,
+        errors=errors,
+        recall_a=recall_a,
+        recall_b=recall_b,
+        n_reps=n_reps,
+        rng=_rng(seed),
+    )
+
+
 # ----------------------------------------------------------------------------- exact expectations
-def _support(lo_dist, hi_dist, lo_bound: int, hi_bound: int) -> np.ndarray:
+def _support(lo_dist: Any, hi_dist: Any, lo_bound: int, hi_bound: int) -> np.ndarray:
     """Values in [lo_bound, hi_bound] carrying all but ``_TAIL`` of the mass in each tail.
 
     ``lo_dist`` / ``hi_dist`` are the members of a family (ordered by the
@@ -370,7 +534,7 @@ def _support(lo_dist, hi_dist, lo_bound: int, hi_bound: int) -> np.ndarray:
     return np.arange(lo, max(lo, hi) + 1)
 
 
-def _count_dist(errors: str, draws, *, n_class: int, bad_class: int, p_bad: float):
+def _count_dist(errors: str, draws: int | np.ndarray, *, n_class: int, bad_class: int, p_bad: float) -> Any:
     """Distribution of the number of "bad" items among ``draws`` instances of one class.
 
     Fixed errors: the class has ``bad_class`` bad items among ``n_class``, a
@@ -384,7 +548,7 @@ def _count_dist(errors: str, draws, *, n_class: int, bad_class: int, p_bad: floa
     return stats.hypergeom(n_class, bad_class, draws)
 
 
-def _pmf(dist, x) -> np.ndarray:
+def _pmf(dist: Any, x: np.ndarray) -> np.ndarray:
     # scipy's hypergeom.pmf (Boost) costs ~0.1 ms a value; exp(logpmf) is as accurate to ~1e-11
     # relative and a hundred times faster.
     return np.nan_to_num(np.exp(dist.logpmf(x)))
@@ -427,6 +591,7 @@ def _expected_fold(
     return np.array([e_a, (e_a + e_b) / 2])
 
 
+@declare(prop_a=_PROPORTION, method=_METHOD, average=_AVERAGE, **_SETUP, relations=_SETUP_RULES)
 def exact_fold_f1(
     prop_a: float,
     *,
@@ -455,7 +620,21 @@ def exact_fold_f1(
     Each sum leaves out at most 1e-17 of probability in each tail, and the
     probabilities are scipy's (hypergeometric via ``exp(logpmf)``, relative
     error about 1e-11), so the result is exact to about 1e-10 or better. A
-    fold's 0/0 counts as 0 (as in :func:`fold_f1`), and so does a pooled 0/0.
+    fold's 0/0 counts as 0 (as in :func:`~apples.theory.fold_f1`), and so does a pooled 0/0.
+
+    Parameters
+    ----------
+    prop_a : float
+        Proportion of class A, π, in [0, 1].
+    method : {"tp_fp", "avg"}
+    average : {"binary", "macro"}, default "binary"
+        F1 of class A, or the mean F1 of A and B.
+    n_instances, n_folds, allocation, errors, recall_a, recall_b
+        As :func:`simulate_fold_counts`.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -464,9 +643,32 @@ def exact_fold_f1(
     >>> round(exact_fold_f1(0.01, method="avg", n_folds=50), 4)
     0.1288
     """
-    _check_design(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b)
-    check_choice("method", method, FOLD_F1_METHODS)
-    check_choice("average", average, FOLD_F1_AVERAGES)
+    return _exact_value(
+        prop_a,
+        method=method,
+        average=average,
+        n_instances=n_instances,
+        n_folds=n_folds,
+        allocation=allocation,
+        errors=errors,
+        recall_a=recall_a,
+        recall_b=recall_b,
+    )
+
+
+def _exact_value(
+    prop_a: float,
+    *,
+    method: str,
+    average: str,
+    n_instances: int,
+    n_folds: int,
+    allocation: str,
+    errors: str,
+    recall_a: float,
+    recall_b: float,
+) -> float:
+    """:func:`exact_fold_f1` of checked arguments."""
     if method == "tp_fp":  # depends on neither the folds nor their allocation
         n_folds, allocation = 2, "random"
     values = _exact(
@@ -476,28 +678,40 @@ def exact_fold_f1(
 
 
 @functools.lru_cache(maxsize=4096)
-def _exact(prop_a, n_instances, n_folds, allocation, errors, recall_a, recall_b, method) -> np.ndarray:
+def _exact(
+    prop_a: float,
+    n_instances: int,
+    n_folds: int,
+    allocation: str,
+    errors: str,
+    recall_a: float,
+    recall_b: float,
+    method: str,
+) -> np.ndarray:
     """(E[F1 of A], E[macro-F1]) for validated arguments; cached (Figure 2 reuses F_tp,fp for every K)."""
-    sizes = fold_sizes(n_instances, n_folds)
-    corpus = corpus_counts(prop_a, n_instances=n_instances, recall_a=recall_a, recall_b=recall_b)
-    kw = dict(errors=errors, corpus=corpus, recall_a=recall_a, recall_b=recall_b)
+    sizes, corpus = _setup(prop_a, n_instances, n_folds, recall_a, recall_b)
+    kw: dict[str, Any] = dict(errors=errors, corpus=corpus, recall_a=recall_a, recall_b=recall_b)
     if method == "tp_fp":
         return _expected_fold(n_instances, np.array([corpus["n_a"]]), np.array([1.0]), **kw)
     k = len(sizes)
     if allocation == "even":
-        sim = simulate_fold_counts(
-            prop_a,
-            n_instances=n_instances,
-            n_folds=n_folds,
+        sim = _simulate(
+            sizes,
+            corpus,
             allocation="even",
             errors=errors,
             recall_a=recall_a,
             recall_b=recall_b,
+            n_reps=1,
+            rng=np.random.default_rng(0),  # unused: the even split draws nothing
         )
-        return np.array([sim.f1(method="avg", average=a)[0] for a in FOLD_F1_AVERAGES])
+        n = np.broadcast_to(sim.fold_size, sim.tp_a.shape)
+        return np.array(
+            [_fold_f1(sim.tp_a, sim.tp_b, n, method="avg", average=a, undefined="raise")[0] for a in FOLD_F1_AVERAGES]
+        )
     total = np.zeros(2)
     if allocation == "stratified":
-        types = pd.Series(list(zip(sizes, _deal([corpus["n_a"], corpus["n_b"]], k)[0], strict=True))).value_counts()
+        types = pd.Series(list(zip(sizes, stratified_positives(corpus["n_a"], k), strict=True))).value_counts()
         # = types.items(), whose labels pandas-stubs types as Hashable (neither a pair nor an int)
         for (n, m), count in zip(types.index, types, strict=True):
             total += count * _expected_fold(int(n), np.array([int(m)]), np.array([1.0]), **kw)
