@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from apples._optional import require
+from apples._params import exempt
 
 if TYPE_CHECKING:  # matplotlib is optional (the notebooks extra)
     from matplotlib.axes import Axes
@@ -33,6 +34,7 @@ __all__ = [
 ]
 
 
+@exempt("takes no argument")
 def set_style() -> None:
     """Matplotlib and pandas settings shared by all notebooks.
 
@@ -62,6 +64,7 @@ def set_style() -> None:
     pd.set_option("display.width", 120)
 
 
+@exempt("its options go to matplotlib's Axes.set, which checks them")
 def decorate(ax: Axes | None = None, **options: Any) -> Axes:
     """Set axis properties in one call, ThinkStats style; returns ``ax``.
 
@@ -77,6 +80,7 @@ def decorate(ax: Axes | None = None, **options: Any) -> Axes:
     return ax
 
 
+@exempt("a helper of the plot functions: checks their ax against the panel count they pass")
 def panel_axes(ax: Any, n_panels: int, **subplots_kw: Any) -> list:
     """The ``n_panels`` Axes a multi-panel plot draws on: ``ax`` checked, or a new figure's.
 
@@ -107,6 +111,7 @@ EXPLORER_NOTE = (
 )
 
 
+@exempt("the display of an explorer: called with its own widget and drawing")
 def explorer_mimebundle(widget: Any, draw: Callable[[], Any]) -> dict:
     """The display of an explorer: the live widget, and a PNG snapshot for every viewer without a kernel.
 

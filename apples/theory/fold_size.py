@@ -318,23 +318,6 @@ def _pooled(pooled: np.ndarray, undefined: str) -> np.ndarray:
     return np.asarray(resolve(pooled, undefined, what="pooled F1 (TP = FP = FN = 0)"), dtype=float)
 
 
-def f1_by_class(
-    tp_a: np.ndarray, tp_b: np.ndarray, n: np.ndarray, *, undefined: Policy
-) -> dict[tuple[str, str], np.ndarray]:
-    """All four (average, method) F1s of checked (..., K) fold counts, eq. (26) per fold and pooled.
-
-    Not exported: for apples.studies.van_asch, which tabulates all four at once.
-    """
-    (pool_a, avg_a), (pool_b, avg_b) = pooled_and_fold_f1(tp_a, tp_b, n), pooled_and_fold_f1(tp_b, tp_a, n)
-    pool_a, pool_b = _pooled(pool_a, undefined), _pooled(pool_b, undefined)
-    return {
-        ("binary", "tp_fp"): pool_a,
-        ("binary", "avg"): avg_a,
-        ("macro", "tp_fp"): (pool_a + pool_b) / 2,
-        ("macro", "avg"): (avg_a + avg_b) / 2,
-    }
-
-
 @declare(**_FOLD_COUNTS, relations=[_ConsistentFolds()])
 def delta_factors(n_a: ArrayLike, tp_a: ArrayLike, tp_b: ArrayLike, *, fold_size: ArrayLike) -> np.ndarray:
     """Van Asch's δ factor of every fold (§7.1): δ^k = (N + C) / (K (n^k + c^k)).

@@ -17,6 +17,7 @@ import pandas as pd
 from apples._optional import require
 from apples._params import FLAG, Frame, Kind, Options, declare
 from apples.cv.aggregations import F_AGGREGATIONS
+from apples.plotting import panel_axes
 from apples.studies.van_asch.figure2 import _PANEL_LETTERS, FIGURE2_PANELS
 from apples.theory.fold_size import FOLD_F1_AVERAGES, FOLD_F1_METHODS
 
@@ -43,29 +44,6 @@ class _Curves(Kind):
             raise TypeError(f"{name} must be {self.what}, got {type(value).__name__}")
         keys = _PANEL_LETTERS.check(name, list(value))
         return {key: _CURVE.check(f"{name}[{key!r}]", value[key]) for key in keys}
-
-
-def _panel_axes(ax: Any, n_panels: int, **subplots_kw: Any) -> list:
-    """The ``n_panels`` Axes a multi-panel plot draws on: ``ax`` checked, or a new row of subplots.
-
-    The contract of :func:`apples.plotting.panel_axes`, which is public (and not exempt), so the
-    plots of this study do not call it.
-    """
-    plt = require("matplotlib.pyplot")
-    if ax is None:
-        _, axes = plt.subplots(1, n_panels, **subplots_kw)
-        return list(np.atleast_1d(axes))
-    try:
-        axes = list(np.asarray(ax, dtype=object).ravel())
-    except TypeError:
-        raise TypeError(f"ax must be a sequence of {n_panels} matplotlib Axes, got {type(ax).__name__}") from None
-    if len(axes) != n_panels:
-        raise ValueError(f"ax must hold {n_panels} Axes (one per panel), got {len(axes)}")
-    axes_type = require("matplotlib.axes").Axes
-    for i, a in enumerate(axes):
-        if not isinstance(a, axes_type):
-            raise TypeError(f"ax[{i}] must be a matplotlib Axes, got {type(a).__name__}")
-    return axes
 
 
 @declare(curve=_CURVE, average=_AVERAGE, theory=FLAG, legend=FLAG)
@@ -209,7 +187,7 @@ def plot_fold_f1_grid(
             extra.set_visible(False)
         diff_ax = fig.add_subplot(spec[n_rows, :]) if residual else None
     else:
-        given = _panel_axes(ax, len(keys) + int(residual))
+        given = panel_axes(ax, len(keys) + int(residual))
         axes, diff_ax = given[: len(keys)], (given[-1] if residual else None)
     tp_fp_rows = {  # one row per proportion: the exact F_tp,fp and eq. (31)
         key: f[(f["average"] == average) & (f["method"] == "tp_fp")].drop_duplicates("prop_a").sort_values("prop_a")

@@ -34,8 +34,8 @@ from apples._params import (
 )
 from apples.metrics.averaging import FREQUENCIES, FrequenciesCover
 from apples.metrics.counts import COUNTS_BY_LABEL, Counts
+from apples.plotting import decorate, panel_axes
 from apples.studies.van_asch.figure2 import _PANEL_LETTERS, FIGURE2_PANELS, FIGURE2_PROPS
-from apples.studies.van_asch.figure2_plots import _panel_axes
 from apples.studies.van_asch.fold_size import (
     _N_INSTANCES,
     _exact_value,
@@ -55,15 +55,6 @@ __all__ = [
     "plot_fold_f1_readings",
     "plot_fold_f1_single_runs",
 ]
-
-
-def _decorate(ax: Any, **options: Any) -> Any:
-    """``ax.set(**options)`` and a legend if an artist has a label (:func:`apples.plotting.decorate`'s contract)."""
-    ax.set(**options)
-    _handles, labels = ax.get_legend_handles_labels()
-    if labels:
-        ax.legend()
-    return ax
 
 
 #: Marker of each average in :func:`plot_averages` (its colour is C0, C1, C2 in this order).
@@ -169,7 +160,7 @@ def plot_averages(
     starts = "" if xlim is None or xlim[0] == 0 else f"; axis starts at {xlim[0]:g}, not 0"
     ax.set_yticks(range(len(tables)), [str(name) for name in tables])
     ax.set_ylim(len(tables) - 0.5, -0.5)  # first table on top
-    _decorate(ax, xlabel=f"averaged {measure} (%{starts})", title=title if title is not None else f"averaged {measure}")
+    decorate(ax, xlabel=f"averaged {measure} (%{starts})", title=title if title is not None else f"averaged {measure}")
     if xlim is not None:
         ax.set_xlim(xlim)
     legend_box = ax.get_legend()
@@ -261,7 +252,7 @@ def plot_fold_f1_readings(
     """
     require("matplotlib.pyplot")
     keys = list(panels)  # checked: panel letters, each with a frame in readings
-    axes = _panel_axes(ax, len(keys), figsize=(13, 4.2), sharey=True)
+    axes = panel_axes(ax, len(keys), figsize=(13, 4.2), sharey=True)
     for a, key in zip(axes, keys, strict=True):
         df = readings[key]
         k, n = FIGURE2_PANELS[key]
@@ -311,7 +302,7 @@ def plot_delta_factors(table: pd.DataFrame, *, ax: Any = None) -> Any:
     require("matplotlib.pyplot")
     if len(table) == 0:
         raise ParameterValueError("table must hold at least one fold", param="table")
-    ax_delta, ax_gap = _panel_axes(ax, 2, figsize=(12, 4))
+    ax_delta, ax_gap = panel_axes(ax, 2, figsize=(12, 4))
     has_tp = (table["tp_a"] > 0).to_numpy()
     n_total = int(table["n"].sum())
     prop = 100 * float(table["n_a"].sum()) / n_total if n_total else float("nan")
@@ -324,7 +315,7 @@ def plot_delta_factors(table: pd.DataFrame, *, ax: Any = None) -> Any:
     )
     ax_delta.scatter(table.index[has_tp], table["delta"][has_tp], color="C0", s=22, label="folds with tp_A > 0")
     ax_delta.axhline(1, color="k", lw=1, label="δ = 1 (fold matches the average)")
-    _decorate(
+    decorate(
         ax_delta,
         xlabel="fold k",
         ylabel=r"$\delta^k$ (ratio)",
@@ -333,7 +324,7 @@ def plot_delta_factors(table: pd.DataFrame, *, ax: Any = None) -> Any:
     )
     gap = table["gap"].to_numpy(dtype=float)
     ax_gap.bar(table.index, 100 * gap, color=np.where(gap < 0, "C3", "C2"))
-    _decorate(
+    decorate(
         ax_gap,
         xlabel="fold k",
         ylabel="share of F_avg - F_tp,fp (percentage points)",
@@ -441,7 +432,7 @@ def plot_fold_f1_single_runs(
     ax.plot(x, 100 * np.array(exact_avg), color="C0", lw=2, label="E[F_avg] (exact)")
     ax.plot(x, 100 * np.array(exact_tpfp), color="k", lw=2, label="F_tp,fp")
     panel = next((key for key, design in FIGURE2_PANELS.items() if design == (n_folds, n_instances)), "")
-    _decorate(
+    decorate(
         ax,
         xlabel="proportion of class A (%)",
         ylabel="F1 of class A (%)",
@@ -509,7 +500,7 @@ def plot_fold_f1_convergence(conv: pd.DataFrame, exact: float, *, ax: Any = None
     )
     if title is None:
         title = "Monte Carlo converging to the exact E[F_avg] (50 folds, 1000 instances, 2 % A)"
-    _decorate(
+    decorate(
         ax,
         xscale="log",
         xlabel="repetitions (count, log scale)",
