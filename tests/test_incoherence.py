@@ -98,7 +98,7 @@ def test_eq5_second_order_condition_is_positive_not_zero(m):
     For unequal spreads eq. 5 has two roots: the minimum (Q'' > 0) and a
     maximum (Q'' < 0); neither has Q'' = 0.
     """
-    from apples.theory.parker import _stationary_points
+    from apples._kernels.parker import stationary_points as _stationary_points
     c = implied_cost(0.5 * (m.mu_pos + m.mu_neg), m)  # a cost with a stationary point
     roots = _stationary_points(np.array(c), m)
     assert np.all(np.isfinite(roots))
@@ -148,7 +148,7 @@ def test_implied_cost_density_matches_monte_carlo():
     is_pos = rng.random(n) < m.pi_pos
     t = np.where(is_pos, rng.normal(m.mu_pos, m.sd_pos, n), rng.normal(m.mu_neg, m.sd_neg, n))
     c = implied_cost(t, m)
-    from apples.theory.parker import _lambda_coefficients
+    from apples._kernels.parker import lambda_coefficients as _lambda_coefficients
     A, B, _ = _lambda_coefficients(m)
     c_turn = implied_cost(-B / (2 * A), m)  # c(t) turns back here: the density has a 1/sqrt singularity
     assert c.max() <= c_turn + 1e-12
