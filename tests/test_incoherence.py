@@ -452,7 +452,7 @@ def test_compare_classifiers_table_matches_the_single_functions():
     assert np.max(np.abs(r.densities[("A", "AUK")] - r.densities[("B", "AUK")])) > 0.1
     with pytest.raises(ValueError, match="must share pi_pos"):
         pk.incoherence_comparison(a, Binormal(pi_pos=0.5))
-    with pytest.raises(ValueError, match="n_grid must be an integer"):
+    with pytest.raises(ValueError, match="n_grid must be >= 3"):
         pk.incoherence_comparison(a, b, n_grid=2)
 
 
