@@ -142,11 +142,6 @@ class _CountsArray(Kind):
         return counts
 
 
-def _shown(counts: np.ndarray) -> object:
-    """A count or an array of counts as the user would write it (``11``, ``[1, 2]``), for a message."""
-    return counts.tolist()
-
-
 class _WithinTrials(Relation):
     """``k`` and ``n`` have one length (or one is a single count), and ``0 <= k <= n``."""
 
@@ -159,7 +154,7 @@ class _WithinTrials(Relation):
                 f"k and n must have the same length (or one be a single count): k has {k.size} counts, n has {n.size}"
             )
         if np.any(k > n):
-            raise ValueError(f"k must lie between 0 and n, got k={_shown(k)!r}, n={_shown(n)!r}")
+            raise ValueError(f"k must lie between 0 and n, got k={k.tolist()!r}, n={n.tolist()!r}")
 
 
 class _Observed(Kind):
@@ -373,8 +368,8 @@ def wilson_interval(
     """Wilson score interval for a binomial proportion k/n (Wilson 1927), as Parker draws it (Figures 3–5).
 
     ``(p̂ + z²/2n ± z·sqrt(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n)`` with
-    z the two-sided normal quantile of ``confidence``, computed by
-    :func:`apples.proportion_ci` (``method="wilson"``) for each pair; the same interval as
+    z the two-sided normal quantile of ``confidence``, computed for each pair as
+    :func:`apples.proportion_ci` (``method="wilson"``) computes it; the same interval as
     ``scipy.stats.binomtest(k, n).proportion_ci(confidence, method="wilson")``.
     This function adds array input and Parker's argument checks.
 
