@@ -13,7 +13,7 @@ from scipy import special
 
 from apples._kernels import parker as _k
 from apples._kernels.hmeasure import beta_prior
-from apples._params import MAX_EXACT_INT, Integer, ParameterValueError, Relation, declare
+from apples._params import Kind, ParameterValueError, Relation, check_int, check_table_size, declare
 from apples.theory.binormal import BINORMAL, Binormal
 
 if TYPE_CHECKING:  # pandas is imported where a table is built
@@ -42,6 +42,26 @@ class IncoherenceComparison(NamedTuple):
     h_prior: np.ndarray  #: the H-measure's prior on ``c`` (the same for A and B)
 
 
+#: Peak bytes per point of the cost grid: the grid, six densities and the prior, and the temporaries of one
+#: density (two roots, their slopes and weights), with room to spare.
+_BYTES_PER_GRID_POINT = 256
+
+
+class _GridSize(Kind):
+    """The number of costs on the grid of the implied densities: an integer >= 3 whose arrays fit in memory."""
+
+    what = "an integer >= 3 (points of the cost grid)"
+
+    def check(self, name: str, value: object) -> int:
+        n = check_int(name, value, low=3)
+        check_table_size(f"a cost grid of {n:,} points", _BYTES_PER_GRID_POINT * n, reduce=name)
+        return n
+
+
+#: The kind of ``n_grid`` (here and in the explorer).
+_N_GRID = _GridSize()
+
+
 class _SameData(Relation):
     """The two models share ``pi_pos``: two classifiers scored on the same test data."""
 
@@ -53,7 +73,7 @@ class _SameData(Relation):
             raise ValueError(f"the two models must share pi_pos (the same test data), got {a.pi_pos} and {b.pi_pos}")
 
 
-@declare(model_a=BINORMAL, model_b=BINORMAL, n_grid=Integer(3, MAX_EXACT_INT), relations=[_SameData()])
+@declare(model_a=BINORMAL, model_b=BINORMAL, n_grid=_N_GRID, relations=[_SameData()])
 def incoherence_comparison(model_a: Binormal, model_b: Binormal, *, n_grid: int = 199) -> IncoherenceComparison:
     """Population AUC, AUK, AP and H of two binormal classifiers, and their implied cost densities.
 

@@ -8,9 +8,9 @@ from typing import Any, NamedTuple
 from scipy import integrate
 
 from apples._optional import require
-from apples._params import FLAG, MAX_EXACT_INT, Integer, Real, declare
+from apples._params import FLAG, Real, declare
 from apples.plotting import EXPLORER_NOTE, explorer_mimebundle
-from apples.studies.parker.comparison import _comparison
+from apples.studies.parker.comparison import _N_GRID, _comparison
 from apples.studies.parker.figures import _plot_comparison
 from apples.theory.binormal import Binormal
 
@@ -58,7 +58,7 @@ _RANGES = {"mu_a": (0.0, 3.0), "sd_a": (0.8, 1.2), "mu_b": (0.0, 3.0), "sd_b": (
     mu_b=Real(*_RANGES["mu_b"]),
     sd_b=Real(*_RANGES["sd_b"]),
     pi_pos=Real(*_RANGES["pi_pos"]),
-    n_grid=Integer(3, MAX_EXACT_INT),
+    n_grid=_N_GRID,
     continuous_update=FLAG,
 )
 def incoherence_explorer(
