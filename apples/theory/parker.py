@@ -3,7 +3,9 @@
 Every identity of Parker (2011) §III is a function here, for the continuous
 binormal model (:class:`apples.theory.Binormal`, integrals by
 ``scipy.integrate.quad``); :mod:`apples.metrics.losses` has the empirical
-counterparts on scores with ties.
+counterparts on scores with ties. Each function checks its arguments and
+computes with :mod:`apples._kernels.parker`, which the Parker study's
+comparison, figures and explorer call too.
 """
 
 from __future__ import annotations
