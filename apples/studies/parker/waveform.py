@@ -27,7 +27,6 @@ from apples._params import (
     FLAG,
     SEED,
     Integer,
-    Kind,
     ParameterTypeError,
     Relation,
     check_table_size,
@@ -48,19 +47,6 @@ WAVEFORM_NOISE_FEATURES = 19
 _CLASS_BASES = ((0, 1), (0, 2), (1, 2))
 
 _SEED_REQUIRED = "seed is required (a non-negative int or a numpy.random.Generator): draws must be reproducible"
-
-
-class _RequiredSeed(Kind):
-    """:data:`~apples._params.SEED`, with None (the default) refused as "required": every data set can be drawn
-    again."""
-
-    what = SEED.what
-
-    def check(self, name: str, value: object) -> int | np.random.Generator:
-        if value is None:
-            raise TypeError(_SEED_REQUIRED)
-        checked: int | np.random.Generator = SEED.check(name, value)
-        return checked
 
 
 class _WaveformTable(Relation):
@@ -106,7 +92,7 @@ def waveform_bases() -> np.ndarray:
     return _bases()
 
 
-@declare(n_samples=Integer(1, None), noise_features=FLAG, seed=_RequiredSeed(), relations=[_WaveformTable()])
+@declare(n_samples=Integer(1, None), noise_features=FLAG, seed=SEED, relations=[_WaveformTable()])
 def make_waveform(
     n_samples: int, *, noise_features: bool = False, seed: int | np.random.Generator | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -127,8 +113,8 @@ def make_waveform(
         noise" version used by Parker).
     seed : int or numpy.random.Generator
         Required. Draws come only from ``numpy.random.default_rng(seed)``; the
-        default ``None`` is refused with a TypeError asking for a seed, so that
-        every data set can be drawn again.
+        default ``None`` (like any value that is not a seed) is refused with a
+        TypeError, so that every data set can be drawn again.
 
     Returns
     -------
