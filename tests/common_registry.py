@@ -954,6 +954,7 @@ EXEMPT: dict[str, str] = {
                      "ThresholdResult", "KappaCurve", "ROCCurve", "ROCHull", "HMeasureResult", "HandLoss", "EmpiricalCosts",
                      "IncoherenceComparison", "IncoherenceExplorer"], _RESULT),
     **dict.fromkeys(["GTest", "ExperimentResult", "ExperimentConfig"], _RESULT),
+    "SEVERITY_RATIO": _KIND,
     **dict.fromkeys(["PARKER_MEASURES", "CLASSIFIERS", "DATASETS", "PAPER_RESULTS", "REPRESENTATIONS",
                      "WAVEFORM_NOISE_FEATURES"], _CONSTANT),
     "set_style": "sets matplotlib/pandas options; takes no arguments",

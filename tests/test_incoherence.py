@@ -16,10 +16,29 @@ from scipy import integrate, optimize
 from sklearn.metrics import average_precision_score, matthews_corrcoef, roc_auc_score
 
 import apples
+from apples.metrics.losses import (
+    empirical_cost_intervals,
+    empirical_hand_loss,
+    empirical_loss,
+    empirical_optimal_threshold,
+    empirical_uniform_threshold_loss,
+)
 from apples.studies import parker as pk
 from apples.theory import Binormal
-from apples.metrics.losses import empirical_cost_intervals, empirical_hand_loss, empirical_loss, empirical_optimal_threshold, empirical_uniform_threshold_loss
-from apples.theory.parker import expected_loss, implied_cost, implied_cost_density, integrated_measure, loss_at_implied_cost, misclassification_loss, optimal_threshold, threshold_measure, uniform_threshold_loss, weight_g, weight_i, weight_m
+from apples.theory.parker import (
+    expected_loss,
+    implied_cost,
+    implied_cost_density,
+    integrated_measure,
+    loss_at_implied_cost,
+    misclassification_loss,
+    optimal_threshold,
+    threshold_measure,
+    uniform_threshold_loss,
+    weight_g,
+    weight_i,
+    weight_m,
+)
 
 EQUAL = [
     Binormal(mu_pos=1.0, mu_neg=0.0, pi_pos=0.5),
@@ -36,8 +55,8 @@ QUAD = 1e-10  # tolerance for identities checked by quadrature
 
 def pairs_auc(y, s):
     """Mann-Whitney AUC in exact rationals, by counting all pairs."""
-    pos = [v for v, t in zip(s, y) if t == 1]
-    neg = [v for v, t in zip(s, y) if t == 0]
+    pos = [v for v, t in zip(s, y, strict=True) if t == 1]
+    neg = [v for v, t in zip(s, y, strict=True) if t == 0]
     wins = sum(Fraction(1) if p > n else Fraction(1, 2) if p == n else 0 for p, n in product(pos, neg))
     ties = sum(1 for p, n in product(pos, neg) if p == n)
     return wins / (len(pos) * len(neg)), Fraction(ties, len(pos) * len(neg))
@@ -86,7 +105,7 @@ def test_optimal_threshold_eq3_is_the_global_minimiser(m):
         q_star = misclassification_loss(t_star, c, m)
         assert q_star <= misclassification_loss(grid, c, m).min() + 1e-15
         if np.isfinite(t_star):
-            res = optimize.minimize_scalar(lambda t: misclassification_loss(t, c, m),
+            res = optimize.minimize_scalar(lambda t, c=c: misclassification_loss(t, c, m),
                                            bracket=(t_star - 1, t_star, t_star + 1))
             assert q_star <= misclassification_loss(res.x, c, m) + 1e-15
 
@@ -98,7 +117,7 @@ def test_eq5_second_order_condition_is_positive_not_zero(m):
     For unequal spreads eq. 5 has two roots: the minimum (Q'' > 0) and a
     maximum (Q'' < 0); neither has Q'' = 0.
     """
-    from apples.theory.parker import _stationary_points
+    from apples._kernels.parker import stationary_points as _stationary_points
     c = implied_cost(0.5 * (m.mu_pos + m.mu_neg), m)  # a cost with a stationary point
     roots = _stationary_points(np.array(c), m)
     assert np.all(np.isfinite(roots))
@@ -133,11 +152,11 @@ def test_loss_at_implied_cost_is_pi0_pi1_wi_over_wg(m):
 
 def test_hand_weight_is_a_density_and_its_implied_cost_density_integrates_to_one():
     for m in ALL:
-        assert integrate.quad(lambda t: weight_g(t, m), -40, 40, limit=200)[0] == pytest.approx(1, abs=1e-12)
+        assert integrate.quad(lambda t, m=m: weight_g(t, m), -40, 40, limit=200)[0] == pytest.approx(1, abs=1e-12)
     # (unequal spreads: the density has an integrable 1/sqrt singularity where c(t) turns back;
     # checked by Monte Carlo below instead)
     for m in EQUAL:
-        mass = integrate.quad(lambda c: implied_cost_density(c, m), 0, 1, limit=400, epsabs=1e-11)[0]
+        mass = integrate.quad(lambda c, m=m: implied_cost_density(c, m), 0, 1, limit=400, epsabs=1e-11)[0]
         assert mass == pytest.approx(1, abs=1e-7)
 
 
@@ -148,7 +167,7 @@ def test_implied_cost_density_matches_monte_carlo():
     is_pos = rng.random(n) < m.pi_pos
     t = np.where(is_pos, rng.normal(m.mu_pos, m.sd_pos, n), rng.normal(m.mu_neg, m.sd_neg, n))
     c = implied_cost(t, m)
-    from apples.theory.parker import _lambda_coefficients
+    from apples._kernels.parker import lambda_coefficients as _lambda_coefficients
     A, B, _ = _lambda_coefficients(m)
     c_turn = implied_cost(-B / (2 * A), m)  # c(t) turns back here: the density has a 1/sqrt singularity
     assert c.max() <= c_turn + 1e-12
@@ -257,8 +276,8 @@ def test_implied_cost_distributions_differ_between_classifiers_but_the_h_prior_d
     b = Binormal(mu_pos=2.5, sd_pos=1.0, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3)
     c = np.linspace(0.05, 0.95, 19)
     for weight in (None, "kappa"):
-        wa = implied_cost_density(c, a, None if weight is None else (lambda t: weight_m(t, a, weight)))
-        wb = implied_cost_density(c, b, None if weight is None else (lambda t: weight_m(t, b, weight)))
+        wa = implied_cost_density(c, a, None if weight is None else (lambda t, w=weight: weight_m(t, a, w)))
+        wb = implied_cost_density(c, b, None if weight is None else (lambda t, w=weight: weight_m(t, b, w)))
         assert np.max(np.abs(wa - wb)) > 0.2
     # H's prior depends on the class proportion only: the same for both
     assert apples.metrics.h_measure_prior(a.pi_pos) == apples.metrics.h_measure_prior(b.pi_pos)
@@ -362,7 +381,7 @@ def test_empirical_loss_matches_counts():
     c = 0.3
     q = empirical_loss(y, s, c)
     thr = empirical_cost_intervals(y, s).thresholds
-    for qi, t in zip(q, thr):
+    for qi, t in zip(q, thr, strict=True):
         pred = s >= t
         expected = (c * np.sum((y == 1) & ~pred) + (1 - c) * np.sum((y == 0) & pred)) / y.size
         assert qi == pytest.approx(expected, abs=1e-15)
@@ -378,7 +397,7 @@ def test_empirical_agrees_with_the_model_on_a_large_sample():
 
 def test_bad_input_is_rejected():
     m = Binormal()
-    with pytest.raises(TypeError, match="model must be an apples.theory.Binormal"):
+    with pytest.raises(TypeError, match=r"model must be an apples\.theory\.Binormal"):
         implied_cost(0.0, "model")
     with pytest.raises(ValueError, match="c must lie in"):
         optimal_threshold(1.2, m)
@@ -428,6 +447,24 @@ def test_h_prior_density_is_the_mirrored_beta_of_hmeasure():
     np.testing.assert_allclose(apples.theory.h_prior_density(c, 0.3, severity_ratio=1), 6 * c * (1 - c), rtol=1e-12)
 
 
+def test_h_prior_arguments_are_declared_with_the_h_measure_rules():
+    m = Binormal(pi_pos=1e-320)
+    for call, param in ((lambda: apples.theory.h_prior_density(0.5, 1e-320), "pi_pos"),
+                        (lambda: apples.theory.binormal_h_measure(m), "model")):
+        with pytest.raises(ValueError, match=r"pi_pos=1e-320 is too small for the default severity ratio") as info:
+            call()
+        assert info.value.param == param
+    for call in (lambda: apples.theory.h_prior_density(0.5, 0.3, severity_ratio=1.0, prior="hand2014"),
+                 lambda: apples.theory.binormal_h_measure(Binormal(), severity_ratio=1.0, prior="hand2014")):
+        with pytest.raises(ValueError, match=r"^severity_ratio must be None with prior='hand2014'") as info:
+            call()
+        assert info.value.param == "severity_ratio"
+    # the kind of apples.h_measure's severity_ratio, with its message about the R package's negative ratio
+    with pytest.raises(ValueError, match=r"^severity_ratio must be a positive finite number, got -1 \(the R package"):
+        apples.theory.h_prior_density(0.5, 0.3, severity_ratio=-1)
+    assert apples.theory.h_prior_density(0.5, 1e-300) == 0.0  # tiny, but its ratio is a normal float
+
+
 @pytest.mark.parametrize("m", [Binormal(mu_pos=1.2, sd_pos=0.9, pi_pos=0.3),
                                Binormal(mu_pos=0.8, sd_pos=1.6, pi_pos=0.6)])
 def test_binormal_h_measure_is_the_limit_of_the_sample_h_measure(m):
@@ -447,13 +484,19 @@ def test_compare_classifiers_table_matches_the_single_functions():
     assert r.table.loc["AUC", "B"] == pytest.approx(norm.cdf(2 / np.sqrt(1 + 0.81)), abs=1e-15)
     assert r.table.loc["AUK", "B"] == integrated_measure(b, "kappa")
     assert r.table.loc["AP", "A"] == integrated_measure(a, "precision", over="recall")
+    assert r.table.loc["H", "B"] == apples.theory.binormal_h_measure(b)
+    w = lambda t: weight_m(t, b, "precision", over="recall")  # noqa: E731
+    np.testing.assert_array_equal(r.densities[("B", "AP")], implied_cost_density(r.c, b, w))
     np.testing.assert_allclose(r.densities[("A", "AUC")], implied_cost_density(r.c, a), rtol=1e-15)
     np.testing.assert_allclose(r.h_prior, apples.theory.h_prior_density(r.c, 0.3), rtol=1e-15)
     assert np.max(np.abs(r.densities[("A", "AUK")] - r.densities[("B", "AUK")])) > 0.1
     with pytest.raises(ValueError, match="must share pi_pos"):
         pk.incoherence_comparison(a, Binormal(pi_pos=0.5))
-    with pytest.raises(ValueError, match="n_grid must be an integer"):
+    with pytest.raises(ValueError, match="n_grid must be >= 3"):
         pk.incoherence_comparison(a, b, n_grid=2)
+    with pytest.raises(ValueError, match=r"^a cost grid of 1,152,921,504,606,846,976 points would need") as info:
+        pk.incoherence_comparison(a, b, n_grid=2**60)
+    assert info.value.param == "n_grid"
 
 
 def test_explorer_updates_its_table_when_a_slider_moves():
@@ -471,7 +514,7 @@ def test_explorer_updates_its_table_when_a_slider_moves():
 def test_mean_implied_cost_under_hands_weighting_is_pi_neg_for_every_classifier():
     # E_{W_G}[c(t)] = ∫ π1 f1 dt = π1: the AUC's implied costs differ in shape, not in mean
     for m in ALL:
-        mean = integrate.quad(lambda t: implied_cost(t, m) * weight_g(t, m), -40, 40,
+        mean = integrate.quad(lambda t, m=m: implied_cost(t, m) * weight_g(t, m), -40, 40,
                               points=[m.mu_neg, m.mu_pos], limit=400)[0]
         assert abs(mean - m.pi_neg) < 1e-10
 
@@ -492,8 +535,10 @@ def test_implied_cost_quantiles_match_the_closed_form_cdf_under_hands_weighting(
 def test_implied_cost_quantiles_agree_with_the_integrated_density():
     m = Binormal(mu_pos=2.0, pi_pos=0.3)
     for measure, over in (("kappa", "fpr"), ("precision", "recall")):
-        w = (lambda t, ms=measure, ov=over: weight_m(t, m, ms, over=ov))
-        for p, x in zip((0.1, 0.5, 0.9), apples.theory.implied_cost_quantiles(m, w)):
+        def w(t, ms=measure, ov=over):
+            return weight_m(t, m, ms, over=ov)
+
+        for p, x in zip((0.1, 0.5, 0.9), apples.theory.implied_cost_quantiles(m, w), strict=True):
             # the density on a fine grid in u = logit(c) (one vectorised call), dc = c(1 - c) du
             u = np.linspace(-60.0, np.log(x / (1 - x)), 40_001)
             c = 1 / (1 + np.exp(-u))

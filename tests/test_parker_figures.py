@@ -142,7 +142,7 @@ def test_figure1_auc_in_the_legend_is_r_over_p():
         ({"models": {"a": P, "b": R, "c": EQ}}, ValueError, "models"),
         ({"models": {"P": P, "R": "R"}}, TypeError, "models"),
         ({"models": {"P": P}, "n_pos": 0}, ValueError, "n_pos"),
-        ({"models": {"P": P}, "n_neg": 1.5}, ValueError, "n_neg"),
+        ({"models": {"P": P}, "n_neg": 1.5}, TypeError, "n_neg"),
         ({"models": {"P": P}, "seed": "five"}, (TypeError, ValueError), "seed"),
     ],
 )

@@ -32,6 +32,7 @@ from apples.metrics.f_measure import (
 )
 from apples.metrics.hmeasure import (
     H_MEASURE_PRIORS,
+    SEVERITY_RATIO,
     HMeasureResult,
     ROCHull,
     h_measure,
@@ -91,6 +92,7 @@ __all__ = [
     "H_MEASURE_PRIORS",
     "NONE_LABEL",
     "PRECISION_AT_K_TIES",
+    "SEVERITY_RATIO",
     "UNMATCHED",
     "AveragedScores",
     "Counts",

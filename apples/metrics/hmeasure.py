@@ -86,6 +86,7 @@ from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of
 
 __all__ = [
     "H_MEASURE_PRIORS",
+    "SEVERITY_RATIO",
     "HMeasureResult",
     "ROCHull",
     "h_measure",
@@ -219,7 +220,9 @@ class _Proportion(Kind):
         return float(value)
 
 
-_SEVERITY = Nullable(_SeverityRatio())
+#: The kind of a ``severity_ratio=`` parameter: None (the class proportions' ratio) or a ratio from the smallest
+#: normal float up (the H-measure here, and the H of the binormal population in :mod:`apples.theory.parker`).
+SEVERITY_RATIO = Nullable(_SeverityRatio())
 _PRIOR = Options(*H_MEASURE_PRIORS)
 _WORSE = Options(*_WORSE_THAN_RANDOM)
 
@@ -240,7 +243,7 @@ def _prior(pi1: float, severity_ratio: float | None, prior: str) -> tuple[float,
     return beta_prior(pi1, severity_ratio, prior)
 
 
-@declare(pi1=_Proportion(), severity_ratio=_SEVERITY, prior=_PRIOR)
+@declare(pi1=_Proportion(), severity_ratio=SEVERITY_RATIO, prior=_PRIOR)
 def h_measure_prior(
     pi1: float, *, severity_ratio: float | None = None, prior: Literal["severity", "hand2014"] = "severity"
 ) -> tuple[float, float]:
@@ -353,7 +356,7 @@ def _h_measure(
     return HMeasureResult(h, loss, max_loss, a, b, flipped)
 
 
-_H_KINDS = {**SCORED, "severity_ratio": _SEVERITY, "prior": _PRIOR, "worse_than_random": _WORSE}
+_H_KINDS = {**SCORED, "severity_ratio": SEVERITY_RATIO, "prior": _PRIOR, "worse_than_random": _WORSE}
 
 
 @declare(**_H_KINDS, relations=SCORED_RELATIONS)

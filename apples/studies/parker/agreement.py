@@ -22,13 +22,28 @@ Rules used throughout (Parker does not state them; ours are these):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special, stats
 
-from apples._params import check_choice, check_count, check_frame, check_real, check_real_array
-from apples.intervals.proportion import proportion_ci
+from apples._kernels.intervals import proportion_interval
+from apples._params import (
+    CONFIDENCE,
+    LABELS,
+    Frame,
+    Kind,
+    Nullable,
+    Options,
+    RealArray,
+    Relation,
+    SameLength,
+    check_count,
+    check_frame,
+    declare,
+)
 
 if TYPE_CHECKING:  # pandas is imported where a table is built
     import pandas as pd
@@ -60,15 +75,8 @@ class GTest(NamedTuple):
     log10_pvalue: float  #: log10 of the p-value, finite where ``pvalue`` underflows (Parker: p < 10^-200)
 
 
-def _preference_matrix(preferences, name: str = "preferences") -> tuple[pd.DataFrame, np.ndarray]:
-    """The preference table and its values as floats, checked: only +1, −1, 0 or NaN, at least two columns."""
-    import pandas as pd
-
-    if not isinstance(preferences, pd.DataFrame):
-        raise TypeError(
-            f"{name} must be a pandas DataFrame with one row per comparison and one column per measure, "
-            f"got {type(preferences).__name__}"
-        )
+def _preference_values(name: str, preferences: pd.DataFrame) -> np.ndarray:
+    """The values of a preference table as floats, checked: only +1, −1, 0 or NaN, at least two distinct columns."""
     if preferences.shape[1] < 2:
         raise ValueError(f"{name} must have at least two measure columns, got {list(preferences.columns)}")
     duplicated = preferences.columns[preferences.columns.duplicated()].unique().tolist()
@@ -85,7 +93,134 @@ def _preference_matrix(preferences, name: str = "preferences") -> tuple[pd.DataF
     if not ok.all():
         bad = values[~ok].flat[0]
         raise ValueError(f"{name} must hold +1, -1, 0 (tie) or NaN (undefined), got {bad!r}")
-    return preferences, values
+    return values
+
+
+class _Preferences(Kind):
+    """A preference table: a DataFrame, one row per comparison and one column per measure, of +1, −1, 0 or NaN."""
+
+    what = "a pandas DataFrame with one row per comparison and one column per measure"
+
+    def check(self, name: str, value: object) -> pd.DataFrame:
+        import pandas as pd
+
+        if not isinstance(value, pd.DataFrame):
+            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__}")
+        _preference_values(name, value)
+        return value
+
+
+class _Comparisons(Kind):
+    """A comparison table (:attr:`ExperimentResult.comparisons`): the columns of :data:`PARKER_MEASURES`, holding
+    preferences, and the further ``columns`` a function reads."""
+
+    def __init__(self, *columns: str) -> None:
+        self.columns = columns
+        self.what = "a pandas DataFrame with the measure columns" + "".join(f", {c!r}" for c in columns)
+
+    def check(self, name: str, value: object) -> pd.DataFrame:
+        table: pd.DataFrame = check_frame(name, value, (*PARKER_MEASURES, *self.columns))
+        _preference_values(name, table[list(PARKER_MEASURES)])
+        return table
+
+
+class _CountsArray(Kind):
+    """A count, or a one-dimensional array of counts, at least ``low``; becomes an int64 array (0-d for one)."""
+
+    def __init__(self, low: int = 0) -> None:
+        self.low = low
+        self.what = "a count or a one-dimensional array of counts" + (f" (each at least {low})" if low else "")
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        arr = np.asarray(value)
+        if arr.ndim > 1:
+            raise ValueError(f"{name} must be a count or a one-dimensional array of counts, got shape {arr.shape}")
+        counts = np.array([check_count(name, v) for v in np.atleast_1d(arr).tolist()], dtype=np.int64)
+        counts = counts.reshape(arr.shape)
+        if np.any(counts < self.low):
+            raise ValueError(f"{name} must be at least {self.low}, got {value!r}")
+        return counts
+
+
+class _WithinTrials(Relation):
+    """``k`` and ``n`` have one length (or one is a single count), and ``0 <= k <= n``."""
+
+    names = ("k", "n")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        k, n = values["k"], values["n"]
+        if k.ndim and n.ndim and k.shape != n.shape:
+            raise ValueError(
+                f"k and n must have the same length (or one be a single count): k has {k.size} counts, n has {n.size}"
+            )
+        if np.any(k > n):
+            raise ValueError(f"k must lie between 0 and n, got k={k.tolist()!r}, n={n.tolist()!r}")
+
+
+class _Observed(Kind):
+    """Observed counts of a G-test: at least two cells, not all 0; becomes a float array."""
+
+    what = "a one-dimensional array of at least two counts"
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        obs = np.asarray(value)
+        if obs.ndim != 1 or obs.size < 2:
+            raise ValueError(f"{name} must be {self.what}, got shape {obs.shape}")
+        for i, v in enumerate(obs.tolist()):
+            check_count(f"{name}[{i}]", v)
+        cells = obs.astype(float)
+        if cells.sum() <= 0:
+            raise ValueError(f"{name} must hold at least one count (all cells are 0)")
+        return cells
+
+
+class _ExpectedMatches(Relation):
+    """The expected counts have the shape of the observed ones, are positive and finite, and have their total."""
+
+    names = ("expected", "observed")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if "expected" not in values:
+            return
+        exp, obs = values["expected"], values["observed"]
+        if exp.shape != obs.shape:
+            raise ValueError(f"expected must have the shape of observed {obs.shape}, got {exp.shape}")
+        if not np.all(np.isfinite(exp)) or np.any(exp <= 0):
+            raise ValueError("expected must hold positive finite counts")
+        if not np.isclose(exp.sum(), obs.sum(), rtol=1e-9):
+            raise ValueError(f"expected must sum to the observed total {obs.sum():g}, got {exp.sum():g}")
+
+
+class _SameRows(Relation):
+    """Two tables of one comparison each per row."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        a, b = (values[n] for n in self.names)
+        if len(a) != len(b):
+            raise ValueError(f"{self.names[0]} has {len(a)} rows but {self.names[1]} has {len(b)}")
+
+
+class _ColumnOf(Relation):
+    """The column named by an argument (``by``) is in the table."""
+
+    def __init__(self, table: str, column: str) -> None:
+        self.names = (table, column)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        table, column = self.names
+        if table in values and column in values:
+            check_frame(table, values[table], (values[column],))
+
+
+_PREFERENCES = _Preferences()
+
+
+def _values(preferences: pd.DataFrame) -> np.ndarray:
+    """The values of a checked preference table as floats (NaN for a missing value)."""
+    return preferences.to_numpy(dtype=float, na_value=np.nan)
 
 
 def _opinion_counts(values: np.ndarray) -> np.ndarray:
@@ -93,7 +228,8 @@ def _opinion_counts(values: np.ndarray) -> np.ndarray:
     return np.stack([(values == v).sum(axis=1) for v in (-1.0, 0.0, 1.0)], axis=1)
 
 
-def agreement_levels(preferences) -> pd.Series:
+@declare(preferences=_PREFERENCES)
+def agreement_levels(preferences: pd.DataFrame) -> pd.Series:
     """Per comparison, the number of measures that differ from the most common opinion (Parker Figure 2).
 
     Parameters
@@ -120,15 +256,20 @@ def agreement_levels(preferences) -> pd.Series:
     >>> agreement_levels(p).tolist()
     [0, 1, 2]
     """
+    return _agreement_levels(preferences)
+
+
+def _agreement_levels(preferences: pd.DataFrame) -> pd.Series:
+    """:func:`agreement_levels` of a checked table."""
     import pandas as pd
 
-    preferences, values = _preference_matrix(preferences)
-    counts = _opinion_counts(values)
+    counts = _opinion_counts(_values(preferences))
     level = counts.sum(axis=1) - counts.max(axis=1)
     return pd.Series(level.astype(np.int64), index=preferences.index, name="disagreeing measures")
 
 
-def odd_one_out(preferences) -> pd.Series:
+@declare(preferences=_PREFERENCES)
+def odd_one_out(preferences: pd.DataFrame) -> pd.Series:
     """Per comparison, the measure that alone disagrees with all the others, or None (Parker §V "error cases").
 
     A measure is the odd one out when at least two other measures are
@@ -152,9 +293,14 @@ def odd_one_out(preferences) -> pd.Series:
     >>> odd_one_out(p).tolist()
     [None, 'b', 'b']
     """
+    return _odd_one_out(preferences)
+
+
+def _odd_one_out(preferences: pd.DataFrame) -> pd.Series:
+    """:func:`odd_one_out` of a checked table."""
     import pandas as pd
 
-    preferences, values = _preference_matrix(preferences)
+    values = _values(preferences)
     counts = _opinion_counts(values)
     defined = counts.sum(axis=1)
     # exactly one measure holds an opinion shared by no other, all the rest (at least two) share one opinion
@@ -172,7 +318,8 @@ def odd_one_out(preferences) -> pd.Series:
     return pd.Series(out, index=preferences.index, dtype=object, name="odd one out")
 
 
-def count_error_cases(preferences) -> pd.Series:
+@declare(preferences=_PREFERENCES)
+def count_error_cases(preferences: pd.DataFrame) -> pd.Series:
     """Per measure, the number of comparisons in which it alone disagrees with all the others (Parker Figure 3).
 
     Parameters
@@ -202,20 +349,27 @@ def count_error_cases(preferences) -> pd.Series:
     >>> count_error_cases(p).to_dict()
     {'AUC': 2, 'AP': 0, 'H': 1}
     """
-    preferences, _ = _preference_matrix(preferences)
-    odd = odd_one_out(preferences)
+    return _count_error_cases(preferences)
+
+
+def _count_error_cases(preferences: pd.DataFrame) -> pd.Series:
+    """:func:`count_error_cases` of a checked table."""
+    odd = _odd_one_out(preferences)
     counts = odd.value_counts().reindex(list(preferences.columns), fill_value=0).astype(np.int64)
     counts.name = "error cases"
     counts.index.name = None
     return counts
 
 
-def wilson_interval(k, n, *, confidence: float = 0.95):
+@declare(confidence=CONFIDENCE, k=_CountsArray(), n=_CountsArray(1), relations=[_WithinTrials()])
+def wilson_interval(
+    k: ArrayLike, n: ArrayLike, *, confidence: float = 0.95
+) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a binomial proportion k/n (Wilson 1927), as Parker draws it (Figures 3–5).
 
     ``(p̂ + z²/2n ± z·sqrt(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n)`` with
-    z the two-sided normal quantile of ``confidence``, computed by
-    :func:`apples.proportion_ci` (``method="wilson"``) for each pair; the same interval as
+    z the two-sided normal quantile of ``confidence``, computed for each pair as
+    :func:`apples.proportion_ci` (``method="wilson"``) computes it; the same interval as
     ``scipy.stats.binomtest(k, n).proportion_ci(confidence, method="wilson")``.
     This function adds array input and Parker's argument checks.
 
@@ -243,34 +397,25 @@ def wilson_interval(k, n, *, confidence: float = 0.95):
     >>> round(low, 4), round(high, 4)
     (0.3968, 0.8922)
     """
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
-    k_arr, n_arr = np.asarray(k), np.asarray(n)
-    if k_arr.ndim > 1 or n_arr.ndim > 1:
-        raise ValueError("k and n must be counts or one-dimensional arrays of counts")
-    k_arr = np.array([check_count("k", v) for v in np.atleast_1d(k_arr).tolist()], dtype=np.int64).reshape(k_arr.shape)
-    n_arr = np.array([check_count("n", v) for v in np.atleast_1d(n_arr).tolist()], dtype=np.int64).reshape(n_arr.shape)
-    if k_arr.ndim and n_arr.ndim and k_arr.shape != n_arr.shape:
-        raise ValueError(
-            f"k and n must have the same length (or one be a single count): k has {k_arr.size} counts, "
-            f"n has {n_arr.size}"
-        )
-    if np.any(n_arr < 1):
-        raise ValueError(f"n must be at least 1, got {n!r}")
-    if np.any(k_arr > n_arr):
-        raise ValueError(f"k must lie between 0 and n, got k={k!r}, n={n!r}")
-    k_arr, n_arr = np.broadcast_arrays(k_arr, n_arr)
+    return _wilson(np.asarray(k), np.asarray(n), confidence)
+
+
+def _wilson(k: np.ndarray, n: np.ndarray, confidence: float) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
+    """Wilson intervals of checked counts (int64 arrays, 0-d for one), by the proportion kernel."""
+    k_arr, n_arr = np.broadcast_arrays(k, n)
     pairs = [
-        proportion_ci(int(kk), int(nn), confidence=confidence, method="wilson")
+        proportion_interval(kk, nn, confidence, "wilson")
         for kk, nn in zip(k_arr.ravel().tolist(), n_arr.ravel().tolist(), strict=True)
     ]
-    low = np.array([ci.low for ci in pairs]).reshape(k_arr.shape)
-    high = np.array([ci.high for ci in pairs]).reshape(k_arr.shape)
+    low = np.array([lo for lo, _ in pairs]).reshape(k_arr.shape)
+    high = np.array([hi for _, hi in pairs]).reshape(k_arr.shape)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
 
 
-def g_test(observed, expected=None) -> GTest:
+@declare(observed=_Observed(), expected=Nullable(RealArray()), relations=[_ExpectedMatches()])
+def g_test(observed: ArrayLike, expected: ArrayLike | None = None) -> GTest:
     """G-test of observed counts against expected ones (equal shares by default), Parker §V [25].
 
     ``G = 2 Σ O·ln(O/E)`` (a cell with O = 0 contributes 0) with
@@ -305,25 +450,13 @@ def g_test(observed, expected=None) -> GTest:
     >>> round(r.statistic, 3), r.dof
     (10.465, 2)
     """
-    obs = np.asarray(observed)
-    if obs.ndim != 1 or obs.size < 2:
-        raise ValueError(f"observed must be a one-dimensional array of at least two counts, got shape {obs.shape}")
-    for i, v in enumerate(obs.tolist()):
-        check_count(f"observed[{i}]", v)
-    obs = obs.astype(float)
+    return _g_test(np.asarray(observed), None if expected is None else np.asarray(expected))
+
+
+def _g_test(obs: np.ndarray, expected: np.ndarray | None) -> GTest:
+    """:func:`g_test` of checked counts (float arrays)."""
     total = obs.sum()
-    if total <= 0:
-        raise ValueError("observed must hold at least one count (all cells are 0)")
-    if expected is None:
-        exp = np.full(obs.size, total / obs.size)
-    else:
-        exp = check_real_array("expected", expected)
-        if exp.shape != obs.shape:
-            raise ValueError(f"expected must have the shape of observed {obs.shape}, got {exp.shape}")
-        if not np.all(np.isfinite(exp)) or np.any(exp <= 0):
-            raise ValueError("expected must hold positive finite counts")
-        if not np.isclose(exp.sum(), total, rtol=1e-9):
-            raise ValueError(f"expected must sum to the observed total {total:g}, got {exp.sum():g}")
+    exp = np.full(obs.size, total / obs.size) if expected is None else expected
     terms = np.where(obs > 0, obs * np.log(np.where(obs > 0, obs, 1.0) / exp), 0.0)
     g = float(2.0 * terms.sum())
     dof = obs.size - 1
@@ -335,7 +468,12 @@ def g_test(observed, expected=None) -> GTest:
     return GTest(g, float(np.exp(log_sf)), dof, log_sf / float(np.log(10.0)))
 
 
-def error_case_shares(preferences, *, by=None, confidence: float = 0.95) -> pd.DataFrame:
+@declare(
+    preferences=_PREFERENCES, by=Nullable(LABELS), confidence=CONFIDENCE, relations=[SameLength("preferences", "by")]
+)
+def error_case_shares(
+    preferences: pd.DataFrame, *, by: ArrayLike | None = None, confidence: float = 0.95
+) -> pd.DataFrame:
     """Each measure's share of the error cases, with Wilson intervals (Parker Figures 3 and 4).
 
     Parameters
@@ -364,31 +502,40 @@ def error_case_shares(preferences, *, by=None, confidence: float = 0.95) -> pd.D
     >>> error_case_shares(p)[["measure", "error_cases", "total"]].values.tolist()
     [['AUC', 2, 3], ['AP', 0, 3], ['H', 1, 3]]
     """
+    return _error_case_shares(preferences, None if by is None else np.asarray(by), confidence)
+
+
+def _error_case_shares(preferences: pd.DataFrame, by: np.ndarray | None, confidence: float) -> pd.DataFrame:
+    """:func:`error_case_shares` of a checked table and group labels."""
     import pandas as pd
 
-    preferences, _ = _preference_matrix(preferences)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     if by is None:
         groups = pd.Series("all", index=preferences.index)
     else:
         groups = pd.Series(np.asarray(by, dtype=object), index=preferences.index)
-        if len(groups) != len(preferences):
-            raise ValueError(f"by has {len(groups)} labels but preferences has {len(preferences)} rows")
-    odd = odd_one_out(preferences)
+    odd = _odd_one_out(preferences)
     rows = []
     for group in pd.unique(groups):
         in_group = odd[(groups == group).to_numpy()]
         counts = in_group.value_counts().reindex(list(preferences.columns), fill_value=0)
         total = int(counts.sum())
         for measure, k in counts.items():
-            low, high = wilson_interval(int(k), total, confidence=confidence) if total else (np.nan, np.nan)
+            low, high = _wilson(np.asarray(int(k)), np.asarray(total), confidence) if total else (np.nan, np.nan)
             share = k / total if total else np.nan
             rows.append({"group": group, "measure": measure, "error_cases": int(k), "total": total, "share": share,
                          "low": low, "high": high})  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def classifier_error_rates(comparisons, preferences, *, confidence: float = 0.95) -> pd.DataFrame:
+@declare(
+    comparisons=Frame(("clf_a", "clf_b")),
+    preferences=_PREFERENCES,
+    confidence=CONFIDENCE,
+    relations=[_SameRows("comparisons", "preferences")],
+)
+def classifier_error_rates(
+    comparisons: pd.DataFrame, preferences: pd.DataFrame, *, confidence: float = 0.95
+) -> pd.DataFrame:
     """Per classifier, the share of its comparisons that are error cases, with Wilson intervals (Parker Figure 5).
 
     Parameters
@@ -416,24 +563,33 @@ def classifier_error_rates(comparisons, preferences, *, confidence: float = 0.95
     >>> classifier_error_rates(c, p)["error_cases"].to_dict()
     {'LR': 0, 'NB': 1, 'kNN': 1}
     """
+    return _classifier_error_rates(comparisons, preferences, confidence)
+
+
+def _classifier_error_rates(comparisons: pd.DataFrame, preferences: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """:func:`classifier_error_rates` of checked tables."""
     import pandas as pd
 
-    comparisons = check_frame("comparisons", comparisons, ("clf_a", "clf_b"))
-    preferences, _ = _preference_matrix(preferences)
-    if len(comparisons) != len(preferences):
-        raise ValueError(f"comparisons has {len(comparisons)} rows but preferences has {len(preferences)}")
-    is_error = odd_one_out(preferences).notna().to_numpy()
+    is_error = _odd_one_out(preferences).notna().to_numpy()
     a, b = comparisons["clf_a"].to_numpy(), comparisons["clf_b"].to_numpy()
     rows = {}
     for clf in sorted(set(a.tolist()) | set(b.tolist()), key=str):
         involved = (a == clf) | (b == clf)
         n, k = int(involved.sum()), int((involved & is_error).sum())
-        low, high = wilson_interval(k, n, confidence=confidence)
+        low, high = _wilson(np.asarray(k), np.asarray(n), confidence)
         rows[clf] = {"comparisons": n, "error_cases": k, "rate": k / n, "low": low, "high": high}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def error_case_breakdown(comparisons, *, by: str, confidence: float = 0.95) -> pd.DataFrame:
+@declare(
+    comparisons=_Comparisons(),
+    by=Options("pos_prop", "threshold_diff"),
+    confidence=CONFIDENCE,
+    relations=[_ColumnOf("comparisons", "by")],
+)
+def error_case_breakdown(
+    comparisons: pd.DataFrame, *, by: Literal["pos_prop", "threshold_diff"], confidence: float = 0.95
+) -> pd.DataFrame:
     """Error-case shares per measure below and above the median of ``by`` (Parker Figure 4).
 
     Parameters
@@ -466,12 +622,15 @@ def error_case_breakdown(comparisons, *, by: str, confidence: float = 0.95) -> p
     >>> t[t.measure == "AUC"][["group", "error_cases", "total"]].values.tolist()
     [['below median', 1, 1], ['above median', 1, 1]]
     """
-    by = check_choice("by", by, ("pos_prop", "threshold_diff"))
-    comparisons = check_frame("comparisons", comparisons, (*PARKER_MEASURES, by))
+    return _error_case_breakdown(comparisons, by, confidence)
+
+
+def _error_case_breakdown(comparisons: pd.DataFrame, by: str, confidence: float) -> pd.DataFrame:
+    """:func:`error_case_breakdown` of a checked table."""
     values = comparisons[by].to_numpy(dtype=float)
     median = float(np.median(values))
     groups = np.where(values <= median, "below median", "above median")
-    table = error_case_shares(comparisons[list(PARKER_MEASURES)], by=groups, confidence=confidence)
+    table = _error_case_shares(comparisons[list(PARKER_MEASURES)], groups, confidence)
     order = {"below median": 0, "above median": 1}
     table = table.sort_values("group", key=lambda g: g.map(order), kind="stable").reset_index(drop=True)
     table["median"] = median

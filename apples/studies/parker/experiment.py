@@ -44,28 +44,48 @@ from __future__ import annotations
 import time
 import warnings
 import zlib
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from apples._kernels import threshold_free as tf
+from apples._kernels.hmeasure import beta_prior, convex_hull, h_losses
+from apples._kernels.ranking import (
+    CumulativeCounts,
+    ap_from_counts,
+    auc_from_counts,
+    cumulative_counts,
+    precision_at_k_from_counts,
+)
 from apples._optional import require
 from apples._params import (
-    UndefinedMetricError,
-    check_bool,
+    FLAG,
+    LABEL,
+    LABELS,
+    SCORES,
+    Kind,
+    Nullable,
+    Options,
+    ParameterTypeError,
+    ParameterValueError,
+    Real,
+    Relation,
+    SameLength,
+    TwoClasses,
     check_choice,
     check_int,
     check_int_at_least,
     check_real,
     check_real_array,
     check_seed,
+    declare,
+    unique_labels,
 )
-from apples.metrics.hmeasure import h_measure
-from apples.metrics.ranking import average_precision, roc_auc
-from apples.metrics.threshold_free import auk, max_f1, max_mcc, r_precision
 from apples.studies.parker.agreement import PARKER_MEASURES
-from apples.studies.parker.waveform import make_waveform
+from apples.studies.parker.waveform import _make_waveform
 
 if TYPE_CHECKING:  # pandas is imported where a table is built
     import pandas as pd
@@ -131,7 +151,8 @@ class ExperimentResult(NamedTuple):
         return self.comparisons[list(PARKER_MEASURES)]
 
 
-def experiment_config(design: str = "default", **changes) -> ExperimentConfig:
+@declare(design=Options("default", "full", "tiny"))
+def experiment_config(design: Literal["default", "full", "tiny"] = "default", **changes: Any) -> ExperimentConfig:
     """The experiment's configuration: ``"default"`` (notebook 08), ``"full"`` or ``"tiny"`` (tests).
 
     ``"default"`` keeps 400 cases per data set (45 s serially on a quiet
@@ -150,7 +171,11 @@ def experiment_config(design: str = "default", **changes) -> ExperimentConfig:
     >>> experiment_config(seed=3).seed
     3
     """
-    check_choice("design", design, ("default", "full", "tiny"))
+    return _experiment_config(design, changes)
+
+
+def _experiment_config(design: str, changes: dict[str, Any]) -> ExperimentConfig:
+    """The design's configuration with ``changes``, checked by :data:`_CONFIG` (the fields are not declared)."""
     base = ExperimentConfig()
     if design == "full":
         base = replace(base, max_samples=10_000, waveform_samples=5000, synthetic_samples=2000)
@@ -160,8 +185,9 @@ def experiment_config(design: str = "default", **changes) -> ExperimentConfig:
                        synthetic_samples=120)  # fmt: skip
     unknown = set(changes) - set(ExperimentConfig.__dataclass_fields__)
     if unknown:
-        raise TypeError(f"experiment_config got unknown field(s) {sorted(unknown)}")
-    return _check_config(replace(base, **changes))
+        raise ParameterTypeError(f"experiment_config got unknown field(s) {sorted(unknown)}", param=min(unknown))
+    checked: ExperimentConfig = _CONFIG("config", replace(base, **changes))
+    return checked
 
 
 def _sequence(name: str, values: object, what: str) -> tuple:
@@ -173,33 +199,55 @@ def _sequence(name: str, values: object, what: str) -> tuple:
     return tuple(values)
 
 
-def _check_config(config: object) -> ExperimentConfig:
-    """The checked config, its sequences as tuples (a list of classifier names is as good as a tuple)."""
-    if not isinstance(config, ExperimentConfig):
-        raise TypeError(f"config must be an ExperimentConfig (from experiment_config), got {type(config).__name__}")
-    fields: dict[str, Any] = {}
-    for name, allowed in (("datasets", DATASETS), ("representations", REPRESENTATIONS), ("classifiers", CLASSIFIERS)):
-        values = _sequence(f"config.{name}", getattr(config, name), f"names from {allowed}")
-        if not values:
-            raise ValueError(f"config.{name} is empty; give one or more names from {allowed}")
-        for v in values:
-            check_choice(f"config.{name}", v, allowed)
-        fields[name] = values
-    if len(fields["classifiers"]) < 2:
-        raise ValueError("config.classifiers must name at least two classifiers (a comparison needs a pair)")
-    proportions = _sequence("config.synthetic_proportions", config.synthetic_proportions, "proportions in (0, 1)")
-    fields["synthetic_proportions"] = tuple(
-        check_real(f"config.synthetic_proportions[{i}]", p, low=0.0, high=1.0, low_inclusive=False,
-                   high_inclusive=False)
-        for i, p in enumerate(proportions)
-    )  # fmt: skip
-    check_int_at_least("config.max_samples", config.max_samples, 40)
-    check_int_at_least("config.waveform_samples", config.waveform_samples, 40)
-    check_int_at_least("config.synthetic_samples", config.synthetic_samples, 40)
-    check_seed("config.seed", config.seed)
-    return replace(config, **fields)
+class _Config(Kind):
+    """An :class:`ExperimentConfig` whose fields are valid; becomes the config with its sequences as tuples (a list
+    of classifier names is as good as a tuple)."""
+
+    what = "an ExperimentConfig (from experiment_config)"
+
+    def check(self, name: str, value: object) -> ExperimentConfig:
+        if not isinstance(value, ExperimentConfig):
+            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__}")
+        fields: dict[str, Any] = {}
+        for field, allowed in (("datasets", DATASETS), ("representations", REPRESENTATIONS),
+                               ("classifiers", CLASSIFIERS)):  # fmt: skip
+            values = _sequence(f"{name}.{field}", getattr(value, field), f"names from {allowed}")
+            if not values:
+                raise ValueError(f"{name}.{field} is empty; give one or more names from {allowed}")
+            for v in values:
+                check_choice(f"{name}.{field}", v, allowed)
+            fields[field] = values
+        if len(fields["classifiers"]) < 2:
+            raise ValueError(f"{name}.classifiers must name at least two classifiers (a comparison needs a pair)")
+        proportions = _sequence(f"{name}.synthetic_proportions", value.synthetic_proportions, "proportions in (0, 1)")
+        fields["synthetic_proportions"] = tuple(
+            check_real(f"{name}.synthetic_proportions[{i}]", p, low=0.0, high=1.0, low_inclusive=False,
+                       high_inclusive=False)
+            for i, p in enumerate(proportions)
+        )  # fmt: skip
+        check_int_at_least(f"{name}.max_samples", value.max_samples, 40)
+        check_int_at_least(f"{name}.waveform_samples", value.waveform_samples, 40)
+        check_int_at_least(f"{name}.synthetic_samples", value.synthetic_samples, 40)
+        check_seed(f"{name}.seed", value.seed)
+        return replace(value, **fields)
 
 
+class _NJobs(Kind):
+    """joblib's ``n_jobs``: a positive number of workers, or a negative one (-1: all cores); not 0."""
+
+    what = "a positive number of workers or a negative one (-1: all cores)"
+
+    def check(self, name: str, value: object) -> int:
+        n_jobs = check_int(name, value)
+        if n_jobs == 0:
+            raise ValueError(f"{name} must be a positive number of workers or negative (-1: all cores), got 0")
+        return n_jobs
+
+
+_CONFIG = _Config()
+
+
+@declare(config=_CONFIG)
 def experiment_tasks(config: ExperimentConfig) -> list[tuple[str, str]]:
     """The (data set, representation) tasks of a configuration, in their fixed order.
 
@@ -210,14 +258,18 @@ def experiment_tasks(config: ExperimentConfig) -> list[tuple[str, str]]:
     >>> experiment_tasks(experiment_config("tiny"))
     [('iris', 'original'), ('iris', 'pca'), ('synthetic-20%', 'original'), ('synthetic-20%', 'pca')]
     """
-    config = _check_config(config)
+    return _tasks(config)
+
+
+def _tasks(config: ExperimentConfig) -> list[tuple[str, str]]:
+    """:func:`experiment_tasks` of a checked configuration."""
     names: list[str] = []
     for d in config.datasets:
         names += [f"synthetic-{100 * p:g}%" for p in config.synthetic_proportions] if d == "synthetic" else [d]
     return [(d, r) for d in names for r in config.representations]
 
 
-def _seed(*keys) -> np.random.SeedSequence:
+def _seed(*keys: object) -> np.random.SeedSequence:
     return np.random.SeedSequence([int(k) if isinstance(k, int) else zlib.crc32(str(k).encode()) for k in keys])
 
 
@@ -237,7 +289,7 @@ def _load(dataset: str, config: ExperimentConfig) -> tuple[np.ndarray, np.ndarra
                                        weights=[1.0 - p], flip_y=0.02, random_state=_int_seed(seq))  # fmt: skip
         return X, y
     if dataset in ("waveform", "waveform_noise"):
-        return make_waveform(config.waveform_samples, noise_features=dataset == "waveform_noise", seed=seq)
+        return _make_waveform(config.waveform_samples, dataset == "waveform_noise", np.random.default_rng(seq))
     loader = {"digits": skd.load_digits, "wine": skd.load_wine, "iris": skd.load_iris,
               "breast_cancer": skd.load_breast_cancer}[dataset]  # fmt: skip
     X, y = loader(return_X_y=True)
@@ -247,7 +299,7 @@ def _load(dataset: str, config: ExperimentConfig) -> tuple[np.ndarray, np.ndarra
     return X, y
 
 
-def _represent(name: str, X_train, X_test, seed: int):
+def _represent(name: str, X_train: np.ndarray, X_test: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Fit representation ``name`` on the training cases, transform both halves, standardise."""
     decomposition = require("sklearn.decomposition")
     StandardScaler = require("sklearn.preprocessing").StandardScaler
@@ -272,7 +324,7 @@ def _represent(name: str, X_train, X_test, seed: int):
     return X_train, X_test
 
 
-def _classifier(name: str, seed: int):
+def _classifier(name: str, seed: int) -> Any:
     sk = {m: require(f"sklearn.{m}") for m in ("naive_bayes", "linear_model", "svm", "neighbors", "tree", "ensemble")}
     tree = sk["tree"].DecisionTreeClassifier
     return {
@@ -288,20 +340,27 @@ def _classifier(name: str, seed: int):
     }[name]()
 
 
-def _scores(model, X) -> np.ndarray:
+def _scores(model: Any, X: np.ndarray) -> np.ndarray:
     if hasattr(model, "decision_function") and not hasattr(model, "predict_proba"):
         return np.asarray(model.decision_function(X), dtype=float)
     return np.asarray(model.predict_proba(X)[:, 1], dtype=float)
 
 
-def seven_measures(y_true, y_score, *, pos_label=1) -> dict[str, float]:
+@declare(
+    y_true=LABELS,
+    y_score=SCORES,
+    pos_label=LABEL,
+    relations=[SameLength("y_true", "y_score"), TwoClasses("pos_label", "y_true")],
+)
+def seven_measures(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> dict[str, float]:
     """Parker's seven measures of one classifier's scores (§II), NaN where one is undefined.
 
     max-F1 (:func:`apples.max_f1`), max-MCC (:func:`apples.max_mcc`, a
     constant prediction scoring 0), r-precision (:func:`apples.r_precision`,
     ties expected), AUC (:func:`apples.roc_auc`), AP
     (:func:`apples.average_precision`), AUK (:func:`apples.auk`) and H
-    (:func:`apples.h_measure`, the R package's default prior).
+    (:func:`apples.h_measure`, the R package's default prior), all seven from
+    one sort of the scores (the kernels those functions compute with).
 
     Parameters
     ----------
@@ -327,25 +386,80 @@ def seven_measures(y_true, y_score, *, pos_label=1) -> dict[str, float]:
     >>> {k: round(v, 4) for k, v in m.items()}
     {'max-F1': 0.8, 'max-MCC': 0.5774, 'r-precision': 0.5, 'AUC': 0.75, 'AP': 0.8333, 'AUK': 0.25, 'H': 0.5}
     """
-    funcs = {
-        "max-F1": lambda: max_f1(y_true, y_score, pos_label=pos_label).value,
-        "max-MCC": lambda: max_mcc(y_true, y_score, pos_label=pos_label).value,
-        "r-precision": lambda: r_precision(y_true, y_score, pos_label=pos_label),
-        "AUC": lambda: roc_auc(y_true, y_score, pos_label=pos_label),
-        "AP": lambda: average_precision(y_true, y_score, pos_label=pos_label),
-        "AUK": lambda: auk(y_true, y_score, pos_label=pos_label),
-        "H": lambda: h_measure(y_true, y_score, pos_label=pos_label),
+    return _seven_measures(np.asarray(y_true), np.asarray(y_score), pos_label)
+
+
+def _one_class(positive: np.ndarray, y_true: np.ndarray, pos_label: Hashable) -> str:
+    """Why ``y_true`` holds one class only, naming the positive label and the labels found."""
+    if not positive.any():
+        found = unique_labels("y_true", y_true).tolist()
+        return (
+            f"y_true has only one class (no positives: pos_label={pos_label!r} is not among the labels found, {found})"
+        )
+    return f"y_true has only one class (no negatives: every label is pos_label={pos_label!r})"
+
+
+def _seven_measures(y_true: np.ndarray, y_score: np.ndarray, pos_label: Hashable) -> dict[str, float]:
+    """:func:`seven_measures` of checked arrays: one :func:`~apples._kernels.ranking.cumulative_counts`, then each
+    measure's kernel; a ValueError where ``y_true`` holds one class (every measure but r-precision needs both)."""
+    positive = y_true == pos_label
+    if positive.all() or not positive.any():
+        raise ParameterValueError(f"{_one_class(positive, y_true, pos_label)}; the measure needs both", param="y_true")
+    c = cumulative_counts(positive, y_score)
+    f1 = tf.f_beta_curve(c, 1.0)  # defined everywhere: the data hold a positive
+    mcc = tf.mcc_curve(c)
+    mcc = np.where(np.isnan(mcc), 0.0, mcc)  # a constant prediction scores 0 (max_mcc's undefined="zero")
+    fpr, kappa = tf.kappa_curve(c)
+    values = {
+        "max-F1": float(f1[tf.best_index(f1)]),
+        "max-MCC": float(mcc[tf.best_index(mcc)]),
+        "r-precision": precision_at_k_from_counts(c, c.n_pos, "expected"),
+        "AUC": auc_from_counts(c),
+        "AP": ap_from_counts(c),
+        "AUK": tf.trapezoid(kappa, fpr),
+        "H": _h_measure(c),
     }
-    out = {}
-    for name in PARKER_MEASURES:
-        try:
-            out[name] = float(funcs[name]())
-        except UndefinedMetricError:
-            out[name] = float("nan")
-    return out
+    return {name: float(values[name]) for name in PARKER_MEASURES}
 
 
-def measure_preferences(values_a, values_b, *, tol: float = 1e-10):
+def _h_measure(c: CumulativeCounts) -> float:
+    """Hand's H with the R package's default prior Beta(2, 1 + π0/π1) (:func:`apples.h_measure`), NaN where 0/0."""
+    hull = convex_hull(c)
+    o = c.with_origin()
+    a, b = beta_prior(c.n_pos / (c.n_pos + c.n_neg), None, "severity")
+    loss, max_loss = h_losses(o.fp[hull.vertices], o.tp[hull.vertices], hull.cost_low, hull.cost_high, c.n_pos,
+                              c.n_neg, a, b)  # fmt: skip
+    ratio = loss / max_loss if max_loss > 0 else float("nan")
+    if not np.isfinite(ratio):
+        return float("nan")
+    return min(1.0, max(0.0, 1.0 - ratio))  # 0 <= L <= L_max holds exactly; clip rounding only
+
+
+class _SameShape(Relation):
+    """The two arrays of measure values have one shape (one value per measure)."""
+
+    names = ("values_a", "values_b")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        a, b = values["values_a"], values["values_b"]
+        if a.shape != b.shape:
+            raise ValueError(f"values_a and values_b must have the same shape, got {a.shape} and {b.shape}")
+
+
+class _MeasureValues(Kind):
+    """Values of the measures, one per measure: reals, NaN where a measure is undefined; becomes a float array."""
+
+    what = "a real number or an array of real numbers (NaN where a measure is undefined)"
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        return check_real_array(name, value, nan_ok=True)
+
+
+_MEASURE_VALUES = _MeasureValues()
+
+
+@declare(values_a=_MEASURE_VALUES, values_b=_MEASURE_VALUES, tol=Real(0.0), relations=[_SameShape()])
+def measure_preferences(values_a: ArrayLike, values_b: ArrayLike, *, tol: float = 1e-10) -> np.ndarray:
     """+1 where the first value is larger, −1 where smaller, 0 within ``tol`` (a tie), NaN where either is NaN.
 
     ``tol`` absorbs floating-point round-off only: two classifiers that rank
@@ -357,25 +471,27 @@ def measure_preferences(values_a, values_b, *, tol: float = 1e-10):
     >>> measure_preferences([0.5, 0.7, 0.6, float("nan")], [0.6, 0.7 + 1e-13, 0.5, 0.1]).tolist()
     [-1.0, 0.0, 1.0, nan]
     """
-    tol = check_real("tol", tol, low=0.0)
-    a = check_real_array("values_a", values_a, nan_ok=True)
-    b = check_real_array("values_b", values_b, nan_ok=True)
-    if a.shape != b.shape:
-        raise ValueError(f"values_a and values_b must have the same shape, got {a.shape} and {b.shape}")
+    return _preferences(np.asarray(values_a), np.asarray(values_b), tol)
+
+
+def _preferences(a: np.ndarray, b: np.ndarray, tol: float) -> np.ndarray:
+    """:func:`measure_preferences` of checked float arrays."""
     d = a - b
     out = np.where(np.abs(d) <= tol, 0.0, np.sign(d))
     return np.where(np.isnan(d), np.nan, out)
 
 
-def _run_task(dataset: str, representation: str, config: ExperimentConfig) -> tuple[list, list, dict]:
+def _run_task(
+    dataset: str, representation: str, config: ExperimentConfig
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
     """One (data set, representation) task: every label, every classifier, every pair. Pure, seeded."""
     threadpool_limits = require("threadpoolctl").threadpool_limits
     split = require("sklearn.model_selection").train_test_split
     convergence = require("sklearn.exceptions").ConvergenceWarning
     clock = {"data": 0.0, "represent": 0.0, "fit": 0.0, "measures": 0.0}
     t0 = time.perf_counter()
-    measures: list[dict] = []
-    comparisons: list[dict] = []
+    measures: list[dict[str, Any]] = []
+    comparisons: list[dict[str, Any]] = []
     with threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.simplefilter("ignore", convergence)  # LR and LinearSVC at their default max_iter
         X, y = _load(dataset, config)
@@ -389,7 +505,7 @@ def _run_task(dataset: str, representation: str, config: ExperimentConfig) -> tu
         labels = [1] if dataset.startswith("synthetic-") else sorted(np.unique(y).tolist())
         for label in labels:
             yt, ys = (y_train == label).astype(int), (y_test == label).astype(int)
-            rows: dict[str, dict] = {}
+            rows: dict[str, dict[str, Any]] = {}
             for clf in config.classifiers:
                 t3 = time.perf_counter()
                 model = _classifier(clf, task_seed).fit(R_train, yt)
@@ -397,7 +513,7 @@ def _run_task(dataset: str, representation: str, config: ExperimentConfig) -> tu
                 t4 = time.perf_counter()
                 rows[clf] = {"dataset": dataset, "representation": representation, "label": str(label),
                              "classifier": clf, "n_test": len(ys), "pos_prop": float(ys.mean()),
-                             "n_unique": int(np.unique(s).size), **seven_measures(ys, s)}  # fmt: skip
+                             "n_unique": int(np.unique(s).size), **_seven_measures(ys, s, 1)}  # fmt: skip
                 clock["fit"] += t4 - t3
                 clock["measures"] += time.perf_counter() - t4
             measures += rows.values()
@@ -405,7 +521,8 @@ def _run_task(dataset: str, representation: str, config: ExperimentConfig) -> tu
             for i, a in enumerate(names):
                 for b in names[i + 1 :]:
                     ra, rb = rows[a], rows[b]
-                    pref = measure_preferences([ra[m] for m in PARKER_MEASURES], [rb[m] for m in PARKER_MEASURES])
+                    pref = _preferences(np.array([ra[m] for m in PARKER_MEASURES], dtype=float),
+                                        np.array([rb[m] for m in PARKER_MEASURES], dtype=float), 1e-10)  # fmt: skip
                     comparisons.append({"dataset": dataset, "representation": representation, "label": str(label),
                                         "pos_prop": ra["pos_prop"], "clf_a": a, "clf_b": b,
                                         "threshold_diff": abs(ra["n_unique"] - rb["n_unique"]) / ra["n_test"],
@@ -414,7 +531,10 @@ def _run_task(dataset: str, representation: str, config: ExperimentConfig) -> tu
     return measures, comparisons, timing
 
 
-def run_experiment(config: ExperimentConfig | None = None, *, n_jobs: int | None = None, progress: bool = False):
+@declare(config=Nullable(_CONFIG), n_jobs=Nullable(_NJobs()), progress=FLAG)
+def run_experiment(
+    config: ExperimentConfig | None = None, *, n_jobs: int | None = None, progress: bool = False
+) -> ExperimentResult:
     """Run Parker's comparison experiment (§IV) on ``config``'s tasks through joblib; an :class:`ExperimentResult`.
 
     Each (data set, representation) task is one ``joblib.delayed`` call, so
@@ -449,15 +569,10 @@ def run_experiment(config: ExperimentConfig | None = None, *, n_jobs: int | None
     """
     import pandas as pd
 
-    require("sklearn")  # first: without scikit-learn (the notebooks extra), say so before anything runs
+    require("sklearn")  # first: without scikit-learn (the notebooks extra), say so before any task runs
     joblib = require("joblib", extra="notebooks")
-    config = experiment_config() if config is None else _check_config(config)
-    if n_jobs is not None:
-        n_jobs = check_int("n_jobs", n_jobs)
-        if n_jobs == 0:
-            raise ValueError("n_jobs must be a positive number of workers or negative (-1: all cores), got 0")
-    progress = check_bool("progress", progress)
-    tasks = experiment_tasks(config)
+    config = _experiment_config("default", {}) if config is None else config
+    tasks = _tasks(config)
     calls = (joblib.delayed(_run_task)(d, r, config) for d, r in tasks)
     outputs = []
     start = time.perf_counter()

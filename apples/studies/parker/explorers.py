@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
 from scipy import integrate
 
 from apples._optional import require
-from apples._params import (
-    check_bool,
-    check_int_at_least,
-    check_real,
-)
+from apples._params import FLAG, Real, declare
 from apples.plotting import EXPLORER_NOTE, explorer_mimebundle
-from apples.studies.parker.comparison import incoherence_comparison
-from apples.studies.parker.figures import plot_incoherence_comparison
+from apples.studies.parker.comparison import _N_GRID, _comparison
+from apples.studies.parker.figures import _plot_comparison
 from apples.theory.binormal import Binormal
-
-if TYPE_CHECKING:  # pandas is imported where a table is built
-    pass
-
 
 __all__ = [
     "IncoherenceExplorer",
@@ -31,31 +23,44 @@ __all__ = [
 class IncoherenceExplorer(NamedTuple):
     """The explorer widget and its parts (so tests can set values and read results)."""
 
-    widget: object  #: the ipywidgets.VBox to display
-    controls: dict  #: slider name -> ipywidgets slider
-    table: object  #: ipywidgets.HTML holding the measures table
-    plot: object  #: ipywidgets.Output holding the figure
+    widget: Any  #: the ipywidgets.VBox to display
+    controls: dict[str, Any]  #: slider name -> ipywidgets slider
+    table: Any  #: ipywidgets.HTML holding the measures table
+    plot: Any  #: ipywidgets.Output holding the figure
     n_grid: int = 99  #: the cost grid the figure is drawn on
 
-    def snapshot(self):
+    def snapshot(self) -> Any:
         """The explorer's figure at the current slider values, as a matplotlib Figure."""
         v = {k: s.value for k, s in self.controls.items()}
         a = Binormal(mu_pos=v["mu_a"], sd_pos=v["sd_a"], pi_pos=v["pi_pos"])
         b = Binormal(mu_pos=v["mu_b"], sd_pos=v["sd_b"], pi_pos=v["pi_pos"])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", integrate.IntegrationWarning)  # explained in the live table
-            r = incoherence_comparison(a, b, n_grid=self.n_grid)
-        return plot_incoherence_comparison(r, a, b)
+            r = _comparison(a, b, self.n_grid)
+        return _plot_comparison(r, a, b, None)
 
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         return explorer_mimebundle(self.widget, self.snapshot)
 
-    def _repr_pretty_(self, p, cycle: bool) -> None:
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         # IPython pretty-prints a tuple (this NamedTuple) itself; without this its text/plain would be the
         # repr of every control and array instead of EXPLORER_NOTE.
         p.text(EXPLORER_NOTE)
 
 
+#: The sliders' ranges: the positives' mean and spread of A and B, the shared class proportion.
+_RANGES = {"mu_a": (0.0, 3.0), "sd_a": (0.8, 1.2), "mu_b": (0.0, 3.0), "sd_b": (0.8, 1.2), "pi_pos": (0.05, 0.95)}
+
+
+@declare(
+    mu_a=Real(*_RANGES["mu_a"]),
+    sd_a=Real(*_RANGES["sd_a"]),
+    mu_b=Real(*_RANGES["mu_b"]),
+    sd_b=Real(*_RANGES["sd_b"]),
+    pi_pos=Real(*_RANGES["pi_pos"]),
+    n_grid=_N_GRID,
+    continuous_update=FLAG,
+)
 def incoherence_explorer(
     *,
     mu_a: float = 1.0,
@@ -79,18 +84,7 @@ def incoherence_explorer(
     w = require("ipywidgets")
     plt = require("matplotlib.pyplot")
 
-    for name, value, lo, hi in (
-        ("mu_a", mu_a, 0.0, 3.0),
-        ("sd_a", sd_a, 0.8, 1.2),
-        ("mu_b", mu_b, 0.0, 3.0),
-        ("sd_b", sd_b, 0.8, 1.2),
-        ("pi_pos", pi_pos, 0.05, 0.95),
-    ):
-        check_real(name, value, low=lo, high=hi)
-    n_grid = check_int_at_least("n_grid", n_grid, 3)
-    continuous_update = check_bool("continuous_update", continuous_update)
-
-    def slider(value, lo, hi, step, desc):
+    def slider(value: float, lo: float, hi: float, step: float, desc: str) -> Any:
         return w.FloatSlider(
             value=value,
             min=lo,
@@ -102,27 +96,27 @@ def incoherence_explorer(
         )
 
     controls = {
-        "mu_a": slider(mu_a, 0.0, 3.0, 0.05, "A: mean"),
-        "sd_a": slider(sd_a, 0.8, 1.2, 0.05, "A: spread"),
-        "mu_b": slider(mu_b, 0.0, 3.0, 0.05, "B: mean"),
-        "sd_b": slider(sd_b, 0.8, 1.2, 0.05, "B: spread"),
-        "pi_pos": slider(pi_pos, 0.05, 0.95, 0.05, "π₀ (pos.)"),
+        "mu_a": slider(mu_a, *_RANGES["mu_a"], 0.05, "A: mean"),
+        "sd_a": slider(sd_a, *_RANGES["sd_a"], 0.05, "A: spread"),
+        "mu_b": slider(mu_b, *_RANGES["mu_b"], 0.05, "B: mean"),
+        "sd_b": slider(sd_b, *_RANGES["sd_b"], 0.05, "B: spread"),
+        "pi_pos": slider(pi_pos, *_RANGES["pi_pos"], 0.05, "π₀ (pos.)"),
     }
     table = w.HTML()
     plot = w.Output()
 
-    def models():
+    def models() -> tuple[Binormal, Binormal]:
         v = {k: s.value for k, s in controls.items()}
         return (
             Binormal(mu_pos=v["mu_a"], sd_pos=v["sd_a"], pi_pos=v["pi_pos"]),
             Binormal(mu_pos=v["mu_b"], sd_pos=v["sd_b"], pi_pos=v["pi_pos"]),
         )
 
-    def update(_=None):
+    def update(_: object = None) -> None:
         a, b = models()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", integrate.IntegrationWarning)
-            r = incoherence_comparison(a, b, n_grid=n_grid)
+            r = _comparison(a, b, n_grid)
         notes = []
         for name, m in (("A", a), ("B", b)):
             if m.mu_pos == m.mu_neg and m.sd_pos == m.sd_neg:
@@ -140,7 +134,7 @@ def incoherence_explorer(
         plot.clear_output(wait=True)
         with plot:
             _fig, axes = plt.subplots(1, 2, figsize=(12, 4))
-            plot_incoherence_comparison(r, a, b, ax=axes)
+            _plot_comparison(r, a, b, axes)
             plt.show()
 
     for s in controls.values():

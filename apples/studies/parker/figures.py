@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from apples._kernels import parker as _k
+from apples._kernels import threshold_free as tf
+from apples._kernels.ranking import cumulative_counts
 from apples._optional import require
-from apples._params import check_frame, check_int_at_least
-from apples.metrics.threshold_free import kappa_curve
-from apples.plotting import decorate, panel_axes
+from apples._params import MAX_EXACT_INT, SEED, Instance, Integer, MappingOf, declare
 from apples.studies.parker.agreement import (
+    _PREFERENCES,
     PARKER_MEASURES,
-    agreement_levels,
-    classifier_error_rates,
-    error_case_breakdown,
-    error_case_shares,
+    _agreement_levels,
+    _classifier_error_rates,
+    _Comparisons,
+    _error_case_breakdown,
+    _error_case_shares,
 )
 from apples.studies.parker.comparison import IMPLIED_COSTS, IncoherenceComparison
-from apples.theory.binormal import Binormal, check_binormal
-from apples.theory.parker import integrated_measure, misclassification_loss, optimal_threshold, threshold_measure
+from apples.theory.binormal import BINORMAL, Binormal
 
-if TYPE_CHECKING:  # pandas is imported where a table is built
-    pass
+if TYPE_CHECKING:  # pandas and matplotlib are imported where a figure is drawn
+    import pandas as pd
 
 
 __all__ = [
@@ -40,7 +42,53 @@ __all__ = [
 _FIGURE1_COLORS = ("#1f77b4", "#d62728")
 
 
-def plot_loss_surface(model: Binormal, *, ax=None):
+class _Models(MappingOf):
+    """One or two named binormal classifiers (the curves of :func:`plot_figure1`, blue then red)."""
+
+    def __init__(self) -> None:
+        super().__init__(BINORMAL, what="a mapping of name -> apples.theory.Binormal")
+
+    def check(self, name: str, value: object) -> dict:
+        models = super().check(name, value)
+        if not 1 <= len(models) <= len(_FIGURE1_COLORS):
+            raise ValueError(f"{name} must hold one or two classifiers, got {len(models)}")
+        return models
+
+
+#: A number of cases drawn from a model (:meth:`apples.theory.Binormal.sample`).
+_N_DRAWN = Integer(1, MAX_EXACT_INT)
+
+
+def _finish(ax: Any, **options: Any) -> Any:
+    """Set the Axes' properties (``Axes.set`` keywords), with a legend if any artist has a label."""
+    ax.set(**options)
+    _handles, labels = ax.get_legend_handles_labels()
+    if labels:
+        ax.legend()
+    return ax
+
+
+def _panels(ax: Any, n_panels: int, **subplots_kw: Any) -> list[Any]:
+    """The Axes of a multi-panel plot: ``ax`` checked (a sequence of ``n_panels`` Axes), or a new figure's."""
+    plt = require("matplotlib.pyplot")
+    if ax is None:
+        _, axes = plt.subplots(1, n_panels, **subplots_kw)
+        return list(np.atleast_1d(axes))
+    try:
+        axes = list(np.asarray(ax, dtype=object).ravel())
+    except TypeError:
+        raise TypeError(f"ax must be a sequence of {n_panels} matplotlib Axes, got {type(ax).__name__}") from None
+    if len(axes) != n_panels:
+        raise ValueError(f"ax must hold {n_panels} Axes (one per panel), got {len(axes)}")
+    Axes = require("matplotlib.axes").Axes
+    for i, a in enumerate(axes):
+        if not isinstance(a, Axes):
+            raise TypeError(f"ax[{i}] must be a matplotlib Axes, got {type(a).__name__}")
+    return axes
+
+
+@declare(model=BINORMAL)
+def plot_loss_surface(model: Binormal, *, ax: Any = None) -> Any:
     """The loss surface Q(t; 1, c) of Parker eq. 4 with the optimal threshold T(c) of eq. 3; returns the Axes.
 
     Filled contours of the loss per case over the threshold t (score axis,
@@ -61,20 +109,15 @@ def plot_loss_surface(model: Binormal, *, ax=None):
     -------
     matplotlib.axes.Axes
     """
-    plt = require("matplotlib.pyplot")
-    check_binormal(model, "model")
-    if ax is None:
-        ax = plt.gca()
-    elif not isinstance(ax, require("matplotlib.axes").Axes):
-        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    ax = _axes(ax)
     tt = np.linspace(-3, 4.5, 301)
     cc = np.linspace(0.0, 1.0, 201)
-    Q = misclassification_loss(tt[None, :], cc[:, None], model)
+    Q = _k.loss(tt[None, :], cc[:, None], model)
     im = ax.contourf(tt, cc, Q, levels=20)
     ax.contour(tt, cc, Q, levels=20, colors="k", linewidths=0.3)
-    ax.plot(optimal_threshold(cc[1:-1], model), cc[1:-1], color="white", lw=2, label="T(c), eq. 3")
+    ax.plot(_k.optimal_threshold(cc[1:-1], model), cc[1:-1], color="white", lw=2, label="T(c), eq. 3")
     ax.figure.colorbar(im, ax=ax, label="loss Q(t; 1, c) per case")
-    decorate(
+    _finish(
         ax,
         xlabel="threshold t (score)",
         ylabel="c, cost share of a missed positive",
@@ -84,7 +127,15 @@ def plot_loss_surface(model: Binormal, *, ax=None):
     return ax
 
 
-def plot_figure1(models: Mapping[str, Binormal], *, ax=None, n_pos: int = 300, n_neg: int = 700, seed: int = 5):
+@declare(models=_Models(), n_pos=_N_DRAWN, n_neg=_N_DRAWN, seed=SEED)
+def plot_figure1(
+    models: Mapping[str, Binormal],
+    *,
+    ax: Sequence[Any] | None = None,
+    n_pos: int = 300,
+    n_neg: int = 700,
+    seed: int | np.random.Generator = 5,
+) -> Any:
     """Parker (2011) Figure 1 reproduced: (a) two ROC curves, (b) their Cohen's κ curves; returns the Figure.
 
     Panel (a): each model's ROC curve :meth:`~apples.theory.Binormal.roc` in
@@ -110,34 +161,26 @@ def plot_figure1(models: Mapping[str, Binormal], *, ax=None, n_pos: int = 300, n
     -------
     matplotlib.figure.Figure
     """
-    require("matplotlib.pyplot")
-    if not isinstance(models, Mapping):
-        raise TypeError(f"models must be a mapping of name -> apples.theory.Binormal, got {type(models).__name__}")
-    if not 1 <= len(models) <= len(_FIGURE1_COLORS):
-        raise ValueError(f"models must hold one or two classifiers, got {len(models)}")
-    for name, model in models.items():
-        check_binormal(model, f"models[{name!r}]")
-    n_pos = check_int_at_least("n_pos", n_pos, 1)
-    n_neg = check_int_at_least("n_neg", n_neg, 1)
-    ax_roc, ax_kappa = panel_axes(ax, 2, figsize=(11, 4))
+    ax_roc, ax_kappa = _panels(ax, 2, figsize=(11, 4))
     # From FPR 0 (κ = 0, nothing predicted positive); P's steep ROC reaches about 20% TPR by FPR 0.25%, so the
     # grid is log-spaced below that to show κ leaving 0.
     v = np.union1d(np.geomspace(1e-7, 0.0025, 60), np.linspace(0, 1, 401)[:-1])
     for (name, m), color in zip(models.items(), _FIGURE1_COLORS[: len(models)], strict=True):
         ax_roc.plot(100 * v, 100 * m.roc(v), color=color, label=f"{name}: AUC = {m.auc:.3f}")
-        kappa = threshold_measure(m.threshold_at_fpr(v), m, "kappa")
-        ax_kappa.plot(100 * v, kappa, color=color, label=f"{name}: AUK = {integrated_measure(m, 'kappa'):.3f}")
+        kappa = _k.threshold_measure(m.threshold_at_fpr(v), m, "kappa")
+        auk = _k.integrated_measure(m, "kappa", "fpr")
+        ax_kappa.plot(100 * v, kappa, color=color, label=f"{name}: AUK = {auk:.3f}")
         yy, ss = m.sample(n_pos, n_neg, seed=seed)
-        kc = kappa_curve(yy, ss)
-        ax_kappa.plot(100 * kc.fpr[::20], kc.kappa[::20], "o", ms=3, color=color, alpha=0.6)
+        fpr, kc = tf.kappa_curve(cumulative_counts(yy == 1, ss))  # apples.kappa_curve of the sample
+        ax_kappa.plot(100 * fpr[::20], kc[::20], "o", ms=3, color=color, alpha=0.6)
     ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
-    decorate(
+    _finish(
         ax_roc,
         xlabel="false positive rate F₁ (%)",
         ylabel="true positive rate F₀ (%)",
         title="Parker Fig. 1(a) (reproduced): two ROC curves",
     )
-    decorate(
+    _finish(
         ax_kappa,
         xlabel="false positive rate F₁ (%)",
         ylabel="Cohen's κ",
@@ -146,7 +189,18 @@ def plot_figure1(models: Mapping[str, Binormal], *, ax=None, n_pos: int = 300, n
     return ax_roc.figure
 
 
-def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, *, ax=None):
+@declare(
+    result=Instance(
+        IncoherenceComparison,
+        hint="from incoherence_comparison",
+        what="an apples.studies.parker.IncoherenceComparison",
+    ),
+    model_a=BINORMAL,
+    model_b=BINORMAL,
+)
+def plot_incoherence_comparison(
+    result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, *, ax: Sequence[Any] | None = None
+) -> Any:
     """ROC curves (left) and implied cost densities with the H prior (right); returns the figure.
 
     ``ax``: the two panels (a pair of Axes), or None for a new figure.
@@ -158,15 +212,12 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
     score distributions) implies the single cost c = π_1, a point mass that
     has no density to draw.
     """
-    require("matplotlib.pyplot")  # first: without matplotlib, say how to install it before checking the rest
-    if not isinstance(result, IncoherenceComparison):
-        raise TypeError(
-            "result must be an apples.studies.parker.IncoherenceComparison (from incoherence_comparison), "
-            f"got {type(result).__name__}"
-        )
-    check_binormal(model_a, "model_a")
-    check_binormal(model_b, "model_b")
-    ax_roc, ax_c = panel_axes(ax, 2, figsize=(12, 4))
+    return _plot_comparison(result, model_a, model_b, ax)
+
+
+def _plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, ax: Any) -> Any:
+    """:func:`plot_incoherence_comparison` of checked arguments (the explorer draws with it too)."""
+    ax_roc, ax_c = _panels(ax, 2, figsize=(12, 4))
     v = np.linspace(0, 1, 201)
     colors = {"A": "#1f77b4", "B": "#d62728"}
     styles = {"AUC": "-", "AUK": "--", "AP": ":"}
@@ -197,7 +248,8 @@ def plot_incoherence_comparison(result: IncoherenceComparison, model_a: Binormal
 # -- the comparison experiment (Parker §V, notebook 08) -------------------------------------------------
 
 
-def _axes(ax):
+def _axes(ax: Any) -> Any:
+    """The one Axes of a one-panel plot: ``ax``, or the current Axes when None."""
     plt = require("matplotlib.pyplot")
     if ax is None:
         return plt.gca()
@@ -206,7 +258,15 @@ def _axes(ax):
     return ax
 
 
-def _share_bars(ax, table, *, offset: float = 0.0, width: float = 0.8, label=None, color=None) -> None:
+def _share_bars(
+    ax: Any,
+    table: pd.DataFrame,
+    *,
+    offset: float = 0.0,
+    width: float = 0.8,
+    label: str | None = None,
+    color: str | None = None,
+) -> None:
     """Bars of ``table.share`` (percent) per measure with Wilson error bars."""
     x = np.arange(len(table)) + offset
     share = 100 * table["share"].to_numpy(dtype=float)
@@ -214,7 +274,8 @@ def _share_bars(ax, table, *, offset: float = 0.0, width: float = 0.8, label=Non
     ax.bar(x, share, width=width, label=label, color=color, yerr=err, capsize=3, ecolor="black")
 
 
-def plot_agreement_levels(preferences, *, ax=None):
+@declare(preferences=_PREFERENCES)
+def plot_agreement_levels(preferences: pd.DataFrame, *, ax: Any = None) -> Any:
     """Parker Fig. 2 re-created: the comparisons by number of measures disagreeing with the majority; the Axes.
 
     Bars give the percentage of comparisons in which 0 (all agree), 1 (an
@@ -232,15 +293,14 @@ def plot_agreement_levels(preferences, *, ax=None):
     -------
     matplotlib.axes.Axes
     """
-    require("matplotlib.pyplot")
-    levels = agreement_levels(preferences)
+    levels = _agreement_levels(preferences)
     ax = _axes(ax)
     counts = levels.value_counts().sort_index()
     pct = 100 * counts / counts.sum()
     ax.bar([str(k) for k in counts.index], pct.to_numpy(), color="#1f77b4")
     for x, (k, p) in enumerate(zip(counts.to_numpy(), pct.to_numpy(), strict=True)):
         ax.annotate(f"{p:.0f}%\n({k:,})", (x, p), ha="center", va="bottom", fontsize=8)
-    decorate(
+    _finish(
         ax,
         xlabel="measures disagreeing with the majority (0: all agree, 1: an error case)",
         ylabel="comparisons (%)",
@@ -250,7 +310,8 @@ def plot_agreement_levels(preferences, *, ax=None):
     return ax
 
 
-def plot_error_case_shares(preferences, *, ax=None):
+@declare(preferences=_PREFERENCES)
+def plot_error_case_shares(preferences: pd.DataFrame, *, ax: Any = None) -> Any:
     """Parker Fig. 3 re-created: each measure's share of the error cases, with Wilson 95% intervals; the Axes.
 
     Parameters
@@ -264,12 +325,11 @@ def plot_error_case_shares(preferences, *, ax=None):
     -------
     matplotlib.axes.Axes
     """
-    require("matplotlib.pyplot")
-    table = error_case_shares(preferences)
+    table = _error_case_shares(preferences, None, 0.95)
     ax = _axes(ax)
     _share_bars(ax, table, color="#1f77b4")
     ax.set_xticks(np.arange(len(table)), table["measure"].tolist(), rotation=30, ha="right")
-    decorate(
+    _finish(
         ax,
         xlabel="measure",
         ylabel="share of error cases (%)",
@@ -278,7 +338,8 @@ def plot_error_case_shares(preferences, *, ax=None):
     return ax
 
 
-def plot_error_case_breakdown(comparisons, *, ax=None):
+@declare(comparisons=_Comparisons("pos_prop", "threshold_diff"))
+def plot_error_case_breakdown(comparisons: pd.DataFrame, *, ax: Sequence[Any] | None = None) -> Any:
     """Parker Fig. 4 re-created: error-case shares below/above the median of (a) π and (b) Δ thresholds; the Figure.
 
     Panel (a) splits the comparisons at the median positive proportion of the
@@ -299,10 +360,9 @@ def plot_error_case_breakdown(comparisons, *, ax=None):
     -------
     matplotlib.figure.Figure
     """
-    require("matplotlib.pyplot")
-    table_a = error_case_breakdown(comparisons, by="pos_prop")
-    table_b = error_case_breakdown(comparisons, by="threshold_diff")
-    axes = panel_axes(ax, 2, figsize=(12, 4))
+    table_a = _error_case_breakdown(comparisons, "pos_prop", 0.95)
+    table_b = _error_case_breakdown(comparisons, "threshold_diff", 0.95)
+    axes = _panels(ax, 2, figsize=(12, 4))
     titles = (
         "Parker Fig. 4(a) (re-created): by positive proportion",
         "Parker Fig. 4(b) (re-created): by difference in unique thresholds",
@@ -317,11 +377,12 @@ def plot_error_case_breakdown(comparisons, *, ax=None):
             _share_bars(panel, part, offset=(j - 0.5) * 0.4, width=0.4, color=color,
                         label=f"{'≤' if j == 0 else '>'} median {median:.3g} ({total:,} error cases)")  # fmt: skip
         panel.set_xticks(np.arange(len(PARKER_MEASURES)), list(PARKER_MEASURES), rotation=30, ha="right")
-        decorate(panel, xlabel="measure", ylabel="share of error cases (%)", title=title)
+        _finish(panel, xlabel="measure", ylabel="share of error cases (%)", title=title)
     return axes[0].figure
 
 
-def plot_classifier_error_rates(comparisons, *, ax=None):
+@declare(comparisons=_Comparisons("clf_a", "clf_b"))
+def plot_classifier_error_rates(comparisons: pd.DataFrame, *, ax: Any = None) -> Any:
     """Parker Fig. 5 re-created: per classifier, error cases over comparisons involving it, Wilson 95%; the Axes.
 
     Parameters
@@ -336,16 +397,14 @@ def plot_classifier_error_rates(comparisons, *, ax=None):
     -------
     matplotlib.axes.Axes
     """
-    require("matplotlib.pyplot")
-    comparisons = check_frame("comparisons", comparisons, ("clf_a", "clf_b", *PARKER_MEASURES))
-    table = classifier_error_rates(comparisons, comparisons[list(PARKER_MEASURES)])
+    table = _classifier_error_rates(comparisons, comparisons[list(PARKER_MEASURES)], 0.95)
     order = [*comparisons["clf_a"].drop_duplicates().tolist(), *comparisons["clf_b"].drop_duplicates().tolist()]
     table = table.loc[list(dict.fromkeys(order))]
     ax = _axes(ax)
     table = table.rename(columns={"rate": "share"})
     _share_bars(ax, table, color="#2ca02c")
     ax.set_xticks(np.arange(len(table)), table.index.tolist(), rotation=30, ha="right")
-    decorate(
+    _finish(
         ax,
         xlabel="classifier",
         ylabel="error cases / comparisons involving it (%)",

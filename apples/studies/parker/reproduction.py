@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from apples._params import check_frame, check_real
+from apples._params import ParameterValueError, Real, declare
 from apples.studies.parker.agreement import (
     PARKER_MEASURES,
-    agreement_levels,
-    classifier_error_rates,
-    count_error_cases,
-    error_case_breakdown,
-    g_test,
+    _agreement_levels,
+    _classifier_error_rates,
+    _Comparisons,
+    _count_error_cases,
+    _error_case_breakdown,
+    _g_test,
 )
 from apples.studies.parker.experiment import PAPER_RESULTS
 
@@ -31,7 +32,11 @@ _INCOHERENT = ("AUC", "AP", "AUK")
 _COHERENT = ("max-F1", "max-MCC", "H")
 
 
-def paper_comparison(comparisons, *, tolerance: float = 0.05) -> pd.DataFrame:
+@declare(
+    comparisons=_Comparisons("pos_prop", "threshold_diff", "clf_a", "clf_b", "dataset", "label"),
+    tolerance=Real(0.0, 1.0),
+)
+def paper_comparison(comparisons: pd.DataFrame, *, tolerance: float = 0.05) -> pd.DataFrame:
     """Parker's §V findings beside ours, with a verdict per row (``agree?``: "yes", "no" or "—").
 
     Rows: the number of comparisons (a design size, no verdict); the share in
@@ -67,28 +72,31 @@ def paper_comparison(comparisons, *, tolerance: float = 0.05) -> pd.DataFrame:
     """
     import pandas as pd
 
-    cols = (*PARKER_MEASURES, "pos_prop", "threshold_diff", "clf_a", "clf_b", "dataset", "label")
-    comparisons = check_frame("comparisons", comparisons, cols)
-    tolerance = check_real("tolerance", tolerance, low=0.0, high=1.0)
     prefs = comparisons[list(PARKER_MEASURES)]
     n = len(prefs)
-    counts = count_error_cases(prefs)
+    counts = _count_error_cases(prefs)
     n_err = int(counts.sum())
-    agree = float((agreement_levels(prefs) == 0).mean())
+    agree = float((_agreement_levels(prefs) == 0).mean())
     paper_err = PAPER_RESULTS["error_cases"] / PAPER_RESULTS["comparisons"]
     tasks = comparisons.drop_duplicates(["dataset", "label"])["pos_prop"]
     p_min, p_med, p_max = float(tasks.min()), float(tasks.median()), float(tasks.max())
     order = counts.sort_values(kind="stable")
-    g = g_test(counts.to_numpy())
-    by_pi = error_case_breakdown(comparisons, by="pos_prop").set_index(["measure", "group"])
-    by_t = error_case_breakdown(comparisons, by="threshold_diff").set_index(["measure", "group"])
-    rates = classifier_error_rates(comparisons, prefs).sort_values("rate")
+    if n_err == 0:  # the G-test of Parker's shares needs at least one error case
+        raise ParameterValueError(
+            "comparisons holds no error case (one measure against all the others): Parker's shares and "
+            "G-test need at least one",
+            param="comparisons",
+        )
+    g = _g_test(counts.to_numpy().astype(float), None)
+    by_pi = _error_case_breakdown(comparisons, "pos_prop", 0.95).set_index(["measure", "group"])
+    by_t = _error_case_breakdown(comparisons, "threshold_diff", 0.95).set_index(["measure", "group"])
+    rates = _classifier_error_rates(comparisons, prefs, 0.95).sort_values("rate")
     overlap = bool(np.all(rates["high"].to_numpy()[:-1] >= rates["low"].to_numpy()[1:]))
 
-    def share(table, m, g):
+    def share(table: Any, m: str, g: str) -> float:
         return float(table.loc[(m, g), "share"])
 
-    def disjoint(table, m):
+    def disjoint(table: Any, m: str) -> bool:
         lo, hi = table.loc[(m, "below median")], table.loc[(m, "above median")]
         return bool(lo["high"] < hi["low"] or hi["high"] < lo["low"])
 

@@ -18,9 +18,21 @@ returned as 0, 1, 2 (classes 1, 2, 3).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 
-from apples._params import check_bool, check_int_at_least, check_table_size, rng_from_seed
+from apples._params import (
+    FLAG,
+    SEED,
+    Integer,
+    ParameterTypeError,
+    Relation,
+    check_table_size,
+    declare,
+    exempt,
+)
 
 __all__ = [
     "WAVEFORM_NOISE_FEATURES",
@@ -34,7 +46,30 @@ WAVEFORM_NOISE_FEATURES = 19
 #: Which two base waveforms (indices into :func:`waveform_bases`) each class mixes, as (weight u, weight 1 − u).
 _CLASS_BASES = ((0, 1), (0, 2), (1, 2))
 
+_SEED_REQUIRED = "seed is required (a non-negative int or a numpy.random.Generator): draws must be reproducible"
 
+
+class _WaveformTable(Relation):
+    """The cases fit in memory: the float64 cells of each case at the peak, up to the limit of ``check_table_size``."""
+
+    names = ("n_samples", "noise_features")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        n_samples = values["n_samples"]
+        check_table_size(
+            f"{n_samples:,} waveform cases",
+            8 * _cells(values.get("noise_features", False)) * n_samples,
+            reduce="n_samples",
+        )
+
+
+def _cells(noise_features: bool) -> int:
+    """float64 cells per case at the peak: the noise, two weighted bases, their sum (21 each), the class pairs
+    and weights; with noise attributes their 19 and the stacked 40 columns too."""
+    return 4 * 21 + 4 + (19 + 40 if noise_features else 0)
+
+
+@exempt("takes no arguments")
 def waveform_bases() -> np.ndarray:
     """The three base waveforms h1, h2, h3 of the CART book on the points i = 1, ..., 21, shape (3, 21).
 
@@ -54,14 +89,13 @@ def waveform_bases() -> np.ndarray:
     >>> h.shape, (h.argmax(axis=1) + 1).tolist(), float(h.max())
     ((3, 21), [11, 15, 7], 6.0)
     """
-    i = np.arange(1, 22, dtype=float)
-    h1 = np.maximum(6.0 - np.abs(i - 11.0), 0.0)
-    h2 = np.maximum(6.0 - np.abs(i - 15.0), 0.0)  # h1(i - 4)
-    h3 = np.maximum(6.0 - np.abs(i - 7.0), 0.0)  # h1(i + 4)
-    return np.vstack([h1, h2, h3])
+    return _bases()
 
 
-def make_waveform(n_samples: int, *, noise_features: bool = False, seed=None) -> tuple[np.ndarray, np.ndarray]:
+@declare(n_samples=Integer(1, None), noise_features=FLAG, seed=SEED, relations=[_WaveformTable()])
+def make_waveform(
+    n_samples: int, *, noise_features: bool = False, seed: int | np.random.Generator | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Draw Breiman's waveform data: 3 classes, 21 attributes (40 with the noise attributes).
 
     Each case draws its class uniformly from {0, 1, 2}, a mixing weight
@@ -79,8 +113,8 @@ def make_waveform(n_samples: int, *, noise_features: bool = False, seed=None) ->
         noise" version used by Parker).
     seed : int or numpy.random.Generator
         Required. Draws come only from ``numpy.random.default_rng(seed)``; the
-        default ``None`` is refused with a TypeError asking for a seed, so that
-        every data set can be drawn again.
+        default ``None`` (like any value that is not a seed) is refused with a
+        TypeError, so that every data set can be drawn again.
 
     Returns
     -------
@@ -98,19 +132,29 @@ def make_waveform(n_samples: int, *, noise_features: bool = False, seed=None) ->
     >>> X, y = make_waveform(6, noise_features=True, seed=0)
     >>> X.shape, sorted(set(y.tolist())) <= [0, 1, 2]
     ((6, 40), True)
-    >>> make_waveform(6)
-    Traceback (most recent call last):
-    ...
-    TypeError: seed is required (a non-negative int or a numpy.random.Generator): draws must be reproducible
+    >>> try:
+    ...     make_waveform(6)
+    ... except TypeError as err:
+    ...     print(err)
+    seed is required (a non-negative int or a numpy.random.Generator): draws must be reproducible
     """
-    n_samples = check_int_at_least("n_samples", n_samples, 1)
-    noise_features = check_bool("noise_features", noise_features)
-    # float64 cells per case at the peak: the noise, two weighted bases, their sum (21 each), the class
-    # pairs and weights; with noise attributes their 19 and the stacked 40 columns too
-    cells = 4 * 21 + 4 + (19 + 40 if noise_features else 0)
-    check_table_size(f"{n_samples:,} waveform cases", 8 * cells * n_samples, reduce="n_samples")
-    rng = rng_from_seed(seed)
-    bases = waveform_bases()
+    if seed is None:
+        raise ParameterTypeError(_SEED_REQUIRED, param="seed")
+    return _make_waveform(n_samples, noise_features, np.random.default_rng(seed))
+
+
+def _bases() -> np.ndarray:
+    """h1, h2, h3 on the points 1, ..., 21 (:func:`waveform_bases`)."""
+    i = np.arange(1, 22, dtype=float)
+    h1 = np.maximum(6.0 - np.abs(i - 11.0), 0.0)
+    h2 = np.maximum(6.0 - np.abs(i - 15.0), 0.0)  # h1(i - 4)
+    h3 = np.maximum(6.0 - np.abs(i - 7.0), 0.0)  # h1(i + 4)
+    return np.vstack([h1, h2, h3])
+
+
+def _make_waveform(n_samples: int, noise_features: bool, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The draws of :func:`make_waveform` from ``rng`` (the experiment passes one seeded per data set)."""
+    bases = _bases()
     y = rng.integers(0, 3, size=n_samples)
     u = rng.uniform(0.0, 1.0, size=n_samples)
     noise = rng.standard_normal((n_samples, bases.shape[1]))
