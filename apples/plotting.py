@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # matplotlib is optional (the notebooks extra)
     from matplotlib.axes import Axes
 
 __all__ = [
+    "EXPLORER_NOTE",
     "decorate",
     "explorer_mimebundle",
     "panel_axes",

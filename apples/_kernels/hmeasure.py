@@ -90,6 +90,18 @@ def beta_prior(pi1: float, severity_ratio: float | None, prior: str) -> tuple[fl
     return 2.0, 1.0 + 1.0 / r
 
 
+def h_of_losses(loss: float, max_loss: float) -> float:
+    """H = 1 − L / L_max (Hand 2009 eq. 8), NaN where the ratio is not finite (L_max = 0).
+
+    0 <= L <= L_max holds exactly (the hull contains the diagonal): the clip to [0, 1] removes rounding
+    only, and a NaN is never clipped into a number (Python's ``max(0.0, nan)`` is 0.0).
+    """
+    ratio = loss / max_loss if max_loss > 0 else float("nan")
+    if not np.isfinite(ratio):
+        return float("nan")
+    return min(1.0, max(0.0, 1.0 - ratio))
+
+
 def h_losses(
     fp: np.ndarray,
     tp: np.ndarray,

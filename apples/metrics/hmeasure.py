@@ -78,7 +78,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from apples._kernels.hmeasure import beta_prior, convex_hull, h_losses, reversed_ranks
+from apples._kernels.hmeasure import beta_prior, convex_hull, h_losses, h_of_losses, reversed_ranks
 from apples._kernels.hmeasure import minimum_loss as _minimum_loss
 from apples._kernels.ranking import CumulativeCounts, auc_from_counts, cumulative_counts
 from apples._params import Instance, Kind, Nullable, Options, ParameterValueError, RealArray, declare
@@ -344,15 +344,13 @@ def _h_measure(
         c, flipped = cumulative_counts(t == pos_label, reversed_ranks(scores)), True
     hull = _hull(c)
     loss, max_loss = h_losses(hull.fp, hull.tp, hull.cost_low, hull.cost_high, c.n_pos, c.n_neg, a, b)
-    ratio = loss / max_loss if max_loss > 0 else float("nan")
-    if not np.isfinite(ratio):  # never clip a NaN into a number (Python's max(0.0, nan) is 0.0)
+    h = h_of_losses(loss, max_loss)
+    if h != h:  # never clip a NaN into a number
         raise ParameterValueError(
             f"the H-measure cannot be computed with the prior Beta({a!r}, {b!r}) (severity_ratio="
             f"{severity_ratio!r}, prior={prior!r}): its losses are L={loss!r}, L_max={max_loss!r}",
             param="severity_ratio",
         )
-    # 0 <= L <= L_max holds exactly (the hull contains the diagonal); clip rounding only
-    h = min(1.0, max(0.0, 1.0 - ratio))
     return HMeasureResult(h, loss, max_loss, a, b, flipped)
 
 

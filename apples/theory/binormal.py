@@ -338,13 +338,3 @@ BINORMAL = Instance(
     hint="make one with apples.theory.Binormal(mu_pos=..., sd_pos=..., mu_neg=..., sd_neg=..., pi_pos=...)",
     what="an apples.theory.Binormal",
 )
-
-
-def check_binormal(model: object, name: str = "model") -> Binormal:
-    """``model`` as an apples.theory.Binormal, by the kind :data:`BINORMAL` (errors name ``name``).
-
-    Not exported: kept for the study modules that check a model in their bodies, until they declare
-    ``BINORMAL``; new code declares the kind.
-    """
-    checked: Binormal = BINORMAL(name, model)
-    return checked

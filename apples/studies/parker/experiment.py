@@ -52,7 +52,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from apples._kernels import threshold_free as tf
-from apples._kernels.hmeasure import beta_prior, convex_hull, h_losses
+from apples._kernels.hmeasure import beta_prior, convex_hull, h_losses, h_of_losses
 from apples._kernels.ranking import (
     CumulativeCounts,
     ap_from_counts,
@@ -65,6 +65,7 @@ from apples._params import (
     FLAG,
     LABEL,
     LABELS,
+    N_JOBS,
     SCORES,
     Kind,
     Nullable,
@@ -76,7 +77,6 @@ from apples._params import (
     SameLength,
     TwoClasses,
     check_choice,
-    check_int,
     check_int_at_least,
     check_real,
     check_real_array,
@@ -230,18 +230,6 @@ class _Config(Kind):
         check_int_at_least(f"{name}.synthetic_samples", value.synthetic_samples, 40)
         check_seed(f"{name}.seed", value.seed)
         return replace(value, **fields)
-
-
-class _NJobs(Kind):
-    """joblib's ``n_jobs``: a positive number of workers, or a negative one (-1: all cores); not 0."""
-
-    what = "a positive number of workers or a negative one (-1: all cores)"
-
-    def check(self, name: str, value: object) -> int:
-        n_jobs = check_int(name, value)
-        if n_jobs == 0:
-            raise ValueError(f"{name} must be a positive number of workers or negative (-1: all cores), got 0")
-        return n_jobs
 
 
 _CONFIG = _Config()
@@ -429,10 +417,7 @@ def _h_measure(c: CumulativeCounts) -> float:
     a, b = beta_prior(c.n_pos / (c.n_pos + c.n_neg), None, "severity")
     loss, max_loss = h_losses(o.fp[hull.vertices], o.tp[hull.vertices], hull.cost_low, hull.cost_high, c.n_pos,
                               c.n_neg, a, b)  # fmt: skip
-    ratio = loss / max_loss if max_loss > 0 else float("nan")
-    if not np.isfinite(ratio):
-        return float("nan")
-    return min(1.0, max(0.0, 1.0 - ratio))  # 0 <= L <= L_max holds exactly; clip rounding only
+    return h_of_losses(loss, max_loss)
 
 
 class _SameShape(Relation):
@@ -531,7 +516,7 @@ def _run_task(
     return measures, comparisons, timing
 
 
-@declare(config=Nullable(_CONFIG), n_jobs=Nullable(_NJobs()), progress=FLAG)
+@declare(config=Nullable(_CONFIG), n_jobs=Nullable(N_JOBS), progress=FLAG)
 def run_experiment(
     config: ExperimentConfig | None = None, *, n_jobs: int | None = None, progress: bool = False
 ) -> ExperimentResult:

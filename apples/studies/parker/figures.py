@@ -12,6 +12,7 @@ from apples._kernels import threshold_free as tf
 from apples._kernels.ranking import cumulative_counts
 from apples._optional import require
 from apples._params import MAX_EXACT_INT, SEED, Instance, Integer, MappingOf, declare
+from apples.plotting import decorate, panel_axes
 from apples.studies.parker.agreement import (
     _PREFERENCES,
     PARKER_MEASURES,
@@ -59,34 +60,6 @@ class _Models(MappingOf):
 _N_DRAWN = Integer(1, MAX_EXACT_INT)
 
 
-def _finish(ax: Any, **options: Any) -> Any:
-    """Set the Axes' properties (``Axes.set`` keywords), with a legend if any artist has a label."""
-    ax.set(**options)
-    _handles, labels = ax.get_legend_handles_labels()
-    if labels:
-        ax.legend()
-    return ax
-
-
-def _panels(ax: Any, n_panels: int, **subplots_kw: Any) -> list[Any]:
-    """The Axes of a multi-panel plot: ``ax`` checked (a sequence of ``n_panels`` Axes), or a new figure's."""
-    plt = require("matplotlib.pyplot")
-    if ax is None:
-        _, axes = plt.subplots(1, n_panels, **subplots_kw)
-        return list(np.atleast_1d(axes))
-    try:
-        axes = list(np.asarray(ax, dtype=object).ravel())
-    except TypeError:
-        raise TypeError(f"ax must be a sequence of {n_panels} matplotlib Axes, got {type(ax).__name__}") from None
-    if len(axes) != n_panels:
-        raise ValueError(f"ax must hold {n_panels} Axes (one per panel), got {len(axes)}")
-    Axes = require("matplotlib.axes").Axes
-    for i, a in enumerate(axes):
-        if not isinstance(a, Axes):
-            raise TypeError(f"ax[{i}] must be a matplotlib Axes, got {type(a).__name__}")
-    return axes
-
-
 @declare(model=BINORMAL)
 def plot_loss_surface(model: Binormal, *, ax: Any = None) -> Any:
     """The loss surface Q(t; 1, c) of Parker eq. 4 with the optimal threshold T(c) of eq. 3; returns the Axes.
@@ -117,7 +90,7 @@ def plot_loss_surface(model: Binormal, *, ax: Any = None) -> Any:
     ax.contour(tt, cc, Q, levels=20, colors="k", linewidths=0.3)
     ax.plot(_k.optimal_threshold(cc[1:-1], model), cc[1:-1], color="white", lw=2, label="T(c), eq. 3")
     ax.figure.colorbar(im, ax=ax, label="loss Q(t; 1, c) per case")
-    _finish(
+    decorate(
         ax,
         xlabel="threshold t (score)",
         ylabel="c, cost share of a missed positive",
@@ -161,7 +134,7 @@ def plot_figure1(
     -------
     matplotlib.figure.Figure
     """
-    ax_roc, ax_kappa = _panels(ax, 2, figsize=(11, 4))
+    ax_roc, ax_kappa = panel_axes(ax, 2, figsize=(11, 4))
     # From FPR 0 (κ = 0, nothing predicted positive); P's steep ROC reaches about 20% TPR by FPR 0.25%, so the
     # grid is log-spaced below that to show κ leaving 0.
     v = np.union1d(np.geomspace(1e-7, 0.0025, 60), np.linspace(0, 1, 401)[:-1])
@@ -174,13 +147,13 @@ def plot_figure1(
         fpr, kc = tf.kappa_curve(cumulative_counts(yy == 1, ss))  # apples.kappa_curve of the sample
         ax_kappa.plot(100 * fpr[::20], kc[::20], "o", ms=3, color=color, alpha=0.6)
     ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
-    _finish(
+    decorate(
         ax_roc,
         xlabel="false positive rate F₁ (%)",
         ylabel="true positive rate F₀ (%)",
         title="Parker Fig. 1(a) (reproduced): two ROC curves",
     )
-    _finish(
+    decorate(
         ax_kappa,
         xlabel="false positive rate F₁ (%)",
         ylabel="Cohen's κ",
@@ -217,7 +190,7 @@ def plot_incoherence_comparison(
 
 def _plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: Binormal, ax: Any) -> Any:
     """:func:`plot_incoherence_comparison` of checked arguments (the explorer draws with it too)."""
-    ax_roc, ax_c = _panels(ax, 2, figsize=(12, 4))
+    ax_roc, ax_c = panel_axes(ax, 2, figsize=(12, 4))
     v = np.linspace(0, 1, 201)
     colors = {"A": "#1f77b4", "B": "#d62728"}
     styles = {"AUC": "-", "AUK": "--", "AP": ":"}
@@ -300,7 +273,7 @@ def plot_agreement_levels(preferences: pd.DataFrame, *, ax: Any = None) -> Any:
     ax.bar([str(k) for k in counts.index], pct.to_numpy(), color="#1f77b4")
     for x, (k, p) in enumerate(zip(counts.to_numpy(), pct.to_numpy(), strict=True)):
         ax.annotate(f"{p:.0f}%\n({k:,})", (x, p), ha="center", va="bottom", fontsize=8)
-    _finish(
+    decorate(
         ax,
         xlabel="measures disagreeing with the majority (0: all agree, 1: an error case)",
         ylabel="comparisons (%)",
@@ -329,7 +302,7 @@ def plot_error_case_shares(preferences: pd.DataFrame, *, ax: Any = None) -> Any:
     ax = _axes(ax)
     _share_bars(ax, table, color="#1f77b4")
     ax.set_xticks(np.arange(len(table)), table["measure"].tolist(), rotation=30, ha="right")
-    _finish(
+    decorate(
         ax,
         xlabel="measure",
         ylabel="share of error cases (%)",
@@ -362,7 +335,7 @@ def plot_error_case_breakdown(comparisons: pd.DataFrame, *, ax: Sequence[Any] | 
     """
     table_a = _error_case_breakdown(comparisons, "pos_prop", 0.95)
     table_b = _error_case_breakdown(comparisons, "threshold_diff", 0.95)
-    axes = _panels(ax, 2, figsize=(12, 4))
+    axes = panel_axes(ax, 2, figsize=(12, 4))
     titles = (
         "Parker Fig. 4(a) (re-created): by positive proportion",
         "Parker Fig. 4(b) (re-created): by difference in unique thresholds",
@@ -377,7 +350,7 @@ def plot_error_case_breakdown(comparisons: pd.DataFrame, *, ax: Sequence[Any] | 
             _share_bars(panel, part, offset=(j - 0.5) * 0.4, width=0.4, color=color,
                         label=f"{'≤' if j == 0 else '>'} median {median:.3g} ({total:,} error cases)")  # fmt: skip
         panel.set_xticks(np.arange(len(PARKER_MEASURES)), list(PARKER_MEASURES), rotation=30, ha="right")
-        _finish(panel, xlabel="measure", ylabel="share of error cases (%)", title=title)
+        decorate(panel, xlabel="measure", ylabel="share of error cases (%)", title=title)
     return axes[0].figure
 
 
@@ -404,7 +377,7 @@ def plot_classifier_error_rates(comparisons: pd.DataFrame, *, ax: Any = None) ->
     table = table.rename(columns={"rate": "share"})
     _share_bars(ax, table, color="#2ca02c")
     ax.set_xticks(np.arange(len(table)), table.index.tolist(), rotation=30, ha="right")
-    _finish(
+    decorate(
         ax,
         xlabel="classifier",
         ylabel="error cases / comparisons involving it (%)",
