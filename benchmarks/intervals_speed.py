@@ -34,7 +34,7 @@ def main(n: int) -> None:
     score = rng.normal(size=n) + 1.5 * y_true
     y_pred = (score > 1.2).astype(np.int64)
     folds = np.repeat(np.arange(N_FOLDS), n // N_FOLDS)
-    counts = apples.fold_counts(y_true, y_pred, folds)
+    counts = apples.fold_counts(y_true, y_pred, folds=folds)
 
     ours = best_of(lambda: apples.cv_f_measure_ci(counts, method="tp_fp", n_resamples=N_RESAMPLES, seed=1), repeat=5)
     members = [np.flatnonzero(folds == f) for f in range(N_FOLDS)]
