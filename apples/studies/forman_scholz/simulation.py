@@ -558,6 +558,11 @@ def figure_grid() -> pd.DataFrame:
     >>> len(figure_grid())
     62
     """
+    return _figure_grid()
+
+
+def _figure_grid() -> pd.DataFrame:
+    """The points of Figures 4–8 (:func:`figure_grid`)."""
     rows = {(p, 0.80, s) for p in FIGURE_PRIORS for s in (True, False)}
     rows |= {(p, f, s) for p in FIGURE_PANEL_PRIORS for f in FIGURE_F_TRUE for s in (True, False)}
     ordered = sorted(rows, key=lambda r: (not r[2], r[0], r[1]))
@@ -603,7 +608,7 @@ def simulate_grid(
     >>> g.shape
     (10, 12)
     """
-    points = figure_grid() if points is None else points  # the default is valid; a given table is checked
+    points = _figure_grid() if points is None else points  # the default is valid; a given table is checked
     seed = _seed_entropy(seed)
     frames = []
     for i, (prior, f_true, stratified) in enumerate(points[["prior", "f_true", "stratified"]].itertuples(index=False)):
