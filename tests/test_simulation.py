@@ -249,6 +249,21 @@ def test_bad_input(func, kwargs, exc, match):
         func(prior, f_true, **args)
 
 
+def test_simulate_grid_checks_each_point_naming_its_row():
+    points = pd.DataFrame({"prior": [0.01, 0.0001], "f_true": [0.8, 0.8], "stratified": [True, False]})
+    with pytest.raises(ValueError, match=r"^prior=0.0001 × n_cases=1000 rounds to 0 positives.*\(row 1 of points\)$"):
+        fs.simulate_grid(points, n_reps=10)
+    with pytest.raises(TypeError, match=r"^progress must be a callable"):
+        fs.simulate_grid(points.head(1), n_reps=10, progress=3)
+
+
+def test_a_generator_seeds_the_simulation_with_one_integer_it_draws():
+    rng, twin = np.random.default_rng(5), np.random.default_rng(5)
+    a = sample_cv_f(0.05, 0.8, stratified=False, n_reps=300, seed=rng)
+    b = sample_cv_f(0.05, 0.8, stratified=False, n_reps=300, seed=int(twin.integers(2**63)))
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
 @pytest.mark.parametrize("kwargs,exc,match", [
     (dict(n_pos=-1), ValueError, "n_pos"),
     (dict(n_pos=2000), ValueError, "n_pos"),

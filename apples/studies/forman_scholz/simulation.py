@@ -193,8 +193,8 @@ class _PaperDesign(Relation):
     names = ("prior", "f_true")
 
     def check(self, values: Mapping[str, Any]) -> None:
-        if len(values) == 2:
-            DESIGN.check({**values, "n_cases": 1000, "n_folds": 10})
+        if {"prior", "f_true"} <= values.keys():
+            DESIGN.check({"prior": values["prior"], "f_true": values["f_true"], "n_cases": 1000, "n_folds": 10})
 
 
 _DESIGN = _Design()
