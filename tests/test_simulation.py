@@ -11,10 +11,11 @@ from scipy import stats
 
 import apples
 from apples import Counts, cv_f_measure
+from apples._kernels.fold_model import OutcomeTables
 from apples.cv import F_AGGREGATIONS
 from apples.studies import forman_scholz as fs
 from apples.studies.forman_scholz import sample_cv_f, simulate_cv_f
-from apples.studies.forman_scholz.simulation import _draw, _estimates, _Outcomes
+from apples.studies.forman_scholz.simulation import _draw, _estimates
 from apples.theory import fold_positives, simulation_design
 
 
@@ -61,24 +62,24 @@ def test_lookup_tables_and_estimates_on_arbitrary_fold_tables(data, n_folds, fol
     fp = np.array([data.draw(st.integers(0, fold_size - p)) for p in pos])
     n_pos = int(pos.sum())
     design = apples.theory.SimulationDesign(n_cases, max(n_folds, 2), fold_size, n_pos, n_cases - n_pos, 0.5, 0.5, 0.1)
-    tables = _Outcomes(design, np.arange(fold_size + 1))
+    tables = OutcomeTables(fold_size, np.arange(fold_size + 1), recall=design.recall, fpr=design.fpr)
     offset = np.concatenate([[0], np.cumsum([(p + 1) * (fold_size - p + 1) for p in range(fold_size + 1)])])
     assert (tables.alias.offset == offset[:-1]).all()  # the alias tables index the outcomes the same way
     idx = offset[pos] + tp * (fold_size - pos + 1) + fp
     assert (tables.tp[idx] == tp).all() and (tables.fp[idx] == fp).all() and (tables.p[idx] == pos).all()
-    est = _estimates(tables.tp[idx][None, :], tables.fp[idx][None, :], (pos - tables.tp[idx])[None, :])
+    est = _estimates(tables.tp[idx][None, :].astype(float), tables.fp[idx][None, :].astype(float),
+                     (pos - tables.tp[idx])[None, :].astype(float))
     np.testing.assert_array_equal(est[0], _reference(pos, fold_size - pos, tp, fp))
 
 
 def test_outcome_table_probabilities_are_binomial_products():
     d = simulation_design(0.05, 0.7, n_cases=200, n_folds=10)
-    t = _Outcomes(d, np.array([0, 1, 3]))
+    t = OutcomeTables(d.fold_size, [0, 1, 3], recall=d.recall, fpr=d.fpr)
     for p in (0, 1, 3):
         sel = t.p == p
         expected = [math.comb(p, a) * d.recall**a * (1 - d.recall) ** (p - a)
                     * math.comb(20 - p, b) * d.fpr**b * (1 - d.fpr) ** (20 - p - b)
-                    for a, b in zip(t.tp[sel].astype(int).tolist(), t.fp[sel].astype(int).tolist(),
-                                    strict=True)]
+                    for a, b in zip(t.tp[sel].tolist(), t.fp[sel].tolist(), strict=True)]
         np.testing.assert_allclose(t.pmf[sel], expected, rtol=1e-12, atol=1e-300)
         assert math.isclose(t.pmf[sel].sum(), 1.0, rel_tol=1e-12)
 

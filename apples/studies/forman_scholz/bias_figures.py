@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import pandas as pd
 
-from apples._kernels.fold_model import allocation_bytes, draw_positives
+from apples._kernels.fold_model import allocation_bytes, draw_positives, p_fold_without_positives
 from apples._optional import require
 from apples._params import (
     FLAG,
@@ -42,10 +42,11 @@ from apples.studies.forman_scholz.simulation import (
     FIGURE_PANEL_PRIORS,
     FIGURE_PRIORS,
     _design,
+    _exact,
     _sample,
     _seed_entropy,
 )
-from apples.theory import EXACT_METHODS, F_TRUE, PRIOR, exact_cv_f, p_fold_without_positives
+from apples.theory import EXACT_METHODS, F_TRUE, PRIOR
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -219,13 +220,14 @@ def plot_cv_f_convergence(
     matplotlib Axes
     """
     plt = require("matplotlib.pyplot")
-    est = _sample(_design(prior, f_true, 1000, 10), stratified, n_reps, _seed_entropy(seed), n_jobs)
+    design = _design(prior, f_true, 1000, 10)
+    est = _sample(design, stratified, n_reps, _seed_entropy(seed), n_jobs)
     ax = plt.gca() if ax is None else ax
     n = np.unique(np.logspace(1, np.log10(n_reps), 60).astype(int)) if n_reps >= 10 else np.arange(1, n_reps + 1)
     for method in EXACT_METHODS:
         running = np.cumsum(est[method].to_numpy())[n - 1] / n
-        exact = exact_cv_f(prior, f_true, stratified=stratified, method=method)
-        sd = exact_cv_f(prior, f_true, stratified=stratified, method=method, statistic="std")
+        exact = _exact(design, stratified, method)
+        sd = _exact(design, stratified, method, "std")
         color = F_AGGREGATIONS[method].color
         ax.plot(n, running * 100, color=color, label=f"{F_AGGREGATIONS[method].symbol} (running mean)")
         ax.axhline(exact * 100, color=color, ls="--", lw=1)
@@ -341,7 +343,7 @@ def _draw_prior_row(
         if exact_std:  # the exact SD / true F, crosses
             for method in EXACT_METHODS:
                 f = np.sort(part.loc[part["method"] == method, "f_true"].to_numpy())
-                sd = [exact_cv_f(prior, float(v), stratified=stratified, method=method, statistic="std") / v for v in f]
+                sd = [_exact(_design(prior, float(v), 1000, 10), stratified, method, "std") / v for v in f]
                 a.plot(
                     f * 100,
                     np.asarray(sd) * 100,
@@ -379,8 +381,8 @@ def _draw_std_ratio_row(grid: pd.DataFrame, axes: Sequence[Axes]) -> None:
                 ratio = sd[method].to_numpy() / sd["tp_fp"].to_numpy()  # exactly 1 for tp_fp itself
                 a.plot(f * 100, ratio, marker="o", ms=3, color=agg.color, label=agg.symbol)
         exact = [
-            exact_cv_f(prior, float(v), stratified=True, method="avg", statistic="std")
-            / exact_cv_f(prior, float(v), stratified=True, method="tp_fp", statistic="std")
+            _exact(_design(prior, float(v), 1000, 10), True, "avg", "std")
+            / _exact(_design(prior, float(v), 1000, 10), True, "tp_fp", "std")
             for v in f
         ]
         a.plot(f * 100, exact, ls="none", marker="x", ms=7, color=F_AGGREGATIONS["avg"].color, label="F_avg exact")
@@ -518,7 +520,7 @@ def plot_figure9(*, n_reps: int = 100_000, ax: Axes | None = None) -> Axes:
     n_pos = np.unique(np.geomspace(10, 400, 120).astype(int))
     for n_cases, ls in ((1000, "-"), (100_000, ":")):
         for trials, color in ((1, "C0"), (1000, "C3")):
-            p = [p_fold_without_positives(int(n), n_cases=n_cases, n_trials=trials) for n in n_pos if n <= n_cases]
+            p = [p_fold_without_positives(int(n), n_cases, 10, trials) for n in n_pos if n <= n_cases]
             ax.plot(
                 n_pos[: len(p)],
                 np.array(p) * 100,

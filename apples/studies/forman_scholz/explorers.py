@@ -24,7 +24,7 @@ from apples.studies.forman_scholz.calibration import CalibrationStudy, _paper_st
 from apples.studies.forman_scholz.figures import _figure3, _folds
 from apples.studies.forman_scholz.simulation import (
     _DESIGN,
-    _FITS,
+    _FITS_EXACT,
     _SAMPLE_REPS,
     ExploreResult,
     _explore,
@@ -265,7 +265,7 @@ def sim_explorer(*, n_reps: int = 20_000, seed: int | np.random.Generator = 0, d
         point = {name: controls[name].value for name in ("prior", "f_true", "n_folds", "n_cases", "stratified")}
         try:  # the controls' values are valid each alone; the design they make together may not be
             _DESIGN(point)
-            _FITS(point)
+            _FITS_EXACT(point)
             result = _explore(**point, n_reps=n_reps, seed=seed)
         except ValueError as err:
             state["result"] = None

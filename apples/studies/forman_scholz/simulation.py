@@ -20,6 +20,7 @@ than 1 GiB is refused when the function is called.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -29,15 +30,19 @@ from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from apples._kernels.f_measure import cv_f, ratio
 from apples._kernels.fold_model import (
-    AliasSet,
+    OutcomeTables,
     allocation_bytes,
+    avg_moments,
+    binomial_law,
     design_counts,
     draw_positives,
+    fold_types,
+    outcome_count,
     stratified_positives,
+    tp_fp_moments,
 )
 from apples._params import (
     COUNT,
@@ -55,7 +60,7 @@ from apples._params import (
 )
 from apples.cv.aggregations import F_AGGREGATIONS
 from apples.studies.forman_scholz.bias_tables import _percent
-from apples.theory import DESIGN, EXACT_METHODS, F_TRUE, N_FOLDS, PRIOR, SimulationDesign, exact_cv_f
+from apples.theory import DESIGN, EXACT_METHODS, F_TRUE, N_FOLDS, PRIOR, SimulationDesign
 
 __all__ = [
     "FIGURE_F_TRUE",
@@ -81,6 +86,9 @@ _CHUNK_CELLS = 1 << 15
 #: Peak bytes per (TP, FP) outcome while the outcome and alias tables are built (the alias method's
 #: Python lists, mostly); with the 1 GiB limit, about 5 million outcomes.
 _BYTES_PER_OUTCOME = 200
+#: Peak bytes per simulated (repetition, fold) cell: the uniform, the outcome index, the counts and the
+#: temporaries of the F aggregations.
+_BYTES_PER_FOLD_CELL = 400
 #: The columns of every table of estimates: the F aggregations of Forman & Scholz §2.3.
 _KEYS = list(F_AGGREGATIONS)
 
@@ -117,24 +125,6 @@ def _design(prior: float, f_true: float, n_cases: int, n_folds: int) -> Simulati
     return SimulationDesign(n_cases, n_folds, n_cases // n_folds, n_pos, n_neg, f_true, f_true, fpr)
 
 
-def _outcome_count(design: SimulationDesign, stratified: bool) -> int:
-    """Number of (TP, FP) outcomes the tables hold: Σ (p + 1)(m − p + 1) over the fold types p (exact)."""
-    m = design.fold_size
-    if stratified:
-        ps = set(stratified_positives(design.n_pos, design.n_folds).tolist())
-        return sum((p + 1) * (m - p + 1) for p in ps)
-    a, b = max(0, m - design.n_neg), min(m, design.n_pos)
-
-    def s1(n: int) -> int:  # Σ_{p=0..n} p
-        return n * (n + 1) // 2 if n >= 0 else 0
-
-    def s2(n: int) -> int:  # Σ_{p=0..n} p²
-        return n * (n + 1) * (2 * n + 1) // 6 if n >= 0 else 0
-
-    # (p + 1)(m + 1 − p) = −p² + m·p + (m + 1)
-    return -(s2(b) - s2(a - 1)) + m * (s1(b) - s1(a - 1)) + (m + 1) * (b - a + 1)
-
-
 def _per_chunk(design: SimulationDesign) -> int:
     """Repetitions per chunk."""
     return max(1, _CHUNK_CELLS // design.n_folds)
@@ -142,7 +132,7 @@ def _per_chunk(design: SimulationDesign) -> int:
 
 def _check_fits(design: SimulationDesign, stratified: bool) -> None:
     """Refuse a design whose outcome tables, or (unstratified) fold-allocation tables, pass the memory limit."""
-    n = _outcome_count(design, stratified)
+    n = outcome_count(design.fold_size, design.n_pos, design.n_neg, design.n_folds, stratified)
     check_table_size(
         f"the (TP, FP) outcome tables of {'stratified' if stratified else 'unstratified'} folds of "
         f"{design.fold_size:,} cases with {design.n_pos:,} positives in all ({n:,} outcomes)",
@@ -158,23 +148,50 @@ def _check_fits(design: SimulationDesign, stratified: bool) -> None:
             allocation_bytes(design.n_cases, design.n_folds, n_small, chunk),
             reduce="n_folds, n_cases, n_reps, or the smaller class (n_pos or n_cases − n_pos)",
         )
+    cells = _per_chunk(design) * design.n_folds
+    check_table_size(
+        f"a chunk of {cells:,} simulated folds (the counts and the F aggregations' temporaries)",
+        cells * _BYTES_PER_FOLD_CELL,
+        reduce="n_folds",
+    )
+
+
+def _check_exact(design: SimulationDesign, stratified: bool) -> None:
+    """Refuse a design whose exact sums of F_tp,fp and F_avg would pass the memory limit (as exact_cv_f does)."""
+    check_table_size(
+        f"the binomial laws of TP and FP over {design.n_cases:,} cases", 48 * (design.n_cases + 2), reduce="n_cases"
+    )
+    tp, fp = binomial_law(design.n_pos, design.recall)[0], binomial_law(design.n_neg, design.fpr)[0]
+    check_table_size(
+        f"the sum of F_tp,fp over {tp.size:,} × {fp.size:,} (TP, FP) outcomes", 32 * tp.size * fp.size, reduce="n_cases"
+    )
+    if not stratified:
+        types = int(fold_types(design.fold_size, design.n_pos, design.n_neg, design.n_folds, False).max()) + 1
+        check_table_size(
+            f"the joint law of two folds' positives ({types:,} × {types:,} values)",
+            100 * types * types,
+            reduce="the fold size n_cases / n_folds, or use stratified=True",
+        )
 
 
 class _Fits(Relation):
     """The tables of the design of ``prior``, ``f_true``, ``n_cases``, ``n_folds`` and ``stratified`` fit in memory.
 
     Checked after :data:`apples.theory.DESIGN` (the design exists); without ``n_cases`` and ``n_folds``
-    in the signature, the paper's 1000 cases in 10 folds.
+    in the signature, the paper's 1000 cases in 10 folds. With ``exact``, the exact sums too.
     """
 
-    def __init__(self, *names: str) -> None:
+    def __init__(self, *names: str, exact: bool = False) -> None:
         self.names = names
+        self.exact = exact
 
     def check(self, values: Mapping[str, Any]) -> None:
         if not {"prior", "f_true", "stratified"} <= values.keys():
             return  # a required argument is missing: Python's TypeError says so
         design = _design(values["prior"], values["f_true"], values.get("n_cases", 1000), values.get("n_folds", 10))
         _check_fits(design, values["stratified"])
+        if self.exact:
+            _check_exact(design, values["stratified"])
 
 
 class _Design(Relation):
@@ -199,6 +216,7 @@ class _PaperDesign(Relation):
 
 _DESIGN = _Design()
 _FITS = _Fits("prior", "f_true", "n_cases", "n_folds", "stratified")
+_FITS_EXACT = _Fits("prior", "f_true", "n_cases", "n_folds", "stratified", exact=True)
 _FITS_1000 = _Fits("prior", "f_true", "stratified")
 _PAPER_DESIGN = _PaperDesign()
 
@@ -255,43 +273,11 @@ class _Progress(Kind):
 
 
 # ------------------------------------------------------------------------------------ sampling
-class _Outcomes:
-    """Every (TP, FP) outcome of folds with ``p`` positives, for each ``p`` in ``ps``, and their alias tables.
-
-    Outcome ``j`` of fold type ``p`` lives at flat index ``offset[p] + j`` with ``j = tp · (m − p + 1) + fp``;
-    its probability is Binomial(p, recall)(tp) · Binomial(m − p, fpr)(fp).
-    """
-
-    def __init__(self, design: SimulationDesign, ps: np.ndarray) -> None:
-        m = design.fold_size
-        ps = np.unique(np.asarray(ps, dtype=np.int64))
-        pmfs = [np.zeros(0)] * (int(ps.max()) + 1)
-        tps, fps, types = [], [], []
-        ps_col = ps[:, None]
-        tp_pmfs = np.asarray(stats.binom.pmf(np.arange(m + 1)[None, :], ps_col, design.recall))
-        fp_pmfs = np.asarray(stats.binom.pmf(np.arange(m + 1)[None, :], m - ps_col, design.fpr))
-        for i, p in enumerate(ps.tolist()):
-            tp, fp = np.meshgrid(np.arange(p + 1), np.arange(m - p + 1), indexing="ij")
-            pmfs[p] = np.outer(tp_pmfs[i, : p + 1], fp_pmfs[i, : m - p + 1]).ravel()
-            tps.append(tp.ravel())
-            fps.append(fp.ravel())
-            types.append(np.full(tp.size, p, dtype=np.int64))
-        self.tp = np.concatenate(tps).astype(float)
-        self.fp = np.concatenate(fps).astype(float)
-        self.p = np.concatenate(types)  #: the fold type (positives) of each outcome
-        self.pmf = np.concatenate([pmfs[p] for p in ps.tolist()])  #: each outcome's probability given its type
-        self.alias = AliasSet(pmfs)
-
-
 @lru_cache(maxsize=8)
-def _outcomes(design: SimulationDesign, stratified: bool) -> _Outcomes:
+def _outcomes(design: SimulationDesign, stratified: bool) -> OutcomeTables:
     """The (cached) outcome tables of a design whose size :func:`_check_fits` has let through."""
-    if stratified:
-        ps = stratified_positives(design.n_pos, design.n_folds)
-    else:
-        m = design.fold_size
-        ps = np.arange(max(0, m - design.n_neg), min(m, design.n_pos) + 1)
-    return _Outcomes(design, ps)
+    ps = fold_types(design.fold_size, design.n_pos, design.n_neg, design.n_folds, stratified)
+    return OutcomeTables(design.fold_size, ps, recall=design.recall, fpr=design.fpr)
 
 
 def _draw(
@@ -306,9 +292,9 @@ def _draw(
         positives = draw_positives(rng, design.n_cases, k, design.n_pos, n)
     u = rng.random((n, k))
     tables = _outcomes(design, stratified)
-    idx = tables.alias.draw(positives, u)
-    tp = tables.tp.take(idx)
-    return tp, tables.fp.take(idx), positives - tp
+    idx = tables.sample(positives, u)
+    tp = tables.tp.take(idx).astype(float)
+    return tp, tables.fp.take(idx).astype(float), positives - tp
 
 
 def _estimates(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
@@ -651,6 +637,23 @@ class ExploreResult:
     text: str = field(default="")
 
 
+def _exact(design: SimulationDesign, stratified: bool, method: str, statistic: str = "mean") -> float:
+    """The exact mean (or standard deviation) of F_tp,fp or F_avg, the sums of :func:`apples.theory.exact_cv_f`."""
+    if method == "tp_fp":
+        tp_law, fp_law = binomial_law(design.n_pos, design.recall), binomial_law(design.n_neg, design.fpr)
+        mean, second = tp_fp_moments(design.n_pos, tp_law, fp_law)
+    else:
+        mean, second = avg_moments(
+            _outcomes(design, stratified),
+            n_cases=design.n_cases,
+            n_pos=design.n_pos,
+            n_folds=design.n_folds,
+            fold_size=design.fold_size,
+            stratified=stratified,
+        )
+    return mean if statistic == "mean" else math.sqrt(max(second - mean * mean, 0.0))
+
+
 def _explore(
     prior: float, f_true: float, n_folds: int, n_cases: int, stratified: bool, n_reps: int, seed: int
 ) -> ExploreResult:
@@ -665,12 +668,7 @@ def _explore(
             "relative_bias": (mean - f_true) / f_true,
             "std": est.std(ddof=1) if n_reps > 1 else np.nan,
             "n_undefined": est.isna().sum().astype(int),
-            "exact_mean": [
-                exact_cv_f(prior, f_true, stratified=stratified, method=m, n_cases=n_cases, n_folds=n_folds)
-                if m in EXACT_METHODS
-                else np.nan
-                for m in _KEYS
-            ],
+            "exact_mean": [_exact(design, stratified, m) if m in EXACT_METHODS else np.nan for m in _KEYS],
         },
         index=pd.Index(_KEYS, name="method"),
     )
@@ -691,7 +689,7 @@ def _explore(
     stratified=FLAG,
     n_reps=_SAMPLE_REPS,
     seed=SEED,
-    relations=[_DESIGN, _FITS],
+    relations=[_DESIGN, _FITS_EXACT],
 )
 def explore_cv_f(
     prior: float,
