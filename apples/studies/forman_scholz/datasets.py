@@ -29,7 +29,6 @@ from apples._params import (
     Frame,
     Integer,
     Kind,
-    Labels,
     MappingOf,
     Nullable,
     Options,
@@ -83,20 +82,19 @@ class _Matrix(Kind):
         return arr
 
 
-class _OneIsPositive(Labels):
+class _OneIsPositive(Relation):
     """Binary labels for scikit-learn: numbers, 1 the positive class."""
 
-    def __init__(self) -> None:
-        super().__init__("a one-dimensional array of numeric labels, 1 = positive")
+    names = ("y",)
 
-    def check(self, name: str, value: object) -> np.ndarray:
-        y = super().check(name, value)
-        labels = unique_labels(name, y)
+    def check(self, values: Mapping[str, Any]) -> None:
+        if "y" not in values:
+            return
+        labels = unique_labels("y", values["y"])
         if label_kind(labels) != "number":
-            raise TypeError(f"{name} must hold numeric labels, 1 = positive, got {labels[:5].tolist()}")
+            raise TypeError(f"y must hold numeric labels, 1 = positive, got {labels[:5].tolist()}")
         if 1 not in labels.tolist():
-            raise ValueError(f"{name} must hold the positive label 1, got labels {labels[:5].tolist()}")
-        return y
+            raise ValueError(f"y must hold the positive label 1, got labels {labels[:5].tolist()}")
 
 
 class _Models(Kind):
@@ -238,7 +236,7 @@ def _fold_scores(
     return np.concatenate(y_true), np.concatenate(y_score), np.concatenate(fold)
 
 
-@declare(X=_Matrix(), y=_OneIsPositive(), response=_RESPONSE, relations=[SameLength("X", "y")])
+@declare(X=_Matrix(), y=LABELS, response=_RESPONSE, relations=[SameLength("X", "y"), _OneIsPositive()])
 def fold_scores(
     estimator: Any, X: ArrayLike, y: ArrayLike, *, cv: Any, response: str = "decision_function"
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -350,10 +348,10 @@ def auc_comparison(
 @declare(
     models=_Models(),
     X=_Matrix(),
-    y=_OneIsPositive(),
+    y=LABELS,
     seeds=_Seeds(),
     n_splits=Integer(2, MAX_EXACT_INT),
-    relations=[SameLength("X", "y")],
+    relations=[SameLength("X", "y"), _OneIsPositive()],
 )
 def auc_gaps_over_splits(
     models: Mapping[Any, Any],
