@@ -79,8 +79,6 @@ TABLE_LABEL = Role("table label", (_params.Kind,))  #: a label that must be a ke
 PREDICTIONS = Role("predictions by name", (_params.Kind,))  #: a mapping name -> 1-d predicted labels
 COUNTS = Role("counts", (apples.metrics.COUNTS,))  #: one apples.Counts
 FOLD_COUNTS = Role("fold counts", (apples.metrics.FOLD_COUNTS,))  #: a sequence of apples.Counts, one per fold
-FOLD_LABEL_LISTS = Role("per-fold labels", (_params.Kind,))  #: a sequence of 1-d label arrays, one per fold
-FOLD_SCORE_LISTS = Role("per-fold scores", (_params.Kind,))  #: a sequence of 1-d score arrays, one per fold
 MULTILABEL = Role("label sets", (LABEL_DATA,))  #: a sequence of label collections (multi-label sets)
 COUNTS_BY_LABEL = Role("counts by label", (apples.metrics.COUNTS_BY_LABEL,))  #: a mapping label -> apples.Counts
 FREQUENCIES = Role("frequencies", (apples.metrics.FREQUENCIES,))  #: a mapping label -> relative frequency
@@ -344,8 +342,6 @@ def _labels(**kw):
 #: Curves return their thresholds as one float64 array that starts with +inf, as scikit-learn's roc_curve.
 _FLOAT_THR = "a float64 array starting with +inf (scikit-learn's roc_curve layout); for plotting"
 _BIN = {"y_true": _labels(), "y_score": Arg(SCORES), "pos_label": Arg(POSITIVE)}
-_FOLDLISTS = {"y_true_folds": Arg(FOLD_LABEL_LISTS, names=("y_true",)),
-              "y_score_folds": Arg(FOLD_SCORE_LISTS, names=("y_score",))}
 
 
 def _bin(**kw):
@@ -359,11 +355,6 @@ _FLAT = {"y_true": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS), "p
 def _flat(**kw):
     return lambda: {"y_true": [y for fold in YF for y in fold], "y_score": [v for fold in SF for v in fold],
                     "folds": [i for i, fold in enumerate(YF) for _ in fold], **kw}
-
-
-def _foldlists(**kw):
-    return lambda: {"y_true_folds": _l(YF), "y_score_folds": _l(SF),
-                    **{k: (v() if v is _fresh_ax else v) for k, v in kw.items()}}
 
 
 def _fresh_ax():
@@ -495,6 +486,19 @@ def _report_dict(result):
     return {k: v for k, v in result.to_dict().items() if k not in ("notes", "warnings")}
 
 
+def _fs_cases(**kw):
+    """Labels, positive scores and fold ids of every case (the forman_scholz fold plots and tables);
+    a value that is a callable is made afresh per call, None leaves the argument out."""
+    base = {"y_true": list(Y), "y_score": list(S), "folds": list(F)}
+    return lambda: {k: v() if callable(v) else v for k, v in {**base, **kw}.items() if v is not None}
+
+
+def _fs_drawn(result):
+    """What a forman_scholz plot drew: every line's data, panel by panel (an Axes, or a Figure's Axes)."""
+    axes = result.axes if hasattr(result, "get_axes") and not hasattr(result, "lines") else [result]
+    return [[line.get_xydata() for line in ax.lines] for ax in axes]
+
+
 def _bias_grid():
     """A one-point simulate_grid table (1% positives, F = 60%, stratified) for the notebook-03 look-ups."""
     return fs.simulate_grid(fs.figure_grid().head(1), n_reps=3)
@@ -600,10 +604,11 @@ REGISTRY: dict[str, Entry] = {
     "auc_table": Entry(_flat(), _FLAT, rank_based=True, relabel=BIN_MAP,
                        nan_ok="the AUC_avg row has no class counts (NA cells, documented layout)"),
     "merge_decomposition": Entry(_flat(), _FLAT, rank_based=True, relabel=BIN_MAP),
-    "auc_comparison": Entry(lambda: {"folds_by_model": {"m": (_l(YF), _l(SF)), "n": (_l(YF), _l(SF[::-1]))}},
-                            project=lambda r: r.to_numpy(),
-                            note="folds_by_model maps names to (y_true_folds, y_score_folds) pairs, each checked "
-                                 "by auc_table (its own entry); tests/test_auc_comparison.py covers the rest"),
+    "auc_comparison": Entry(_fs_cases(scores_by_model=lambda: {"m": list(S), "n": list(S2)}, y_score=None),
+                            {"y_true": _labels(), "folds": Arg(FOLD_IDS), "pos_label": Arg(POSITIVE)},
+                            project=lambda r: r.to_numpy(), relabel=BIN_MAP,
+                            note="scores_by_model maps names to scores, one per case; "
+                                 "tests/test_auc_comparison.py covers it"),
     "digits_one_vs_rest": Entry(lambda: {"digit": 8, "n_positives": 5, "seed": 0},
                                 {"digit": Arg(INT), "n_positives": Arg(SIZE, none_ok=True), "seed": Arg(SEED)}),
     "breast_cancer_one_vs_rest": Entry(lambda: {"n_positives": 5, "features": (1, 4), "seed": 0},
@@ -624,9 +629,9 @@ REGISTRY: dict[str, Entry] = {
                                 note="a DataFrame of auc_gaps_over_splits; its columns are checked by check_frame"),
     "TrainingSetCalibration": Entry(lambda: {"estimator": _logistic(), "method": "sigmoid"},
                                     note="a scikit-learn estimator: fit(X, y) is validated by scikit-learn"),
-    "plot_rate_vs_score": Entry(_foldlists(ax=_fresh_ax), _FOLDLISTS),
-    "plot_figure3": Entry(_foldlists(), _FOLDLISTS),
-    "plot_fold_rocs": Entry(_foldlists(ax=_fresh_ax), _FOLDLISTS),
+    "plot_rate_vs_score": Entry(_fs_cases(ax=_fresh_ax), _FLAT, project=_fs_drawn),
+    "plot_figure3": Entry(_fs_cases(), _FLAT, project=_fs_drawn),
+    "plot_fold_rocs": Entry(_fs_cases(ax=_fresh_ax), _FLAT, project=_fs_drawn),
     # ---- simulation.py, exact.py, sim_explorer.py ----------------------------------------------
     "simulation_design": Entry(lambda: dict(_SIM_KW), _SIM),
     "fold_positives": Entry(lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "stratified": False, "n_reps": 3},

@@ -19,16 +19,33 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict, cross_va
 from sklearn.svm import LinearSVC
 
 import apples
-from apples.studies import forman_scholz as fs
-from apples import roc_auc, cv_roc_auc
+from apples import cv_roc_auc, roc_auc
 from apples.cv import percent
-from apples.studies.forman_scholz.calibration import CalibrationStudy, scores_with_auc, section32_study, stratified_fold_sizes
 from apples.cv.ranking import auc_table
-from apples.studies.forman_scholz.explorers import calibration_explorer
+from apples.studies import forman_scholz as fs
+from apples.studies.forman_scholz.calibration import (
+    CalibrationStudy,
+    scores_with_auc,
+    section32_study,
+    stratified_fold_sizes,
+)
 from apples.studies.forman_scholz.datasets import digits_one_vs_rest, fold_scores
+from apples.studies.forman_scholz.explorers import calibration_explorer
 from apples.studies.forman_scholz.figures import plot_figure3, plot_fold_rocs, plot_rate_vs_score
 
 PAPER_FOLDS = ["96%", "91%", "94%", "87%"]  # Forman & Scholz §3.2
+
+
+def _flat(y_folds, s_folds):
+    """Per-fold lists as flat arrays and fold ids 1..k."""
+    y = np.concatenate([np.asarray(t) for t in y_folds])
+    s = np.concatenate([np.asarray(v, dtype=float) for v in s_folds])
+    return y, s, np.concatenate([np.full(len(t), i + 1) for i, t in enumerate(y_folds)])
+
+
+def _per_fold(folds, *arrays):
+    """Each array split by fold id (in sorted order): one tuple of arrays per fold."""
+    return [tuple(np.asarray(a)[folds == k] for a in arrays) for k in np.unique(folds)]
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +67,8 @@ def test_fold_sizes_match_the_paper():
 
 
 def test_per_fold_aucs_hit_the_paper(study):
-    for y, s, target, printed in zip(study.y_true_folds, study.scores(), (0.96, 0.91, 0.94, 0.87), PAPER_FOLDS):
+    folds = _per_fold(study.folds, study.y_true, study.scores())
+    for (y, s), target, printed in zip(folds, (0.96, 0.91, 0.94, 0.87), PAPER_FOLDS, strict=True):
         p, n = int(y.sum()), int((y == 0).sum())
         assert round(roc_auc(y, s) * p * n) == round(target * p * n)  # the closest achievable AUC
         assert abs(roc_auc(y, s) - target) <= 0.5 / (p * n)
@@ -59,14 +77,17 @@ def test_per_fold_aucs_hit_the_paper(study):
 
 
 def test_auc_avg_and_merge_hit_the_paper(study):
-    y, s = study.y_true_folds, study.scores()
-    assert percent(cv_roc_auc(y, s, method="avg")) == "92%"
-    merged = cv_roc_auc(y, s, method="merge")
+    y, s, f = study.y_true, study.scores(), study.folds
+    assert percent(cv_roc_auc(y, s, folds=f, method="avg")) == "92%"
+    merged = cv_roc_auc(y, s, folds=f, method="merge")
     assert round(merged * 38 * 1466) == round(0.80 * 38 * 1466)  # = 44566, closest to 80%
     assert abs(merged - 0.80) <= 0.5 / (38 * 1466)
     assert percent(merged) == "80%"
-    assert merged == pytest.approx(roc_auc_score(np.concatenate(y), np.concatenate(s)), abs=1e-12)
-    assert sum(int(t.sum()) for t in y) == 38 and sum(t.size for t in y) == 1504
+    assert merged == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert int(y.sum()) == 38 and y.size == 1504
+    # the flat arrays are the per-fold arrays, fold after fold
+    np.testing.assert_array_equal(y, np.concatenate(study.y_true_folds))
+    assert f.tolist() == [k for k, t in enumerate(study.y_true_folds, start=1) for _ in t]
 
 
 def test_two_folds_aligned_two_shifted(study):
@@ -74,23 +95,24 @@ def test_two_folds_aligned_two_shifted(study):
     assert study.shifts[:2] == (0.0, 0.0)
     assert study.shifts[2] == -study.shifts[3] > 0.3  # at least a factor 2 in score
     assert study.scales == (1.0,) * 4
-    assert all(np.all(s > 0) for s in study.scores())  # positive, for the log axis
+    assert np.all(study.scores() > 0)  # positive, for the log axis
     # aligning the folds raises the merged AUC towards the average
     aligned = study.scores(shifts=(0, 0, 0, 0))
-    assert cv_roc_auc(study.y_true_folds, aligned, method="merge") > 0.85
+    assert cv_roc_auc(study.y_true, aligned, folds=study.folds, method="merge") > 0.85
 
 
 @settings(max_examples=40)
 @given(st.lists(st.floats(-3, 3), min_size=4, max_size=4), st.lists(st.floats(0.25, 4), min_size=4, max_size=4))
 def test_auc_avg_does_not_move_with_shifts_and_scales(study, shifts, scales):
-    y = study.y_true_folds
-    base = cv_roc_auc(y, study.log_scores(), method="avg")
-    assert cv_roc_auc(y, study.log_scores(shifts, scales), method="avg") == pytest.approx(base, abs=1e-12)
+    y, f = study.y_true, study.folds
+    base = cv_roc_auc(y, study.log_scores(), folds=f, method="avg")
+    assert cv_roc_auc(y, study.log_scores(shifts, scales), folds=f, method="avg") == pytest.approx(base, abs=1e-12)
 
 
 def test_merge_moves_with_shifts(study):
     s = study
-    values = {round(cv_roc_auc(s.y_true_folds, s.log_scores((0, 0, d, -d)), method="merge"), 6) for d in (0, 0.5, 1, 2)}
+    values = {round(cv_roc_auc(s.y_true, s.log_scores((0, 0, d, -d)), folds=s.folds, method="merge"), 6)
+              for d in (0, 0.5, 1, 2)}
     assert len(values) == 4
 
 
@@ -104,9 +126,10 @@ def test_scores_with_auc_count_is_exact(p, n, target, seed):
 
 def test_other_seed_and_targets():
     s = section32_study(seed=7, fold_aucs=(0.9, 0.8), merged_auc=0.7, n_positives=20, n_cases=400, moved=(0, 1))
-    y = s.y_true_folds
-    assert [round(roc_auc(t, v) * t.sum() * (t.size - t.sum())) for t, v in zip(y, s.scores())] == [1710, 1520]  # 0.9 and 0.8 of 10 x 190 pairs
-    assert round(cv_roc_auc(y, s.scores(), method="merge") * 20 * 380) == round(0.7 * 20 * 380)
+    per_fold = _per_fold(s.folds, s.y_true, s.scores())
+    # 0.9 and 0.8 of 10 x 190 pairs
+    assert [round(roc_auc(t, v) * t.sum() * (t.size - t.sum())) for t, v in per_fold] == [1710, 1520]
+    assert round(cv_roc_auc(s.y_true, s.scores(), folds=s.folds, method="merge") * 20 * 380) == round(0.7 * 20 * 380)
 
 
 # -- bad input ---------------------------------------------------------------------------------------------
@@ -115,11 +138,11 @@ def test_bad_input(study):
         stratified_fold_sizes(5, 4, 2)
     with pytest.raises(ValueError, match="n_cases=3 is smaller than n_folds=4"):
         stratified_fold_sizes(1, 3, 4)
-    with pytest.raises(ValueError, match="n_folds must be at least 1"):
-        stratified_fold_sizes(1, 3, 0)
+    with pytest.raises(ValueError, match="n_folds must be between 2 and"):  # two folds at least (theory's N_FOLDS)
+        stratified_fold_sizes(1, 3, 1)
     with pytest.raises(TypeError, match="n_positives"):
         stratified_fold_sizes(1.5, 3, 1)
-    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+    with pytest.raises(TypeError, match=r"rng must be a numpy\.random\.Generator"):
         scores_with_auc(2, 2, 0.5, rng=0)
     with pytest.raises(ValueError, match="target_auc"):
         scores_with_auc(2, 2, 1.5, rng=np.random.default_rng(0))
@@ -134,16 +157,18 @@ def test_bad_input(study):
         s.scores(scales=(1, 1, 0, 1))
     with pytest.raises(ValueError, match="shifts has 3 values but the study has 4 folds"):
         s.scores(shifts=(0, 0, 0))
-    with pytest.raises(ValueError, match="finite"):
+    with pytest.raises(ValueError, match=r"shifts\[2\] must be a number, got NaN"):
         s.scores(shifts=(0, 0, np.nan, 0))
+    with pytest.raises(ValueError, match=r"scales\[0\] must be finite"):
+        s.log_scores(scales=(np.inf, 1, 1, 1))
 
 
 # -- table ---------------------------------------------------------------------------------------------------
 def test_auc_table_policies():
-    y, s = [[1, 0, 0], [0, 0, 0]], [[3, 2, 1], [0.3, 0.2, 0.1]]
-    with pytest.raises(apples.UndefinedMetricError, match=r"fold 2 \(index 1\)"):
-        auc_table(y, s)
-    t = auc_table(y, s, undefined="skip")
+    y, s, f = [1, 0, 0, 0, 0, 0], [3, 2, 1, 0.3, 0.2, 0.1], [1, 1, 1, 2, 2, 2]
+    with pytest.raises(apples.UndefinedMetricError, match=r"^fold 2: "):
+        auc_table(y, s, folds=f)
+    t = auc_table(y, s, folds=f, undefined="skip")
     assert np.isnan(t.loc[2, "auc"])
     assert t.loc["AUC_avg", "auc"] == 1.0
     # merged: the positive (3) beats all five negatives
@@ -158,6 +183,7 @@ def test_digits_task():
     assert y.sum() == 38
     X2, y2 = digits_one_vs_rest(8, n_positives=38, seed=0)
     np.testing.assert_array_equal(X, X2)
+    np.testing.assert_array_equal(y, y2)
     assert digits_one_vs_rest(8, n_positives=None)[1].sum() == 174
     with pytest.raises(ValueError, match="digit must be"):
         digits_one_vs_rest(10)
@@ -169,13 +195,17 @@ def test_fold_scores_match_sklearn_conventions():
     X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
     cv = StratifiedKFold(4, shuffle=True, random_state=0)
     est = LinearSVC(C=1.0, dual=False)
-    yt, ys = fold_scores(est, X, y, cv=cv)
+    yt, ys, f = fold_scores(est, X, y, cv=cv)
+    # the test folds one after another, fold ids 1..4 in the splitter's order
+    tests = [test for _, test in cv.split(X, y)]
+    np.testing.assert_array_equal(yt, y[np.concatenate(tests)])
+    assert f.tolist() == [k for k, test in enumerate(tests, start=1) for _ in test]
     # cross_val_score averages per-fold AUCs: AUC_avg
-    assert cv_roc_auc(yt, ys, method="avg") == pytest.approx(
+    assert cv_roc_auc(yt, ys, folds=f, method="avg") == pytest.approx(
         cross_val_score(est, X, y, cv=cv, scoring="roc_auc").mean(), abs=1e-12)
     # scoring the pooled out-of-fold decision values merges them: AUC_merge
     pooled = cross_val_predict(est, X, y, cv=cv, method="decision_function")
-    assert cv_roc_auc(yt, ys, method="merge") == pytest.approx(roc_auc_score(y, pooled), abs=1e-12)
+    assert cv_roc_auc(yt, ys, folds=f, method="merge") == pytest.approx(roc_auc_score(y, pooled), abs=1e-12)
     with pytest.raises(ValueError, match="response='predict'"):
         fold_scores(est, X, y, cv=cv, response="predict")
 
@@ -186,24 +216,29 @@ def test_sklearn_one_class_fold_is_nan():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert np.isnan(roc_auc_score(y[2:], np.arange(6.0)))
-    assert np.isnan(cv_roc_auc([y[:4], y[4:]], [np.arange(4.0), np.arange(4.0)], method="avg", undefined="nan"))
+    assert np.isnan(cv_roc_auc(y, np.r_[np.arange(4.0), np.arange(4.0)], folds=[1] * 4 + [2] * 4, method="avg",
+                               undefined="nan"))
 
 
 # -- plots and explorer ------------------------------------------------------------------------------------------
 def test_plots_return_axes(study):
     fig, axes = plt.subplots(1, 2)
-    assert plot_figure3(study.y_true_folds, study.scores(), ax=axes) is fig
+    assert plot_figure3(study.y_true, study.scores(), folds=study.folds, ax=axes) is fig
     assert axes[0].get_xscale() == "log" and axes[0].get_ylabel() == "False positive rate (%)"
     # the plotted FPR of fold 1 starts at 100% and ends at 0% (share of negatives >= threshold)
     ydata = axes[0].lines[0].get_ydata()
     assert ydata[0] == 100.0 and ydata[-1] == 0.0
-    fig2, ax = plt.subplots()
-    assert plot_fold_rocs(study.y_true_folds, study.scores(), ax=ax) is ax
+    _, ax = plt.subplots()
+    assert plot_fold_rocs(study.y_true, study.scores(), folds=study.folds, ax=ax) is ax
     assert "AUC_merge 80.0%" in ax.get_legend_handles_labels()[1][-1]
+    expected = [f"fold {k}: AUC {v}.0%" for k, v in zip(range(1, 5), (96, 91, 94, 87), strict=True)]
+    assert ax.get_legend_handles_labels()[1][:4] == expected
     with pytest.raises(ValueError, match="positive scores"):
-        plot_rate_vs_score([[1, 0]], [[0.5, -1.0]], ax=ax)
-    with pytest.raises(ValueError, match="rate='ppv'"):
-        plot_rate_vs_score([[1, 0]], [[0.5, 1.0]], rate="ppv", ax=ax)
+        plot_rate_vs_score([1, 0], [0.5, -1.0], folds=[1, 1], ax=ax)
+    with pytest.raises(ValueError, match=r"rate='ppv'"):
+        plot_rate_vs_score([1, 0], [0.5, 1.0], folds=[1, 1], rate="ppv", ax=ax)
+    with pytest.raises(ValueError, match=r"^fold 2: y_true has only one class there"):
+        plot_fold_rocs([1, 0, 0, 0], [0.5, 0.25, 0.5, 0.25], folds=[1, 1, 2, 2], ax=ax)
     plt.close("all")
 
 
@@ -221,7 +256,7 @@ def test_explorer_updates_merge_not_avg(study):
     ex.scales[0].value = 2.0
     after = _parse(ex.result.value)
     assert after["AUC_avg"] == "92.0%"
-    expected = cv_roc_auc(study.y_true_folds, study.scores((0, 0, 0, 0), (2, 1, 1, 1)), method="merge")
+    expected = cv_roc_auc(study.y_true, study.scores((0, 0, 0, 0), (2, 1, 1, 1)), folds=study.folds, method="merge")
     assert after["AUC_merge"] == percent(expected, decimals=1) != "80.0%"
 
 
@@ -262,8 +297,9 @@ def fold_lists(draw):
 @given(fold_lists())
 def test_merge_decomposition_against_brute_force(data):
     ys, ss = data
-    d = apples.merge_decomposition(ys, ss)
-    within_u = sum(_pairs(s[y == 1], s[y == 0]) for y, s in zip(ys, ss))
+    y_all, s_all, f_all = _flat(ys, ss)
+    d = apples.merge_decomposition(y_all, s_all, folds=f_all)
+    within_u = sum(_pairs(s[y == 1], s[y == 0]) for y, s in zip(ys, ss, strict=True))
     within_n = sum((y == 1).sum() * (y == 0).sum() for y in ys)
     between_u = sum(_pairs(ss[i][ys[i] == 1], ss[j][ys[j] == 0])
                     for i in range(len(ys)) for j in range(len(ys)) if i != j)
@@ -275,21 +311,21 @@ def test_merge_decomposition_against_brute_force(data):
 
 
 def test_merge_decomposition_of_the_study(study):
-    d = apples.merge_decomposition(study.y_true_folds, study.scores())
+    y, s, f = study.y_true, study.scores(), study.folds
+    d = apples.merge_decomposition(y, s, folds=f)
     # hand: within pairs 2 x 10 x 366 + 2 x 9 x 367 = 13926 of 38 x 1466 = 55708
     assert d.within_share == pytest.approx(13926 / 55708, abs=1e-15)
-    assert d.merged == pytest.approx(cv_roc_auc(study.y_true_folds, study.scores(), method="merge"), abs=1e-15)
-    assert d.merged == pytest.approx(roc_auc_score(np.concatenate(study.y_true_folds), np.concatenate(study.scores())),
-                                     abs=1e-12)
+    assert d.merged == pytest.approx(cv_roc_auc(y, s, folds=f, method="merge"), abs=1e-15)
+    assert d.merged == pytest.approx(roc_auc_score(y, s), abs=1e-12)
 
 
 def test_merge_decomposition_undefined():
     with pytest.raises(apples.UndefinedMetricError, match="AUC_between"):
-        apples.merge_decomposition([[1, 0]], [[0.9, 0.1]])
-    d = apples.merge_decomposition([[1, 0]], [[0.9, 0.1]], undefined="nan")
+        apples.merge_decomposition([1, 0], [0.9, 0.1], folds=[1, 1])
+    d = apples.merge_decomposition([1, 0], [0.9, 0.1], folds=[1, 1], undefined="nan")
     assert d.within == 1.0 and np.isnan(d.between)
     with pytest.raises(ValueError, match="undefined='skip'"):
-        apples.merge_decomposition([[1, 0]], [[0.9, 0.1]], undefined="skip")
+        apples.merge_decomposition([1, 0], [0.9, 0.1], folds=[1, 1], undefined="skip")
 
 
 # -- WEKA-style calibration on the training scores (SMO -M, default -V -1) --------------------------------------
@@ -326,17 +362,19 @@ def test_training_set_calibration_keeps_each_fold_auc_but_moves_merge():
     X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
     cv = StratifiedKFold(4, shuffle=True, random_state=0)
     svm = LinearSVC(C=1.0, dual=False)
-    yt, margins = fold_scores(svm, X, y, cv=cv)
-    yt2, probs = fold_scores(fs.TrainingSetCalibration(svm), X, y, cv=cv, response="predict_proba")
+    yt, margins, f = fold_scores(svm, X, y, cv=cv)
+    yt2, probs, f2 = fold_scores(fs.TrainingSetCalibration(svm), X, y, cv=cv, response="predict_proba")
+    assert np.array_equal(yt, yt2) and np.array_equal(f, f2)
     # a sigmoid with a positive slope is strictly increasing: every fold's AUC is the raw margin's
-    for t, m, t2, p in zip(yt, margins, yt2, probs):
-        assert np.array_equal(t, t2)
-        assert roc_auc(t2, p) == pytest.approx(roc_auc(t, m), abs=1e-12)
+    for t, m, p in _per_fold(f, yt, margins, probs):
+        assert roc_auc(t, p) == pytest.approx(roc_auc(t, m), abs=1e-12)
         assert np.all((p > 0) & (p < 1))
-    assert cv_roc_auc(yt2, probs, method="avg") == pytest.approx(cv_roc_auc(yt, margins, method="avg"), abs=1e-12)
+    assert cv_roc_auc(yt2, probs, folds=f, method="avg") == pytest.approx(
+        cv_roc_auc(yt, margins, folds=f, method="avg"), abs=1e-12)
     # the sigmoid fitted on (nearly separable) training margins is steep: probabilities span many decades
-    assert min(p.min() for p in probs) < 1e-10
-    assert cv_roc_auc(yt2, probs, method="merge") != pytest.approx(cv_roc_auc(yt, margins, method="merge"), abs=1e-6)
+    assert probs.min() < 1e-10
+    assert cv_roc_auc(yt2, probs, folds=f, method="merge") != pytest.approx(
+        cv_roc_auc(yt, margins, folds=f, method="merge"), abs=1e-6)
 
 
 def test_training_set_calibration_rejects_bad_input():
@@ -358,8 +396,8 @@ def test_eight_is_the_hardest_digit_for_the_linear_svm():
     result = {}
     for digit in range(10):
         X, y = digits_one_vs_rest(digit, n_positives=None)
-        yt, ys = fold_scores(LinearSVC(C=1.0, dual=False), X, y, cv=StratifiedKFold(4, shuffle=True, random_state=0))
-        result[digit] = cv_roc_auc(yt, ys, method="avg")
+        yt, ys, f = fold_scores(LinearSVC(C=1.0, dual=False), X, y, cv=StratifiedKFold(4, shuffle=True, random_state=0))
+        result[digit] = cv_roc_auc(yt, ys, folds=f, method="avg")
     assert min(result, key=result.get) == 8
     # independent of apples: scikit-learn's mean of per-fold roc_auc on the same splits
     X, y = digits_one_vs_rest(8, n_positives=None)
@@ -379,17 +417,16 @@ def test_leave_one_out_merge_of_a_prior_only_model_is_zero():
     X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
     X, y = X[:200], y[:200]
     P, n = int(y.sum()), len(y)
-    yt, ys = fold_scores(DummyClassifier(strategy="prior"), X, y, cv=LeaveOneOut(), response="predict_proba")
-    scores = np.concatenate(ys)
-    labels = np.concatenate(yt)
+    labels, scores, f = fold_scores(DummyClassifier(strategy="prior"), X, y, cv=LeaveOneOut(), response="predict_proba")
+    assert f.tolist() == list(range(1, n + 1))  # one case per fold
     assert np.allclose(scores[labels == 1], (P - 1) / (n - 1)) and np.allclose(scores[labels == 0], P / (n - 1))
-    assert cv_roc_auc(yt, ys, method="merge") == 0.0
+    assert cv_roc_auc(labels, scores, folds=f, method="merge") == 0.0
 
 
 def test_merge_decomposition_pooled_one_class():
     # no positives anywhere: no pairs at all, so every part is 0/0 and follows the policy
-    ys, ss = [[0, 0], [0]], [[1, 2], [3]]
+    ys, ss, f = [0, 0, 0], [1, 2, 3], [1, 1, 2]
     with pytest.raises(apples.UndefinedMetricError, match="AUC_merge"):
-        apples.merge_decomposition(ys, ss)
-    assert all(np.isnan(v) for v in apples.merge_decomposition(ys, ss, undefined="nan"))
-    assert tuple(apples.merge_decomposition(ys, ss, undefined="zero")) == (0.0, 0.0, 0.0, 0.0)
+        apples.merge_decomposition(ys, ss, folds=f)
+    assert all(np.isnan(v) for v in apples.merge_decomposition(ys, ss, folds=f, undefined="nan"))
+    assert tuple(apples.merge_decomposition(ys, ss, folds=f, undefined="zero")) == (0.0, 0.0, 0.0, 0.0)

@@ -14,40 +14,50 @@ from sklearn.metrics import roc_auc_score
 import apples
 from apples.studies import forman_scholz as fs
 
-YF = [[1, 0, 1, 0], [1, 0, 0, 1]]
-SF = [[0.75, 0.5, 0.5, 0.25], [0.625, 0.375, 0.125, 0.25]]
+# two folds of four cases: labels, scores and fold ids, fold after fold
+Y = [1, 0, 1, 0, 1, 0, 0, 1]
+S = [0.75, 0.5, 0.5, 0.25, 0.625, 0.375, 0.125, 0.25]
+F = [1, 1, 1, 1, 2, 2, 2, 2]
 
 
 def _shifted(shift):
-    return [np.asarray(SF[0]), np.asarray(SF[1]) + shift]
+    """The scores with fold 2 moved by ``shift``: every fold's AUC stays, the merged one moves."""
+    return np.where(np.asarray(F) == 2, np.asarray(S) + shift, S)
 
 
 def test_table_equals_auc_table_for_each_model():
-    folds = {"aligned": (YF, _shifted(0.0)), "shifted": (YF, _shifted(-1.0)), "third": (YF, [SF[1][::-1], SF[0]])}
-    table = fs.auc_comparison(folds)
-    assert list(table.index) == list(folds)
+    scores = {"aligned": _shifted(0.0), "shifted": _shifted(-1.0), "third": S[4:][::-1] + S[:4]}
+    table = fs.auc_comparison(Y, scores, folds=F)
+    assert list(table.index) == list(scores)
     assert list(table.columns) == ["fold 1", "fold 2", "AUC_avg", "AUC_merge", "avg - merge (points)"]
-    for name, (yt, ys) in folds.items():
-        aucs = apples.auc_table(yt, ys)["auc"]
-        np.testing.assert_allclose(table.loc[name, ["fold 1", "fold 2", "AUC_avg", "AUC_merge"]].to_numpy(float),
-                                   aucs.to_numpy(float))
-        assert table.loc[name, "avg - merge (points)"] == pytest.approx(100 * (aucs["AUC_avg"] - aucs["AUC_merge"]))
+    for name, s in scores.items():
+        aucs = apples.auc_table(Y, s, folds=F)["auc"]
+        np.testing.assert_array_equal(table.loc[name, ["fold 1", "fold 2", "AUC_avg", "AUC_merge"]].to_numpy(float),
+                                      aucs.to_numpy(float))
+        assert table.loc[name, "avg - merge (points)"] == 100 * (aucs["AUC_avg"] - aucs["AUC_merge"])
 
 
 def test_table_values_by_hand():
     # fold 1: positives 0.75, 0.5 against negatives 0.5, 0.25 -> (1 + 1 + 0.5 + 1)/4 = 0.875
     # fold 2: positives 0.625, 0.25 against 0.375, 0.125 -> (1 + 1 + 0 + 1)/4 = 0.75
-    table = fs.auc_comparison({"m": (YF, SF), "shifted": (YF, _shifted(-1.0))})
+    table = fs.auc_comparison(Y, {"m": S, "shifted": _shifted(-1.0)}, folds=F)
     assert table.loc["m", "fold 1"] == 0.875 and table.loc["m", "fold 2"] == 0.75
     assert table.loc["m", "AUC_avg"] == pytest.approx(0.8125)
-    merged = roc_auc_score(np.concatenate(YF), np.concatenate(SF))
+    merged = roc_auc_score(Y, S)
     assert table.loc["m", "AUC_merge"] == pytest.approx(merged)
     # shifting fold 2 down changes no fold's AUC, only the merged one
     assert table.loc["shifted", "AUC_avg"] == table.loc["m", "AUC_avg"]
-    merged_shift = roc_auc_score(np.concatenate(YF), np.concatenate(_shifted(-1.0)))
+    merged_shift = roc_auc_score(Y, _shifted(-1.0))
     assert table.loc["shifted", "AUC_merge"] == pytest.approx(merged_shift)
     assert table.loc["shifted", "avg - merge (points)"] == pytest.approx(100 * (0.8125 - merged_shift))
     assert merged_shift != pytest.approx(merged)
+
+
+def test_columns_name_the_fold_ids_and_the_positive_label_is_chosen():
+    table = fs.auc_comparison(["p", "n", "p", "n", "p", "n", "n", "p"], {"m": S}, folds=[0, 0, 0, 0, 7, 7, 7, 7],
+                              pos_label="p")
+    assert list(table.columns[:2]) == ["fold 0", "fold 7"]
+    assert table.loc["m", ["fold 0", "fold 7"]].tolist() == [0.875, 0.75]
 
 
 def test_real_fold_scores():
@@ -56,29 +66,28 @@ def test_real_fold_scores():
 
     X, y = fs.digits_one_vs_rest(8, n_positives=20, seed=0)
     cv = StratifiedKFold(n_splits=3, shuffle=True, random_state=0)
-    folds = {"lr": fs.fold_scores(LogisticRegression(max_iter=200), X, y, cv=cv)}
-    table = fs.auc_comparison(folds)
+    yt, ys, folds = fs.fold_scores(LogisticRegression(max_iter=200), X, y, cv=cv)
+    table = fs.auc_comparison(yt, {"lr": ys}, folds=folds)
     assert isinstance(table, pd.DataFrame) and table.shape == (1, 6)
-    assert table.loc["lr", "AUC_merge"] == pytest.approx(
-        roc_auc_score(np.concatenate(folds["lr"][0]), np.concatenate(folds["lr"][1])))
+    assert table.loc["lr", "AUC_merge"] == pytest.approx(roc_auc_score(yt, ys))
 
 
 @pytest.mark.parametrize(
-    ("folds", "error", "match"),
+    ("kwargs", "error", "match"),
     [
-        ([(YF, SF)], TypeError, "folds_by_model"),
-        ({}, ValueError, "folds_by_model"),
-        ({"m": YF[0]}, TypeError, r"folds_by_model\['m'\]"),
-        ({"m": (YF, SF, SF)}, TypeError, r"folds_by_model\['m'\]"),
-        ({"m": (YF, SF), "n": ([*YF, [1, 0]], [*SF, [0.5, 0.25]])}, ValueError, "same number of folds"),
-        ({"m": (YF, [SF[0], SF[1][:2]])}, ValueError, r"folds_by_model\['m'\]"),
-        ({"m": ([[1, 1], [1, 0]], [[0.5, 0.25], [0.5, 0.25]])}, ValueError, r"folds_by_model\['m'\]"),
-        ({"m": (YF, [SF[0], ["a", "b", "c", "d"]])}, (TypeError, ValueError), r"folds_by_model\['m'\]"),
+        ({"scores_by_model": [S]}, TypeError, "^scores_by_model must be a mapping"),
+        ({"scores_by_model": {}}, ValueError, "^scores_by_model is empty"),
+        ({"scores_by_model": {"m": S[:6]}}, ValueError, r"^scores_by_model\['m'\] has 6 scores, but y_true has 8"),
+        ({"scores_by_model": {"m": ["a"] * 8}}, TypeError, r"^scores_by_model\['m'\]"),
+        ({"folds": F[:6]}, ValueError, "folds"),
+        ({"y_true": [1, 1, 1, 1, 1, 0, 0, 1]}, apples.UndefinedMetricError, "^fold 1: AUC is undefined"),
+        ({"y_true": [1, 0, 1, 0, 1, 0, 2, 1]}, ValueError, "y_true"),
+        ({"pos_label": 2}, ValueError, "pos_label"),
     ],
 )
-def test_bad_arguments_are_refused(folds, error, match):
+def test_bad_arguments_are_refused(kwargs, error, match):
     with pytest.raises(error, match=match):
-        fs.auc_comparison(folds)
+        fs.auc_comparison(**{"y_true": Y, "scores_by_model": {"m": S}, "folds": F, **kwargs})
 
 
 # -- the gap over repeated splits (notebook 02, §5 and Going deeper A.4) ----------------------------
@@ -98,7 +107,7 @@ def test_gaps_over_splits_equal_scikit_learn_fold_by_fold():
     models = {"lr": (LogisticRegression(), "predict_proba"), "svm": LinearSVC(C=0.1)}
     gaps = fs.auc_gaps_over_splits(models, X, y, seeds=[0, 5], n_splits=4)
     assert list(gaps.columns) == ["model", "seed", "AUC_avg", "AUC_merge", "gap"]
-    assert gaps[["model", "seed"]].values.tolist() == [["lr", 0], ["svm", 0], ["lr", 5], ["svm", 5]]
+    assert gaps[["model", "seed"]].to_numpy().tolist() == [["lr", 0], ["svm", 0], ["lr", 5], ["svm", 5]]
     for row in gaps.itertuples():
         est = LogisticRegression() if row.model == "lr" else LinearSVC(C=0.1)
         per_fold, truth, scores = [], [], []

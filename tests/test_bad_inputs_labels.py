@@ -638,7 +638,7 @@ def test_sim_explorer_plots_name_bad_tables():
     try:
         with pytest.raises(TypeError, match="^estimates must be a pandas DataFrame"):
             plot_cv_f_histograms([0.5], 0.8, ax=ax)
-        with pytest.raises(ValueError, match=r"^estimates lacks the column\(s\) \['avg'"):
+        with pytest.raises(ValueError, match=r"^estimates lacks the column\(s\) \['tp_fp'"):
             plot_cv_f_histograms(pd.DataFrame({"x": [0.5]}), 0.8, ax=ax)
         with pytest.raises(ValueError, match=r"^frame lacks the column\(s\) \['method'"):
             plot_method_curves(pd.DataFrame({"prior": [0.01], "bias": [0.0]}), x="prior", y="bias", ax=ax)

@@ -557,14 +557,14 @@ def test_fold_plots_check_the_fold_lists():
 
     _, ax = plt.subplots()
     try:
-        with pytest.raises(ValueError, match="2 folds but y_score_folds has 1"):
-            fs.plot_rate_vs_score([[1, 0], [1, 0]], [[0.5, 0.2]], ax=ax)  # zip dropped fold 2
-        with pytest.raises(ValueError, match="y_true_folds is empty"):
-            fs.plot_rate_vs_score([], [], ax=ax)
-        with pytest.raises(ValueError, match="y_true_folds is empty"):
-            fs.plot_fold_rocs([], [], ax=ax)
-        with pytest.raises(TypeError, match=r"fold 2 \(index 1\): pos_label=1 is a number"):
-            fs.plot_fold_rocs([[1, 0], ["a", "b"]], [[0.5, 0.2], [0.4, 0.3]], ax=ax)
+        with pytest.raises(ValueError, match="inconsistent lengths: y_true has 4, y_score has 2, folds has 4"):
+            fs.plot_rate_vs_score([1, 0, 1, 0], [0.5, 0.2], folds=[1, 1, 2, 2], ax=ax)  # zip would drop fold 2
+        with pytest.raises(ValueError, match="y_true is empty"):
+            fs.plot_rate_vs_score([], [], folds=[], ax=ax)
+        with pytest.raises(ValueError, match="y_true is empty"):
+            fs.plot_fold_rocs([], [], folds=[], ax=ax)
+        with pytest.raises(TypeError, match=r"pos_label=1 is a number but the labels in y_true are strs"):
+            fs.plot_fold_rocs(["a", "b", "a", "b"], [0.5, 0.2, 0.4, 0.3], folds=[1, 1, 2, 2], ax=ax)
     finally:
         plt.close("all")
 

@@ -62,8 +62,6 @@ from common_registry import (
     EXEMPT,
     FOLD_IDS,
     FOLD_COUNTS,
-    FOLD_LABEL_LISTS,
-    FOLD_SCORE_LISTS,
     FREQUENCIES,
     INT,
     LABEL_SET,
@@ -102,7 +100,7 @@ GUARD_MEMORY = 1 << 30
 HUGE = 2**60
 
 KIND_WORD = {LABELS: "labels", FOLD_IDS: "fold_ids", SCORES: "scores", MULTILABEL: "label_sets",
-             FOLD_LABEL_LISTS: "fold_labels", FOLD_SCORE_LISTS: "fold_scores", COUNT_ARRAY: "counts"}
+             COUNT_ARRAY: "counts"}
 
 
 # -- calling and judging ---------------------------------------------------------------------------
@@ -358,7 +356,7 @@ def _map_labels(entry: Entry, key: str, kwargs: dict, mapping: Mapping) -> dict:
 
     out = dict(kwargs)
     for name, arg in entry.args.items():
-        if arg.kind in (LABELS, FOLD_LABEL_LISTS, MULTILABEL, LABEL_SET, TARGET, TABLE_LABEL) and name in out:
+        if arg.kind in (LABELS, MULTILABEL, LABEL_SET, TARGET, TABLE_LABEL) and name in out:
             out[name] = m(out[name])
         elif arg.kind == POSITIVE:
             out[name] = m(out.get(name, _signature_default(key, name)))
@@ -373,21 +371,15 @@ def _map_labels(entry: Entry, key: str, kwargs: dict, mapping: Mapping) -> dict:
 
 def _score_values(entry: Entry, kwargs: dict) -> np.ndarray:
     parts = []
-    for name in _args_of(entry, SCORES, FOLD_SCORE_LISTS):
-        v = kwargs[name]
-        parts.extend(np.ravel(np.concatenate([np.asarray(f, float) for f in v])) if entry.args[name].kind == FOLD_SCORE_LISTS
-                     else np.asarray(v, float))
+    for name in _args_of(entry, SCORES):
+        parts.extend(np.asarray(kwargs[name], float))
     return np.unique(parts)
 
 
 def _transform_scores(entry: Entry, kwargs: dict, transform: Callable) -> dict:
     out = dict(kwargs)
-    for name in _args_of(entry, SCORES, FOLD_SCORE_LISTS):
-        v = kwargs[name]
-        if entry.args[name].kind == FOLD_SCORE_LISTS:
-            out[name] = [transform(np.asarray(f, float)) for f in v]
-        else:
-            out[name] = transform(np.asarray(v, float))
+    for name in _args_of(entry, SCORES):
+        out[name] = transform(np.asarray(kwargs[name], float))
     return out
 
 
@@ -430,8 +422,6 @@ def _convert(entry: Entry, kwargs: dict, how: str) -> dict:
     for name, arg in entry.args.items():
         if arg.kind in (LABELS, FOLD_IDS, SCORES):
             out[name] = conv(kwargs[name])
-        elif arg.kind in (FOLD_LABEL_LISTS, FOLD_SCORE_LISTS):
-            out[name] = [conv(f) for f in kwargs[name]]
         elif arg.kind == MULTILABEL:  # one label list per instance: a 1-d object array, not a 2-d one
             sets = np.empty(len(kwargs[name]), dtype=object)
             sets[:] = [list(x) for x in kwargs[name]]
@@ -548,42 +538,6 @@ def _positive_cases(key: str, entry: Entry):
                            (arg,))
         yield _reject_case(key, entry, "mixed_label_kinds_predictions",
                            lambda kw: first(kw, lambda v: [f"c{x}" for x in v]), (arg, "y_true"))
-
-
-def _fold_list_cases(key: str, entry: Entry):
-    lab = _args_of(entry, FOLD_LABEL_LISTS)
-    sco = _args_of(entry, FOLD_SCORE_LISTS)
-    if not (lab and sco):
-        return
-    lab, sco = lab[0], sco[0]
-    names = _names(entry, lab) + _names(entry, sco) + ("fold",)
-
-    def fold0(arg, make):
-        def change(kw):
-            folds = list(kw[arg])
-            folds[0] = make(folds[0])
-            return _with(kw, **{arg: folds})
-        return change
-
-    yield _reject_case(key, entry, "none_in_fold_labels", fold0(lab, lambda v: _replaced(v, 1, None)), _names(entry, lab))
-    yield _reject_case(key, entry, "nan_in_fold_labels", fold0(lab, lambda v: _replaced(v, 1, math.nan, float)),
-                       _names(entry, lab))
-    yield _reject_case(key, entry, "mixed_types_in_fold_labels", fold0(lab, lambda v: _replaced(v, 1, "a")),
-                       _names(entry, lab))
-    yield _reject_case(key, entry, "none_in_fold_scores", fold0(sco, lambda v: _replaced(v, 1, None)),
-                       _names(entry, sco))
-    yield _reject_case(key, entry, "nan_in_fold_scores", fold0(sco, lambda v: _replaced(v, 1, math.nan, float)),
-                       _names(entry, sco))
-    yield _reject_case(key, entry, "inf_in_fold_scores", fold0(sco, lambda v: _replaced(v, 1, math.inf, float)),
-                       _names(entry, sco))
-    yield _reject_case(key, entry, "str_in_fold_scores", fold0(sco, lambda v: [f"{x}" for x in v]),
-                       _names(entry, sco))
-    yield _reject_case(key, entry, "fold_count_mismatch", lambda kw: _with(kw, **{sco: list(kw[sco])[:-1]}), names)
-    yield _reject_case(key, entry, "fold_length_mismatch", fold0(sco, lambda v: list(v)[:-1]), names)
-    yield _reject_case(key, entry, "empty_fold", lambda kw: fold0(sco, lambda v: [])(fold0(lab, lambda v: [])(kw)),
-                       names)
-    yield _reject_case(key, entry, "empty_fold_lists", lambda kw: _with(kw, **{lab: [], sco: []}), names)
-    yield _reject_case(key, entry, "str_as_fold_lists", lambda kw: _with(kw, **{lab: "abc"}), _names(entry, lab))
 
 
 def _multilabel_cases(key: str, entry: Entry):
@@ -786,7 +740,7 @@ def _valid_case(key: str, entry: Entry):
 def bad_input_cases():
     for key, entry in REGISTRY.items():
         yield _valid_case(key, entry)
-        for gen in (_label_cases, _score_cases, _case_array_cases, _positive_cases, _fold_list_cases,
+        for gen in (_label_cases, _score_cases, _case_array_cases, _positive_cases,
                     _multilabel_cases, _count_cases, _real_cases, _size_cases, _seed_cases, _option_cases):
             yield from gen(key, entry)
 
@@ -842,7 +796,7 @@ def invariance_cases():
                     assert all(a == b for a, b in zip(after, expected)) and len(after) == len(expected), \
                         f"thresholds {after} are not the integer scores {expected}"
                 yield Case(key, "thresholds_exact_above_2_53", exact)
-        if _args_of(entry, LABELS, FOLD_IDS, SCORES, FOLD_LABEL_LISTS, FOLD_SCORE_LISTS, MULTILABEL):
+        if _args_of(entry, LABELS, FOLD_IDS, SCORES, MULTILABEL):
             for how in ("array", "series"):
                 yield _same_case(key, entry, f"{how}_input", lambda kw, how=how, entry=entry: _convert(entry, kw, how))
 

@@ -60,9 +60,9 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "panel_axes": (_MPL, lambda a, r: a.panel_axes(None, 2)),
     "explorer_mimebundle": (_MPL, lambda a, r: a.explorer_mimebundle(None, lambda: None)),
     "plot_coverage": (_MPL, lambda a, r: a.plot_coverage(a.coverage_study(**r.REGISTRY["coverage_study"].recipe()))),
-    "plot_rate_vs_score": (_MPL, lambda a, r: a.plot_rate_vs_score(**r._foldlists()())),
-    "plot_figure3": (_MPL, lambda a, r: a.plot_figure3(**r._foldlists()())),
-    "plot_fold_rocs": (_MPL, lambda a, r: a.plot_fold_rocs(**r._foldlists()())),
+    "plot_rate_vs_score": (_MPL, lambda a, r: a.plot_rate_vs_score(**r._fs_cases()())),
+    "plot_figure3": (_MPL, lambda a, r: a.plot_figure3(**r._fs_cases()())),
+    "plot_fold_rocs": (_MPL, lambda a, r: a.plot_fold_rocs(**r._fs_cases()())),
     "plot_cv_f_histograms": (_MPL, lambda a, r: a.plot_cv_f_histograms(
         a.sample_cv_f(**r.REGISTRY["sample_cv_f"].recipe()), r._SIM_KW["f_true"])),
     "plot_method_curves": (_MPL, lambda a, r: a.plot_method_curves(

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import apples
-from apples.cv import CV_F_METHODS, METHOD_LABELS
+from apples.cv import F_AGGREGATIONS
 from apples.studies import forman_scholz as fs
 
 
@@ -63,7 +63,7 @@ def test_relative_bias_line_text(grid):
     expected = f"F_pr,re {sel.loc['pr_re', 'relative_bias']:+.2%}, F_avg {sel.loc['avg', 'relative_bias']:+.2%}"
     assert text == expected
     full = fs.relative_bias_line(grid, prior=0.01, f_true=0.8, stratified=False)
-    assert [part.split(" ")[0] for part in full.split(", ")] == [METHOD_LABELS[m] for m in CV_F_METHODS]
+    assert [part.split(" ")[0] for part in full.split(", ")] == [a.symbol for a in F_AGGREGATIONS.values()]
 
 
 @pytest.mark.parametrize(("kwargs", "error", "word"), [
@@ -156,7 +156,7 @@ def test_convergence_lines_are_the_running_means_and_exact_values():
     assert out is ax
     est = fs.sample_cv_f(0.05, 0.7, stratified=False, n_reps=2000, seed=4)
     for method in apples.theory.EXACT_METHODS:
-        line = _line_by_label(ax, f"{METHOD_LABELS[method]} (running mean)")
+        line = _line_by_label(ax, f"{F_AGGREGATIONS[method].symbol} (running mean)")
         n = np.asarray(line.get_xdata())
         assert n[0] == 10 and n[-1] == 2000
         expected = np.cumsum(est[method].to_numpy())[n - 1] / n * 100
@@ -182,9 +182,9 @@ def test_bias_vs_prior_draws_the_grid_bias(grid, stratified):
     ax = plt.figure().add_subplot()
     assert fs.plot_bias_vs_prior(grid, stratified=stratified, ax=ax) is ax
     part = grid[(grid.stratified == stratified) & np.isclose(grid.f_true, 0.8) & (grid.prior <= 0.05)]  # not 25%
-    for method in CV_F_METHODS:
+    for method in F_AGGREGATIONS:
         rows = part[part.method == method].sort_values("prior")
-        line = _line_by_label(ax, METHOD_LABELS[method])
+        line = _line_by_label(ax, F_AGGREGATIONS[method].symbol)
         np.testing.assert_allclose(line.get_xdata(), rows.prior * 100)
         np.testing.assert_allclose(line.get_ydata(), rows.bias * 100)
     assert len(line.get_xdata()) == len(fs.FIGURE_PRIORS)
@@ -216,9 +216,9 @@ def test_panel_figures_draw_the_grid_column(grid, plot, stratified, column, numb
     for ax, prior in zip(axes, fs.FIGURE_PANEL_PRIORS, strict=True):
         assert ax.get_title() == f"{prior:.0%} positives"
         part = grid[(grid.stratified == stratified) & np.isclose(grid.prior, prior)]
-        for method in CV_F_METHODS:
+        for method in F_AGGREGATIONS:
             rows = part[part.method == method].sort_values("f_true")
-            line = _line_by_label(ax, METHOD_LABELS[method])
+            line = _line_by_label(ax, F_AGGREGATIONS[method].symbol)
             np.testing.assert_allclose(line.get_xdata(), rows.f_true * 100)
             np.testing.assert_allclose(line.get_ydata(), rows[column] * 100)
 
@@ -227,7 +227,7 @@ def test_figure8_crosses_are_the_exact_standard_deviations(grid):
     fig = fs.plot_figure8(grid)
     ax = fig.axes[1]  # 5% positives
     for method in apples.theory.EXACT_METHODS:
-        crosses = _line_by_label(ax, f"{METHOD_LABELS[method]} exact")
+        crosses = _line_by_label(ax, f"{F_AGGREGATIONS[method].symbol} exact")
         expected = [apples.theory.exact_cv_f(0.05, f, stratified=True, method=method, statistic="std") / f * 100
                     for f in fs.FIGURE_F_TRUE]
         np.testing.assert_allclose(crosses.get_xdata(), np.array(fs.FIGURE_F_TRUE) * 100)
@@ -248,7 +248,7 @@ def test_panel_figures_have_one_legend_right_of_every_panel(grid, plot):
         assert not box.overlaps(area)
         assert box.x0 > area.x1
     labels = [t.get_text() for t in legends[0].get_texts()]
-    assert labels[:5] == [METHOD_LABELS[m] for m in CV_F_METHODS]
+    assert labels[:5] == [a.symbol for a in F_AGGREGATIONS.values()]
 
 
 def test_figure8_bottom_row_is_each_sd_over_that_of_tp_fp(grid):
@@ -259,11 +259,11 @@ def test_figure8_bottom_row_is_each_sd_over_that_of_tp_fp(grid):
         assert "ratio" in ax.get_ylabel()
         part = grid[grid.stratified & np.isclose(grid.prior, prior)]
         tp_fp = part[part.method == "tp_fp"].sort_values("f_true")["std"].to_numpy()
-        flat = _line_by_label(ax, METHOD_LABELS["tp_fp"]).get_ydata()
+        flat = _line_by_label(ax, F_AGGREGATIONS["tp_fp"].symbol).get_ydata()
         assert np.array_equal(flat, np.ones(len(fs.FIGURE_F_TRUE)))  # x / x is exactly 1
-        for method in CV_F_METHODS:
+        for method in F_AGGREGATIONS:
             rows = part[part.method == method].sort_values("f_true")
-            line = _line_by_label(ax, METHOD_LABELS[method])
+            line = _line_by_label(ax, F_AGGREGATIONS[method].symbol)
             np.testing.assert_allclose(line.get_xdata(), rows.f_true * 100)
             np.testing.assert_allclose(line.get_ydata(), rows["std"].to_numpy() / tp_fp, rtol=1e-12)
         crosses = _line_by_label(ax, "F_avg exact")

@@ -43,7 +43,13 @@ def digits_folds(digits):
         "isotonic": (CalibratedClassifierCV(svm, method="isotonic", cv=3), "predict_proba"),
         "weka": (fs.TrainingSetCalibration(svm), "predict_proba"),
     }
-    return {name: fs.fold_scores(m, X, y, cv=cv, response=r) for name, (m, r) in models.items()}
+    return {name: _split(*fs.fold_scores(m, X, y, cv=cv, response=r)) for name, (m, r) in models.items()}
+
+
+def _split(y_true, y_score, folds):
+    """Flat labels and scores as two lists of per-fold arrays, folds in sorted order."""
+    ids = np.unique(folds)
+    return [y_true[folds == k] for k in ids], [y_score[folds == k] for k in ids]
 
 
 def _sk_avg_merge(yt, ys):
@@ -56,8 +62,8 @@ def _sk_avg_merge(yt, ys):
 def test_figure3_default_range_covers_every_score(study):
     fig, axes = plt.subplots(1, 2)
     try:
-        fs.plot_figure3(study.y_true_folds, study.scores(), ax=axes)
-        scores = np.concatenate(study.scores())
+        fs.plot_figure3(study.y_true, study.scores(), folds=study.folds, ax=axes)
+        scores = study.scores()
         for ax in axes:
             low, high = ax.get_xlim()
             assert low <= scores.min() and high >= scores.max()
@@ -68,12 +74,12 @@ def test_figure3_default_range_covers_every_score(study):
 def test_figure3_xlim_sets_both_panels_and_keeps_the_curves_whole(study):
     fig, axes = plt.subplots(1, 2)  # not shared: plot_figure3 must set both panels itself
     try:
-        assert fs.plot_figure3(study.y_true_folds, study.scores(), ax=axes, xlim=(1e-2, 1.0)) is fig
+        assert fs.plot_figure3(study.y_true, study.scores(), folds=study.folds, ax=axes, xlim=(1e-2, 1.0)) is fig
         for ax in axes:
             assert ax.get_xscale() == "log"
             assert ax.get_xlim() == pytest.approx((1e-2, 1.0))
         # only the view is cut: each fold's FPR curve still starts at its lowest score, where FPR = 100 %
-        for line, scores in zip(axes[0].lines, study.scores(), strict=True):
+        for line, scores in zip(axes[0].lines, _split(study.y_true, study.scores(), study.folds)[1], strict=True):
             assert np.min(line.get_xdata()) == np.min(scores)
             assert line.get_ydata()[0] == 100.0
     finally:
@@ -83,7 +89,8 @@ def test_figure3_xlim_sets_both_panels_and_keeps_the_curves_whole(study):
 def test_figure3_linear_xlim_may_be_negative():
     fig, axes = plt.subplots(1, 2)
     try:
-        fs.plot_figure3([[1, 0, 0], [1, 1, 0]], [[2.0, -1.0, -3.0], [0.5, 1.5, -0.5]], ax=axes, log=False, xlim=(-2, 1))
+        fs.plot_figure3([1, 0, 0, 1, 1, 0], [2.0, -1.0, -3.0, 0.5, 1.5, -0.5], folds=[1, 1, 1, 2, 2, 2], ax=axes,
+                        log=False, xlim=(-2, 1))
         assert all(ax.get_xscale() == "linear" and ax.get_xlim() == pytest.approx((-2, 1)) for ax in axes)
     finally:
         plt.close(fig)
@@ -108,7 +115,7 @@ def test_figure3_linear_xlim_may_be_negative():
 def test_figure3_bad_xlim_is_refused_before_any_figure(study, xlim, log, error, match):
     before = plt.get_fignums()
     with pytest.raises(error, match=match):
-        fs.plot_figure3(study.y_true_folds, study.scores(), log=log, xlim=xlim)
+        fs.plot_figure3(study.y_true, study.scores(), folds=study.folds, log=log, xlim=xlim)
     assert plt.get_fignums() == before
 
 
@@ -144,15 +151,14 @@ def test_accuracy_of_unequal_folds_by_hand():
 
 # -- notebook 02: numbers quoted in "Paper says, we get" and in the text after Figure 3 ------------------------
 def test_ranking_metrics_of_the_study_by_scikit_learn(study):
-    y = study.y_true_folds
-
-    def ap(scores):
+    def ap(flat_scores):
+        y, scores = _split(study.y_true, flat_scores, study.folds)
         per_fold = np.mean([average_precision_score(t, s) for t, s in zip(y, scores, strict=True)])
         return per_fold, average_precision_score(np.concatenate(y), np.concatenate(scores))
 
     def p_at(scores, k):  # no ties in these continuous scores: the top k by a plain sort
-        order = np.argsort(-np.concatenate(scores), kind="stable")
-        return np.concatenate(y)[order[:k]].mean()
+        order = np.argsort(-scores, kind="stable")
+        return study.y_true[order[:k]].mean()
 
     shifted, aligned = study.scores(), study.scores((0, 0, 0, 0))
     (fold_s, merged_s), (fold_a, merged_a) = ap(shifted), ap(aligned)

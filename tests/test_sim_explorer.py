@@ -7,8 +7,8 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from apples import CV_F_METHODS
-from apples.studies.forman_scholz import sim_explorer, explore_cv_f, plot_cv_f_histograms, sample_cv_f
+from apples.cv import F_AGGREGATIONS
+from apples.studies.forman_scholz import explore_cv_f, plot_cv_f_histograms, sample_cv_f, sim_explorer
 from apples.theory import exact_cv_f
 
 
@@ -33,7 +33,7 @@ def test_plot_helper_returns_ax():
     r = explore_cv_f(0.05, 0.8, n_reps=500)
     ax = plot_cv_f_histograms(r.estimates, r.f_true)
     assert ax.get_xlabel() == "cross-validated F (%)"
-    assert len(ax.get_legend_handles_labels()[1]) == len(CV_F_METHODS) + 1
+    assert len(ax.get_legend_handles_labels()[1]) == len(F_AGGREGATIONS) + 1
     plt.close("all")
 
 
@@ -121,7 +121,7 @@ def test_sim_explorer_snapshot_draws_the_current_result():
     ex.controls["prior"].value = 0.05
     fig = ex.snapshot()
     ax = fig.axes[0]
-    fig2, ax2 = plt.subplots()
+    _, ax2 = plt.subplots()
     plot_cv_f_histograms(ex.result.estimates, ex.result.f_true, ax=ax2)
     drawn = [p.get_xy().tolist() for p in ax.patches]
     assert drawn and drawn == [p.get_xy().tolist() for p in ax2.patches]

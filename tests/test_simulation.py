@@ -10,25 +10,20 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import apples
+from apples import Counts, cv_f_measure
+from apples._kernels.fold_model import OutcomeTables
+from apples.cv import F_AGGREGATIONS
 from apples.studies import forman_scholz as fs
-from apples import CV_F_METHODS, Counts, cv_f_measure
-from apples.theory import fold_positives, simulation_design
 from apples.studies.forman_scholz import sample_cv_f, simulate_cv_f
-from apples.theory.fold_model import _OutcomeTables, _support
-from apples.studies.forman_scholz.simulation import _chunk, _estimates
+from apples.studies.forman_scholz.simulation import _draw, _estimates
+from apples.theory import fold_positives, simulation_design
 
 
 def _reference(pos, neg, tp, fp):
-    """cv_f_measure of every method on one fold table; NaN where a skip method raises."""
+    """cv_f_measure of every F aggregation on one fold table (NaN where a skip aggregation leaves out every fold)."""
     folds = [Counts.from_fold(positives=int(p), negatives=int(n), tp=int(a), fp=int(b))
-             for p, n, a, b in zip(pos, neg, tp, fp)]
-    out = []
-    for method in CV_F_METHODS:
-        try:
-            out.append(cv_f_measure(folds, method=method))
-        except ValueError:
-            out.append(np.nan)
-    return np.array(out)
+             for p, n, a, b in zip(pos, neg, tp, fp, strict=True)]
+    return np.array([cv_f_measure(folds, method=a.method, undefined=a.undefined) for a in F_AGGREGATIONS.values()])
 
 
 # --------------------------------------------------------------------------- semantics
@@ -38,7 +33,7 @@ def _reference(pos, neg, tp, fp):
     f_true=st.floats(0.3, 1.0), stratified=st.booleans(), seed=st.integers(0, 2**32 - 1),
 )
 def test_sampled_estimates_equal_cv_f_measure(n_folds, fold_size, n_pos_frac, f_true, stratified, seed):
-    """Vectorised per-repetition estimates = apples.cv_f_measure on the same sampled Counts."""
+    """Vectorised per-repetition estimates = apples.cv_f_measure on the same sampled Counts, bit for bit."""
     n_cases = n_folds * fold_size
     n_pos = min(max(1, round(n_pos_frac * n_cases)), n_cases - 1)
     prior = n_pos / n_cases
@@ -46,18 +41,19 @@ def test_sampled_estimates_equal_cv_f_measure(n_folds, fold_size, n_pos_frac, f_
         design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
     except ValueError:  # no classifier with precision = recall = f_true (fpr > 1)
         return
-    tables = _OutcomeTables(design, _support(design, stratified))
-    est, (pos, tp, fp) = _chunk(design, tables, stratified, np.random.SeedSequence(seed), 30, return_folds=True)
+    tp, fp, fn = _draw(design, stratified, np.random.SeedSequence(seed), 30)
+    est = _estimates(tp, fp, fn)
+    pos = tp + fn
     assert (pos.sum(axis=1) == design.n_pos).all()
     for r in range(est.shape[0]):
         ref = _reference(pos[r], fold_size - pos[r], tp[r], fp[r])
-        np.testing.assert_allclose(est[r], ref, rtol=1e-12, atol=1e-15, equal_nan=True)
+        np.testing.assert_array_equal(est[r], ref)  # one kernel (cv_f) for both: the same bits
 
 
 @settings(max_examples=150)
 @given(data=st.data(), n_folds=st.integers(1, 6), fold_size=st.integers(1, 6))
 def test_lookup_tables_and_estimates_on_arbitrary_fold_tables(data, n_folds, fold_size):
-    """Any fold table, including all-invalid ones: table look-up + sums + _estimates = cv_f_measure."""
+    """Any fold table, including all-invalid ones: the outcome at its flat index + _estimates = cv_f_measure."""
     n_cases = n_folds * fold_size
     pos = np.array(data.draw(st.lists(st.integers(0, fold_size), min_size=n_folds, max_size=n_folds)))
     if pos.sum() == 0:
@@ -66,27 +62,24 @@ def test_lookup_tables_and_estimates_on_arbitrary_fold_tables(data, n_folds, fol
     fp = np.array([data.draw(st.integers(0, fold_size - p)) for p in pos])
     n_pos = int(pos.sum())
     design = apples.theory.SimulationDesign(n_cases, max(n_folds, 2), fold_size, n_pos, n_cases - n_pos, 0.5, 0.5, 0.1)
-    tables = _OutcomeTables(design, np.arange(fold_size + 1))
+    tables = OutcomeTables(fold_size, np.arange(fold_size + 1), recall=design.recall, fpr=design.fpr)
     offset = np.concatenate([[0], np.cumsum([(p + 1) * (fold_size - p + 1) for p in range(fold_size + 1)])])
+    assert (tables.alias.offset == offset[:-1]).all()  # the alias tables index the outcomes the same way
     idx = offset[pos] + tp * (fold_size - pos + 1) + fp
     assert (tables.tp[idx] == tp).all() and (tables.fp[idx] == fp).all() and (tables.p[idx] == pos).all()
-    v, tp_sum, fp_sum = tables.decode(np.array([tables.code[idx].sum()]))
-    assert (v[0], tp_sum[0], fp_sum[0]) == (sum((a + b > 0) and p > 0 for a, b, p in zip(tp, fp, pos)),
-                                            tp.sum(), fp.sum())
-    est = _estimates(np.array([tables.f[idx].sum()]), np.array([tables.pr[idx].sum()]),
-                     np.array([tables.re[idx].sum()]), v, tp_sum, fp_sum, n_folds=n_folds, n_pos=n_pos)
-    np.testing.assert_allclose(est[0], _reference(pos, fold_size - pos, tp, fp), rtol=1e-12, atol=1e-15,
-                               equal_nan=True)
+    est = _estimates(tables.tp[idx][None, :].astype(float), tables.fp[idx][None, :].astype(float),
+                     (pos - tables.tp[idx])[None, :].astype(float))
+    np.testing.assert_array_equal(est[0], _reference(pos, fold_size - pos, tp, fp))
 
 
 def test_outcome_table_probabilities_are_binomial_products():
     d = simulation_design(0.05, 0.7, n_cases=200, n_folds=10)
-    t = _OutcomeTables(d, [0, 1, 3])
+    t = OutcomeTables(d.fold_size, [0, 1, 3], recall=d.recall, fpr=d.fpr)
     for p in (0, 1, 3):
         sel = t.p == p
         expected = [math.comb(p, a) * d.recall**a * (1 - d.recall) ** (p - a)
                     * math.comb(20 - p, b) * d.fpr**b * (1 - d.fpr) ** (20 - p - b)
-                    for a, b in zip(t.tp[sel], t.fp[sel])]
+                    for a, b in zip(t.tp[sel].tolist(), t.fp[sel].tolist(), strict=True)]
         np.testing.assert_allclose(t.pmf[sel], expected, rtol=1e-12, atol=1e-300)
         assert math.isclose(t.pmf[sel].sum(), 1.0, rel_tol=1e-12)
 
@@ -210,7 +203,7 @@ def test_perfect_classifier():
 
 def test_columns_and_attrs():
     t = simulate_cv_f(0.05, 0.8, stratified=True, n_reps=100)
-    assert list(t.index) == list(CV_F_METHODS)
+    assert list(t.index) == list(F_AGGREGATIONS)
     assert list(t.columns) == ["mean", "std", "bias", "relative_bias", "relative_std", "sem", "n_undefined"]
     assert t.attrs["design"].n_pos == 50 and t.attrs["n_reps"] == 100
 
@@ -255,6 +248,21 @@ def test_bad_input(func, kwargs, exc, match):
     prior, f_true = args.pop("prior"), args.pop("f_true")
     with pytest.raises(exc, match=match):
         func(prior, f_true, **args)
+
+
+def test_simulate_grid_checks_each_point_naming_its_row():
+    points = pd.DataFrame({"prior": [0.01, 0.0001], "f_true": [0.8, 0.8], "stratified": [True, False]})
+    with pytest.raises(ValueError, match=r"^prior=0.0001 × n_cases=1000 rounds to 0 positives.*\(row 1 of points\)$"):
+        fs.simulate_grid(points, n_reps=10)
+    with pytest.raises(TypeError, match=r"^progress must be a callable"):
+        fs.simulate_grid(points.head(1), n_reps=10, progress=3)
+
+
+def test_a_generator_seeds_the_simulation_with_one_integer_it_draws():
+    rng, twin = np.random.default_rng(5), np.random.default_rng(5)
+    a = sample_cv_f(0.05, 0.8, stratified=False, n_reps=300, seed=rng)
+    b = sample_cv_f(0.05, 0.8, stratified=False, n_reps=300, seed=int(twin.integers(2**63)))
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
 
 
 @pytest.mark.parametrize("kwargs,exc,match", [

@@ -36,14 +36,20 @@ Forman, G. & Scholz, M. (2010), §2.3, §4.1–4.3 and Figure 9.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any, Literal
 
-import numpy as np
 import pandas as pd
-from scipy import stats
 
-from apples._kernels.fold_model import design_counts, log_comb
+from apples._kernels.fold_model import (
+    avg_moments,
+    binomial_law,
+    design_counts,
+    inclusion_exclusion_bits,
+    tp_fp_moments,
+)
+from apples._kernels.fold_model import (
+    p_fold_without_positives as _p_fold_without_positives,
+)
 from apples._params import (
     COUNT,
     FLAG,
@@ -139,58 +145,32 @@ def _tp_fp_moments(design: SimulationDesign) -> tuple[float, float]:
     check_table_size(
         f"the binomial laws of TP and FP over {design.n_cases:,} cases", 48 * (design.n_cases + 2), reduce="n_cases"
     )
-    tp = np.arange(design.n_pos + 1)
-    fp = np.arange(design.n_neg + 1)
-    p_tp = stats.binom.pmf(tp, design.n_pos, design.recall)
-    p_fp = stats.binom.pmf(fp, design.n_neg, design.fpr)
-    # terms whose probability underflows to 0 contribute nothing; dropping them bounds the work
-    tp, p_tp = tp[p_tp > 0], p_tp[p_tp > 0]
-    fp, p_fp = fp[p_fp > 0], p_fp[p_fp > 0]
+    tp_law, fp_law = binomial_law(design.n_pos, design.recall), binomial_law(design.n_neg, design.fpr)
     check_table_size(
-        f"the sum of F_tp,fp over {tp.size:,} × {fp.size:,} (TP, FP) outcomes", 32 * tp.size * fp.size, reduce="n_cases"
+        f"the sum of F_tp,fp over {tp_law[0].size:,} × {fp_law[0].size:,} (TP, FP) outcomes",
+        32 * tp_law[0].size * fp_law[0].size,
+        reduce="n_cases",
     )
-    f = 2.0 * tp[:, None] / (tp[:, None] + fp[None, :] + design.n_pos)  # n_pos >= 1: never 0/0
-    mean = float(p_tp @ f @ p_fp)
-    second = float(p_tp @ (f * f) @ p_fp)
-    return mean, second
-
-
-def _fold_moments(design: SimulationDesign, stratified: bool) -> tuple[np.ndarray, np.ndarray]:
-    """E[F | p] and E[F² | p] of one fold with p positives, indexed by p."""
-    t = outcome_tables(design, stratified)
-    span = int(t.ps.max()) + 1
-    w = t.pmf * t.f
-    mu = np.bincount(t.p, weights=w, minlength=span)
-    mu2 = np.bincount(t.p, weights=w * t.f, minlength=span)
-    return mu, mu2
+    return tp_fp_moments(design.n_pos, tp_law, fp_law)
 
 
 def _avg_moments(design: SimulationDesign, stratified: bool) -> tuple[float, float]:
-    k, m = design.n_folds, design.fold_size
-    mu, mu2 = _fold_moments(design, stratified)
-    if stratified:
-        q, r = divmod(design.n_pos, k)
-        counts = {q + 1: r, q: k - r}
-        mean = sum(c * mu[p] for p, c in counts.items() if c) / k
-        var = sum(c * (mu2[p] - mu[p] ** 2) for p, c in counts.items() if c) / k**2
-        return float(mean), float(var + mean**2)
-    n, n_pos = design.n_cases, design.n_pos
-    p = np.arange(len(mu))
-    h = stats.hypergeom.pmf(p, n, n_pos, m)
-    mean = float(h @ mu)
-    var1 = float(h @ mu2) - mean**2
-    # two folds: P(p1, p2) = C(m, p1) C(m, p2) C(n - 2m, n_pos - p1 - p2) / C(n, n_pos)
-    check_table_size(
-        f"the joint law of two folds' positives ({p.size:,} × {p.size:,} values)",
-        100 * p.size * p.size,
-        reduce="the fold size n_cases / n_folds, or use stratified=True",
+    tables = outcome_tables(design, stratified)
+    if not stratified:
+        types = int(tables.ps.max()) + 1
+        check_table_size(
+            f"the joint law of two folds' positives ({types:,} × {types:,} values)",
+            100 * types * types,
+            reduce="the fold size n_cases / n_folds, or use stratified=True",
+        )
+    return avg_moments(
+        tables,
+        n_cases=design.n_cases,
+        n_pos=design.n_pos,
+        n_folds=design.n_folds,
+        fold_size=design.fold_size,
+        stratified=stratified,
     )
-    p1, p2 = p[:, None], p[None, :]
-    log_h2 = log_comb(m, p1) + log_comb(m, p2) + log_comb(n - 2 * m, n_pos - p1 - p2) - log_comb(n, n_pos)
-    h2 = np.exp(log_h2)
-    cov = float(mu @ h2 @ mu) - mean**2
-    var = (k * var1 + k * (k - 1) * cov) / k**2
-    return mean, var + mean**2
 
 
 def _moments(design: SimulationDesign, stratified: bool, method: str) -> tuple[float, float]:
@@ -369,26 +349,13 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
     """
     if n_pos > n_cases:
         raise ParameterValueError(f"n_pos={n_pos} is larger than n_cases={n_cases}", param="n_pos")
-    m = n_cases // n_folds
-    if n_pos < n_folds:  # some fold surely has no positive (n_pos = 0 included)
-        return 1.0
-    if n_pos > n_cases - m:  # every fold surely has one
-        return 0.0
-    terms = min(n_folds, (n_cases - n_pos) // m)  # C(n_cases − j·m, n_pos) = 0 for larger j
-    j = np.arange(1, min(terms, 10**6) + 1, dtype=float)
-    bits = float(np.sum(log_comb(n_folds, j) + log_comb(n_cases - j * m, n_pos))) / math.log(2)
-    bits += float(log_comb(n_cases, n_pos)) / math.log(2)
-    if terms > 10**6 or bits > MAX_EXACT_BITS:
-        raise ParameterValueError(
-            f"the exact inclusion-exclusion sum for n_pos={n_pos:,}, n_cases={n_cases:,}, n_folds={n_folds:,} "
-            f"has {terms:,} terms of about {bits:.3g} bits in all; the limit is MAX_EXACT_BITS = "
-            f"{MAX_EXACT_BITS:,} bits (about 10 s): reduce n_cases or n_pos",
-            param="n_pos",
-        )
-    total = sum(
-        (-1) ** (j + 1) * math.comb(n_folds, j) * math.comb(n_cases - j * m, n_pos) for j in range(1, terms + 1)
-    )
-    p_one = Fraction(total, math.comb(n_cases, n_pos))
-    if p_one == 1:
-        return 1.0
-    return float(-math.expm1(n_trials * math.log1p(-float(p_one))))
+    if n_folds <= n_pos <= n_cases - n_cases // n_folds:  # otherwise the answer is 1 or 0, without a sum
+        terms, bits = inclusion_exclusion_bits(n_pos, n_cases, n_folds)
+        if terms > 10**6 or bits > MAX_EXACT_BITS:
+            raise ParameterValueError(
+                f"the exact inclusion-exclusion sum for n_pos={n_pos:,}, n_cases={n_cases:,}, n_folds={n_folds:,} "
+                f"has {terms:,} terms of about {bits:.3g} bits in all; the limit is MAX_EXACT_BITS = "
+                f"{MAX_EXACT_BITS:,} bits (about 10 s): reduce n_cases or n_pos",
+                param="n_pos",
+            )
+    return _p_fold_without_positives(n_pos, n_cases, n_folds, n_trials)

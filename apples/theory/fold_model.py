@@ -16,9 +16,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from apples._kernels.fold_model import AliasSet, allocation_bytes, design_counts, stratified_positives
+from apples._kernels.fold_model import (
+    OutcomeTables,
+    allocation_bytes,
+    design_counts,
+    fold_types,
+    outcome_count,
+    stratified_positives,
+)
 from apples._kernels.fold_model import allocation_tables as _allocation_tables  # noqa: F401 (the benchmarks clear it)
 from apples._kernels.fold_model import draw_positives as _draw_positives
 from apples._params import (
@@ -32,7 +38,6 @@ from apples._params import (
     Relation,
     check_table_size,
     declare,
-    divide,
     exempt,
 )
 
@@ -268,83 +273,9 @@ def fold_positives(
 
 
 # ------------------------------------------------------------------- outcome tables
-class _OutcomeTables:
-    """All (TP, FP) outcomes of folds with ``p`` positives, for each ``p`` in ``ps``.
-
-    Outcome ``j`` of fold type ``p`` lives at flat index ``offset[p] + j`` with
-    ``j = tp · (m − p + 1) + fp``. Arrays: ``pmf``, ``f`` (eq. 2, 0 if TP = FP =
-    FN = 0), ``pr`` and ``re`` (0 where undefined), ``valid`` (V), ``tp``,
-    ``fp``, and ``code`` (V, TP, FP packed in one integer so that one look-up
-    and one row sum give all three). The alias tables are built on demand.
-    """
-
-    def __init__(self, design: SimulationDesign, ps: np.ndarray) -> None:
-        m = design.fold_size
-        self.ps = np.unique(np.asarray(ps, dtype=np.int64))
-        self.n_folds = design.n_folds
-        span = int(self.ps.max()) + 1
-        self.pmfs = [np.zeros(0)] * span
-        pieces: dict[str, list[np.ndarray]] = {name: [] for name in ("tp", "fp", "p")}
-        ps_col = self.ps[:, None]
-        tp_pmfs = np.asarray(stats.binom.pmf(np.arange(m + 1)[None, :], ps_col, design.recall))  # 2-d already
-        fp_pmfs = np.asarray(stats.binom.pmf(np.arange(m + 1)[None, :], m - ps_col, design.fpr))
-        for i, p in enumerate(self.ps.tolist()):
-            n = m - p
-            tp_pmf, fp_pmf = tp_pmfs[i, : p + 1], fp_pmfs[i, : n + 1]
-            tp, fp = np.meshgrid(np.arange(p + 1), np.arange(n + 1), indexing="ij")
-            self.pmfs[p] = np.outer(tp_pmf, fp_pmf).ravel()
-            pieces["tp"].append(tp.ravel())
-            pieces["fp"].append(fp.ravel())
-            pieces["p"].append(np.full(tp.size, p, dtype=np.int64))
-        self.pmf = np.concatenate([self.pmfs[p] for p in self.ps.tolist()])
-        self.tp = np.concatenate(pieces["tp"])
-        self.fp = np.concatenate(pieces["fp"])
-        self.p = np.concatenate(pieces["p"])
-        self.f = divide(2 * self.tp, self.tp + self.fp + self.p, undefined="zero", what="fold F")
-        self.pr = divide(self.tp, self.tp + self.fp, undefined="zero", what="fold precision")
-        self.re = divide(self.tp, self.p, undefined="zero", what="fold recall")
-        self.valid = (self.tp + self.fp > 0) & (self.p > 0)
-        self._base_v = design.n_folds + 1
-        self._base_tp = design.n_pos + 1
-        self.code = self.valid + self._base_v * (self.tp + self._base_tp * self.fp)
-        if self.code.max() * design.n_folds >= 2**53:
-            raise ValueError("design too large for the packed fold statistics")  # pragma: no cover
-        self.code_f = self.code.astype(float)
-        self._alias: AliasSet | None = None
-
-    @property
-    def alias(self) -> AliasSet:
-        if self._alias is None:
-            self._alias = AliasSet(self.pmfs)
-        return self._alias
-
-    def sample(self, p: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """Flat outcome indices for folds with ``p`` positives, from uniforms ``u`` in [0, 1)."""
-        return self.alias.draw(p, u)
-
-    def decode(self, code_sum: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """V, ΣTP and ΣFP from the sum of the folds' packed codes."""
-        v = code_sum % self._base_v
-        rest = code_sum // self._base_v
-        return v, rest % self._base_tp, rest // self._base_tp
-
-
 def _outcome_count(design: SimulationDesign, stratified: bool) -> int:
     """Number of (TP, FP) outcomes the tables hold: Σ (p + 1)(m − p + 1) over the fold types p (exact)."""
-    m = design.fold_size
-    if stratified:
-        ps = set(stratified_positives(design.n_pos, design.n_folds).tolist())
-        return sum((p + 1) * (m - p + 1) for p in ps)
-    a, b = max(0, m - design.n_neg), min(m, design.n_pos)
-
-    def s1(n: int) -> int:  # Σ_{p=0..n} p
-        return n * (n + 1) // 2 if n >= 0 else 0
-
-    def s2(n: int) -> int:  # Σ_{p=0..n} p²
-        return n * (n + 1) * (2 * n + 1) // 6 if n >= 0 else 0
-
-    # (p + 1)(m + 1 − p) = −p² + m·p + (m + 1)
-    return -(s2(b) - s2(a - 1)) + m * (s1(b) - s1(a - 1)) + (m + 1) * (b - a + 1)
+    return outcome_count(design.fold_size, design.n_pos, design.n_neg, design.n_folds, stratified)
 
 
 def _check_outcome_size(design: SimulationDesign, stratified: bool) -> None:
@@ -360,18 +291,11 @@ def _check_outcome_size(design: SimulationDesign, stratified: bool) -> None:
 
 
 @lru_cache(maxsize=8)
-def outcome_tables(design: SimulationDesign, stratified: bool) -> _OutcomeTables:
+def outcome_tables(design: SimulationDesign, stratified: bool) -> OutcomeTables:
     """The (cached) table of every fold outcome of ``design`` and its probability, after a size check."""
     _check_outcome_size(design, stratified)
-    return _OutcomeTables(design, _support(design, stratified))
-
-
-def _support(design: SimulationDesign, stratified: bool) -> np.ndarray:
-    """The numbers of positives a fold of ``design`` can have (stratified: one or two values)."""
-    if stratified:
-        return stratified_positives(design.n_pos, design.n_folds)
-    m = design.fold_size
-    return np.arange(max(0, m - design.n_neg), min(m, design.n_pos) + 1)
+    ps = fold_types(design.fold_size, design.n_pos, design.n_neg, design.n_folds, stratified)
+    return OutcomeTables(design.fold_size, ps, recall=design.recall, fpr=design.fpr)
 
 
 def check_points(points: object) -> pd.DataFrame:

@@ -8,18 +8,49 @@ figure when omitted) and returns the Figure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
+from apples._kernels.fold_model import allocation_bytes, draw_positives, p_fold_without_positives
 from apples._optional import require
-from apples._params import check_bool, check_count, check_frame, check_positive, check_real, check_seed
+from apples._params import (
+    FLAG,
+    MAX_EXACT_INT,
+    SEED,
+    Frame,
+    Integer,
+    Kind,
+    ParameterValueError,
+    Real,
+    Relation,
+    check_frame,
+    check_positive,
+    check_table_size,
+    declare,
+)
 from apples.cv.aggregations import F_AGGREGATIONS
 from apples.plotting import decorate, panel_axes
-from apples.studies.forman_scholz.simulation import FIGURE_PANEL_PRIORS, FIGURE_PRIORS, sample_cv_f
-from apples.theory.cv_f_expectations import EXACT_METHODS, exact_cv_f, p_fold_without_positives
-from apples.theory.fold_model import fold_positives
+from apples.studies.forman_scholz.bias_tables import _Methods
+from apples.studies.forman_scholz.simulation import (
+    _FITS_1000,
+    _N_JOBS,
+    _PAPER_DESIGN,
+    _SAMPLE_REPS,
+    FIGURE_PANEL_PRIORS,
+    FIGURE_PRIORS,
+    _design,
+    _exact,
+    _sample,
+    _seed_entropy,
+)
+from apples.theory import EXACT_METHODS, F_TRUE, PRIOR
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "plot_bias_vs_prior",
@@ -36,43 +67,102 @@ __all__ = [
 _GRID = "a long table such as apples.studies.forman_scholz.simulate_grid output"
 
 
-def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 40, ax=None):
-    """Step histograms of each method's estimates (in %) with the ground truth marked; returns ``ax``.
+class _Column(Kind):
+    what = "a column name (a string)"
 
-    ``estimates`` is :func:`~apples.studies.forman_scholz.sample_cv_f` output (one column per method of
-    the keys of :data:`apples.cv.F_AGGREGATIONS`).
-    """
-    plt = require("matplotlib.pyplot")
-    check_frame("estimates", estimates, tuple(F_AGGREGATIONS), what="apples.studies.forman_scholz.sample_cv_f output")
-    f_true = check_real("f_true", f_true)
-    bins = check_count("bins", bins)
-    if bins < 1:
-        raise ValueError(f"bins must be at least 1, got {bins}")
-    ax = plt.gca() if ax is None else ax
+    def check(self, name: str, value: object) -> str:
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a column name (a string), got {value!r}")
+        return value
+
+
+class _FrameHolds(Relation):
+    """The ``frame`` holds the columns ``method``, ``x`` and ``y`` it is plotted from."""
+
+    names = ("frame", "x", "y")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if len(values) == 3:
+            check_frame("frame", values["frame"], ("method", values["x"], values["y"]), what=_GRID)
+
+
+class _AllocationReps(Kind):
+    """Random partitions per dot of Figure 9: a positive count whose draws fit in memory (70 positives at most)."""
+
+    what = "a positive integer up to 2**53"
+
+    def check(self, name: str, value: object) -> int:
+        n_reps = check_positive(name, value)
+        check_table_size(
+            f"unstratified fold allocation (10 folds of 100 cases, 70 cases of the smaller class, {n_reps:,} "
+            "repetitions)",
+            allocation_bytes(1000, 10, 70, n_reps),
+            reduce=name,
+        )
+        return n_reps
+
+
+def _grid(*columns: str) -> Frame:
+    """The kind of a :func:`simulate_grid` table holding ``columns``."""
+    return Frame(("prior", "f_true", "stratified", "method", *columns), source=_GRID)
+
+
+def _histograms(ax: Axes, estimates: pd.DataFrame, f_true: float, bins: int) -> Axes:
+    """Step histograms of each aggregation's estimates on ``ax`` (:func:`plot_cv_f_histograms`)."""
     values = estimates.to_numpy() * 100
     finite = values[np.isfinite(values)]
     edges = np.histogram_bin_edges(finite if finite.size else [0, 100], bins=bins)
-    for method in F_AGGREGATIONS:
-        x = estimates[method].dropna().to_numpy() * 100
+    for key, a in F_AGGREGATIONS.items():
+        x = estimates[key].dropna().to_numpy() * 100
         weights = np.full(x.size, 100.0 / max(len(estimates), 1))
-        ax.hist(
-            x,
-            bins=edges,
-            weights=weights,
-            histtype="step",
-            lw=1.5,
-            color=F_AGGREGATIONS[method].color,
-            label=F_AGGREGATIONS[method].symbol,
-        )
+        ax.hist(x, bins=cast(Any, edges), weights=weights, histtype="step", lw=1.5, color=a.color, label=a.symbol)
     ax.axvline(f_true * 100, color="grey", ls="--", lw=1, label="truth")
     return decorate(ax, xlabel="cross-validated F (%)", ylabel="repetitions (%)")
 
 
-def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=tuple(F_AGGREGATIONS), ax=None, **line_kw):
-    """One line per method from a long table (e.g. :func:`simulate_grid`), values in %; returns ``ax``.
+@declare(
+    estimates=Frame(tuple(F_AGGREGATIONS), source="apples.studies.forman_scholz.sample_cv_f output"),
+    f_true=Real(),
+    bins=Integer(1, MAX_EXACT_INT),
+)
+def plot_cv_f_histograms(estimates: pd.DataFrame, f_true: float, *, bins: int = 40, ax: Axes | None = None) -> Axes:
+    """Step histograms of each aggregation's estimates (in %) with the ground truth marked; returns ``ax``.
+
+    ``estimates`` is :func:`~apples.studies.forman_scholz.sample_cv_f` output (one column per key of
+    :data:`apples.cv.F_AGGREGATIONS`).
+    """
+    plt = require("matplotlib.pyplot")
+    return _histograms(plt.gca() if ax is None else ax, estimates, f_true, bins)
+
+
+def _method_curves(
+    ax: Axes, frame: pd.DataFrame, x: str, y: str, methods: Sequence[str] = tuple(F_AGGREGATIONS), **line_kw: Any
+) -> Axes:
+    """One line per aggregation of ``frame`` on ``ax`` (:func:`plot_method_curves`)."""
+    for method in methods:
+        part = frame[frame["method"] == method].sort_values(x)
+        a = F_AGGREGATIONS[method]
+        ax.plot(part[x] * 100, part[y] * 100, marker="o", ms=3, color=a.color, label=a.symbol, **line_kw)
+    return ax
+
+
+@declare(
+    frame=Frame((), source=_GRID), x=_Column(), y=_Column(), methods=_Methods(empty_ok=True), relations=[_FrameHolds()]
+)
+def plot_method_curves(
+    frame: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    methods: Iterable[str] = tuple(F_AGGREGATIONS),
+    ax: Axes | None = None,
+    **line_kw: Any,
+) -> Axes:
+    """One line per F aggregation from a long table (e.g. :func:`simulate_grid`), values in %; returns ``ax``.
 
     ``frame`` needs columns ``method``, ``x`` and ``y``; both axes are scaled by
-    100 (priors, F and biases are fractions in the table).
+    100 (priors, F and biases are fractions in the table). ``methods`` are keys of
+    :data:`apples.cv.F_AGGREGATIONS`, drawn in its colours.
 
     Examples
     --------
@@ -83,45 +173,32 @@ def plot_method_curves(frame: pd.DataFrame, *, x: str, y: str, methods=tuple(F_A
     5
     """
     plt = require("matplotlib.pyplot")
-    if not isinstance(x, str) or not isinstance(y, str):
-        raise TypeError(f"x and y must be column names (strings), got x={x!r}, y={y!r}")
-    check_frame(
-        "frame", frame, ("method", x, y), what="a long table such as apples.studies.forman_scholz.simulate_grid output"
-    )
-    if isinstance(methods, str) or not isinstance(methods, Iterable):
-        raise TypeError(f"methods must be a sequence of keys of apples.cv.F_AGGREGATIONS, got {methods!r}")
-    methods = list(methods)
-    unknown = [m for m in methods if not isinstance(m, str) or m not in F_AGGREGATIONS]
-    if unknown:
-        raise ValueError(f"methods has {unknown!r}, not methods of F_AGGREGATIONS {tuple(F_AGGREGATIONS)}")
-    ax = plt.gca() if ax is None else ax
-    for method in methods:
-        part = frame[frame["method"] == method].sort_values(x)
-        ax.plot(
-            part[x] * 100,
-            part[y] * 100,
-            marker="o",
-            ms=3,
-            color=F_AGGREGATIONS[method].color,
-            label=F_AGGREGATIONS[method].symbol,
-            **line_kw,
-        )
-    return ax
+    return _method_curves(plt.gca() if ax is None else ax, frame, x, y, list(methods), **line_kw)
 
 
-def _check_grid_frame(grid: object, columns: Iterable[str]) -> pd.DataFrame:
-    check_frame("grid", grid, ("prior", "f_true", "stratified", "method", *columns), what=_GRID)
-    assert isinstance(grid, pd.DataFrame)
-    return grid
-
-
+@declare(
+    prior=PRIOR,
+    f_true=F_TRUE,
+    stratified=FLAG,
+    n_reps=_SAMPLE_REPS,
+    seed=SEED,
+    n_jobs=_N_JOBS,
+    relations=[_PAPER_DESIGN, _FITS_1000],
+)
 def plot_cv_f_convergence(
-    prior: float, f_true: float, *, stratified: bool, n_reps: int, seed: int = 1, n_jobs: int = 1, ax=None
-):
+    prior: float,
+    f_true: float,
+    *,
+    stratified: bool,
+    n_reps: int,
+    seed: int | np.random.Generator = 1,
+    n_jobs: int = 1,
+    ax: Axes | None = None,
+) -> Axes:
     """Running mean of simulated F_tp,fp and F_avg converging to their exact expectations (Forman & Scholz §4.2).
 
-    Simulates ``n_reps`` ten-fold cross-validations (:func:`sample_cv_f`) and
-    draws, for each method of ``EXACT_METHODS``, the running mean of its
+    Simulates ``n_reps`` ten-fold cross-validations of 1000 cases (:func:`sample_cv_f`) and
+    draws, for each aggregation of ``EXACT_METHODS``, the running mean of its
     estimates at 60 log-spaced repetition counts n, the exact expectation
     (:func:`apples.theory.exact_cv_f`, dashed) and a band of ±2 standard
     errors (exact SD / √n) around it; the ground truth is the grey line.
@@ -133,7 +210,7 @@ def plot_cv_f_convergence(
     stratified : bool
     n_reps : int
         Repetitions simulated (the right end of the x-axis), at least 1.
-    seed : int, default 1
+    seed : int or numpy.random.Generator, default 1
     n_jobs : int, default 1
         Threads for the simulation; the result does not depend on it.
     ax : matplotlib Axes, optional
@@ -143,19 +220,14 @@ def plot_cv_f_convergence(
     matplotlib Axes
     """
     plt = require("matplotlib.pyplot")
-    prior = check_real("prior", prior)
-    f_true = check_real("f_true", f_true)
-    stratified = check_bool("stratified", stratified)
-    n_reps = check_positive("n_reps", n_reps)
-    seed = check_seed("seed", seed)
-    n_jobs = check_positive("n_jobs", n_jobs)
-    est = sample_cv_f(prior, f_true, stratified=stratified, n_reps=n_reps, seed=seed, n_jobs=n_jobs)
+    design = _design(prior, f_true, 1000, 10)
+    est = _sample(design, stratified, n_reps, _seed_entropy(seed), n_jobs)
     ax = plt.gca() if ax is None else ax
     n = np.unique(np.logspace(1, np.log10(n_reps), 60).astype(int)) if n_reps >= 10 else np.arange(1, n_reps + 1)
     for method in EXACT_METHODS:
         running = np.cumsum(est[method].to_numpy())[n - 1] / n
-        exact = exact_cv_f(prior, f_true, stratified=stratified, method=method)
-        sd = exact_cv_f(prior, f_true, stratified=stratified, method=method, statistic="std")
+        exact = _exact(design, stratified, method)
+        sd = _exact(design, stratified, method, "std")
         color = F_AGGREGATIONS[method].color
         ax.plot(n, running * 100, color=color, label=f"{F_AGGREGATIONS[method].symbol} (running mean)")
         ax.axhline(exact * 100, color=color, ls="--", lw=1)
@@ -174,10 +246,41 @@ def plot_cv_f_convergence(
     )
 
 
-def plot_bias_vs_prior(grid: pd.DataFrame, *, stratified: bool, ax=None):
+def _relative_at_80(bias: Any) -> Any:
+    return bias / 0.8
+
+
+def _bias_at_80(relative: Any) -> Any:
+    return relative * 0.8
+
+
+def _bias_vs_prior(ax: Axes, grid: pd.DataFrame, stratified: bool) -> Axes:
+    """Figure 4 or 5 on ``ax`` (:func:`plot_bias_vs_prior`)."""
+    part = grid[
+        (grid["stratified"] == stratified) & np.isclose(grid["f_true"], 0.8) & grid["prior"].isin(FIGURE_PRIORS)
+    ]
+    if part.empty:
+        raise ParameterValueError(
+            f"grid has no row at F = 0.8 and a prior of FIGURE_PRIORS with stratified={stratified}", param="grid"
+        )
+    _method_curves(ax, part, "prior", "bias")
+    ax.axhline(0, color="grey", lw=0.8)
+    sec = ax.secondary_yaxis("right", functions=(_relative_at_80, _bias_at_80))
+    sec.set_ylabel("relative bias (%)")
+    fig_no = 4 if stratified else 5
+    return decorate(
+        ax,
+        xlabel="positives (%)",
+        ylabel="bias (F points, %)",
+        title=f"Forman & Scholz Fig. {fig_no} (reproduced): {'stratified' if stratified else 'unstratified'}, F = 80%",
+    )
+
+
+@declare(grid=_grid("bias"), stratified=FLAG)
+def plot_bias_vs_prior(grid: pd.DataFrame, *, stratified: bool, ax: Axes | None = None) -> Axes:
     """Forman & Scholz Figure 4 (stratified) or 5 (unstratified): bias against the class prior at F = 80%.
 
-    One line per method (:func:`plot_method_curves`) over the priors of
+    One line per F aggregation (:func:`plot_method_curves`) over the priors of
     ``FIGURE_PRIORS``: the bias in F points on the left axis, the relative bias
     (bias / 0.8) on a secondary right axis.
 
@@ -194,28 +297,11 @@ def plot_bias_vs_prior(grid: pd.DataFrame, *, stratified: bool, ax=None):
     matplotlib Axes
     """
     plt = require("matplotlib.pyplot")
-    grid = _check_grid_frame(grid, ("bias",))
-    stratified = check_bool("stratified", stratified)
-    ax = plt.gca() if ax is None else ax
-    part = grid[
-        (grid["stratified"] == stratified) & np.isclose(grid["f_true"], 0.8) & grid["prior"].isin(FIGURE_PRIORS)
-    ]
-    if part.empty:
-        raise ValueError(f"grid has no row at F = 0.8 and a prior of FIGURE_PRIORS with stratified={stratified}")
-    plot_method_curves(part, x="prior", y="bias", ax=ax)
-    ax.axhline(0, color="grey", lw=0.8)
-    sec = ax.secondary_yaxis("right", functions=(lambda b: b / 0.8, lambda r: r * 0.8))
-    sec.set_ylabel("relative bias (%)")
-    fig_no = 4 if stratified else 5
-    return decorate(
-        ax,
-        xlabel="positives (%)",
-        ylabel="bias (F points, %)",
-        title=f"Forman & Scholz Fig. {fig_no} (reproduced): {'stratified' if stratified else 'unstratified'}, F = 80%",
-    )
+    return _bias_vs_prior(plt.gca() if ax is None else ax, grid, stratified)
 
 
-def plot_figure4_5(grid: pd.DataFrame, *, ax=None):
+@declare(grid=_grid("bias"))
+def plot_figure4_5(grid: pd.DataFrame, *, ax: Sequence[Axes] | None = None) -> Figure:
     """Forman & Scholz Figures 4 and 5 side by side: bias against the prior, stratified and unstratified.
 
     Parameters
@@ -230,32 +316,34 @@ def plot_figure4_5(grid: pd.DataFrame, *, ax=None):
     matplotlib Figure
     """
     require("matplotlib.pyplot")
-    grid = _check_grid_frame(grid, ("bias",))
     axes = panel_axes(ax, 2, figsize=(12, 4.2))
     for a, stratified in zip(axes, (True, False), strict=True):
-        plot_bias_vs_prior(grid, stratified=stratified, ax=a)
+        _bias_vs_prior(a, grid, stratified)
     fig = axes[0].figure
     fig.tight_layout()
     return fig
 
 
-def _legend_outside(axes) -> None:
+def _legend_outside(axes: Sequence[Axes]) -> None:
     """One legend for a row of panels, to the right of the last one: inside, it hides a curve."""
     for a in axes:
-        if a.get_legend() is not None:
-            a.get_legend().remove()
+        legend = a.get_legend()
+        if legend is not None:
+            legend.remove()
     axes[-1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
 
 
-def _draw_prior_row(grid, axes, *, stratified: bool, y: str, ylabel: str, exact_std: bool) -> None:
+def _draw_prior_row(
+    grid: pd.DataFrame, axes: Sequence[Axes], *, stratified: bool, y: str, ylabel: str, exact_std: bool
+) -> None:
     """One panel per prior of FIGURE_PANEL_PRIORS: ``y`` (a fraction) in % against the true F."""
     for a, prior in zip(axes, FIGURE_PANEL_PRIORS, strict=True):
         part = grid[(grid["stratified"] == stratified) & np.isclose(grid["prior"], prior)]
-        plot_method_curves(part, x="f_true", y=y, ax=a)
+        _method_curves(a, part, "f_true", y)
         if exact_std:  # the exact SD / true F, crosses
             for method in EXACT_METHODS:
                 f = np.sort(part.loc[part["method"] == method, "f_true"].to_numpy())
-                sd = [exact_cv_f(prior, float(v), stratified=stratified, method=method, statistic="std") / v for v in f]
+                sd = [_exact(_design(prior, float(v), 1000, 10), stratified, method, "std") / v for v in f]
                 a.plot(
                     f * 100,
                     np.asarray(sd) * 100,
@@ -269,9 +357,10 @@ def _draw_prior_row(grid, axes, *, stratified: bool, y: str, ylabel: str, exact_
         decorate(a, xlabel="ground-truth F (%)", ylabel=ylabel, title=f"{prior:.0%} positives")
 
 
-def _prior_panels(grid, *, stratified: bool, y: str, ylabel: str, title: str, ax):
+def _prior_panels(
+    grid: pd.DataFrame, *, stratified: bool, y: str, ylabel: str, title: str, ax: Sequence[Axes] | None
+) -> Figure:
     """One panel per prior of FIGURE_PANEL_PRIORS, one legend outside on the right; returns the Figure."""
-    grid = _check_grid_frame(grid, (y,))
     axes = panel_axes(ax, len(FIGURE_PANEL_PRIORS), figsize=(14, 4))
     fig = axes[0].figure
     _draw_prior_row(grid, axes, stratified=stratified, y=y, ylabel=ylabel, exact_std=False)
@@ -281,26 +370,19 @@ def _prior_panels(grid, *, stratified: bool, y: str, ylabel: str, title: str, ax
     return fig
 
 
-def _draw_std_ratio_row(grid, axes) -> None:
-    """Each method's standard deviation divided by that of F_tp,fp (stratified), one panel per prior."""
+def _draw_std_ratio_row(grid: pd.DataFrame, axes: Sequence[Axes]) -> None:
+    """Each aggregation's standard deviation divided by that of F_tp,fp (stratified), one panel per prior."""
     for a, prior in zip(axes, FIGURE_PANEL_PRIORS, strict=True):
         part = grid[grid["stratified"] & np.isclose(grid["prior"], prior)]
         sd = part.pivot_table(index="f_true", columns="method", values="std").sort_index()
         f = sd.index.to_numpy()
-        for method in F_AGGREGATIONS:
+        for method, agg in F_AGGREGATIONS.items():
             if method in sd.columns and "tp_fp" in sd.columns:  # a panel the grid does not cover stays empty
                 ratio = sd[method].to_numpy() / sd["tp_fp"].to_numpy()  # exactly 1 for tp_fp itself
-                a.plot(
-                    f * 100,
-                    ratio,
-                    marker="o",
-                    ms=3,
-                    color=F_AGGREGATIONS[method].color,
-                    label=F_AGGREGATIONS[method].symbol,
-                )
+                a.plot(f * 100, ratio, marker="o", ms=3, color=agg.color, label=agg.symbol)
         exact = [
-            exact_cv_f(prior, float(v), stratified=True, method="avg", statistic="std")
-            / exact_cv_f(prior, float(v), stratified=True, method="tp_fp", statistic="std")
+            _exact(_design(prior, float(v), 1000, 10), True, "avg", "std")
+            / _exact(_design(prior, float(v), 1000, 10), True, "tp_fp", "std")
             for v in f
         ]
         a.plot(f * 100, exact, ls="none", marker="x", ms=7, color=F_AGGREGATIONS["avg"].color, label="F_avg exact")
@@ -312,11 +394,12 @@ def _draw_std_ratio_row(grid, axes) -> None:
         )
 
 
-def plot_figure6(grid: pd.DataFrame, *, ax=None):
+@declare(grid=_grid("relative_bias"))
+def plot_figure6(grid: pd.DataFrame, *, ax: Sequence[Axes] | None = None) -> Figure:
     """Forman & Scholz Figure 6: relative bias against the true F, stratified 10-fold CV.
 
     Three panels, 1 %, 5 % and 25 % positives (``FIGURE_PANEL_PRIORS``), one
-    line per method of the grid.
+    line per F aggregation of the grid.
 
     Parameters
     ----------
@@ -340,7 +423,8 @@ def plot_figure6(grid: pd.DataFrame, *, ax=None):
     )
 
 
-def plot_figure7(grid: pd.DataFrame, *, ax=None):
+@declare(grid=_grid("relative_bias"))
+def plot_figure7(grid: pd.DataFrame, *, ax: Sequence[Axes] | None = None) -> Figure:
     """Forman & Scholz Figure 7: relative bias against the true F, unstratified 10-fold CV.
 
     As :func:`plot_figure6`, for the unstratified rows of the grid.
@@ -360,16 +444,17 @@ def plot_figure7(grid: pd.DataFrame, *, ax=None):
     )
 
 
-def plot_figure8(grid: pd.DataFrame, *, ax=None):
-    """Forman & Scholz Figure 8 (top row) and each method's SD relative to F_tp,fp's (bottom row), stratified CV.
+@declare(grid=_grid("relative_std", "std"))
+def plot_figure8(grid: pd.DataFrame, *, ax: Sequence[Axes] | None = None) -> Figure:
+    """Forman & Scholz Figure 8 (top row) and each aggregation's SD relative to F_tp,fp's (bottom row), stratified CV.
 
     Top row, one panel per prior of ``FIGURE_PANEL_PRIORS``: the paper's Figure 8,
     the ``relative_std`` column (SD / true F) against the true F; crosses mark
     the exact standard deviations of F_tp,fp and F_avg
     (:func:`apples.theory.exact_cv_f` with ``statistic="std"``). On the paper's
     scale the curves lie almost on top of each other, so the bottom row (not in
-    the paper) divides each method's SD by that of F_tp,fp at the same point:
-    F_tp,fp is then the flat line at exactly 1, a method below it has the
+    the paper) divides each aggregation's SD by that of F_tp,fp at the same point:
+    F_tp,fp is then the flat line at exactly 1, an aggregation below it has the
     smaller spread (crosses: the exact ratio for F_avg). The legend sits outside
     the panels, right of the top row.
 
@@ -386,7 +471,6 @@ def plot_figure8(grid: pd.DataFrame, *, ax=None):
     matplotlib Figure
     """
     plt = require("matplotlib.pyplot")
-    grid = _check_grid_frame(grid, ("relative_std", "std"))
     n = len(FIGURE_PANEL_PRIORS)
     if ax is None:
         _, grid_axes = plt.subplots(2, n, figsize=(14, 7.5))
@@ -397,8 +481,9 @@ def plot_figure8(grid: pd.DataFrame, *, ax=None):
     _draw_prior_row(grid, top, stratified=True, y="relative_std", ylabel="SD / true F (%)", exact_std=True)
     _draw_std_ratio_row(grid, bottom)
     for a in bottom:
-        if a.get_legend() is not None:
-            a.get_legend().remove()
+        legend = a.get_legend()
+        if legend is not None:
+            legend.remove()
     _legend_outside(top)
     fig = axes[0].figure
     fig.suptitle(
@@ -409,14 +494,16 @@ def plot_figure8(grid: pd.DataFrame, *, ax=None):
     return fig
 
 
-def plot_figure9(*, n_reps: int = 100_000, ax=None):
+@declare(n_reps=_AllocationReps())
+def plot_figure9(*, n_reps: int = 100_000, ax: Axes | None = None) -> Axes:
     """Forman & Scholz Figure 9: probability that some fold has no positives, 10-fold unstratified CV.
 
     Curves: :func:`apples.theory.p_fold_without_positives` for one trial and for
     1000 trials, at 1,000 cases (solid) and 100,000 cases (dotted), against 10
     to 400 positives. Dots: the frequency of a fold without positives in
-    ``n_reps`` simulated random partitions (:func:`apples.theory.fold_positives`)
-    of 1,000 cases, at 12, 20, 30, 45 and 70 positives.
+    ``n_reps`` simulated random partitions (as :func:`apples.theory.fold_positives`
+    draws them, seeded by the number of positives) of 1,000 cases, at 12, 20, 30, 45 and
+    70 positives.
 
     Parameters
     ----------
@@ -429,12 +516,11 @@ def plot_figure9(*, n_reps: int = 100_000, ax=None):
     matplotlib Axes
     """
     plt = require("matplotlib.pyplot")
-    n_reps = check_positive("n_reps", n_reps)
     ax = plt.gca() if ax is None else ax
     n_pos = np.unique(np.geomspace(10, 400, 120).astype(int))
     for n_cases, ls in ((1000, "-"), (100_000, ":")):
         for trials, color in ((1, "C0"), (1000, "C3")):
-            p = [p_fold_without_positives(int(n), n_cases=n_cases, n_trials=trials) for n in n_pos if n <= n_cases]
+            p = [p_fold_without_positives(int(n), n_cases, 10, trials) for n in n_pos if n <= n_cases]
             ax.plot(
                 n_pos[: len(p)],
                 np.array(p) * 100,
@@ -443,7 +529,7 @@ def plot_figure9(*, n_reps: int = 100_000, ax=None):
                 label=f"{trials} trial{'s' if trials > 1 else ''}, {n_cases:,} cases",
             )
     check = [12, 20, 30, 45, 70]
-    freq = [(fold_positives(n, stratified=False, n_reps=n_reps, seed=n).min(axis=1) == 0).mean() for n in check]
+    freq = [(draw_positives(np.random.default_rng(n), 1000, 10, n, n_reps).min(axis=1) == 0).mean() for n in check]
     ax.plot(check, np.array(freq) * 100, "o", color="C0", label="simulated, 1 trial, 1,000 cases")
     ax.set_xscale("log")
     decorate(

@@ -7,23 +7,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import numpy as np
 import pandas as pd
 
 from apples._params import (
+    FLAG,
     MAX_EXACT_INT,
-    check_bool,
-    check_choice,
-    check_frame,
-    check_real,
+    Frame,
+    Kind,
+    Options,
+    ParameterValueError,
+    Real,
+    declare,
 )
 from apples.cv.aggregations import F_AGGREGATIONS
-
-if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by sim_explorer
-    pass
 
 __all__ = [
     "bias_ratios",
@@ -34,9 +34,69 @@ __all__ = [
     "sd_leaders",
 ]
 
+_GRID = "simulate_grid output"
+
+
+def _percent(value: float, *, decimals: int) -> str:
+    """A finite ``value`` as a percentage with halves rounded up, as :func:`apples.cv.percent` prints it.
+
+    The decimal written for ``value`` (its shortest repr) is rounded, so 0.6125 is a half: the papers'
+    rounding, for the study's legends, tables and summaries.
+    """
+    with localcontext() as ctx:
+        ctx.prec = 320 + decimals
+        shown = (Decimal(repr(float(value))) * 100).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return f"{shown}%"
+
+
+class _Methods(Kind):
+    """A sequence of keys of :data:`apples.cv.F_AGGREGATIONS` (not a string); becomes a list."""
+
+    what = "a sequence of keys of apples.cv.F_AGGREGATIONS"
+
+    def __init__(self, *, empty_ok: bool) -> None:
+        self.empty_ok = empty_ok
+
+    def check(self, name: str, value: object) -> list[str]:
+        if isinstance(value, str) or not isinstance(value, Iterable):
+            raise TypeError(f"{name} must be a sequence of keys of apples.cv.F_AGGREGATIONS, got {value!r}")
+        methods = list(value)
+        unknown = [m for m in methods if not isinstance(m, str) or m not in F_AGGREGATIONS]
+        if unknown:
+            raise ValueError(f"{name} has {unknown!r}, not keys of apples.cv.F_AGGREGATIONS {tuple(F_AGGREGATIONS)}")
+        if not (methods or self.empty_ok):
+            raise ValueError(f"{name} is empty; give keys of apples.cv.F_AGGREGATIONS {tuple(F_AGGREGATIONS)}")
+        return methods
+
+
+class _FoldPositives(Kind):
+    """One repetition's positives per fold: a non-empty 1-d array-like of integer counts in [0, 2**53]."""
+
+    what = "a one-dimensional array of integer counts of positives, one per fold"
+
+    def check(self, name: str, value: object) -> list[int]:
+        if isinstance(value, (str, bytes)):
+            raise TypeError(f"{name} must be an array of integer counts, got {value!r}")
+        arr = np.asarray(value, dtype=object if isinstance(value, (list, tuple)) else None)
+        if arr.ndim != 1 or arr.size == 0:
+            raise ValueError(f"{name} must be 1-d and non-empty (one count per fold), got shape {arr.shape}")
+        counts = arr.tolist()
+        bad = [c for c in counts if isinstance(c, bool) or not isinstance(c, int)]
+        if bad:
+            raise TypeError(f"{name} must hold integer counts, got {bad[0]!r} ({type(bad[0]).__name__})")
+        if min(counts) < 0 or max(counts) > MAX_EXACT_INT:
+            raise ValueError(f"{name} must be counts of positives in [0, 2**53], got {counts}")
+        return counts
+
+
+def _grid(*columns: str) -> Frame:
+    """The kind of a :func:`simulate_grid` table holding ``columns``."""
+    return Frame(columns, source=_GRID)
+
 
 # -- notebook 03: look-ups into the simulated grid, number formats (§4.3, Figure 9) ------------------
-def format_fold_counts(counts) -> str:
+@declare(counts=_FoldPositives())
+def format_fold_counts(counts: Sequence[int] | np.ndarray) -> str:
     """One repetition's positives per fold (a row of :func:`apples.theory.fold_positives`, §4.2) as text.
 
     Parameters
@@ -48,19 +108,29 @@ def format_fold_counts(counts) -> str:
     str
         The counts separated by spaces, e.g. ``format_fold_counts([3, 3, 2]) == "3 3 2"``.
     """
-    if isinstance(counts, (str, bytes)):
-        raise TypeError(f"counts must be an array of integer counts, got {counts!r}")
-    arr = np.asarray(counts, dtype=object if isinstance(counts, (list, tuple)) else None)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"counts must be 1-d and non-empty (one count per fold), got shape {arr.shape}")
-    bad = [c for c in arr.tolist() if isinstance(c, bool) or not isinstance(c, int)]
-    if bad:
-        raise TypeError(f"counts must hold integer counts, got {bad[0]!r} ({type(bad[0]).__name__})")
-    if min(arr.tolist()) < 0 or max(arr.tolist()) > MAX_EXACT_INT:
-        raise ValueError(f"counts must be counts of positives in [0, 2**53], got {arr.tolist()}")
-    return " ".join(str(c) for c in arr.tolist())
+    return " ".join(str(c) for c in counts)
 
 
+def _relative_bias(grid: pd.DataFrame, prior: float, f_true: float, stratified: bool, method: str) -> float:
+    """:func:`relative_bias` of checked arguments."""
+    at = np.isclose(grid["prior"], prior) & np.isclose(grid["f_true"], f_true)
+    rows = grid[at & (grid["stratified"] == stratified) & (grid["method"] == method)]
+    if len(rows) != 1:
+        raise ParameterValueError(
+            f"grid has {len(rows) or 'no'} row(s) at prior={prior!r}, f_true={f_true!r}, "
+            f"stratified={stratified}, method={method!r}; pass a point of the simulated grid",
+            param="grid",
+        )
+    return float(rows["relative_bias"].iloc[0])
+
+
+@declare(
+    grid=_grid("prior", "f_true", "stratified", "method", "relative_bias"),
+    prior=Real(),
+    f_true=Real(),
+    stratified=FLAG,
+    method=Options(*F_AGGREGATIONS),
+)
 def relative_bias(grid: pd.DataFrame, *, prior: float, f_true: float, stratified: bool, method: str) -> float:
     """The relative bias, (mean − F) / F, of one method at one point of the grid (§4.3, Figures 4–7).
 
@@ -79,24 +149,16 @@ def relative_bias(grid: pd.DataFrame, *, prior: float, f_true: float, stratified
     float
         Its ``relative_bias``; a ValueError if the grid has no row (or several) there.
     """
-    if not isinstance(grid, pd.DataFrame):
-        raise TypeError(f"grid must be a DataFrame (simulate_grid output), got {type(grid).__name__}")
-    missing = [c for c in ("prior", "f_true", "stratified", "method", "relative_bias") if c not in grid.columns]
-    if missing:
-        raise ValueError(f"grid lacks the column(s) {missing} (simulate_grid output); it has {list(grid.columns)}")
-    prior, f_true = check_real("prior", prior), check_real("f_true", f_true)
-    stratified = check_bool("stratified", stratified)
-    method = check_choice("method", method, tuple(F_AGGREGATIONS))
-    at = np.isclose(grid["prior"], prior) & np.isclose(grid["f_true"], f_true)
-    rows = grid[at & (grid["stratified"] == stratified) & (grid["method"] == method)]
-    if len(rows) != 1:
-        raise ValueError(
-            f"grid has {len(rows) or 'no'} row(s) at prior={prior!r}, f_true={f_true!r}, "
-            f"stratified={stratified}, method={method!r}; pass a point of the simulated grid"
-        )
-    return float(rows["relative_bias"].iloc[0])
+    return _relative_bias(grid, prior, f_true, stratified, method)
 
 
+@declare(
+    grid=_grid("prior", "f_true", "stratified", "method", "relative_bias"),
+    prior=Real(),
+    f_true=Real(),
+    stratified=FLAG,
+    methods=_Methods(empty_ok=False),
+)
 def relative_bias_line(
     grid: pd.DataFrame, *, prior: float, f_true: float, stratified: bool, methods: Iterable[str] = tuple(F_AGGREGATIONS)
 ) -> str:
@@ -105,19 +167,12 @@ def relative_bias_line(
     The §4.3 claims in notebook 03 quote these lines. ``methods`` (default
     the keys of :data:`apples.cv.F_AGGREGATIONS`) gives the methods and their order.
     """
-    if isinstance(methods, str) or not isinstance(methods, Iterable):
-        raise TypeError(f"methods must be a sequence of keys of apples.cv.F_AGGREGATIONS, got {methods!r}")
-    methods = list(methods)
-    unknown = [m for m in methods if not isinstance(m, str) or m not in tuple(F_AGGREGATIONS)]
-    if unknown or not methods:
-        raise ValueError(f"methods must be keys of apples.cv.F_AGGREGATIONS {tuple(F_AGGREGATIONS)}, got {methods!r}")
     return ", ".join(
-        f"{F_AGGREGATIONS[m].symbol} "
-        f"{relative_bias(grid, prior=prior, f_true=f_true, stratified=stratified, method=m):+.2%}"
-        for m in methods
+        f"{F_AGGREGATIONS[m].symbol} {_relative_bias(grid, prior, f_true, stratified, m):+.2%}" for m in methods
     )
 
 
+@declare(grid=_grid("stratified", "prior", "f_true", "method", "bias"))
 def bias_ratios(grid: pd.DataFrame) -> pd.DataFrame:
     """How many times larger the other methods' |bias| is than F_tp,fp's, at each point of the grid (§4.3, claim 7).
 
@@ -139,15 +194,17 @@ def bias_ratios(grid: pd.DataFrame) -> pd.DataFrame:
         Index (``stratified``, ``prior``, ``f_true``); columns ``best_other`` and
         ``mean_other``.
     """
-    grid = check_frame("grid", grid, ("stratified", "prior", "f_true", "method", "bias"), what="simulate_grid output")
     wide = grid.pivot_table(index=["stratified", "prior", "f_true"], columns="method", values="bias")
     if "tp_fp" not in wide.columns or wide.shape[1] < 2:
-        raise ValueError("grid must hold the method 'tp_fp' and at least one other method at each point")
+        raise ParameterValueError(
+            "grid must hold the method 'tp_fp' and at least one other method at each point", param="grid"
+        )
     others = wide.drop(columns="tp_fp").abs()
     tp_fp = wide["tp_fp"].abs()
     return pd.DataFrame({"best_other": others.min(axis=1) / tp_fp, "mean_other": others.mean(axis=1) / tp_fp})
 
 
+@declare(grid=_grid("stratified", "prior", "f_true", "method", "std"))
 def sd_leaders(grid: pd.DataFrame) -> pd.DataFrame:
     """The method with the smallest standard deviation at each stratified point, and F_tp,fp's excess (claim 8).
 
@@ -163,13 +220,13 @@ def sd_leaders(grid: pd.DataFrame) -> pd.DataFrame:
         Index (``prior``, ``f_true``); columns ``least`` (the method with the
         smallest SD) and ``tp_fp_excess`` (SD of F_tp,fp / smallest SD − 1).
     """
-    grid = check_frame("grid", grid, ("stratified", "prior", "f_true", "method", "std"), what="simulate_grid output")
     sd = grid[grid["stratified"].astype(bool)].pivot_table(index=["prior", "f_true"], columns="method", values="std")
     if "tp_fp" not in sd.columns or sd.empty:
-        raise ValueError("grid must hold stratified rows of the method 'tp_fp'")
+        raise ParameterValueError("grid must hold stratified rows of the method 'tp_fp'", param="grid")
     return pd.DataFrame({"least": sd.idxmin(axis=1), "tp_fp_excess": sd["tp_fp"] / sd.min(axis=1) - 1})
 
 
+@declare(p=Real(0.0, 1.0))
 def format_chance(p: float) -> str:
     """A probability (Figure 9's chance of a fold without positives) as a percentage, or "1 in N" below 0.0001 %.
 
@@ -177,7 +234,6 @@ def format_chance(p: float) -> str:
     ``"1 in N"`` with N to two significant digits: ``format_chance(5.2e-10) ==
     "1 in 1,900,000,000"``. ``p`` must lie in [0, 1].
     """
-    p = check_real("p", p, low=0.0, high=1.0)
     if p >= 0.01:
         return f"{100 * p:.2f} %"
     if p >= 1e-6:

@@ -29,18 +29,28 @@ horizontally").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from apples._kernels.ranking import auc_from_counts, cumulative_counts
 from apples._params import (
-    check_count,
-    check_real,
+    COUNT,
+    SEED,
+    Instance,
+    Kind,
+    Nullable,
+    ParameterValueError,
+    Real,
+    Relation,
+    SequenceOf,
     check_table_size,
-    rng_from_seed,
+    declare,
+    exempt,
 )
-from apples.cv.ranking import cv_roc_auc
+from apples.theory import N_FOLDS
 
 __all__ = [
     "PAPER_AUC_AVG",
@@ -65,6 +75,34 @@ PAPER_N_CASES = 1504
 _SEED = 2010  # the paper's year; any seed works, this one is fixed for reproducibility
 
 
+def _check_fold_sizes(n_positives: int, n_cases: int, n_folds: int) -> None:
+    """The class sizes fill ``n_folds`` folds: no more positives than cases, no empty fold."""
+    if n_positives > n_cases:
+        raise ParameterValueError(f"n_positives={n_positives} is larger than n_cases={n_cases}", param="n_positives")
+    if n_cases < n_folds:
+        raise ParameterValueError(
+            f"n_cases={n_cases} is smaller than n_folds={n_folds}; some fold would be empty", param="n_cases"
+        )
+
+
+class _FoldSizes(Relation):
+    """``n_positives`` and ``n_cases`` fill ``n_folds`` folds (:func:`stratified_fold_sizes`)."""
+
+    names = ("n_positives", "n_cases", "n_folds")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if len(values) == 3:
+            _check_fold_sizes(values["n_positives"], values["n_cases"], values["n_folds"])
+
+
+def _fold_sizes(n_positives: int, n_cases: int, n_folds: int) -> list[tuple[int, int]]:
+    """(positives, negatives) of each stratified fold, the larger counts first."""
+    sizes = [n_cases // n_folds + (i < n_cases % n_folds) for i in range(n_folds)]
+    pos = [n_positives // n_folds + (i < n_positives % n_folds) for i in range(n_folds)]
+    return [(p, s - p) for p, s in zip(pos, sizes, strict=True)]
+
+
+@declare(n_positives=COUNT, n_cases=COUNT, n_folds=N_FOLDS, relations=[_FoldSizes()])
 def stratified_fold_sizes(n_positives: int, n_cases: int, n_folds: int) -> list[tuple[int, int]]:
     """(positives, negatives) of each fold of a stratified split with equal fold sizes.
 
@@ -77,20 +115,51 @@ def stratified_fold_sizes(n_positives: int, n_cases: int, n_folds: int) -> list[
     >>> stratified_fold_sizes(38, 1504, 4)      # Forman & Scholz §3.2
     [(10, 366), (10, 366), (9, 367), (9, 367)]
     """
-    n_positives = check_count("n_positives", n_positives)
-    n_cases = check_count("n_cases", n_cases)
-    n_folds = check_count("n_folds", n_folds)
-    if n_folds < 1:
-        raise ValueError("n_folds must be at least 1")
-    if n_positives > n_cases:
-        raise ValueError(f"n_positives={n_positives} is larger than n_cases={n_cases}")
-    if n_cases < n_folds:
-        raise ValueError(f"n_cases={n_cases} is smaller than n_folds={n_folds}; some fold would be empty")
-    sizes = [n_cases // n_folds + (i < n_cases % n_folds) for i in range(n_folds)]
-    pos = [n_positives // n_folds + (i < n_positives % n_folds) for i in range(n_folds)]
-    return [(p, s - p) for p, s in zip(pos, sizes, strict=True)]
+    return _fold_sizes(n_positives, n_cases, n_folds)
 
 
+def _check_pairs(p: int, n: int) -> None:
+    """A fold of ``p`` positives and ``n`` negatives has an AUC, and its pairwise differences fit in memory."""
+    if p == 0 or n == 0:
+        raise ValueError("n_positives and n_negatives must both be at least 1 for an AUC")
+    # the P × N pairwise differences and their sorted copy, float64
+    check_table_size(f"the {p:,} × {n:,} pairwise score differences", 16 * p * n, reduce="n_positives or n_negatives")
+
+
+class _Pairs(Relation):
+    """``n_positives`` and ``n_negatives`` make an AUC whose pairwise differences fit in memory."""
+
+    names = ("n_positives", "n_negatives")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if len(values) == 2:
+            _check_pairs(values["n_positives"], values["n_negatives"])
+
+
+def _scores_with_auc(p: int, n: int, target_auc: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`scores_with_auc` of checked arguments."""
+    pos = rng.standard_normal(p)
+    neg = rng.standard_normal(n)
+    u = round(target_auc * p * n)
+    # a positive with score pos + d beats a negative iff d > neg - pos; count = #(diffs < d)
+    diffs = np.sort((neg[None, :] - pos[:, None]).ravel())
+    lo = diffs[u - 1] if u > 0 else diffs[0] - 1.0
+    hi = diffs[u] if u < diffs.size else diffs[-1] + 1.0
+    if not lo < hi:  # a measure-zero coincidence of two differences
+        raise ParameterValueError(
+            "two pairwise differences coincide; draw again with another generator state", param="rng"
+        )
+    d = (lo + hi) / 2.0
+    return np.r_[np.ones(p, dtype=int), np.zeros(n, dtype=int)], np.r_[pos + d, neg]
+
+
+@declare(
+    n_positives=COUNT,
+    n_negatives=COUNT,
+    target_auc=Real(0.0, 1.0),
+    rng=Instance(np.random.Generator, what="a numpy.random.Generator"),
+    relations=[_Pairs()],
+)
 def scores_with_auc(
     n_positives: int, n_negatives: int, target_auc: float, *, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -114,34 +183,38 @@ def scores_with_auc(
     >>> roc_auc(y, z) * 10 * 366                     # round(0.96 * 3660) = 3514
     3514.0
     """
-    p = check_count("n_positives", n_positives)
-    n = check_count("n_negatives", n_negatives)
-    if p == 0 or n == 0:
-        raise ValueError("n_positives and n_negatives must both be at least 1 for an AUC")
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    target_auc = check_real("target_auc", target_auc, low=0.0, high=1.0)
-    # the P × N pairwise differences and their sorted copy, float64
-    check_table_size(f"the {p:,} × {n:,} pairwise score differences", 16 * p * n, reduce="n_positives or n_negatives")
-    pos = rng.standard_normal(p)
-    neg = rng.standard_normal(n)
-    u = round(target_auc * p * n)
-    # a positive with score pos + d beats a negative iff d > neg - pos; count = #(diffs < d)
-    diffs = np.sort((neg[None, :] - pos[:, None]).ravel())
-    lo = diffs[u - 1] if u > 0 else diffs[0] - 1.0
-    hi = diffs[u] if u < diffs.size else diffs[-1] + 1.0
-    if not lo < hi:  # a measure-zero coincidence of two differences
-        raise ValueError("two pairwise differences coincide; draw again with another generator state")
-    d = (lo + hi) / 2.0
-    return np.r_[np.ones(p, dtype=int), np.zeros(n, dtype=int)], np.r_[pos + d, neg]
+    return _scores_with_auc(n_positives, n_negatives, target_auc, rng)
 
 
+class _Scales(Kind):
+    """Positive finite scales of log10(score), one per fold; becomes a list of floats."""
+
+    what = "a sequence of positive scales, one per fold"
+
+    def check(self, name: str, value: object) -> list[float]:
+        scales = SequenceOf(Real(), what=self.what).check(name, value)
+        if not all(v > 0 for v in scales):
+            raise ValueError(
+                f"{name} must be positive (a non-positive scale reverses or erases the ranking), got {tuple(scales)}"
+            )
+        return scales
+
+
+_SHIFTS = Nullable(SequenceOf(Real(), what="a sequence of shifts in decades, one per fold"))
+_SCALES = Nullable(_Scales())
+
+
+@exempt("a result type: section32_study makes it; its methods declare their parameters")
 @dataclass(frozen=True)
 class CalibrationStudy:
     """Latent fold scores plus per-fold shifts and scales of the output score.
 
     ``log10(score) = center + shift_k + scale_k · spread · z`` in fold k; see
     the module docstring. Build the paper's study with :func:`section32_study`.
+    The cases are read fold after fold: :attr:`y_true`, :attr:`folds` (ids 1 .. k,
+    as the paper numbers the folds) and :meth:`scores` are aligned, ready for the
+    functions that take labels, scores and ``folds=`` (:func:`apples.auc_table`,
+    :func:`plot_figure3`).
     """
 
     y_true_folds: tuple[np.ndarray, ...]
@@ -155,30 +228,44 @@ class CalibrationStudy:
     def n_folds(self) -> int:
         return len(self.y_true_folds)
 
-    def _check(self, values, name: str, default) -> tuple[float, ...]:
-        values = default if values is None else tuple(float(v) for v in values)
-        if len(values) != self.n_folds:
-            raise ValueError(f"{name} has {len(values)} values but the study has {self.n_folds} folds")
-        if not all(np.isfinite(values)):
-            raise ValueError(f"{name} must be finite, got {values}")
-        if name == "scales" and not all(v > 0 for v in values):
-            raise ValueError(
-                f"scales must be positive (a non-positive scale reverses or erases the ranking), got {values}"
+    @property
+    def y_true(self) -> np.ndarray:
+        """Every case's label (1 = positive), fold after fold."""
+        return np.concatenate(self.y_true_folds)
+
+    @property
+    def folds(self) -> np.ndarray:
+        """Every case's fold id, 1 .. :attr:`n_folds`, aligned with :attr:`y_true`."""
+        return np.concatenate([np.full(len(t), i + 1) for i, t in enumerate(self.y_true_folds)])
+
+    def _one_per_fold(self, values: Sequence[float] | None, name: str, default: tuple[float, ...]) -> tuple[float, ...]:
+        out = default if values is None else tuple(values)
+        if len(out) != self.n_folds:
+            raise ParameterValueError(
+                f"{name} has {len(out)} values but the study has {self.n_folds} folds", param=name
             )
-        return values
+        return out
 
-    def log_scores(
-        self, shifts: Sequence[float] | None = None, scales: Sequence[float] | None = None
-    ) -> list[np.ndarray]:
-        """log10 of each fold's output scores (the shifts and scales default to the study's)."""
-        sh = self._check(shifts, "shifts", self.shifts)
-        sc = self._check(scales, "scales", self.scales)
+    def _log_scores(self, shifts: Sequence[float], scales: Sequence[float]) -> np.ndarray:
         # strict=False: as before, a study built with fewer latent folds than labels is not refused here
-        return [self.center + a + b * self.spread * z for z, a, b in zip(self.latent_folds, sh, sc, strict=False)]
+        return np.concatenate(
+            [self.center + a + b * self.spread * z for z, a, b in zip(self.latent_folds, shifts, scales, strict=False)]
+        )
 
-    def scores(self, shifts: Sequence[float] | None = None, scales: Sequence[float] | None = None) -> list[np.ndarray]:
-        """Each fold's output scores, ``10 ** log_scores``: positive, as on the paper's log axis."""
-        return [10.0**s for s in self.log_scores(shifts, scales)]
+    @declare(shifts=_SHIFTS, scales=_SCALES)
+    def log_scores(self, shifts: Sequence[float] | None = None, scales: Sequence[float] | None = None) -> np.ndarray:
+        """log10 of every case's output score, aligned with :attr:`y_true` (shifts and scales default to the study's).
+
+        ``shifts`` (decades) and ``scales`` (positive) give one value per fold.
+        """
+        sh = self._one_per_fold(shifts, "shifts", self.shifts)
+        return self._log_scores(sh, self._one_per_fold(scales, "scales", self.scales))
+
+    @declare(shifts=_SHIFTS, scales=_SCALES)
+    def scores(self, shifts: Sequence[float] | None = None, scales: Sequence[float] | None = None) -> np.ndarray:
+        """Every case's output score, ``10 ** log_scores``: positive, as on the paper's log axis."""
+        sh = self._one_per_fold(shifts, "shifts", self.shifts)
+        return 10.0 ** self._log_scores(sh, self._one_per_fold(scales, "scales", self.scales))
 
 
 def _opposite_shifts(n_folds: int, moved: tuple[int, int], delta: float) -> tuple[float, ...]:
@@ -188,17 +275,59 @@ def _opposite_shifts(n_folds: int, moved: tuple[int, int], delta: float) -> tupl
     return tuple(shifts)
 
 
-def _merged_count(study: CalibrationStudy, delta: float, moved: tuple[int, int]) -> int:
-    y = list(study.y_true_folds)
-    s = study.log_scores(_opposite_shifts(study.n_folds, moved, delta))
-    n_pos = sum(int(t.sum()) for t in y)
-    n_neg = sum(t.size for t in y) - n_pos
-    return round(2 * cv_roc_auc(y, s, method="merge") * n_pos * n_neg)  # 2U, an integer
+def _merged_count(study: CalibrationStudy, positive: np.ndarray, delta: float, moved: tuple[int, int]) -> int:
+    """2U of the merged scores (Mann–Whitney, ties 1/2) with folds ``moved`` shifted by ±``delta`` decades."""
+    s = study._log_scores(_opposite_shifts(study.n_folds, moved, delta), study.scales)
+    n_pos = int(positive.sum())
+    n_neg = positive.size - n_pos
+    return round(2 * auc_from_counts(cumulative_counts(positive, s)) * n_pos * n_neg)  # 2U, an integer
 
 
+class _FoldPair(Kind):
+    """Two fold indices (ints), e.g. ``(2, 3)``; becomes a tuple."""
+
+    what = "a pair of fold indices (ints)"
+
+    def check(self, name: str, value: object) -> tuple[int, int]:
+        if (
+            isinstance(value, (str, bytes))
+            or not isinstance(value, Sequence)
+            or len(value) != 2
+            or not all(isinstance(m, (int, np.integer)) and not isinstance(m, bool) for m in value)
+        ):
+            raise TypeError(f"{name} must be a pair of fold indices (ints), got {value!r}")
+        return int(value[0]), int(value[1])
+
+
+class _StudyDesign(Relation):
+    """The §3.2 design is buildable: the classes fill the folds, every fold has an AUC, ``moved`` names two folds."""
+
+    names = ("n_positives", "n_cases", "fold_aucs", "moved")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if len(values) < 4:
+            return
+        k = len(values["fold_aucs"])
+        _check_fold_sizes(values["n_positives"], values["n_cases"], k)
+        moved = values["moved"]
+        if len(set(moved)) != 2 or not all(0 <= m < k for m in moved):
+            raise ParameterValueError(f"moved must name two different folds in 0..{k - 1}, got {moved}", param="moved")
+        for p, n in _fold_sizes(values["n_positives"], values["n_cases"], k):
+            _check_pairs(p, n)
+
+
+@declare(
+    seed=SEED,
+    fold_aucs=SequenceOf(Real(0.0, 1.0), what="a sequence of AUCs (one per fold)"),
+    merged_auc=Real(0.0, 1.0),
+    n_positives=COUNT,
+    n_cases=COUNT,
+    moved=_FoldPair(),
+    relations=[_StudyDesign()],
+)
 def section32_study(
     *,
-    seed: int = _SEED,
+    seed: int | np.random.Generator = _SEED,
     fold_aucs: Sequence[float] = PAPER_FOLD_AUC,
     merged_auc: float = PAPER_AUC_MERGE,
     n_positives: int = PAPER_N_POSITIVES,
@@ -209,8 +338,8 @@ def section32_study(
 
     Parameters
     ----------
-    seed : int
-        Seed of the ``numpy.random.default_rng`` that draws the latent scores.
+    seed : int or numpy.random.Generator
+        Seed of the ``numpy.random.default_rng`` that draws the latent scores (or the Generator).
     fold_aucs : sequence of float, default (0.96, 0.91, 0.94, 0.87)
         Target AUC of each fold (Forman & Scholz §3.2); one fold per value.
     merged_auc : float, default 0.80
@@ -240,61 +369,66 @@ def section32_study(
 
     Examples
     --------
-    >>> from apples import roc_auc
+    >>> from apples import auc_table
     >>> from apples.cv import percent
     >>> study = section32_study()
-    >>> [percent(roc_auc(y, s)) for y, s in zip(study.y_true_folds, study.scores())]
-    ['96%', '91%', '94%', '87%']
-    >>> percent(cv_roc_auc(study.y_true_folds, study.scores(), method="merge"))
-    '80%'
+    >>> table = auc_table(study.y_true, study.scores(), folds=study.folds)   # folds 1-4, AUC_avg, AUC_merge
+    >>> [percent(v) for v in table["auc"]]
+    ['96%', '91%', '94%', '87%', '92%', '80%']
     """
-    if isinstance(fold_aucs, (str, bytes)) or not isinstance(fold_aucs, (Sequence, np.ndarray)):
-        raise TypeError(f"fold_aucs must be a sequence of AUCs (one per fold), got {type(fold_aucs).__name__}")
-    fold_aucs = tuple(check_real(f"fold_aucs[{i}]", a, low=0.0, high=1.0) for i, a in enumerate(fold_aucs))
-    merged_auc = check_real("merged_auc", merged_auc, low=0.0, high=1.0)
-    sizes = stratified_fold_sizes(n_positives, n_cases, len(fold_aucs))
-    if (
-        isinstance(moved, (str, bytes))
-        or not isinstance(moved, Sequence)
-        or len(moved) != 2
-        or not all(isinstance(m, (int, np.integer)) and not isinstance(m, bool) for m in moved)
-    ):
-        raise TypeError(f"moved must be a pair of fold indices (ints), got {moved!r}")
-    if len(set(moved)) != 2 or not all(0 <= m < len(fold_aucs) for m in moved):
-        raise ValueError(f"moved must name two different folds in 0..{len(fold_aucs) - 1}, got {moved}")
-    rng = rng_from_seed(seed)
-    folds = [scores_with_auc(p, n, a, rng=rng) for (p, n), a in zip(sizes, fold_aucs, strict=True)]
+    return _section32(seed, fold_aucs, merged_auc, n_positives, n_cases, moved)
+
+
+def _section32(
+    seed: int | np.random.Generator,
+    fold_aucs: Sequence[float],
+    merged_auc: float,
+    n_positives: int,
+    n_cases: int,
+    moved: tuple[int, int],
+) -> CalibrationStudy:
+    """:func:`section32_study` of checked arguments."""
+    rng = np.random.default_rng(seed)
+    sizes = _fold_sizes(n_positives, n_cases, len(fold_aucs))
+    folds = [_scores_with_auc(p, n, a, rng) for (p, n), a in zip(sizes, fold_aucs, strict=True)]
     study = CalibrationStudy(
         tuple(y for y, _ in folds), tuple(z for _, z in folds), shifts=(0.0,) * len(folds), scales=(1.0,) * len(folds)
     )
     n_neg = n_cases - n_positives
     target = 2 * round(merged_auc * n_positives * n_neg)
     lo, hi = 0.0, 20.0  # decades; at lo the folds are aligned, at hi they are far apart
-    c_lo, c_hi = _merged_count(study, lo, moved), _merged_count(study, hi, moved)
+    positive = study.y_true == 1
+    c_lo, c_hi = _merged_count(study, positive, lo, moved), _merged_count(study, positive, hi, moved)
     if not c_hi < target < c_lo:
-        raise ValueError(
+        raise ParameterValueError(
             f"merged_auc={merged_auc} is out of reach: shifting folds {moved} gives AUC_merge between "
-            f"{c_hi / (2 * n_positives * n_neg):.4f} and {c_lo / (2 * n_positives * n_neg):.4f}"
+            f"{c_hi / (2 * n_positives * n_neg):.4f} and {c_lo / (2 * n_positives * n_neg):.4f}",
+            param="merged_auc",
         )
     for _ in range(200):  # bisection on the step function count(delta)
         mid = (lo + hi) / 2.0
-        c = _merged_count(study, mid, moved)
+        c = _merged_count(study, positive, mid, moved)
         if c == target:
             break
         lo, hi = (mid, hi) if c > target else (lo, mid)
     else:
-        raise ValueError(f"could not reach merged_auc={merged_auc} exactly; try another seed")
+        raise ParameterValueError(f"could not reach merged_auc={merged_auc} exactly; try another seed", param="seed")
     # widen to the whole interval where the count equals the target, and take its middle
     a, b = lo, mid
     for _ in range(60):
         m = (a + b) / 2.0
-        a, b = (a, m) if _merged_count(study, m, moved) == target else (m, b)
+        a, b = (a, m) if _merged_count(study, positive, m, moved) == target else (m, b)
     left = b
     a, b = mid, hi
     for _ in range(60):
         m = (a + b) / 2.0
-        a, b = (m, b) if _merged_count(study, m, moved) == target else (a, m)
+        a, b = (m, b) if _merged_count(study, positive, m, moved) == target else (a, m)
     delta = (left + a) / 2.0
     return CalibrationStudy(
         study.y_true_folds, study.latent_folds, _opposite_shifts(len(folds), moved, delta), study.scales
     )
+
+
+def _paper_study() -> CalibrationStudy:
+    """:func:`section32_study` with its defaults: the paper's §3.2 numbers."""
+    return _section32(_SEED, PAPER_FOLD_AUC, PAPER_AUC_MERGE, PAPER_N_POSITIVES, PAPER_N_CASES, (2, 3))

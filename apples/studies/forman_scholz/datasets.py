@@ -7,27 +7,44 @@ tables comparing AUC_avg with AUC_merge (core install).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from apples._kernels.counting import codes_of
+from apples._kernels.ranking import fold_ranking
 from apples._optional import require
 from apples._params import (
-    check_bool,
-    check_choice,
-    check_count,
-    check_frame,
+    COUNT,
+    FLAG,
+    FOLD_IDS,
+    LABEL,
+    LABELS,
+    MAX_EXACT_INT,
+    SCORES,
+    SEED,
+    Frame,
+    Integer,
+    Kind,
+    MappingOf,
+    Nullable,
+    Options,
+    ParameterTypeError,
+    ParameterValueError,
+    Relation,
+    SameLength,
+    TwoClasses,
+    UndefinedMetricError,
     check_int,
-    check_int_at_least,
-    check_labels_1d,
-    check_same_length,
     check_seed,
+    declare,
+    exempt,
     label_kind,
-    rng_from_seed,
     unique_labels,
 )
-from apples.cv.ranking import auc_table
 
 __all__ = [
     "TrainingSetCalibration",
@@ -39,9 +56,96 @@ __all__ = [
     "summarize_auc_gaps",
 ]
 
+#: Columns of scikit-learn's breast cancer data.
+_N_FEATURES = 30
+_RESPONSE = Options("decision_function", "predict_proba")
+_CALIBRATION = Options("sigmoid", "isotonic")
+
+
+# -- kinds ------------------------------------------------------------------------------------------
+class _Features(Kind):
+    what = "a non-empty tuple of column indices 0..29"
+
+    def check(self, name: str, value: object) -> tuple[int, ...]:
+        if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or not value:
+            raise TypeError(f"{name} must be a non-empty tuple of column indices 0..29, got {value!r}")
+        return tuple(check_int(name, f, low=0, high=_N_FEATURES - 1) for f in value)
+
+
+class _Matrix(Kind):
+    what = "a two-dimensional array (cases x features)"
+
+    def check(self, name: str, value: object) -> np.ndarray:
+        arr = np.asarray(value)
+        if arr.ndim != 2:
+            raise ValueError(f"{name} must be two-dimensional (cases x features), got an array of shape {arr.shape}")
+        return arr
+
+
+class _OneIsPositive(Relation):
+    """Binary labels for scikit-learn: numbers, 1 the positive class."""
+
+    names = ("y",)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if "y" not in values:
+            return
+        labels = unique_labels("y", values["y"])
+        if label_kind(labels) != "number":
+            raise TypeError(f"y must hold numeric labels, 1 = positive, got {labels[:5].tolist()}")
+        if 1 not in labels.tolist():
+            raise ValueError(f"y must hold the positive label 1, got labels {labels[:5].tolist()}")
+
+
+class _Models(Kind):
+    what = "a non-empty mapping of name -> estimator, or -> (estimator, response)"
+
+    def check(self, name: str, value: object) -> dict[Any, tuple[Any, str]]:
+        if not isinstance(value, Mapping) or not value:
+            raise TypeError(f"{name} must be a non-empty mapping of name -> estimator, got {value!r:.80}")
+        out = {}
+        for key, model in value.items():
+            estimator, response = model if isinstance(model, tuple) else (model, "decision_function")
+            out[key] = (estimator, _RESPONSE.check(f"the response of {name}[{key!r}]", response))
+        return out
+
+
+class _Seeds(Kind):
+    what = "a non-empty iterable of seeds in [0, 2**32 - 1]"
+
+    def check(self, name: str, value: object) -> list[int]:
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise TypeError(f"{name} must be an iterable of seeds (non-negative ints), got {value!r:.80}")
+        seeds = [check_seed(name, seed) for seed in value]
+        too_big = [seed for seed in seeds if seed > 2**32 - 1]
+        if too_big:  # each is StratifiedKFold's random_state, which numpy's legacy RandomState takes
+            raise ValueError(
+                f"{name} must lie in [0, 2**32 - 1] (each seeds scikit-learn's StratifiedKFold), got {too_big[0]}"
+            )
+        if not seeds:
+            raise ValueError(f"{name} must hold at least one seed")
+        return seeds
+
+
+class _ScoresPerCase(Relation):
+    """Every model's scores give one score per case of ``y_true``."""
+
+    names = ("scores_by_model", "y_true")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if len(values) < 2:
+            return
+        n = len(values["y_true"])
+        for key, scores in values["scores_by_model"].items():
+            if len(scores) != n:
+                raise ValueError(f"scores_by_model[{key!r}] has {len(scores)} scores, but y_true has {n} cases")
+
 
 # -- real classifiers -----------------------------------------------------------------------------
-def digits_one_vs_rest(digit: int = 8, *, n_positives: int | None = 38, seed: int = 0):
+@declare(digit=Integer(0, 9), n_positives=Nullable(COUNT), seed=SEED)
+def digits_one_vs_rest(
+    digit: int = 8, *, n_positives: int | None = 38, seed: int | np.random.Generator = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's bundled digits as a rare-class task: ``digit`` against the rest.
 
     All other digits are negatives; ``n_positives`` of the ``digit`` images
@@ -57,23 +161,26 @@ def digits_one_vs_rest(digit: int = 8, *, n_positives: int | None = 38, seed: in
     """
     load_digits = require("sklearn.datasets").load_digits  # scikit-learn: the notebooks extra
 
-    if not isinstance(digit, (int, np.integer)) or isinstance(digit, bool) or not 0 <= digit <= 9:
-        raise ValueError(f"digit must be an integer 0..9, got {digit!r}")
-    rng = rng_from_seed(seed)  # checked even when n_positives=None draws nothing
+    rng = np.random.default_rng(seed)
     X, y = load_digits(return_X_y=True)
     pos = np.flatnonzero(y == digit)
     if n_positives is not None:
-        n_positives = check_count("n_positives", n_positives)
         if not 1 <= n_positives <= pos.size:
-            raise ValueError(f"n_positives must lie in [1, {pos.size}] for digit {digit}, got {n_positives}")
+            raise ParameterValueError(
+                f"n_positives must lie in [1, {pos.size}] for digit {digit}, got {n_positives}", param="n_positives"
+            )
         pos = rng.choice(pos, n_positives, replace=False)
     keep = np.sort(np.r_[pos, np.flatnonzero(y != digit)])
     return X[keep], (y[keep] == digit).astype(int)
 
 
+@declare(n_positives=Nullable(COUNT), features=Nullable(_Features()), seed=SEED)
 def breast_cancer_one_vs_rest(
-    n_positives: int | None = 30, *, features: tuple[int, ...] | None = (1, 4, 9), seed: int = 0
-):
+    n_positives: int | None = 30,
+    *,
+    features: tuple[int, ...] | None = (1, 4, 9),
+    seed: int | np.random.Generator = 0,
+) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's bundled breast cancer data as a rare-class task: malignant (1) against benign.
 
     Notebooks 09 and 10's study. All 357 benign cases are negatives; ``n_positives``
@@ -95,24 +202,44 @@ def breast_cancer_one_vs_rest(
     """
     load_breast_cancer = require("sklearn.datasets").load_breast_cancer  # scikit-learn: the notebooks extra
 
-    rng = rng_from_seed(seed)
+    rng = np.random.default_rng(seed)
     X, target = load_breast_cancer(return_X_y=True)
     pos = np.flatnonzero(target == 0)  # scikit-learn codes malignant as 0
     if n_positives is not None:
-        n_positives = check_count("n_positives", n_positives)
         if not 1 <= n_positives <= pos.size:
-            raise ValueError(f"n_positives must lie in [1, {pos.size}], got {n_positives}")
+            raise ParameterValueError(
+                f"n_positives must lie in [1, {pos.size}], got {n_positives}", param="n_positives"
+            )
         pos = rng.choice(pos, n_positives, replace=False)
     if features is not None:
-        if isinstance(features, (str, bytes)) or not isinstance(features, (tuple, list)) or not features:
-            raise TypeError(f"features must be a non-empty tuple of column indices 0..29, got {features!r}")
-        features = tuple(check_int("features", f, low=0, high=X.shape[1] - 1) for f in features)
         X = X[:, list(features)]
     keep = np.sort(np.r_[np.flatnonzero(target == 1), pos])
     return X[keep], (target[keep] == 0).astype(int)
 
 
-def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
+def _fold_scores(
+    estimator: Any, X: np.ndarray, y: np.ndarray, cv: Any, response: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`fold_scores` of checked arguments."""
+    clone = require("sklearn.base").clone
+
+    y_true, y_score, fold = [], [], []
+    for i, (train, test) in enumerate(cv.split(X, y)):
+        model = clone(estimator).fit(X[train], y[train])
+        if response == "predict_proba":
+            s = model.predict_proba(X[test])[:, list(model.classes_).index(1)]
+        else:
+            s = model.decision_function(X[test])
+        y_true.append(y[test])
+        y_score.append(np.asarray(s, dtype=float))
+        fold.append(np.full(len(test), i + 1))
+    return np.concatenate(y_true), np.concatenate(y_score), np.concatenate(fold)
+
+
+@declare(X=_Matrix(), y=LABELS, response=_RESPONSE, relations=[SameLength("X", "y"), _OneIsPositive()])
+def fold_scores(
+    estimator: Any, X: ArrayLike, y: ArrayLike, *, cv: Any, response: str = "decision_function"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Fit a fresh clone of ``estimator`` on each training split; score its test fold.
 
     Parameters
@@ -128,37 +255,53 @@ def fold_scores(estimator, X, y, *, cv, response: str = "decision_function"):
 
     Returns
     -------
-    y_true_folds, y_score_folds : lists of arrays, one per test fold, ready for
-    :func:`~apples.cv_roc_auc` (``roc_auc_score`` of the concatenation is AUC_merge).
+    y_true, y_score, folds : ndarrays of shape (n_tested,)
+        Every tested case's label, score and fold id (1 .. k, in the splitter's order), the test
+        folds one after another: ready for :func:`~apples.cv_roc_auc` and the other functions that
+        take ``(y_true, y_score, folds=folds)`` (``roc_auc_score`` of all of them is AUC_merge).
     """
-    clone = require("sklearn.base").clone
-
-    check_choice("response", response, ("decision_function", "predict_proba"))
-    X, y = np.asarray(X), check_labels_1d("y", y)
-    if X.ndim != 2:
-        raise ValueError(f"X must be two-dimensional (cases x features), got an array of shape {X.shape}")
-    check_same_length(X=X, y=y)
-    labels = unique_labels("y", y)
-    if label_kind(labels) != "number":
-        raise TypeError(f"y must hold numeric labels, 1 = positive, got {labels[:5].tolist()}")
-    if 1 not in labels.tolist():
-        raise ValueError(f"y must hold the positive label 1, got labels {labels[:5].tolist()}")
-    y_true_folds, y_score_folds = [], []
-    for train, test in cv.split(X, y):
-        model = clone(estimator).fit(X[train], y[train])
-        if response == "predict_proba":
-            s = model.predict_proba(X[test])[:, list(model.classes_).index(1)]
-        else:
-            s = model.decision_function(X[test])
-        y_true_folds.append(y[test])
-        y_score_folds.append(np.asarray(s, dtype=float))
-    return y_true_folds, y_score_folds
+    return _fold_scores(estimator, np.asarray(X), np.asarray(y), cv, response)
 
 
-def auc_comparison(folds_by_model: Mapping) -> pd.DataFrame:
+def _auc_rows(
+    y_true: np.ndarray, scores_by_model: Mapping[Any, np.ndarray], folds: np.ndarray, pos_label: Hashable
+) -> pd.DataFrame:
+    """:func:`auc_comparison` of checked arguments."""
+    ids, code = codes_of(np.asarray(folds))
+    positive = np.asarray(y_true) == pos_label
+    names = [f"fold {v.item() if isinstance(v, np.generic) else v}" for v in ids]
+    rows = {}
+    for name, scores in scores_by_model.items():
+        r = fold_ranking(positive, np.asarray(scores), code, ids.size)
+        bad = np.flatnonzero(np.isnan(r.auc))
+        if bad.size:
+            raise UndefinedMetricError(f"{names[bad[0]]}: AUC is undefined: the fold holds one class only")
+        row = {
+            **dict(zip(names, r.auc.tolist(), strict=True)),
+            "AUC_avg": float(r.auc.mean()),
+            "AUC_merge": r.auc_merge,
+        }
+        rows[name] = {**row, "avg - merge (points)": 100 * (row["AUC_avg"] - row["AUC_merge"])}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+@declare(
+    y_true=LABELS,
+    scores_by_model=MappingOf(SCORES, what="a mapping of model name -> scores (one per case)"),
+    folds=FOLD_IDS,
+    pos_label=LABEL,
+    relations=[SameLength("y_true", "folds"), _ScoresPerCase(), TwoClasses("pos_label", "y_true")],
+)
+def auc_comparison(
+    y_true: ArrayLike,
+    scores_by_model: Mapping[Any, ArrayLike],
+    *,
+    folds: ArrayLike,
+    pos_label: Hashable = 1,
+) -> pd.DataFrame:
     """Per-fold AUCs, AUC_avg, AUC_merge and their gap, one row per model (Forman & Scholz §3.2).
 
-    Each row is :func:`apples.auc_table` of one model's folds laid out flat:
+    Each row is :func:`apples.auc_table` of one model's scores laid out flat:
     the AUC of each test fold, AUC_avg (the mean of the fold AUCs) and
     AUC_merge (the AUC of all folds' scores sorted together), then
     ``avg - merge (points)`` = 100·(AUC_avg - AUC_merge). A large positive gap
@@ -167,64 +310,57 @@ def auc_comparison(folds_by_model: Mapping) -> pd.DataFrame:
 
     Parameters
     ----------
-    folds_by_model : mapping
-        Model name -> ``(y_true_folds, y_score_folds)``, e.g. the output of
-        :func:`fold_scores`; labels 1 (positive) and anything else (negative).
-        Every model must have the same number of folds.
+    y_true : array-like of shape (n,)
+        Every case's label (two classes, both in every fold).
+    scores_by_model : mapping
+        Model name -> scores of the same cases (one per case), e.g. the scores of
+        :func:`fold_scores` of each model on one splitter.
+    folds : array-like of shape (n,)
+        Every case's fold id.
+    pos_label : label, default 1
+        The positive class.
 
     Returns
     -------
     pandas.DataFrame
-        Index: the model names, in the mapping's order. Columns ``"fold 1"`` ..
-        ``"fold k"``, ``"AUC_avg"``, ``"AUC_merge"`` (fractions in [0, 1]) and
-        ``"avg - merge (points)"``.
+        Index: the model names, in the mapping's order. Columns ``"fold <id>"`` for
+        each fold id in sorted order, ``"AUC_avg"``, ``"AUC_merge"`` (fractions in
+        [0, 1]) and ``"avg - merge (points)"``.
 
     Raises
     ------
-    TypeError
-        When ``folds_by_model`` is not a mapping or a value is not a pair.
-    ValueError
-        When it is empty, the models' fold counts differ, or a model's folds are
-        refused by :func:`apples.auc_table` (the message names the model).
+    TypeError, ValueError
+        For bad arguments (the message names the argument, or the model).
+    UndefinedMetricError
+        When a fold holds one class only (its AUC is 0/0).
 
     Examples
     --------
-    >>> t = auc_comparison({"m": ([[1, 0, 0], [1, 0, 0]], [[3, 2, 1], [0.3, 0.2, 0.1]])})
+    >>> t = auc_comparison([1, 0, 0, 1, 0, 0], {"m": [3, 2, 1, 0.3, 0.2, 0.1]}, folds=[1, 1, 1, 2, 2, 2])
     >>> t.loc["m"].round(2).tolist()
     [1.0, 1.0, 1.0, 0.75, 25.0]
     """
-    if not isinstance(folds_by_model, Mapping):
-        raise TypeError(
-            "folds_by_model must be a mapping of model name -> (y_true_folds, y_score_folds), "
-            f"got {type(folds_by_model).__name__}"
-        )
-    if not folds_by_model:
-        raise ValueError("folds_by_model must hold at least one model, got an empty mapping")
-    rows = {}
-    n_folds = None
-    for name, pair in folds_by_model.items():
-        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-            raise TypeError(
-                f"folds_by_model[{name!r}] must be a pair (y_true_folds, y_score_folds), got {type(pair).__name__}"
-                + (f" of length {len(pair)}" if isinstance(pair, (tuple, list)) else "")
-            )
-        try:
-            aucs = auc_table(*pair)["auc"]  # folds 1..k, then AUC_avg and AUC_merge
-        except (TypeError, ValueError) as err:
-            raise type(err)(f"folds_by_model[{name!r}]: {err}") from None
-        k = len(aucs) - 2
-        if n_folds is None:
-            n_folds = k
-        elif k != n_folds:
-            raise ValueError(
-                f"folds_by_model: every model must have the same number of folds, got {n_folds} and {k} ({name!r})"
-            )
-        row = {f"fold {i}" if isinstance(i, int) else i: float(v) for i, v in aucs.items()}
-        rows[name] = {**row, "avg - merge (points)": 100 * (row["AUC_avg"] - row["AUC_merge"])}
-    return pd.DataFrame.from_dict(rows, orient="index")
+    return _auc_rows(
+        np.asarray(y_true), {k: np.asarray(v) for k, v in scores_by_model.items()}, np.asarray(folds), pos_label
+    )
 
 
-def auc_gaps_over_splits(models: Mapping, X, y, *, seeds: Iterable[int] = range(10), n_splits: int = 4) -> pd.DataFrame:
+@declare(
+    models=_Models(),
+    X=_Matrix(),
+    y=LABELS,
+    seeds=_Seeds(),
+    n_splits=Integer(2, MAX_EXACT_INT),
+    relations=[SameLength("X", "y"), _OneIsPositive()],
+)
+def auc_gaps_over_splits(
+    models: Mapping[Any, Any],
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    seeds: Iterable[int] = range(10),
+    n_splits: int = 4,
+) -> pd.DataFrame:
     """AUC_avg, AUC_merge and their gap for each model on repeated stratified k-fold splits (Forman & Scholz §3.2).
 
     One split is one draw: whether merging costs a model AUC systematically shows
@@ -252,31 +388,20 @@ def auc_gaps_over_splits(models: Mapping, X, y, *, seeds: Iterable[int] = range(
         within each seed. :func:`summarize_auc_gaps` condenses it.
     """
     model_selection = require("sklearn.model_selection")
-    if not isinstance(models, Mapping) or not models:
-        raise TypeError(f"models must be a non-empty mapping of name -> estimator, got {models!r:.80}")
-    seeds = [check_seed("seeds", seed) for seed in seeds]
-    too_big = [seed for seed in seeds if seed > 2**32 - 1]
-    if too_big:  # each is StratifiedKFold's random_state, which numpy's legacy RandomState takes
-        raise ValueError(
-            f"seeds must lie in [0, 2**32 - 1] (each seeds scikit-learn's StratifiedKFold), got {too_big[0]}"
-        )
-    if not seeds:
-        raise ValueError("seeds must hold at least one seed")
-    n_splits = check_int_at_least("n_splits", n_splits, 2)
     rows = []
-    for seed in seeds:
+    for seed in seeds:  # checked: a list of ints
         cv = model_selection.StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-        folds = {}
-        for name, model in models.items():
-            estimator, response = model if isinstance(model, tuple) else (model, "decision_function")
-            folds[name] = fold_scores(estimator, X, y, cv=cv, response=response)
-        table = auc_comparison(folds)
+        scores = {}
+        for name, (estimator, response) in models.items():  # checked: (estimator, response) pairs
+            y_cv, scores[name], folds = _fold_scores(estimator, np.asarray(X), np.asarray(y), cv, response)
+        table = _auc_rows(y_cv, scores, folds, 1)
         for name in models:
             avg, merge = float(table.loc[name, "AUC_avg"]), float(table.loc[name, "AUC_merge"])
             rows.append({"model": name, "seed": seed, "AUC_avg": avg, "AUC_merge": merge, "gap": avg - merge})
     return pd.DataFrame(rows)
 
 
+@declare(gaps=Frame(("model", "AUC_avg", "AUC_merge", "gap"), source="auc_gaps_over_splits output"))
 def summarize_auc_gaps(gaps: pd.DataFrame) -> pd.DataFrame:
     """Per model, the mean AUC_avg and AUC_merge and the gap's mean, min and max over the splits.
 
@@ -300,7 +425,6 @@ def summarize_auc_gaps(gaps: pd.DataFrame) -> pd.DataFrame:
     >>> float(s.loc["a", "gap_max"]), int(s.loc["a", "merge_lower"]), int(s.loc["a", "splits"])
     (0.05, 1, 2)
     """
-    gaps = check_frame("gaps", gaps, ("model", "AUC_avg", "AUC_merge", "gap"), what="auc_gaps_over_splits output")
     return gaps.groupby("model", sort=False).agg(
         AUC_avg=("AUC_avg", "mean"),
         AUC_merge=("AUC_merge", "mean"),
@@ -312,6 +436,10 @@ def summarize_auc_gaps(gaps: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+@exempt(
+    "a scikit-learn estimator: its parameters are checked in fit (by their declared kind), and fit(X, y) "
+    "by scikit-learn"
+)
 class TrainingSetCalibration:
     """A classifier whose score is mapped to a probability fitted on its *own training* scores.
 
@@ -360,39 +488,39 @@ class TrainingSetCalibration:
     True
     """
 
-    def __init__(self, estimator=None, method: str = "sigmoid"):
+    def __init__(self, estimator: Any = None, method: str = "sigmoid") -> None:
         self.estimator = estimator
         self.method = method
 
+    @declare(deep=FLAG)
     def get_params(self, deep: bool = True) -> dict:
-        check_bool("deep", deep)
         return {"estimator": self.estimator, "method": self.method}
 
-    def set_params(self, **params):
+    def set_params(self, **params: Any) -> TrainingSetCalibration:
         for key, value in params.items():
             if key not in ("estimator", "method"):
-                raise ValueError(f"invalid parameter {key!r}; expected 'estimator' or 'method'")
+                raise ParameterValueError(f"invalid parameter {key!r}; expected 'estimator' or 'method'", param=key)
             setattr(self, key, value)
         return self
 
     def __repr__(self) -> str:
         return f"TrainingSetCalibration(estimator={self.estimator!r}, method={self.method!r})"
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> TrainingSetCalibration:
         clone = require("sklearn.base").clone
         CalibratedClassifierCV = require("sklearn.calibration").CalibratedClassifierCV
         FrozenEstimator = require("sklearn.frozen").FrozenEstimator
 
-        check_choice("method", self.method, ("sigmoid", "isotonic"))
+        _CALIBRATION("method", self.method)  # a parameter of the estimator: checked when it is used
         if self.estimator is None:
-            raise TypeError("estimator must be a scikit-learn classifier, got None")
+            raise ParameterTypeError("estimator must be a scikit-learn classifier, got None", param="estimator")
         model = clone(self.estimator).fit(X, y)
         self.calibrated_ = CalibratedClassifierCV(FrozenEstimator(model), method=self.method).fit(X, y)
         self.classes_ = self.calibrated_.classes_
         return self
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         return self.calibrated_.predict_proba(X)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         return self.calibrated_.predict(X)

@@ -7,26 +7,33 @@ ipywidgets (the ``notebooks`` extra).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from apples._kernels.counting import codes_of
+from apples._kernels.ranking import fold_ranking
 from apples._optional import require
-from apples._params import (
-    check_bool,
-)
+from apples._params import FLAG, SEED, Instance, Nullable, declare, exempt
 from apples.cv.aggregations import F_AGGREGATIONS
-from apples.cv.confusion import percent
-from apples.cv.ranking import auc_table
 from apples.plotting import EXPLORER_NOTE, explorer_mimebundle
-from apples.studies.forman_scholz.bias_figures import plot_cv_f_histograms
-from apples.studies.forman_scholz.calibration import CalibrationStudy, section32_study
-from apples.studies.forman_scholz.figures import plot_figure3
-from apples.studies.forman_scholz.simulation import ExploreResult, explore_cv_f
+from apples.studies.forman_scholz.bias_figures import _histograms
+from apples.studies.forman_scholz.bias_tables import _percent
+from apples.studies.forman_scholz.calibration import CalibrationStudy, _paper_study
+from apples.studies.forman_scholz.figures import _figure3, _folds
+from apples.studies.forman_scholz.simulation import (
+    _DESIGN,
+    _FITS_EXACT,
+    _SAMPLE_REPS,
+    ExploreResult,
+    _explore,
+    _seed_entropy,
+)
 
-if TYPE_CHECKING:  # ipywidgets is optional (the notebooks extra), imported by sim_explorer
+if TYPE_CHECKING:  # ipywidgets and matplotlib are optional (the notebooks extra), imported by the builders
     from ipywidgets import HTML, Label, Output, VBox
+    from matplotlib.figure import Figure
 
 
 __all__ = [
@@ -37,7 +44,13 @@ __all__ = [
 ]
 
 
+def _figure3_of(study: CalibrationStudy, shifts: Sequence[float], scales: Sequence[float], axes: Any) -> Figure:
+    """Figure 3 of the study at the given shifts and scales, on two Axes."""
+    return _figure3(axes, _folds(study.y_true, study.scores(shifts, scales), study.folds, 1), True, None)
+
+
 # -- interactive explorer --------------------------------------------------------------------------
+@exempt("a result type: calibration_explorer builds it")
 class CalibrationExplorer(NamedTuple):
     """Parts of :func:`calibration_explorer`; display ``.widget``, set slider values in tests."""
 
@@ -48,29 +61,39 @@ class CalibrationExplorer(NamedTuple):
     plot: object  #: Output holding Figure 3 for the current settings (None without plot)
     study: CalibrationStudy
 
-    def snapshot(self):
+    def snapshot(self) -> Figure:
         """Figure 3 at the current slider values (what the widget shows), as a matplotlib Figure."""
+        plt = require("matplotlib.pyplot")
         shifts = [s.value for s in self.shifts]
         scales = [s.value for s in self.scales]
-        fig = plot_figure3(self.study.y_true_folds, self.study.scores(shifts, scales))
+        _, axes = plt.subplots(1, 2, figsize=(9.6, 3.6), sharex=True)
+        fig = _figure3_of(self.study, shifts, scales, axes)
         fig.suptitle("Forman & Scholz Fig. 3 at the explorer's starting values (snapshot)")
         return fig
 
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:
         return explorer_mimebundle(self.widget, self.snapshot)
 
-    def _repr_pretty_(self, p, cycle: bool) -> None:
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         # IPython pretty-prints a tuple (this NamedTuple) itself; without this its text/plain would be the
         # repr of every control and array instead of EXPLORER_NOTE.
         p.text(EXPLORER_NOTE)
 
 
-def _result_html(study: CalibrationStudy, shifts, scales) -> str:
-    table = auc_table(study.y_true_folds, study.log_scores(shifts, scales))
-    cells = "".join(f"<tr><td>{idx}</td><td>{percent(v, decimals=1)}</td></tr>" for idx, v in table["auc"].items())
+def _result_html(study: CalibrationStudy, shifts: Sequence[float], scales: Sequence[float]) -> str:
+    """Each fold's AUC, AUC_avg and AUC_merge (as :func:`apples.auc_table` lists them) as an HTML table."""
+    ids, code = codes_of(study.folds)
+    r = fold_ranking(study.y_true == 1, study.log_scores(shifts, scales), code, ids.size)
+    rows = [
+        *zip(ids.tolist(), r.auc.tolist(), strict=True),
+        ("AUC_avg", float(r.auc.mean())),
+        ("AUC_merge", r.auc_merge),
+    ]
+    cells = "".join(f"<tr><td>{idx}</td><td>{_percent(v, decimals=1)}</td></tr>" for idx, v in rows)
     return f"<table><tr><th>fold</th><th>AUC</th></tr>{cells}</table>"
 
 
+@declare(study=Nullable(Instance(CalibrationStudy, what="a CalibrationStudy (fs.section32_study())")), plot=FLAG)
 def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = True) -> CalibrationExplorer:
     """Sliders for each fold's shift and scale; AUC_avg stays put while AUC_merge moves.
 
@@ -85,12 +108,11 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
     -------
     CalibrationExplorer
         ``.result.value`` is an HTML table with each fold's AUC, AUC_avg and
-        AUC_merge (rounded to 0.1%), computed by :func:`auc_table`.
+        AUC_merge (rounded to 0.1%), as :func:`apples.auc_table` computes them.
     """
     widgets = require("ipywidgets")
-    plot = check_bool("plot", plot)
     plt = require("matplotlib.pyplot") if plot else None
-    study = section32_study() if study is None else study
+    study = _paper_study() if study is None else study
     shift_sliders = [
         widgets.FloatSlider(
             value=v,
@@ -120,7 +142,7 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
     result = widgets.HTML()
     out = widgets.Output() if plot else None
 
-    def update(_=None):
+    def update(_: object = None) -> None:
         shifts = [s.value for s in shift_sliders]
         scales = [s.value for s in scale_sliders]
         result.value = _result_html(study, shifts, scales)
@@ -128,7 +150,7 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
             with out:
                 out.clear_output(wait=True)
                 fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.2), sharex=True)
-                plot_figure3(study.y_true_folds, study.scores(shifts, scales), ax=axes)
+                _figure3_of(study, shifts, scales, axes)
                 plt.show()
                 plt.close(fig)
 
@@ -141,7 +163,7 @@ def calibration_explorer(study: CalibrationStudy | None = None, *, plot: bool = 
 
 
 def _summary_html(result: ExploreResult) -> str:
-    def pct(v, fmt):
+    def pct(v: Any, fmt: str) -> str:
         return "" if np.isnan(v) else format(v * 100, fmt)
 
     s = result.summary
@@ -160,6 +182,7 @@ def _summary_html(result: ExploreResult) -> str:
     return f"<table><tr>{head}</tr>{rows}</table>"
 
 
+@exempt("a result type: sim_explorer builds it")
 class SimExplorer(NamedTuple):
     """Parts of :func:`sim_explorer`; display ``.widget``, set control values in tests."""
 
@@ -176,32 +199,34 @@ class SimExplorer(NamedTuple):
         """The latest :class:`ExploreResult` (None when the design could not be simulated)."""
         return self.state["result"]
 
-    def snapshot(self):
+    def snapshot(self) -> Figure:
         """A matplotlib Figure of the histograms at the current settings (what the widget shows)."""
         plt = require("matplotlib.pyplot")
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
         if self.result is not None:
-            plot_cv_f_histograms(self.result.estimates, self.result.f_true, ax=ax)
+            _histograms(ax, self.result.estimates, self.result.f_true, 40)
         ax.set_title("Distribution of each estimator over repetitions (snapshot)")
         return fig
 
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:
         return explorer_mimebundle(self.widget, self.snapshot)
 
-    def _repr_pretty_(self, p, cycle: bool) -> None:
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         # IPython pretty-prints a tuple (this NamedTuple) itself; without this its text/plain would be the
         # repr of every control and array instead of EXPLORER_NOTE.
         p.text(EXPLORER_NOTE)
 
 
-def sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True) -> SimExplorer:
+@declare(n_reps=_SAMPLE_REPS, seed=SEED, draw=FLAG)
+def sim_explorer(*, n_reps: int = 20_000, seed: int | np.random.Generator = 0, draw: bool = True) -> SimExplorer:
     """Widgets for prior, F, folds, cases and stratification → histograms and a summary table.
 
     Parameters
     ----------
     n_reps : int, default 20_000
         Repetitions per update (kept small so the widget responds at once).
-    seed : int, default 0
+    seed : int or numpy.random.Generator, default 0
+        The seed of every update (a Generator gives one integer seed, once).
     draw : bool, default True
         Draw the histogram in the ``plot`` Output widget (tests may switch it off).
 
@@ -214,8 +239,8 @@ def sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True) -> S
         :func:`~apples.studies.forman_scholz.explore_cv_f`.
     """
     w = require("ipywidgets")
-    draw = check_bool("draw", draw)
     plt = require("matplotlib.pyplot") if draw else None
+    seed = _seed_entropy(seed)
     controls = {
         "prior": w.FloatSlider(
             value=0.01,
@@ -236,17 +261,12 @@ def sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True) -> S
     summary, status, plot = w.HTML(), w.Label(), w.Output()
     state: dict = {"result": None}
 
-    def update(_change=None):
-        try:
-            result = explore_cv_f(
-                controls["prior"].value,
-                controls["f_true"].value,
-                n_folds=controls["n_folds"].value,
-                n_cases=controls["n_cases"].value,
-                stratified=controls["stratified"].value,
-                n_reps=n_reps,
-                seed=seed,
-            )
+    def update(_change: object = None) -> None:
+        point = {name: controls[name].value for name in ("prior", "f_true", "n_folds", "n_cases", "stratified")}
+        try:  # the controls' values are valid each alone; the design they make together may not be
+            _DESIGN(point)
+            _FITS_EXACT(point)
+            result = _explore(**point, n_reps=n_reps, seed=seed)
         except ValueError as err:
             state["result"] = None
             status.value = f"Not simulated: {err}"
@@ -259,7 +279,7 @@ def sim_explorer(*, n_reps: int = 20_000, seed: int = 0, draw: bool = True) -> S
             with plot:
                 plot.clear_output(wait=True)
                 _fig, ax = plt.subplots(figsize=(6.4, 3.6))
-                plot_cv_f_histograms(result.estimates, result.f_true, ax=ax)
+                _histograms(ax, result.estimates, result.f_true, 40)
                 ax.set_title("Distribution of each estimator over repetitions")
                 plt.show()
 
