@@ -429,4 +429,5 @@ def test_merge_decomposition_pooled_one_class():
     with pytest.raises(apples.UndefinedMetricError, match="AUC_merge"):
         apples.merge_decomposition(ys, ss, folds=f)
     assert all(np.isnan(v) for v in apples.merge_decomposition(ys, ss, folds=f, undefined="nan"))
-    assert tuple(apples.merge_decomposition(ys, ss, folds=f, undefined="zero")) == (0.0, 0.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match="undefined"):  # a 0/0 AUC is not 0: merge_decomposition allows raise|nan
+        apples.merge_decomposition(ys, ss, folds=f, undefined="zero")

@@ -19,7 +19,7 @@ from apples.intervals import (
     proportion_ci,
     roc_auc_ci,
 )
-from apples.intervals.roc_auc import delong_variance, placements
+from apples.intervals.ranking import delong_variance, placements
 
 Z95 = 1.959963984540054  # the 0.975 quantile of N(0, 1)
 

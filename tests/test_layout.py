@@ -89,6 +89,23 @@ def test_a_public_name_has_one_meaning_across_packages():
             assert seen.setdefault(n, obj) is obj, f"{n} means two things ({name})"
 
 
+def test_no_public_module_shares_a_public_name():
+    """``import apples.metrics.f_measure`` must not give the function: a public module (no underscore on its
+    path) is never named like a name its package or ``apples`` exports (subpackages excepted)."""
+    public: set[str] = set()
+    for name in ("apples", "apples.plotting", *SUBPACKAGES):
+        module = importlib.import_module(name)
+        public |= {n for n in module.__all__ if type(getattr(module, n)).__name__ != "module"}
+    clashes = [
+        str(p.relative_to(PACKAGE))
+        for p in _modules()
+        if p.name != "__init__.py"
+        and not any(part.startswith("_") for part in p.relative_to(PACKAGE).parts)
+        and p.stem in public
+    ]
+    assert not clashes, f"modules named like a public name: {clashes}"
+
+
 def test_dependencies_point_one_way():
     wrong = []
     for path in _modules():

@@ -15,7 +15,8 @@ from apples._kernels.fold_model import OutcomeTables
 from apples.cv import F_AGGREGATIONS
 from apples.studies import forman_scholz as fs
 from apples.studies.forman_scholz import sample_cv_f, simulate_cv_f
-from apples.studies.forman_scholz.simulation import _draw, _estimates
+from apples._kernels.f_measure import fold_sums
+from apples.studies.forman_scholz.simulation import _draw, _draw_outcomes, _estimates, _outcomes
 from apples.theory import fold_positives, simulation_design
 
 
@@ -41,9 +42,11 @@ def test_sampled_estimates_equal_cv_f_measure(n_folds, fold_size, n_pos_frac, f_
         design = simulation_design(prior, f_true, n_cases=n_cases, n_folds=n_folds)
     except ValueError:  # no classifier with precision = recall = f_true (fpr > 1)
         return
-    tp, fp, fn = _draw(design, stratified, np.random.SeedSequence(seed), 30)
-    est = _estimates(tp, fp, fn)
-    pos = tp + fn
+    est = _estimates(_draw(design, stratified, np.random.SeedSequence(seed), 30))
+    positives, idx = _draw_outcomes(design, stratified, np.random.SeedSequence(seed), 30)
+    tables = _outcomes(design, stratified)
+    tp, fp, pos = (np.asarray(a)[idx.T] for a in (tables.tp, tables.fp, tables.p))
+    assert (pos == positives).all()
     assert (pos.sum(axis=1) == design.n_pos).all()
     for r in range(est.shape[0]):
         ref = _reference(pos[r], fold_size - pos[r], tp[r], fp[r])
@@ -67,8 +70,7 @@ def test_lookup_tables_and_estimates_on_arbitrary_fold_tables(data, n_folds, fol
     assert (tables.alias.offset == offset[:-1]).all()  # the alias tables index the outcomes the same way
     idx = offset[pos] + tp * (fold_size - pos + 1) + fp
     assert (tables.tp[idx] == tp).all() and (tables.fp[idx] == fp).all() and (tables.p[idx] == pos).all()
-    est = _estimates(tables.tp[idx][None, :].astype(float), tables.fp[idx][None, :].astype(float),
-                     (pos - tables.tp[idx])[None, :].astype(float))
+    est = _estimates(fold_sums(tables.tp[idx][None, :], tables.fp[idx][None, :], (pos - tables.tp[idx])[None, :]))
     np.testing.assert_array_equal(est[0], _reference(pos, fold_size - pos, tp, fp))
 
 

@@ -45,17 +45,24 @@ def test_a_huge_count_is_refused_without_printing_or_converting_it():
 
 
 def test_no_private_name_is_imported_across_modules():
-    # a helper another module needs is shared (apples._params) or a documented module function
+    """A helper another module of the library needs is a kernel (apples._kernels), a kind (apples._params) or a
+    documented function; a private name never crosses a module boundary. A study package is one unit: its
+    modules share the study's private helpers (its public names are those its ``__init__`` exports), but
+    never import another package's private names."""
     import ast
     from pathlib import Path
 
     package = Path(__file__).resolve().parents[1] / "apples"
     found = []
     for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        study = ".".join(parts[:3]) if parts[:2] == ("apples", "studies") and len(parts) > 3 else None
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
             if not isinstance(node, ast.ImportFrom):
                 continue
             if node.level == 0 and not (node.module or "").startswith("apples"):
                 continue
+            if study is not None and (node.level > 0 or (node.module or "").startswith(study + ".")):
+                continue  # a sibling module of the same study
             found += [f"{path.name}:{node.lineno} {a.name}" for a in node.names if a.name.startswith("_")]
     assert not found, f"private names imported across modules: {found}"

@@ -150,6 +150,29 @@ class FoldRanking(NamedTuple):
     ap: np.ndarray
     auc_merge: float
     ap_merge: float
+    other_auc_merge: float = float("nan")  #: the merged AUC of a second indicator (``other=``), from the same sort
+
+
+def _merged_auc(scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None) -> float:
+    """The AUC of sorted scores (ascending) against an indicator, ties counting 1/2; NaN with one class."""
+    n = scores.size
+    if n == 0:
+        return float("nan")
+    start = np.empty(n, dtype=bool)
+    start[0] = True
+    np.not_equal(scores[1:], scores[:-1], out=start[1:])
+    first = np.flatnonzero(start)
+    if weights is None:
+        pos_g = np.add.reduceat(positive.astype(np.int64), first).astype(float)
+        neg_g = np.diff(np.append(first, n)) - pos_g
+    else:
+        pos_g = np.add.reduceat(np.where(positive, weights, 0.0), first)
+        neg_g = np.add.reduceat(np.where(positive, 0.0, weights), first)
+    p, q = pos_g.sum(), neg_g.sum()
+    if p == 0 or q == 0:
+        return float("nan")
+    below_neg = np.cumsum(neg_g) - neg_g
+    return float(np.dot(pos_g, 2.0 * below_neg + neg_g) / (2.0 * p * q))
 
 
 def _segments(
@@ -196,7 +219,12 @@ def _segments(
 
 
 def fold_ranking(
-    positive: np.ndarray, scores: np.ndarray, fold: np.ndarray, n_folds: int, weights: np.ndarray | None = None
+    positive: np.ndarray,
+    scores: np.ndarray,
+    fold: np.ndarray,
+    n_folds: int,
+    weights: np.ndarray | None = None,
+    other: np.ndarray | None = None,
 ) -> FoldRanking:
     """Per-fold and merged ROC AUC and average precision from one sort.
 
@@ -210,6 +238,8 @@ def fold_ranking(
         Fold codes ``0 .. n_folds - 1``.
     weights : float array of shape (n,), optional
         Case weights: each case counts its weight in every count (the weighted Mann–Whitney AUC).
+    other : bool array of shape (n,), optional
+        A second indicator (the predicted labels) whose merged AUC the same sort gives.
 
     Examples
     --------
@@ -217,11 +247,14 @@ def fold_ranking(
     >>> r.auc.tolist(), r.auc_merge
     ([1.0, 0.0], 0.75)
     """
-    order = np.argsort(scores, kind="stable")
+    # Tied scores form one group whatever their order, so the order within ties matters only for the sums
+    # of weights (a stable sort keeps those the same on every CPU; numpy's default sort is SIMD-dispatched).
+    order = np.argsort(scores) if weights is None else np.argsort(scores, kind="stable")
     merged_scores = scores[order]
     merged_pos = positive[order]
     merged_w = None if weights is None else weights[order]
     auc_m, ap_m = _segments(merged_scores, merged_pos, np.zeros(scores.size, dtype=np.intp), 1, merged_w)
+    other_auc = float("nan") if other is None else _merged_auc(merged_scores, other[order], merged_w)
     small = np.uint8 if n_folds <= 256 else np.uint16 if n_folds <= 1 << 16 else np.int64
     fold_sorted = fold[order].astype(small)
     perm = np.argsort(fold_sorted, kind="stable")  # a radix sort for 8- and 16-bit keys
@@ -232,4 +265,4 @@ def fold_ranking(
         n_folds,
         None if merged_w is None else merged_w[perm],
     )
-    return FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]))
+    return FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)

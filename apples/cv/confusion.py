@@ -10,13 +10,13 @@ such ambiguity for equal fold sizes (§2.4, §4.1; Raschka's note): see :func:`c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from apples._kernels.f_measure import cv_f, f_of_counts, ratio
+from apples._kernels.rounding import half_up, percent_text
 from apples._params import (
     Integer,
     Kind,
@@ -31,7 +31,7 @@ from apples._params import (
 )
 from apples.cv.aggregations import CV_F_METHODS, F_AGGREGATIONS
 from apples.metrics.counts import FOLD_COUNTS, Counts
-from apples.metrics.f_measure import BETA
+from apples.metrics.precision_recall import BETA
 
 __all__ = [
     "cv_accuracy",
@@ -257,19 +257,7 @@ def percent(value: float, *, decimals: int = 0) -> str:
     >>> percent(0.625), percent(0.58333), percent(0.7336, decimals=1)
     ('63%', '58%', '73.4%')
     """
-    return f"{_half_up(value, digits=decimals, scale=100)}%"
-
-
-def _half_up(value: float, *, digits: int, scale: int = 1) -> Decimal:
-    """``value * scale`` rounded half up (away from zero) to ``digits`` decimals, exactly, as a Decimal.
-
-    The one rounding rule of :func:`round_half_up` and :func:`percent`: the
-    float's shortest repr is read as a decimal, so 0.6125 is 0.6125, not the
-    binary 0.61249999..., and multiplied by ``scale`` without rounding.
-    """
-    with localcontext() as ctx:
-        ctx.prec = 320 + digits  # every digit of a float times 100 (up to 1.8e310) and the decimals
-        return (Decimal(repr(value)) * scale).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return percent_text(value, decimals=decimals)
 
 
 @declare(x=Real(), digits=Integer(0, 100))
@@ -309,7 +297,7 @@ def round_half_up(x: float, *, digits: int) -> float:
     >>> round_half_up(0.6125, digits=3), round_half_up(2.5, digits=0), round_half_up(-0.5, digits=0)
     (0.613, 3.0, -1.0)
     """
-    return float(_half_up(x, digits=digits))
+    return float(half_up(x, digits=digits))
 
 
 _COUNT_COLUMNS = ("negatives", "positives", "tp", "fp")
@@ -367,7 +355,7 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
     for col in ("negatives", "positives", "tp", "fp"):
         out[col] = table[col].map(lambda v: "" if pd.isna(v) else f"{int(v)}")
     for col in ("precision", "recall", "f"):
-        out[col] = table[col].map(lambda v: "" if pd.isna(v) else f"{_half_up(v, digits=decimals, scale=100)}%")
+        out[col] = table[col].map(lambda v: "" if pd.isna(v) else percent_text(v, decimals=decimals))
     # = table["undefined"].items(), whose labels pandas-stubs types as Hashable, which .loc refuses
     for idx, und in zip(table.index, table["undefined"], strict=True):
         for name in und.split(", ") if und else []:

@@ -28,14 +28,14 @@ from apples.intervals.proportion import (
     PROPORTION_METHODS,
     proportion_ci,
 )
-from apples.intervals.results import (
-    ConfidenceInterval,
-    PairedComparison,
-)
-from apples.intervals.roc_auc import (
+from apples.intervals.ranking import (
     ROC_AUC_CI_METHODS,
     compare_roc_auc,
     roc_auc_ci,
+)
+from apples.intervals.results import (
+    ConfidenceInterval,
+    PairedComparison,
 )
 
 __all__ = [

@@ -33,7 +33,7 @@ from apples._params import (
 from apples.cv.aggregations import CV_F_METHODS
 from apples.intervals.results import ConfidenceInterval
 from apples.metrics.counts import FOLD_COUNTS, Counts
-from apples.metrics.f_measure import BETA
+from apples.metrics.precision_recall import BETA
 
 __all__ = [
     "cv_f_measure_ci",

@@ -21,15 +21,6 @@ from apples.metrics.counts import (
     Counts,
     fold_counts,
 )
-from apples.metrics.f_measure import (
-    BETA,
-    accuracy,
-    f_beta_weights,
-    f_from_precision_recall,
-    f_measure,
-    precision,
-    recall,
-)
 from apples.metrics.hmeasure import (
     H_MEASURE_PRIORS,
     SEVERITY_RATIO,
@@ -59,6 +50,15 @@ from apples.metrics.multilabel import (
     label_frequencies,
     labels_from_confusion_matrix,
     split_confusion_matrix,
+)
+from apples.metrics.precision_recall import (
+    BETA,
+    accuracy,
+    f_beta_weights,
+    f_from_precision_recall,
+    f_measure,
+    precision,
+    recall,
 )
 from apples.metrics.ranking import (
     PRECISION_AT_K_TIES,

@@ -100,7 +100,7 @@ def binary_scores(
 ) -> BinaryScores:
     """A binary scoring problem checked by the kinds and relations of :data:`SCORED` under the caller's names.
 
-    For :mod:`apples.intervals.roc_auc`, whose functions do not declare their parameters yet (its
+    For :mod:`apples.intervals.ranking`, whose functions do not declare their parameters yet (its
     ``compare_roc_auc`` names its scores ``y_score_a``). The checks are those of the declaration;
     ``require_both=True`` adds the ValueError of one class.
 

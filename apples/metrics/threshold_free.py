@@ -40,7 +40,7 @@ from apples._kernels import threshold_free as tf
 from apples._kernels.ranking import auc_from_counts, precision_at_k_from_counts
 from apples._params import Options, Policy, Undefined, declare, resolve
 from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of
-from apples.metrics.f_measure import BETA
+from apples.metrics.precision_recall import BETA
 from apples.metrics.ranking import PRECISION_AT_K_TIES
 
 __all__ = [

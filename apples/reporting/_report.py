@@ -37,7 +37,6 @@ from typing import Any
 
 import numpy as np
 
-from apples._kernels.ranking import fold_ranking
 from apples._params import CONFIDENCE, SEED, MappingOf, Nullable, ParameterValueError, Real, Size, declare
 from apples.cv.aggregations import REPORT_SECTIONS
 from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
@@ -259,11 +258,9 @@ def report(
     d["recommended"], d["notes"] = guidance(d)
     if settings is not None:
         d["notes"].append(interval_note(settings, d["task"]))
-    prediction_auc = None
-    if p.task == "binary" and p.pred_codes is not None and p.y_score is not None:
-        predicted = p.pred_codes.astype(bool)
-        if 0 < int(predicted.sum()) < predicted.size:
-            prediction_auc = fold_ranking(predicted, p.y_score, np.zeros(predicted.size, dtype=np.intp), 1).auc_merge
+    # the scores against the predicted labels, from each repeat's sort (the mean over repeats where defined)
+    defined = [t.prediction_auc for t in tables if t.prediction_auc == t.prediction_auc]
+    prediction_auc = float(np.mean(defined)) if defined else None
     d["warnings"] = score_direction_warnings(d, prediction_auc) + gap_warnings(d)
     if settings is not None:
         d["warnings"] += interval_warnings(d)

@@ -32,6 +32,7 @@ class RepeatTable(NamedTuple):
     ranking: list[FoldRanking] | None  #: per-fold and merged AUC/AP: one for binary, one per label (one-vs-rest)
     positive: np.ndarray | None  #: binary: whether each case of the repeat is a positive (for DeLong)
     scores: np.ndarray | None  #: binary: the scores of the repeat's cases (for DeLong)
+    prediction_auc: float  #: binary: the AUC of the scores against the predicted labels (NaN if undefined)
 
 
 def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
@@ -47,11 +48,14 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
         if p.pred_codes is not None:
             confusion = confusion_by_fold(fold, truth, p.pred_codes[rows], k, q)
         ranking = positive = scores = None
+        prediction_auc = float("nan")
         if p.y_score is not None:
             s = p.y_score[rows]
             if p.task == "binary":
                 positive, scores = truth == 1, s
-                ranking = [fold_ranking(positive, scores, fold, k)]
+                predicted = None if p.pred_codes is None else p.pred_codes[rows] == 1
+                ranking = [fold_ranking(positive, scores, fold, k, other=predicted)]
+                prediction_auc = ranking[0].other_auc_merge
             else:
                 ranking = [fold_ranking(truth == j, s[:, j], fold, k) for j in range(q)]
         tables.append(
@@ -65,6 +69,7 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
                 ranking=ranking,
                 positive=positive,
                 scores=scores,
+                prediction_auc=prediction_auc,
             )
         )
     return tables

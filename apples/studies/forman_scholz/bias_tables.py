@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import numpy as np
 import pandas as pd
@@ -35,18 +34,6 @@ __all__ = [
 ]
 
 _GRID = "simulate_grid output"
-
-
-def _percent(value: float, *, decimals: int) -> str:
-    """A finite ``value`` as a percentage with halves rounded up, as :func:`apples.cv.percent` prints it.
-
-    The decimal written for ``value`` (its shortest repr) is rounded, so 0.6125 is a half: the papers'
-    rounding, for the study's legends, tables and summaries.
-    """
-    with localcontext() as ctx:
-        ctx.prec = 320 + decimals
-        shown = (Decimal(repr(float(value))) * 100).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
-    return f"{shown}%"
 
 
 class _Methods(Kind):

@@ -14,12 +14,12 @@ import numpy as np
 
 from apples._kernels.counting import codes_of
 from apples._kernels.ranking import fold_ranking
+from apples._kernels.rounding import percent_text
 from apples._optional import require
 from apples._params import FLAG, SEED, Instance, Nullable, declare, exempt
 from apples.cv.aggregations import F_AGGREGATIONS
 from apples.plotting import EXPLORER_NOTE, explorer_mimebundle
 from apples.studies.forman_scholz.bias_figures import _histograms
-from apples.studies.forman_scholz.bias_tables import _percent
 from apples.studies.forman_scholz.calibration import CalibrationStudy, _paper_study
 from apples.studies.forman_scholz.figures import _figure3, _folds
 from apples.studies.forman_scholz.simulation import (
@@ -89,7 +89,7 @@ def _result_html(study: CalibrationStudy, shifts: Sequence[float], scales: Seque
         ("AUC_avg", float(r.auc.mean())),
         ("AUC_merge", r.auc_merge),
     ]
-    cells = "".join(f"<tr><td>{idx}</td><td>{_percent(v, decimals=1)}</td></tr>" for idx, v in rows)
+    cells = "".join(f"<tr><td>{idx}</td><td>{percent_text(v, decimals=1)}</td></tr>" for idx, v in rows)
     return f"<table><tr><th>fold</th><th>AUC</th></tr>{cells}</table>"
 
 

@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 from apples._kernels.counting import codes_of
 from apples._kernels.f_measure import f_of_counts, f_of_rates
 from apples._kernels.ranking import CumulativeCounts, auc_from_counts, cumulative_counts, roc_points
+from apples._kernels.rounding import percent_text
 from apples._optional import require
 from apples._params import (
     COUNT,
@@ -36,7 +37,6 @@ from apples._params import (
     resolve,
 )
 from apples.plotting import panel_axes
-from apples.studies.forman_scholz.bias_tables import _percent
 from apples.theory import PRIOR
 
 if TYPE_CHECKING:
@@ -315,7 +315,7 @@ def plot_fold_rocs(
             tpr * 100,
             color=_FOLD_COLORS[i % len(_FOLD_COLORS)],
             lw=1,
-            label=f"fold {fold_id}: AUC {_percent(auc_from_counts(counts), decimals=1)}",
+            label=f"fold {fold_id}: AUC {percent_text(auc_from_counts(counts), decimals=1)}",
         )
     merged = cumulative_counts(f.positive, f.scores)
     fpr, tpr, _ = roc_points(merged)
@@ -324,7 +324,7 @@ def plot_fold_rocs(
         tpr * 100,
         color="black",
         lw=2.2,
-        label=f"merged: AUC_merge {_percent(auc_from_counts(merged), decimals=1)}",
+        label=f"merged: AUC_merge {percent_text(auc_from_counts(merged), decimals=1)}",
     )
     ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls=":")
     ax.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", xlim=(-1, 101), ylim=(-1, 101))

@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pandas as pd
 
-from apples._kernels.f_measure import cv_f, ratio
+from apples._kernels.f_measure import FoldSums, cv_f_of_sums, ratio, sum_folds
 from apples._kernels.fold_model import (
     OutcomeTables,
     allocation_bytes,
@@ -44,6 +44,7 @@ from apples._kernels.fold_model import (
     stratified_positives,
     tp_fp_moments,
 )
+from apples._kernels.rounding import percent_text
 from apples._params import (
     COUNT,
     FLAG,
@@ -59,7 +60,6 @@ from apples._params import (
     exempt,
 )
 from apples.cv.aggregations import F_AGGREGATIONS
-from apples.studies.forman_scholz.bias_tables import _percent
 from apples.theory import DESIGN, EXACT_METHODS, F_TRUE, N_FOLDS, PRIOR, SimulationDesign
 
 __all__ = [
@@ -280,10 +280,27 @@ def _outcomes(design: SimulationDesign, stratified: bool) -> OutcomeTables:
     return OutcomeTables(design.fold_size, ps, recall=design.recall, fpr=design.fpr)
 
 
-def _draw(
+@lru_cache(maxsize=8)
+def _packed(design: SimulationDesign, stratified: bool) -> tuple[np.ndarray, tuple[int, int, int]]:
+    """Each outcome's V^(i), [TP + FP > 0], TP and FP packed into one float64 code, and the code's bases.
+
+    A sum of codes over the folds is the code of the four sums: exact, as every sum stays below 2**53
+    (V and [TP + FP > 0] are at most k, TP at most the positives, FP at most the negatives), so one
+    lookup and one sum give four numbers.
+    """
+    t = _outcomes(design, stratified)
+    b1 = design.n_folds + 1
+    b2 = b1 * b1
+    b3 = b2 * (design.n_pos + 1)
+    code = t.per_fold.valid + b1 * (t.tp + t.fp > 0) + b2 * t.tp + b3 * t.fp.astype(float)
+    return np.asarray(code, dtype=float), (b1, b2, b3)
+
+
+def _draw_outcomes(
     design: SimulationDesign, stratified: bool, seed_seq: np.random.SeedSequence, n: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """TP, FP and FN (float64, shape (n, n_folds)) of ``n`` simulated cross-validations."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each fold's positives, shape (1 or ``n``, folds), and the index of its drawn outcome in the outcome
+    tables, shape (folds, ``n``): one row per fold."""
     rng = np.random.default_rng(seed_seq)
     k = design.n_folds
     if stratified:
@@ -291,20 +308,44 @@ def _draw(
     else:
         positives = draw_positives(rng, design.n_cases, k, design.n_pos, n)
     u = rng.random((n, k))
+    return positives, np.ascontiguousarray(_outcomes(design, stratified).sample(positives, u).T)
+
+
+def _draw(design: SimulationDesign, stratified: bool, seed_seq: np.random.SeedSequence, n: int) -> FoldSums:
+    """The fold sums of ``n`` simulated cross-validations: each fold's outcome drawn, its F, precision and
+    recall looked up in the outcome tables (computed once per outcome by the F kernel) and summed."""
+    k = design.n_folds
+    positives, idx = _draw_outcomes(design, stratified, seed_seq, n)
     tables = _outcomes(design, stratified)
-    idx = tables.sample(positives, u)
-    tp = tables.tp.take(idx).astype(float)
-    return tp, tables.fp.take(idx).astype(float), positives - tp
+    v = tables.per_fold
+    code, (b1, b2, b3) = _packed(design, stratified)
+    packed = np.rint(sum_folds(code.take(idx), axis=0)).astype(np.int64)
+    fp, rest = np.divmod(packed, b3)
+    tp, rest = np.divmod(rest, b2)
+    precision_defined, valid = np.divmod(rest, b1)
+    with_positives = (positives > 0).sum(axis=1)  # one value (stratified) or one per repetition
+    return FoldSums(
+        f=sum_folds(v.f.take(idx), axis=0),
+        precision=sum_folds(v.precision.take(idx), axis=0),
+        recall=sum_folds(v.recall.take(idx), axis=0),
+        valid=valid.astype(float),
+        precision_defined=precision_defined.astype(float),
+        recall_defined=np.broadcast_to(with_positives, (n,)).astype(float),
+        tp=tp.astype(float),
+        fp=fp.astype(float),
+        fn=(design.n_pos - tp).astype(float),
+        k=k,
+    )
 
 
-def _estimates(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
-    """The five F aggregations of each row of fold counts (folds on the last axis), columns as ``_KEYS``.
+def _estimates(sums: FoldSums) -> np.ndarray:
+    """The five F aggregations of each repetition's fold sums, columns as ``_KEYS``.
 
     Skip aggregations are NaN in rows without a valid fold.
     """
-    out = np.empty((tp.shape[0], len(_KEYS)))
+    out = np.empty((sums.tp.shape[0], len(_KEYS)))
     for j, a in enumerate(F_AGGREGATIONS.values()):
-        out[:, j] = cv_f(tp, fp, fn, method=a.method, undefined=a.undefined)
+        out[:, j] = cv_f_of_sums(sums, method=a.method, undefined=a.undefined)
     return out
 
 
@@ -329,7 +370,7 @@ def _run(
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
 
     def work(i: int) -> T:
-        return reduce(_estimates(*_draw(design, stratified, seeds[i], sizes[i])))
+        return reduce(_estimates(_draw(design, stratified, seeds[i], sizes[i])))
 
     if n_jobs == 1 or len(sizes) == 1:
         return [work(i) for i in range(len(sizes))]
@@ -675,7 +716,7 @@ def _explore(
     best = str(summary["bias"].abs().idxmin())  # a key of F_AGGREGATIONS (str() for the type checker)
     text = (
         f"{design.n_pos} positives in {n_cases} cases, {n_folds} {'stratified' if stratified else 'unstratified'} "
-        f"folds, true F = {_percent(f_true, decimals=1)}, {n_reps:,} repetitions. "
+        f"folds, true F = {percent_text(f_true, decimals=1)}, {n_reps:,} repetitions. "
         f"Smallest |bias|: {F_AGGREGATIONS[best].symbol} ({summary['bias'].loc[best] * 100:+.2f} points)."
     )
     return ExploreResult(estimates=est, summary=summary, f_true=float(f_true), text=text)
