@@ -2,7 +2,7 @@
 #   make book   create .venv, execute every notebook, write build/html/index.html
 #   make test   create .venv if needed, lint, then run unit, property and notebook (nbval) tests
 #   make lab    open JupyterLab on the collection
-#   make lint   ruff (lint rules, formatting) and mypy on apples/; make test runs it first
+#   make lint   ruff (lint rules, formatting) on all code and mypy on apples/; make test runs it first
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -34,11 +34,11 @@ book: $(STAMP)
 	$(BIN)/sphinx-build -q -b html build/book build/html
 	@echo "Open build/html/index.html"
 
-# ruff (lint rules and formatting) and mypy on the package, configured in pyproject.toml;
+# ruff (lint rules and formatting) on all code and mypy on the package, configured in pyproject.toml;
 # `make test` runs it first, so a lint or type error fails before pytest starts.
 lint: $(STAMP)
-	$(BIN)/ruff check apples
-	$(BIN)/ruff format --check apples
+	$(BIN)/ruff check apples tests benchmarks tools book
+	$(BIN)/ruff format --check apples tests benchmarks tools book
 	$(BIN)/mypy
 
 # While lint runs, tools/ensure_browser.sh installs what tests/test_browser_e2e.py needs when missing (Debian's

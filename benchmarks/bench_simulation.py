@@ -66,37 +66,48 @@ def main() -> None:
     for row in grid.itertuples(index=False):
         for method in apples.theory.EXACT_METHODS:
             for statistic in ("mean", "std"):
-                apples.theory.exact_cv_f(row.prior, row.f_true, stratified=row.stratified, method=method,
-                                  statistic=statistic)
+                apples.theory.exact_cv_f(
+                    row.prior, row.f_true, stratified=row.stratified, method=method, statistic=statistic
+                )
     exact_both = time.perf_counter() - start
     fold_model.outcome_tables.cache_clear()
     fold_model._allocation_tables.cache_clear()
 
     print(f"{len(grid)} points, {args.reps:,} repetitions each, n_jobs={args.jobs}")
-    print(f"{'prior':>6} {'F':>5} {'strat':>6} {'apples s':>9} {'numpy binom s':>14} {'ratio':>6} "
-          f"{'apples cpu s':>13} {'numpy cpu s':>12}")
+    print(
+        f"{'prior':>6} {'F':>5} {'strat':>6} {'apples s':>9} {'numpy binom s':>14} {'ratio':>6} "
+        f"{'apples cpu s':>13} {'numpy cpu s':>12}"
+    )
     total_ours = total_numpy = cpu_ours = cpu_numpy = 0.0
     wall = time.perf_counter()
     for i, row in enumerate(grid.itertuples(index=False)):
         start = time.perf_counter()
         cpu = time.process_time()
-        fs.simulate_cv_f(row.prior, row.f_true, stratified=row.stratified, n_reps=args.reps, seed=i,
-                             n_jobs=args.jobs)
+        fs.simulate_cv_f(row.prior, row.f_true, stratified=row.stratified, n_reps=args.reps, seed=i, n_jobs=args.jobs)
         ours, ours_cpu = time.perf_counter() - start, time.process_time() - cpu
         ref, ref_cpu = numpy_binomials(row.prior, row.f_true, args.reps, seed=i)
         total_ours += ours
         total_numpy += ref
         cpu_ours += ours_cpu
         cpu_numpy += ref_cpu
-        print(f"{row.prior:6.3f} {row.f_true:5.2f} {str(row.stratified):>6} {ours:9.3f} {ref:14.3f} {ours / ref:6.2f} "
-              f"{ours_cpu:13.3f} {ref_cpu:12.3f}", flush=True)
+        print(
+            f"{row.prior:6.3f} {row.f_true:5.2f} {row.stratified!s:>6} {ours:9.3f} {ref:14.3f} {ours / ref:6.2f} "
+            f"{ours_cpu:13.3f} {ref_cpu:12.3f}",
+            flush=True,
+        )
     wall = time.perf_counter() - wall
-    print(f"total apples: {total_ours:.1f} s ({total_ours / len(grid):.3f} s per point); "
-          f"numpy binomials alone: {total_numpy:.1f} s; ratio {total_ours / total_numpy:.2f}")
-    print(f"CPU seconds: apples {cpu_ours:.1f} ({cpu_ours / len(grid):.3f} per point), numpy binomials {cpu_numpy:.1f}; "
-          f"ratio {cpu_ours / cpu_numpy:.2f}")
-    print(f"exact E[F] of tp_fp and avg over the grid: {exact_mean:.3f} s (CPU {exact_cpu:.3f} s); "
-          f"E and SD: {exact_both:.3f} s")
+    print(
+        f"total apples: {total_ours:.1f} s ({total_ours / len(grid):.3f} s per point); "
+        f"numpy binomials alone: {total_numpy:.1f} s; ratio {total_ours / total_numpy:.2f}"
+    )
+    print(
+        f"CPU seconds: apples {cpu_ours:.1f} ({cpu_ours / len(grid):.3f} per point), numpy binomials {cpu_numpy:.1f}; "
+        f"ratio {cpu_ours / cpu_numpy:.2f}"
+    )
+    print(
+        f"exact E[F] of tp_fp and avg over the grid: {exact_mean:.3f} s (CPU {exact_cpu:.3f} s); "
+        f"E and SD: {exact_both:.3f} s"
+    )
     print(f"(benchmark wall time incl. the numpy reference: {wall:.1f} s)")
 
 

@@ -18,12 +18,11 @@ import sys
 import tracemalloc
 
 import numpy as np
+from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 from sklearn.metrics import multilabel_confusion_matrix
 from sklearn.preprocessing import MultiLabelBinarizer
 
 import apples
-from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
-
 
 
 def peak_memory(func) -> int:
@@ -37,9 +36,11 @@ def peak_memory(func) -> int:
 def compare(name: str, ours, theirs) -> None:
     t_ours, t_theirs = best_of(ours), best_of(theirs)
     m_ours, m_theirs = peak_memory(ours), peak_memory(theirs)
-    print(f"{name}: apples {t_ours:.3f} s, scikit-learn {t_theirs:.3f} s, time ratio {t_ours / t_theirs:.2f}; "
-          f"peak memory apples {m_ours / 2**20:.0f} MiB, scikit-learn {m_theirs / 2**20:.0f} MiB, "
-          f"memory ratio {m_ours / m_theirs:.2f}")
+    print(
+        f"{name}: apples {t_ours:.3f} s, scikit-learn {t_theirs:.3f} s, time ratio {t_ours / t_theirs:.2f}; "
+        f"peak memory apples {m_ours / 2**20:.0f} MiB, scikit-learn {m_theirs / 2**20:.0f} MiB, "
+        f"memory ratio {m_ours / m_theirs:.2f}"
+    )
 
 
 def single_label(n: int) -> None:
@@ -50,17 +51,21 @@ def single_label(n: int) -> None:
     ours = apples.label_counts(y_true, y_pred)
     mcm = multilabel_confusion_matrix(y_true, y_pred, labels=list(ours))
     assert [(c.tn, c.fp, c.fn, c.tp) for c in ours.values()] == [tuple(m.ravel().tolist()) for m in mcm]
-    compare(f"single-label, {n:,} string labels, 1,000 distinct",
-            lambda: apples.label_counts(y_true, y_pred),
-            lambda: multilabel_confusion_matrix(y_true, y_pred))
+    compare(
+        f"single-label, {n:,} string labels, 1,000 distinct",
+        lambda: apples.label_counts(y_true, y_pred),
+        lambda: multilabel_confusion_matrix(y_true, y_pred),
+    )
 
 
 def multi_label(n: int, q: int = 50) -> None:
     rng = np.random.default_rng(1)
     names = [f"topic{i:02d}" for i in range(q)]
     gold = [[names[j] for j in np.flatnonzero(row)] for row in rng.random((n, q)) < 0.1]
-    pred = [[lab for lab in g if rng.random() < 0.8] + [names[j] for j in rng.integers(0, q, rng.integers(0, 3))]
-            for g in gold]
+    pred = [
+        [lab for lab in g if rng.random() < 0.8] + [names[j] for j in rng.integers(0, q, rng.integers(0, 3))]
+        for g in gold
+    ]
     pred = [list(dict.fromkeys(p)) for p in pred]  # sets: MultiLabelBinarizer has no duplicates
 
     def theirs():
@@ -71,9 +76,7 @@ def multi_label(n: int, q: int = 50) -> None:
     mcm = theirs()
     assert [(c.tn, c.fp, c.fn, c.tp) for c in ours.values()][:0] == []
     assert [(c.fp, c.fn, c.tp) for c in ours.values()] == [(m[0][1], m[1][0], m[1][1]) for m in mcm.tolist()]
-    compare(f"multi-label, {n:,} instances x {q} labels",
-            lambda: apples.label_counts(gold, pred, labels=names),
-            theirs)
+    compare(f"multi-label, {n:,} instances x {q} labels", lambda: apples.label_counts(gold, pred, labels=names), theirs)
 
 
 if __name__ == "__main__":

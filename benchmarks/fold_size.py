@@ -29,10 +29,13 @@ def main():
             for p in PROPS:
                 for method in ("tp_fp", "avg"):
                     for average in ("binary", "macro"):
-                        fold_size.exact_fold_f1(p, method=method, average=average, n_instances=n, n_folds=k,
-                                                allocation=alloc)
-    print(f"exact Figure 2 grid ({len(PANELS) * 2 * len(PROPS)} designs x 2 methods x 2 averages): "
-          f"{time.perf_counter() - t:.2f} s")
+                        fold_size.exact_fold_f1(
+                            p, method=method, average=average, n_instances=n, n_folds=k, allocation=alloc
+                        )
+    print(
+        f"exact Figure 2 grid ({len(PANELS) * 2 * len(PROPS)} designs x 2 methods x 2 averages): "
+        f"{time.perf_counter() - t:.2f} s"
+    )
     rng = np.random.default_rng(0)
     print(f"simulation, {REPS:,} repetitions per proportion (fixed errors, random folds):")
     for k, n in PANELS:
@@ -43,8 +46,10 @@ def main():
         t = time.perf_counter()
         rng.hypergeometric(np.full(size, 50), np.full(size, 950), np.full(size, n // k // 10 + 1))
         base = time.perf_counter() - t
-        print(f"  K={k:>2}, N={n:>6,}: {sim:6.2f} s per proportion; numpy alone for {size:,} hypergeometric "
-              f"variates {base:5.2f} s; ratio {sim / base:4.1f}")
+        print(
+            f"  K={k:>2}, N={n:>6,}: {sim:6.2f} s per proportion; numpy alone for {size:,} hypergeometric "
+            f"variates {base:5.2f} s; ratio {sim / base:4.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -7,13 +7,11 @@ largest difference between the two values. Run: ``.venv/bin/python benchmarks/hm
 
 from __future__ import annotations
 
-
 import numpy as np
+from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 from hmeasure import h_score
 
 import apples
-from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
-
 
 
 def main() -> None:
@@ -22,8 +20,8 @@ def main() -> None:
     for n in (10**3, 10**4, 10**5, 10**6):
         y = rng.integers(0, 2, n)
         s = 1 / (1 + np.exp(-(y + rng.normal(0, 1, n))))  # scores in [0, 1], as the package requires
-        ours = best_of(lambda: apples.h_measure(y, s))
-        theirs = best_of(lambda: h_score(y, s))
+        ours = best_of(lambda y=y, s=s: apples.h_measure(y, s))
+        theirs = best_of(lambda y=y, s=s: h_score(y, s))
         diff = abs(apples.h_measure(y, s) - h_score(y, s))
         print(f"{n:>9}  {ours:>10.4f}  {theirs:>12.4f}  {theirs / ours:>6.2f}  {diff:>12.1e}")
 

@@ -22,8 +22,19 @@ def main(n_studies: int, n_jobs: int) -> None:
     table = coverage_study(coverage_settings(), n_studies=n_studies, n_jobs=n_jobs, seed=0)
     seconds = time.perf_counter() - t0
     pd.set_option("display.width", 200)
-    cols = ["model", "prior", "n_cases", "n_folds", "training_sd", "interval", "coverage", "mcse", "mean_width",
-            "miss_low", "miss_high"]
+    cols = [
+        "model",
+        "prior",
+        "n_cases",
+        "n_folds",
+        "training_sd",
+        "interval",
+        "coverage",
+        "mcse",
+        "mean_width",
+        "miss_low",
+        "miss_high",
+    ]
     print(table[cols].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     low = table[table["coverage"] < table["confidence"] - 3 * table["mcse"]]
     print(f"\nunder-covering (coverage < 0.95 - 3 MCSE): {len(low)} of {len(table)} rows")

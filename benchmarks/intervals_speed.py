@@ -17,15 +17,14 @@ import sys
 import time
 
 import numpy as np
+from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 from sklearn.metrics import f1_score, roc_auc_score
 
 import apples
-from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 
 N_RESAMPLES = 10_000
 LOOP_RESAMPLES = 100
 N_FOLDS = 10
-
 
 
 def main(n: int) -> None:

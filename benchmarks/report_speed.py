@@ -25,11 +25,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 from sklearn.metrics import f1_score, roc_auc_score
 
 import apples
-from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
-
 
 
 def data(n: int, seed: int = 0):
@@ -46,14 +45,19 @@ def report_vs_sklearn(n: int) -> None:
     assert abs(d["roc_auc"]["merge"] - roc_auc_score(y, s)) < 1e-12
     for label, (yy, pp, ss, ff) in (
         ("int64 labels, float64 scores", (y, p, s, f)),
-        ("int8 labels and folds, float32 scores", (y.astype(np.int8), p.astype(np.int8), s.astype(np.float32),
-                                                   f.astype(np.int8))),
+        (
+            "int8 labels and folds, float32 scores",
+            (y.astype(np.int8), p.astype(np.int8), s.astype(np.float32), f.astype(np.int8)),
+        ),
     ):
-        t_ours = best_of(lambda yy=yy, pp=pp, ss=ss, ff=ff: apples.report(
-            apples.CVPredictions(yy, y_pred=pp, y_score=ss, folds=ff)))
+        t_ours = best_of(
+            lambda yy=yy, pp=pp, ss=ss, ff=ff: apples.report(apples.CVPredictions(yy, y_pred=pp, y_score=ss, folds=ff))
+        )
         t_theirs = best_of(lambda yy=yy, pp=pp, ss=ss: (f1_score(yy, pp), roc_auc_score(yy, ss)))
-        print(f"report on {n:,} predictions in 10 folds ({label}): CVPredictions + apples.report {t_ours:.2f} s, "
-              f"scikit-learn f1_score + roc_auc_score {t_theirs:.2f} s, ratio apples/sklearn = {t_ours / t_theirs:.2f}")
+        print(
+            f"report on {n:,} predictions in 10 folds ({label}): CVPredictions + apples.report {t_ours:.2f} s, "
+            f"scikit-learn f1_score + roc_auc_score {t_theirs:.2f} s, ratio apples/sklearn = {t_ours / t_theirs:.2f}"
+        )
     predictions = apples.CVPredictions(y, y_pred=p, y_score=s, folds=f)
     t_theirs = best_of(lambda: (f1_score(y, p), roc_auc_score(y, s)))
     t_ci = best_of(lambda: apples.report(predictions, confidence=0.95))
@@ -65,8 +69,21 @@ def command_on_csv(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "predictions.csv"
         pd.DataFrame({"y": y, "fold": f, "pred": p, "score": s}).to_csv(path, index=False)
-        command = [sys.executable, "-m", "apples", "report", str(path), "--truth", "y", "--fold", "fold",
-                   "--pred", "pred", "--score", "score"]
+        command = [
+            sys.executable,
+            "-m",
+            "apples",
+            "report",
+            str(path),
+            "--truth",
+            "y",
+            "--fold",
+            "fold",
+            "--pred",
+            "pred",
+            "--score",
+            "score",
+        ]
         assert subprocess.run(command, capture_output=True).returncode == 0
         seconds = best_of(lambda: subprocess.run(command, capture_output=True, check=True))
     print(f"apples report on a {n:,}-row CSV: {seconds:.2f} s (whole command, best of 3)")

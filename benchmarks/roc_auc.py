@@ -36,12 +36,16 @@ def main(n: int) -> None:
     }
     print(f"n = {n:,} scores, {y.sum():,} positives")
     for label, s in cases.items():
-        for name, ours, theirs in [("AUC", apples.roc_auc, roc_auc_score),
-                                   ("AP", apples.average_precision, average_precision_score)]:
+        for name, ours, theirs in [
+            ("AUC", apples.roc_auc, roc_auc_score),
+            ("AP", apples.average_precision, average_precision_score),
+        ]:
             assert abs(ours(y, s) - theirs(y, s)) < 1e-12
             t_ours, t_theirs = best_of(ours, y, s), best_of(theirs, y, s)
-            print(f"{label:16} {name:3}: apples {t_ours:.4f} s, scikit-learn {t_theirs:.4f} s, "
-                  f"ratio apples/sklearn = {t_ours / t_theirs:.2f}")
+            print(
+                f"{label:16} {name:3}: apples {t_ours:.4f} s, scikit-learn {t_theirs:.4f} s, "
+                f"ratio apples/sklearn = {t_ours / t_theirs:.2f}"
+            )
 
 
 if __name__ == "__main__":

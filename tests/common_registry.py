@@ -51,6 +51,7 @@ from apples.studies import forman_scholz as fs
 from apples.studies import parker as pk
 from apples.studies import van_asch as va
 
+
 # -- input classes ---------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class Role:
@@ -229,6 +230,7 @@ def _hull():
 def _approx(expected, **tol):
     def check(result):
         assert result == pytest.approx(expected, **tol), f"expected the limit {expected}, got {result!r}"
+
     return check
 
 
@@ -258,8 +260,11 @@ def _no_thresholds(result):
 
 def _split_cells(m):
     """A SplitConfusionMatrix as {(gold, predicted): (row value, column value)}: independent of label order."""
-    return {(a, b): (float(m.row_values[i, j]), float(m.column_values[i, j]))
-            for i, a in enumerate(m.labels) for j, b in enumerate(m.labels)}
+    return {
+        (a, b): (float(m.row_values[i, j]), float(m.column_values[i, j]))
+        for i, a in enumerate(m.labels)
+        for j, b in enumerate(m.labels)
+    }
 
 
 def _pooled_recall(folds):
@@ -329,9 +334,12 @@ H_LIMIT_SMALL_RATIO = 2.0 / 3.0
 
 def _severity(expect):
     """severity_ratio: 5e-324 (1/r overflows) may be refused; 1e-300 must be computed, and give the limit."""
-    return Arg(REAL, none_ok=True, int_value=1,
-               overflow=(Overflow(5e-324, expect, may_raise=True, label="subnormal"),
-                         Overflow(1e-300, expect, label="tiny")))
+    return Arg(
+        REAL,
+        none_ok=True,
+        int_value=1,
+        overflow=(Overflow(5e-324, expect, may_raise=True, label="subnormal"), Overflow(1e-300, expect, label="tiny")),
+    )
 
 
 # -- the registry ---------------------------------------------------------------------------------
@@ -353,8 +361,12 @@ _FLAT = {"y_true": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS), "p
 
 
 def _flat(**kw):
-    return lambda: {"y_true": [y for fold in YF for y in fold], "y_score": [v for fold in SF for v in fold],
-                    "folds": [i for i, fold in enumerate(YF) for _ in fold], **kw}
+    return lambda: {
+        "y_true": [y for fold in YF for y in fold],
+        "y_score": [v for fold in SF for v in fold],
+        "folds": [i for i, fold in enumerate(YF) for _ in fold],
+        **kw,
+    }
 
 
 def _fresh_ax():
@@ -366,19 +378,35 @@ def _fresh_ax():
 
 def _ranking(recipe, *, extra=None, rank_project=None, project=None, relabel=True, **kw):
     """A score-based measure of (y_true, y_score, positive): rank-based unless it says otherwise."""
-    return Entry(recipe, {**_BIN, **(extra or {})}, rank_based=True, rank_project=rank_project,
-                 project=project, relabel=BIN_MAP if relabel else None, **kw)
+    return Entry(
+        recipe,
+        {**_BIN, **(extra or {})},
+        rank_based=True,
+        rank_project=rank_project,
+        project=project,
+        relabel=BIN_MAP if relabel else None,
+        **kw,
+    )
 
 
 _CBL_ARG = {"counts_by_label": Arg(COUNTS_BY_LABEL)}
 _AVG_ARGS = {**_CBL_ARG, "frequencies": Arg(FREQUENCIES)}
 _SIM = {"prior": Arg(REAL), "f_true": Arg(REAL), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE)}
 _SIM_KW = {"prior": 0.125, "f_true": 0.75, "n_cases": 80, "n_folds": 8}
-_VA = {"prop_a": Arg(REAL), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE), "recall_a": Arg(REAL),
-       "recall_b": Arg(REAL)}
+_VA = {
+    "prop_a": Arg(REAL),
+    "n_instances": Arg(SIZE),
+    "n_folds": Arg(SIZE),
+    "recall_a": Arg(REAL),
+    "recall_b": Arg(REAL),
+}
 _VA_KW = {"prop_a": 0.125, "n_instances": 80, "n_folds": 4, "recall_a": 0.75, "recall_b": 0.875}
-_FOLD_COUNTS = {"n_a": Arg(COUNT_ARRAY), "tp_a": Arg(COUNT_ARRAY), "tp_b": Arg(COUNT_ARRAY),
-                "fold_size": Arg(COUNT_ARRAY, aligned=False)}
+_FOLD_COUNTS = {
+    "n_a": Arg(COUNT_ARRAY),
+    "tp_a": Arg(COUNT_ARRAY),
+    "tp_b": Arg(COUNT_ARRAY),
+    "fold_size": Arg(COUNT_ARRAY, aligned=False),
+}
 
 
 def _fold_counts(**kw):
@@ -412,12 +440,22 @@ def _coverage_settings():
     """Two tiny coverage settings, one per model (20 cases, 2 folds)."""
     import pandas as pd
 
-    return pd.DataFrame({"model": ["f_model", "binormal"], "prior": [0.5, 0.5], "n_cases": [20, 20],
-                         "n_folds": [2, 2], "truth": [0.75, 0.75], "training_sd": [0.0, 0.5]})
+    return pd.DataFrame(
+        {
+            "model": ["f_model", "binormal"],
+            "prior": [0.5, 0.5],
+            "n_cases": [20, 20],
+            "n_folds": [2, 2],
+            "truth": [0.75, 0.75],
+            "training_sd": [0.0, 0.5],
+        }
+    )
 
 
-_PREF_NOTE = ("a preference table (pandas DataFrame of +1/-1/0/NaN per comparison and measure); its checks and "
-              "rules are tested on hand-made tables in tests/test_parker_experiment.py")
+_PREF_NOTE = (
+    "a preference table (pandas DataFrame of +1/-1/0/NaN per comparison and measure); its checks and "
+    "rules are tested on hand-made tables in tests/test_parker_experiment.py"
+)
 _CONF_LEVEL = Arg(REAL)  # a confidence level in (0, 1)
 
 
@@ -468,17 +506,23 @@ def _two_fold_cv():
 
 def _predictions_state(p):
     """What a CVPredictions holds, comparable across calls: its arrays, task, labels and positive label."""
-    arrays = {name: None if getattr(p, name) is None else np.asarray(getattr(p, name)).tolist()
-              for name in ("y_true", "y_pred", "y_score", "folds", "repeats", "cases")}
+    arrays = {
+        name: None if getattr(p, name) is None else np.asarray(getattr(p, name)).tolist()
+        for name in ("y_true", "y_pred", "y_score", "folds", "repeats", "cases")
+    }
     return {**arrays, "task": p.task, "labels": list(p.labels), "pos_label": p.pos_label}
 
 
 def _predictions_codes(p):
     """What a binary CVPredictions holds, without the label names: which rows are positive (true, predicted),
     the fold and repeat codes, and the scores. Renaming the labels (and pos_label with them) keeps it."""
-    return {"truth": p.truth_codes.tolist(), "pred": None if p.pred_codes is None else p.pred_codes.tolist(),
-            "folds": [c.tolist() for c in p.fold_codes], "repeats": p.n_repeats,
-            "y_score": None if p.y_score is None else p.y_score.tolist()}
+    return {
+        "truth": p.truth_codes.tolist(),
+        "pred": None if p.pred_codes is None else p.pred_codes.tolist(),
+        "folds": [c.tolist() for c in p.fold_codes],
+        "repeats": p.n_repeats,
+        "y_score": None if p.y_score is None else p.y_score.tolist(),
+    }
 
 
 def _report_dict(result):
@@ -506,45 +550,71 @@ def _bias_grid():
 
 REGISTRY: dict[str, Entry] = {
     # ---- counts.py ----------------------------------------------------------------------------
-    "Counts": Entry(lambda: {"tp": 3, "fp": 1, "fn": 2, "tn": 4},
-                    {"tp": Arg(SIZE), "fp": Arg(SIZE), "fn": Arg(SIZE), "tn": Arg(SIZE)}),
-    "Counts.from_fold": Entry(lambda: {"positives": 5, "negatives": 6, "tp": 3, "fp": 2},
-                              {"positives": Arg(SIZE), "negatives": Arg(SIZE), "tp": Arg(SIZE), "fp": Arg(SIZE)}),
-    "Counts.from_labels": Entry(lambda: {"y_true": list(Y), "y_pred": list(P)},
-                                {"y_true": _labels(), "y_pred": _labels(), "pos_label": Arg(POSITIVE)},
-                                relabel=BIN_MAP),
-    "fold_counts": Entry(lambda: {"y_true": list(Y), "y_pred": list(P), "folds": list(F)},
-                         {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS),
-                          "pos_label": Arg(POSITIVE)}, relabel=BIN_MAP),
+    "Counts": Entry(
+        lambda: {"tp": 3, "fp": 1, "fn": 2, "tn": 4},
+        {"tp": Arg(SIZE), "fp": Arg(SIZE), "fn": Arg(SIZE), "tn": Arg(SIZE)},
+    ),
+    "Counts.from_fold": Entry(
+        lambda: {"positives": 5, "negatives": 6, "tp": 3, "fp": 2},
+        {"positives": Arg(SIZE), "negatives": Arg(SIZE), "tp": Arg(SIZE), "fp": Arg(SIZE)},
+    ),
+    "Counts.from_labels": Entry(
+        lambda: {"y_true": list(Y), "y_pred": list(P)},
+        {"y_true": _labels(), "y_pred": _labels(), "pos_label": Arg(POSITIVE)},
+        relabel=BIN_MAP,
+    ),
+    "fold_counts": Entry(
+        lambda: {"y_true": list(Y), "y_pred": list(P), "folds": list(F)},
+        {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS), "pos_label": Arg(POSITIVE)},
+        relabel=BIN_MAP,
+    ),
     # ---- f_measure.py --------------------------------------------------------------------------
     "precision": Entry(lambda: {"counts": C}, {"counts": Arg(COUNTS)}),
     "recall": Entry(lambda: {"counts": C}, {"counts": Arg(COUNTS)}),
     "accuracy": Entry(lambda: {"counts": C}, {"counts": Arg(COUNTS)}),
-    "f_measure": Entry(lambda: {"counts": C, "beta": 2.0},
-                       {"counts": Arg(COUNTS), "beta": _beta(large=_approx(3 / 5, rel=1e-12),
-                                                             small=_approx(3 / 4, rel=1e-12))}),
+    "f_measure": Entry(
+        lambda: {"counts": C, "beta": 2.0},
+        {"counts": Arg(COUNTS), "beta": _beta(large=_approx(3 / 5, rel=1e-12), small=_approx(3 / 4, rel=1e-12))},
+    ),
     "f_from_precision_recall": Entry(
         lambda: {"precision": 0.5, "recall": 0.25, "beta": 2.0},
-        {"precision": Arg(REAL, nan_ok=True), "recall": Arg(REAL, nan_ok=True),
-         "beta": _beta(large=_approx(0.25, rel=1e-12), small=_approx(0.5, rel=1e-12))}),
+        {
+            "precision": Arg(REAL, nan_ok=True),
+            "recall": Arg(REAL, nan_ok=True),
+            "beta": _beta(large=_approx(0.25, rel=1e-12), small=_approx(0.5, rel=1e-12)),
+        },
+    ),
     # ---- cross_validation.py -------------------------------------------------------------------
     "fold_validity": Entry(lambda: {"fold_counts": list(THREE_FOLDS)}, {"fold_counts": Arg(FOLD_COUNTS)}),
-    "cv_accuracy": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "method": "pooled"}, {"fold_counts": Arg(FOLD_COUNTS)}),
-    "cv_f_measure": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "method": "tp_fp", "beta": 2.0},
-                          {"fold_counts": Arg(FOLD_COUNTS), "beta": _beta(large=_approx(_pooled_recall(THREE_FOLDS), rel=1e-12),
-                                                              small=_approx(9 / 12, rel=1e-12))}),
-    "cv_table": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "beta": 2.0},
-                      {"fold_counts": Arg(FOLD_COUNTS), "beta": _beta(large=_f_column_is_recall, small=_f_column_is_precision)},
-                      nan_ok="the table's empty cells (precision of the Totals row, counts of the method rows) are NaN"),
-    "format_cv_table": Entry(lambda: {"table": apples.cv_table(list(THREE_FOLDS)), "decimals": 1},
-                             {"decimals": Arg(SIZE)}),
+    "cv_accuracy": Entry(
+        lambda: {"fold_counts": list(THREE_FOLDS), "method": "pooled"}, {"fold_counts": Arg(FOLD_COUNTS)}
+    ),
+    "cv_f_measure": Entry(
+        lambda: {"fold_counts": list(THREE_FOLDS), "method": "tp_fp", "beta": 2.0},
+        {
+            "fold_counts": Arg(FOLD_COUNTS),
+            "beta": _beta(large=_approx(_pooled_recall(THREE_FOLDS), rel=1e-12), small=_approx(9 / 12, rel=1e-12)),
+        },
+    ),
+    "cv_table": Entry(
+        lambda: {"fold_counts": list(THREE_FOLDS), "beta": 2.0},
+        {"fold_counts": Arg(FOLD_COUNTS), "beta": _beta(large=_f_column_is_recall, small=_f_column_is_precision)},
+        nan_ok="the table's empty cells (precision of the Totals row, counts of the method rows) are NaN",
+    ),
+    "format_cv_table": Entry(
+        lambda: {"table": apples.cv_table(list(THREE_FOLDS)), "decimals": 1}, {"decimals": Arg(SIZE)}
+    ),
     "percent": Entry(lambda: {"value": 0.625, "decimals": 1}, {"value": Arg(REAL), "decimals": Arg(SIZE)}),
     "round_half_up": Entry(lambda: {"x": 0.625, "digits": 2}, {"x": Arg(REAL), "digits": Arg(SIZE)}),
     # ---- f_figures.py --------------------------------------------------------------------------
-    "f_from_rates": Entry(lambda: {"tpr": 0.75, "fpr": 0.125, "prior": 0.25},
-                          {"tpr": Arg(REAL, array=True), "fpr": Arg(REAL, array=True), "prior": Arg(REAL)}),
-    "f_of_tp": Entry(lambda: {"tp": 3.0, "positives": 4, "fp": 1},
-                     {"tp": Arg(REAL, array=True, int_value=3), "positives": Arg(SIZE), "fp": Arg(SIZE)}),
+    "f_from_rates": Entry(
+        lambda: {"tpr": 0.75, "fpr": 0.125, "prior": 0.25},
+        {"tpr": Arg(REAL, array=True), "fpr": Arg(REAL, array=True), "prior": Arg(REAL)},
+    ),
+    "f_of_tp": Entry(
+        lambda: {"tp": 3.0, "positives": 4, "fp": 1},
+        {"tp": Arg(REAL, array=True, int_value=3), "positives": Arg(SIZE), "fp": Arg(SIZE)},
+    ),
     # ---- roc.py --------------------------------------------------------------------------------
     "roc_curve": _ranking(_bin(), rank_project=_first_two, thresholds=_roc_thresholds, float_thresholds=_FLOAT_THR),
     "roc_auc": _ranking(_bin()),
@@ -552,381 +622,634 @@ REGISTRY: dict[str, Entry] = {
     "precision_at_k": _ranking(_bin(k=3), extra={"k": Arg(SIZE)}),
     "cv_roc_auc": Entry(_flat(method="merge"), _FLAT, rank_based=True, relabel=BIN_MAP),
     "cv_roc_auc@avg": Entry(_flat(method="avg"), _FLAT, rank_based=True, relabel=BIN_MAP),
-    "cv_ranking_score": Entry(_flat(metric="average_precision", method="avg"), _FLAT, rank_based=True,
-                              relabel=BIN_MAP),
+    "cv_ranking_score": Entry(_flat(metric="average_precision", method="avg"), _FLAT, rank_based=True, relabel=BIN_MAP),
     # ---- intervals/ ----------------------------------------------------------------------------
-    "proportion_ci": Entry(lambda: {"k": 3, "n": 8, "confidence": 0.875}, {"k": Arg(SIZE), "n": Arg(SIZE),
-                                                                          "confidence": _CONF}),
-    "proportion_ci@clopper_pearson": Entry(lambda: {"k": 3, "n": 8, "confidence": 0.875, "method": "clopper_pearson"},
-                                           {"k": Arg(SIZE), "n": Arg(SIZE), "confidence": _CONF}),
+    "proportion_ci": Entry(
+        lambda: {"k": 3, "n": 8, "confidence": 0.875}, {"k": Arg(SIZE), "n": Arg(SIZE), "confidence": _CONF}
+    ),
+    "proportion_ci@clopper_pearson": Entry(
+        lambda: {"k": 3, "n": 8, "confidence": 0.875, "method": "clopper_pearson"},
+        {"k": Arg(SIZE), "n": Arg(SIZE), "confidence": _CONF},
+    ),
     "roc_auc_ci": _ranking(_bin(confidence=0.875), extra={"confidence": _CONF}),
-    "roc_auc_ci@bootstrap": _ranking(_bin(confidence=0.875, method="bootstrap", n_resamples=64, seed=0),
-                                     extra={"confidence": _CONF, "n_resamples": Arg(SIZE), "seed": Arg(SEED)}),
-    "compare_roc_auc": Entry(lambda: {"y_true": list(Y), "y_score_a": list(S), "y_score_b": list(S2),
-                                      "confidence": 0.875},
-                             {"y_true": _labels(), "y_score_a": Arg(SCORES), "y_score_b": Arg(SCORES),
-                              "pos_label": Arg(POSITIVE), "confidence": _CONF}, rank_based=True, relabel=BIN_MAP),
-    "cv_f_measure_ci": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "method": "tp_fp", "beta": 2.0, "confidence": 0.875,
-                                      "n_resamples": 64, "seed": 0},
-                             {"fold_counts": Arg(FOLD_COUNTS), "beta": Arg(REAL, int_value=2, inf_ok=True), "confidence": _CONF,
-                              "n_resamples": Arg(SIZE), "seed": Arg(SEED)}, project=_ends),
-    "cv_f_measure_ci@avg": Entry(lambda: {"fold_counts": list(THREE_FOLDS), "method": "avg", "confidence": 0.875,
-                                          "n_resamples": 64},
-                                 {"fold_counts": Arg(FOLD_COUNTS), "confidence": _CONF, "n_resamples": Arg(SIZE)},
-                                 project=_ends),
-    "cv_score_ci": Entry(lambda: {"fold_scores": list(FOLD_SCORES_A), "n_train": 12, "n_test": 4,
-                                  "confidence": 0.875},
-                         {"fold_scores": Arg(REAL, array=True), "n_train": Arg(SIZE), "n_test": Arg(SIZE),
-                          "confidence": _CONF}),
-    "compare_cv_scores": Entry(lambda: {"scores_a": list(FOLD_SCORES_A), "scores_b": list(FOLD_SCORES_B),
-                                        "n_train": 12, "n_test": 4, "confidence": 0.875},
-                               {"scores_a": Arg(REAL, array=True), "scores_b": Arg(REAL, array=True),
-                                "n_train": Arg(SIZE), "n_test": Arg(SIZE), "confidence": _CONF}),
-    "mcnemar_test": Entry(lambda: {"y_true": list(YM), "y_pred_a": list(PM), "y_pred_b": list(PM2),
-                                   "confidence": 0.875},
-                          {"y_true": _labels(), "y_pred_a": _labels(), "y_pred_b": _labels(), "confidence": _CONF},
-                          relabel=MC_MAP),
+    "roc_auc_ci@bootstrap": _ranking(
+        _bin(confidence=0.875, method="bootstrap", n_resamples=64, seed=0),
+        extra={"confidence": _CONF, "n_resamples": Arg(SIZE), "seed": Arg(SEED)},
+    ),
+    "compare_roc_auc": Entry(
+        lambda: {"y_true": list(Y), "y_score_a": list(S), "y_score_b": list(S2), "confidence": 0.875},
+        {
+            "y_true": _labels(),
+            "y_score_a": Arg(SCORES),
+            "y_score_b": Arg(SCORES),
+            "pos_label": Arg(POSITIVE),
+            "confidence": _CONF,
+        },
+        rank_based=True,
+        relabel=BIN_MAP,
+    ),
+    "cv_f_measure_ci": Entry(
+        lambda: {
+            "fold_counts": list(THREE_FOLDS),
+            "method": "tp_fp",
+            "beta": 2.0,
+            "confidence": 0.875,
+            "n_resamples": 64,
+            "seed": 0,
+        },
+        {
+            "fold_counts": Arg(FOLD_COUNTS),
+            "beta": Arg(REAL, int_value=2, inf_ok=True),
+            "confidence": _CONF,
+            "n_resamples": Arg(SIZE),
+            "seed": Arg(SEED),
+        },
+        project=_ends,
+    ),
+    "cv_f_measure_ci@avg": Entry(
+        lambda: {"fold_counts": list(THREE_FOLDS), "method": "avg", "confidence": 0.875, "n_resamples": 64},
+        {"fold_counts": Arg(FOLD_COUNTS), "confidence": _CONF, "n_resamples": Arg(SIZE)},
+        project=_ends,
+    ),
+    "cv_score_ci": Entry(
+        lambda: {"fold_scores": list(FOLD_SCORES_A), "n_train": 12, "n_test": 4, "confidence": 0.875},
+        {"fold_scores": Arg(REAL, array=True), "n_train": Arg(SIZE), "n_test": Arg(SIZE), "confidence": _CONF},
+    ),
+    "compare_cv_scores": Entry(
+        lambda: {
+            "scores_a": list(FOLD_SCORES_A),
+            "scores_b": list(FOLD_SCORES_B),
+            "n_train": 12,
+            "n_test": 4,
+            "confidence": 0.875,
+        },
+        {
+            "scores_a": Arg(REAL, array=True),
+            "scores_b": Arg(REAL, array=True),
+            "n_train": Arg(SIZE),
+            "n_test": Arg(SIZE),
+            "confidence": _CONF,
+        },
+    ),
+    "mcnemar_test": Entry(
+        lambda: {"y_true": list(YM), "y_pred_a": list(PM), "y_pred_b": list(PM2), "confidence": 0.875},
+        {"y_true": _labels(), "y_pred_a": _labels(), "y_pred_b": _labels(), "confidence": _CONF},
+        relabel=MC_MAP,
+    ),
     "coverage_settings": Entry(lambda: {}),
-    "coverage_study": Entry(lambda: {"settings": _coverage_settings(), "n_studies": 4, "confidence": 0.875,
-                                     "n_resamples": 8, "n_jobs": 1},
-                            {"n_studies": Arg(SIZE), "confidence": _CONF, "n_resamples": Arg(SIZE), "seed": Arg(SEED),
-                             "n_jobs": Arg(INT)}),
+    "coverage_study": Entry(
+        lambda: {"settings": _coverage_settings(), "n_studies": 4, "confidence": 0.875, "n_resamples": 8, "n_jobs": 1},
+        {"n_studies": Arg(SIZE), "confidence": _CONF, "n_resamples": Arg(SIZE), "seed": Arg(SEED), "n_jobs": Arg(INT)},
+    ),
     # ---- auc_calibration.py --------------------------------------------------------------------
-    "stratified_fold_sizes": Entry(lambda: {"n_positives": 5, "n_cases": 40, "n_folds": 4},
-                                   {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE)}),
-    "scores_with_auc": Entry(lambda: {"n_positives": 4, "n_negatives": 6, "target_auc": 0.75,
-                                      "rng": np.random.default_rng(0)},
-                             {"n_positives": Arg(SIZE), "n_negatives": Arg(SIZE), "target_auc": Arg(REAL)}),
-    "section32_study": Entry(lambda: {"n_positives": 8, "n_cases": 80, "fold_aucs": (0.75, 0.75, 0.875, 0.625),
-                                      "merged_auc": 0.625},
-                             {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "merged_auc": Arg(REAL),
-                              "seed": Arg(SEED)}),
-    "auc_table": Entry(_flat(), _FLAT, rank_based=True, relabel=BIN_MAP,
-                       nan_ok="the AUC_avg row has no class counts (NA cells, documented layout)"),
+    "stratified_fold_sizes": Entry(
+        lambda: {"n_positives": 5, "n_cases": 40, "n_folds": 4},
+        {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE)},
+    ),
+    "scores_with_auc": Entry(
+        lambda: {"n_positives": 4, "n_negatives": 6, "target_auc": 0.75, "rng": np.random.default_rng(0)},
+        {"n_positives": Arg(SIZE), "n_negatives": Arg(SIZE), "target_auc": Arg(REAL)},
+    ),
+    "section32_study": Entry(
+        lambda: {"n_positives": 8, "n_cases": 80, "fold_aucs": (0.75, 0.75, 0.875, 0.625), "merged_auc": 0.625},
+        {"n_positives": Arg(SIZE), "n_cases": Arg(SIZE), "merged_auc": Arg(REAL), "seed": Arg(SEED)},
+    ),
+    "auc_table": Entry(
+        _flat(),
+        _FLAT,
+        rank_based=True,
+        relabel=BIN_MAP,
+        nan_ok="the AUC_avg row has no class counts (NA cells, documented layout)",
+    ),
     "merge_decomposition": Entry(_flat(), _FLAT, rank_based=True, relabel=BIN_MAP),
-    "auc_comparison": Entry(_fs_cases(scores_by_model=lambda: {"m": list(S), "n": list(S2)}, y_score=None),
-                            {"y_true": _labels(), "folds": Arg(FOLD_IDS), "pos_label": Arg(POSITIVE)},
-                            project=lambda r: r.to_numpy(), relabel=BIN_MAP,
-                            note="scores_by_model maps names to scores, one per case; "
-                                 "tests/test_auc_comparison.py covers it"),
-    "digits_one_vs_rest": Entry(lambda: {"digit": 8, "n_positives": 5, "seed": 0},
-                                {"digit": Arg(INT), "n_positives": Arg(SIZE, none_ok=True), "seed": Arg(SEED)}),
-    "breast_cancer_one_vs_rest": Entry(lambda: {"n_positives": 5, "features": (1, 4), "seed": 0},
-                                       {"n_positives": Arg(SIZE, none_ok=True), "seed": Arg(SEED)},
-                                       project=lambda r: r[1]),
-    "fold_scores": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), estimator=_logistic(), cv=_two_fold_cv()),
-                         {"y": _labels(aligned=False)},
-                         note="y goes to scikit-learn's splitter and estimator as given"),
-    "auc_gaps_over_splits": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), models={"lr": _logistic()},
-                                               seeds=[0, 1], n_splits=2),
-                                  {"y": _labels(aligned=False), "n_splits": Arg(SIZE)},
-                                  project=lambda r: r[["AUC_avg", "AUC_merge"]].to_numpy(),
-                                  note="X, y and the models go to scikit-learn via fold_scores (its own entry)"),
-    "summarize_auc_gaps": Entry(lambda: {"gaps": pd.DataFrame({"model": ["a", "a"], "seed": [0, 1],
-                                                               "AUC_avg": [0.75, 0.5], "AUC_merge": [0.5, 0.5],
-                                                               "gap": [0.25, 0.0]})},
-                                project=lambda r: r.to_numpy(float),
-                                note="a DataFrame of auc_gaps_over_splits; its columns are checked by check_frame"),
-    "TrainingSetCalibration": Entry(lambda: {"estimator": _logistic(), "method": "sigmoid"},
-                                    note="a scikit-learn estimator: fit(X, y) is validated by scikit-learn"),
+    "auc_comparison": Entry(
+        _fs_cases(scores_by_model=lambda: {"m": list(S), "n": list(S2)}, y_score=None),
+        {"y_true": _labels(), "folds": Arg(FOLD_IDS), "pos_label": Arg(POSITIVE)},
+        project=lambda r: r.to_numpy(),
+        relabel=BIN_MAP,
+        note="scores_by_model maps names to scores, one per case; tests/test_auc_comparison.py covers it",
+    ),
+    "digits_one_vs_rest": Entry(
+        lambda: {"digit": 8, "n_positives": 5, "seed": 0},
+        {"digit": Arg(INT), "n_positives": Arg(SIZE, none_ok=True), "seed": Arg(SEED)},
+    ),
+    "breast_cancer_one_vs_rest": Entry(
+        lambda: {"n_positives": 5, "features": (1, 4), "seed": 0},
+        {"n_positives": Arg(SIZE, none_ok=True), "seed": Arg(SEED)},
+        project=lambda r: r[1],
+    ),
+    "fold_scores": Entry(
+        lambda: dict(zip(("X", "y"), _binary_xy(), strict=True), estimator=_logistic(), cv=_two_fold_cv()),
+        {"y": _labels(aligned=False)},
+        note="y goes to scikit-learn's splitter and estimator as given",
+    ),
+    "auc_gaps_over_splits": Entry(
+        lambda: dict(zip(("X", "y"), _binary_xy(), strict=True), models={"lr": _logistic()}, seeds=[0, 1], n_splits=2),
+        {"y": _labels(aligned=False), "n_splits": Arg(SIZE)},
+        project=lambda r: r[["AUC_avg", "AUC_merge"]].to_numpy(),
+        note="X, y and the models go to scikit-learn via fold_scores (its own entry)",
+    ),
+    "summarize_auc_gaps": Entry(
+        lambda: {
+            "gaps": pd.DataFrame(
+                {
+                    "model": ["a", "a"],
+                    "seed": [0, 1],
+                    "AUC_avg": [0.75, 0.5],
+                    "AUC_merge": [0.5, 0.5],
+                    "gap": [0.25, 0.0],
+                }
+            )
+        },
+        project=lambda r: r.to_numpy(float),
+        note="a DataFrame of auc_gaps_over_splits; its columns are checked by check_frame",
+    ),
+    "TrainingSetCalibration": Entry(
+        lambda: {"estimator": _logistic(), "method": "sigmoid"},
+        note="a scikit-learn estimator: fit(X, y) is validated by scikit-learn",
+    ),
     "plot_rate_vs_score": Entry(_fs_cases(ax=_fresh_ax), _FLAT, project=_fs_drawn),
     "plot_figure3": Entry(_fs_cases(), _FLAT, project=_fs_drawn),
     "plot_fold_rocs": Entry(_fs_cases(ax=_fresh_ax), _FLAT, project=_fs_drawn),
     # ---- simulation.py, exact.py, sim_explorer.py ----------------------------------------------
     "simulation_design": Entry(lambda: dict(_SIM_KW), _SIM),
-    "fold_positives": Entry(lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "stratified": False, "n_reps": 3},
-                            {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE), "n_reps": Arg(SIZE),
-                             "seed": Arg(SEED)}),
-    "sample_cv_f": Entry(lambda: {**_SIM_KW, "stratified": True, "n_reps": 4, "n_jobs": 1},
-                         {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE), "seed": Arg(SEED)},
-                         nan_ok="skip methods are NaN in repetitions without a valid fold (documented)"),
-    "simulate_cv_f": Entry(lambda: {**_SIM_KW, "stratified": True, "n_reps": 4, "n_jobs": 1},
-                           {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE), "seed": Arg(SEED)},
-                           nan_ok="a skip method undefined in every repetition has NaN mean (documented)"),
+    "fold_positives": Entry(
+        lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "stratified": False, "n_reps": 3},
+        {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE), "n_reps": Arg(SIZE), "seed": Arg(SEED)},
+    ),
+    "sample_cv_f": Entry(
+        lambda: {**_SIM_KW, "stratified": True, "n_reps": 4, "n_jobs": 1},
+        {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE), "seed": Arg(SEED)},
+        nan_ok="skip methods are NaN in repetitions without a valid fold (documented)",
+    ),
+    "simulate_cv_f": Entry(
+        lambda: {**_SIM_KW, "stratified": True, "n_reps": 4, "n_jobs": 1},
+        {**_SIM, "n_reps": Arg(SIZE), "n_jobs": Arg(SIZE), "seed": Arg(SEED)},
+        nan_ok="a skip method undefined in every repetition has NaN mean (documented)",
+    ),
     "figure_grid": Entry(lambda: {}),
-    "simulate_grid": Entry(lambda: {"points": fs.figure_grid().head(1), "n_reps": 3},
-                           {"n_reps": Arg(SIZE), "seed": Arg(SEED)}, project=lambda t: t.drop(columns="seconds"),
-                           nan_ok="as simulate_cv_f"),
+    "simulate_grid": Entry(
+        lambda: {"points": fs.figure_grid().head(1), "n_reps": 3},
+        {"n_reps": Arg(SIZE), "seed": Arg(SEED)},
+        project=lambda t: t.drop(columns="seconds"),
+        nan_ok="as simulate_cv_f",
+    ),
     "exact_cv_f": Entry(lambda: {**_SIM_KW, "stratified": False, "method": "avg"}, _SIM),
     "exact_grid": Entry(lambda: {"points": fs.figure_grid().head(1)}),
-    "p_fold_without_positives": Entry(lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "n_trials": 3},
-                                      {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE),
-                                       "n_trials": Arg(SIZE)}),
-    "explore_cv_f": Entry(lambda: {**_SIM_KW, "n_reps": 4},
-                          {**_SIM, "n_reps": Arg(SIZE), "seed": Arg(SEED)},
-                          nan_ok="exact_mean is NaN for methods without an exact sum (documented)"),
+    "p_fold_without_positives": Entry(
+        lambda: {"n_pos": 10, "n_cases": 80, "n_folds": 8, "n_trials": 3},
+        {"n_pos": Arg(SIZE), "n_cases": Arg(SIZE), "n_folds": Arg(SIZE), "n_trials": Arg(SIZE)},
+    ),
+    "explore_cv_f": Entry(
+        lambda: {**_SIM_KW, "n_reps": 4},
+        {**_SIM, "n_reps": Arg(SIZE), "seed": Arg(SEED)},
+        nan_ok="exact_mean is NaN for methods without an exact sum (documented)",
+    ),
     # ---- forman_scholz/simulation.py: notebook 03 grid look-ups and number formats ----------------
     "format_fold_counts": Entry(lambda: {"counts": [3, 3, 2, 0]}, {"counts": Arg(COUNT_ARRAY)}),
-    "relative_bias": Entry(lambda: {"grid": _bias_grid(), "prior": 0.01, "f_true": 0.6, "stratified": True,
-                                    "method": "tp_fp"},
-                           {"prior": Arg(REAL), "f_true": Arg(REAL)}),
-    "relative_bias_line": Entry(lambda: {"grid": _bias_grid(), "prior": 0.01, "f_true": 0.6, "stratified": True,
-                                         "methods": ("tp_fp", "avg")},
-                                {"prior": Arg(REAL), "f_true": Arg(REAL)}),
+    "relative_bias": Entry(
+        lambda: {"grid": _bias_grid(), "prior": 0.01, "f_true": 0.6, "stratified": True, "method": "tp_fp"},
+        {"prior": Arg(REAL), "f_true": Arg(REAL)},
+    ),
+    "relative_bias_line": Entry(
+        lambda: {"grid": _bias_grid(), "prior": 0.01, "f_true": 0.6, "stratified": True, "methods": ("tp_fp", "avg")},
+        {"prior": Arg(REAL), "f_true": Arg(REAL)},
+    ),
     "format_chance": Entry(lambda: {"p": 0.25}, {"p": Arg(REAL)}),
-    "bias_ratios": Entry(lambda: {"grid": _bias_grid()}, project=lambda r: r.to_numpy(float),
-                         note="a simulate_grid table; its columns are checked by check_frame"),
-    "sd_leaders": Entry(lambda: {"grid": _bias_grid()}, project=lambda r: r["tp_fp_excess"].to_numpy(float),
-                        note="a simulate_grid table; its columns are checked by check_frame"),
+    "bias_ratios": Entry(
+        lambda: {"grid": _bias_grid()},
+        project=lambda r: r.to_numpy(float),
+        note="a simulate_grid table; its columns are checked by check_frame",
+    ),
+    "sd_leaders": Entry(
+        lambda: {"grid": _bias_grid()},
+        project=lambda r: r["tp_fp_excess"].to_numpy(float),
+        note="a simulate_grid table; its columns are checked by check_frame",
+    ),
     # ---- fold_size.py --------------------------------------------------------------------------
-    "theoretical_f1": Entry(lambda: {"prop_a": 0.125, "recall_a": 0.75, "recall_b": 0.875},
-                            {"prop_a": Arg(REAL, array=True), "recall_a": Arg(REAL), "recall_b": Arg(REAL)}),
-    "fold_sizes": Entry(lambda: {"n_instances": 82, "n_folds": 4},
-                        {"n_instances": Arg(SIZE), "n_folds": Arg(SIZE)}),
-    "corpus_counts": Entry(lambda: {"prop_a": 0.125, "n_instances": 80, "recall_a": 0.75, "recall_b": 0.875},
-                           {"prop_a": Arg(REAL), "n_instances": Arg(SIZE), "recall_a": Arg(REAL),
-                            "recall_b": Arg(REAL)}),
+    "theoretical_f1": Entry(
+        lambda: {"prop_a": 0.125, "recall_a": 0.75, "recall_b": 0.875},
+        {"prop_a": Arg(REAL, array=True), "recall_a": Arg(REAL), "recall_b": Arg(REAL)},
+    ),
+    "fold_sizes": Entry(lambda: {"n_instances": 82, "n_folds": 4}, {"n_instances": Arg(SIZE), "n_folds": Arg(SIZE)}),
+    "corpus_counts": Entry(
+        lambda: {"prop_a": 0.125, "n_instances": 80, "recall_a": 0.75, "recall_b": 0.875},
+        {"prop_a": Arg(REAL), "n_instances": Arg(SIZE), "recall_a": Arg(REAL), "recall_b": Arg(REAL)},
+    ),
     "fold_f1": Entry(_fold_counts(method="avg"), _FOLD_COUNTS),
     "delta_factors": Entry(_fold_counts(), _FOLD_COUNTS),
     "delta_table": Entry(_fold_counts(), _FOLD_COUNTS),
     "simulate_fold_counts": Entry(lambda: {**_VA_KW, "n_reps": 3}, {**_VA, "n_reps": Arg(SIZE), "seed": Arg(SEED)}),
     "simulate_fold_f1": Entry(lambda: {**_VA_KW, "n_reps": 3}, {**_VA, "n_reps": Arg(SIZE), "seed": Arg(SEED)}),
     "exact_fold_f1": Entry(lambda: {**_VA_KW, "method": "avg"}, _VA),
-    "fold_f1_curve": Entry(lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4, "n_reps": 3},
-                           {"props": Arg(REAL, array=True), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE),
-                            "n_reps": Arg(SIZE), "seed": Arg(SEED)}),
-    "fold_f1_readings": Entry(lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4},
-                              {"props": Arg(REAL, array=True), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE)}),
-    "figure2_curves": Entry(lambda: {"props": [0.125], "panels": {"a": (4, 80)}, "n_reps": 3},
-                            {"props": Arg(REAL, array=True), "n_reps": Arg(SIZE), "seed": Arg(SEED)},
-                            project=lambda r: {k: v.to_numpy() for k, v in r.items()},
-                            note="panels maps panel letters to (n_folds, n_instances), each pair checked as "
-                                 "fold_f1_curve checks n_folds and n_instances (its own entry)"),
+    "fold_f1_curve": Entry(
+        lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4, "n_reps": 3},
+        {
+            "props": Arg(REAL, array=True),
+            "n_instances": Arg(SIZE),
+            "n_folds": Arg(SIZE),
+            "n_reps": Arg(SIZE),
+            "seed": Arg(SEED),
+        },
+    ),
+    "fold_f1_readings": Entry(
+        lambda: {"props": [0.125], "n_instances": 80, "n_folds": 4},
+        {"props": Arg(REAL, array=True), "n_instances": Arg(SIZE), "n_folds": Arg(SIZE)},
+    ),
+    "figure2_curves": Entry(
+        lambda: {"props": [0.125], "panels": {"a": (4, 80)}, "n_reps": 3},
+        {"props": Arg(REAL, array=True), "n_reps": Arg(SIZE), "seed": Arg(SEED)},
+        project=lambda r: {k: v.to_numpy() for k, v in r.items()},
+        note="panels maps panel letters to (n_folds, n_instances), each pair checked as "
+        "fold_f1_curve checks n_folds and n_instances (its own entry)",
+    ),
     # ---- multilabel.py -------------------------------------------------------------------------
-    "label_counts": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM)},
-                          {"y_true": _labels(), "y_pred": _labels()}, relabel=MC_MAP),
-    "label_counts@multilabel": Entry(lambda: {"y_true": _l(YL), "y_pred": _l(PL)},
-                                     {"y_true": Arg(MULTILABEL), "y_pred": Arg(MULTILABEL)}, relabel=ML_MAP),
-    "label_counts@labels": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM), "labels": [2, 0, 1]},
-                                 {"y_true": _labels(), "y_pred": _labels(), "labels": Arg(LABEL_SET)},
-                                 relabel=MC_MAP,
-                                 empty_ok="with labels= given, no data counts zeros for every label (only "
-                                          "empty data without labels= is refused, as documented)"),
+    "label_counts": Entry(
+        lambda: {"y_true": list(YM), "y_pred": list(PM)}, {"y_true": _labels(), "y_pred": _labels()}, relabel=MC_MAP
+    ),
+    "label_counts@multilabel": Entry(
+        lambda: {"y_true": _l(YL), "y_pred": _l(PL)},
+        {"y_true": Arg(MULTILABEL), "y_pred": Arg(MULTILABEL)},
+        relabel=ML_MAP,
+    ),
+    "label_counts@labels": Entry(
+        lambda: {"y_true": list(YM), "y_pred": list(PM), "labels": [2, 0, 1]},
+        {"y_true": _labels(), "y_pred": _labels(), "labels": Arg(LABEL_SET)},
+        relabel=MC_MAP,
+        empty_ok="with labels= given, no data counts zeros for every label (only "
+        "empty data without labels= is refused, as documented)",
+    ),
     "label_frequencies": Entry(lambda: {"y": list(YM)}, {"y": _labels()}, relabel=MC_MAP),
     "label_frequencies@multilabel": Entry(lambda: {"y": _l(YL)}, {"y": Arg(MULTILABEL)}, relabel=ML_MAP),
-    "split_confusion_matrix": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM)},
-                                    {"y_true": _labels(), "y_pred": _labels()}, relabel=MC_MAP,
-                                    project=_split_cells),
-    "split_confusion_matrix@multilabel": Entry(lambda: {"y_true": _l(YL), "y_pred": _l(PL)},
-                                               {"y_true": Arg(MULTILABEL), "y_pred": Arg(MULTILABEL)},
-                                               relabel=ML_MAP, project=_split_cells),
-    "labels_from_confusion_matrix": Entry(lambda: {"matrix": [[2, 1], [0, 3]], "labels": ["a", "b"]},
-                                          {"matrix": Arg(COUNT_ARRAY, aligned=False)}),
+    "split_confusion_matrix": Entry(
+        lambda: {"y_true": list(YM), "y_pred": list(PM)},
+        {"y_true": _labels(), "y_pred": _labels()},
+        relabel=MC_MAP,
+        project=_split_cells,
+    ),
+    "split_confusion_matrix@multilabel": Entry(
+        lambda: {"y_true": _l(YL), "y_pred": _l(PL)},
+        {"y_true": Arg(MULTILABEL), "y_pred": Arg(MULTILABEL)},
+        relabel=ML_MAP,
+        project=_split_cells,
+    ),
+    "labels_from_confusion_matrix": Entry(
+        lambda: {"matrix": [[2, 1], [0, 3]], "labels": ["a", "b"]}, {"matrix": Arg(COUNT_ARRAY, aligned=False)}
+    ),
     # ---- averaging.py --------------------------------------------------------------------------
-    "average_scores": Entry(lambda: {"counts_by_label": dict(CBL), "average": "macro"}, _CBL_ARG,
-                            relabel=CBL_MAP),
-    "average_scores@micro": Entry(lambda: {"counts_by_label": dict(CBL), "average": "micro"}, _CBL_ARG,
-                                  relabel=CBL_MAP),
-    "average_scores@lfb": Entry(lambda: {"counts_by_label": dict(CBL), "average": "lfb", "frequencies": dict(FREQ)},
-                                _AVG_ARGS, relabel=CBL_MAP),
-    "averaging_table": Entry(lambda: {"counts_by_label": dict(CBL), "frequencies": dict(FREQ)}, _AVG_ARGS,
-                             relabel=CBL_MAP,
-                             nan_ok="the table's empty cells (scores of the total row, counts of the averages) are NaN"),
+    "average_scores": Entry(lambda: {"counts_by_label": dict(CBL), "average": "macro"}, _CBL_ARG, relabel=CBL_MAP),
+    "average_scores@micro": Entry(
+        lambda: {"counts_by_label": dict(CBL), "average": "micro"}, _CBL_ARG, relabel=CBL_MAP
+    ),
+    "average_scores@lfb": Entry(
+        lambda: {"counts_by_label": dict(CBL), "average": "lfb", "frequencies": dict(FREQ)}, _AVG_ARGS, relabel=CBL_MAP
+    ),
+    "averaging_table": Entry(
+        lambda: {"counts_by_label": dict(CBL), "frequencies": dict(FREQ)},
+        _AVG_ARGS,
+        relabel=CBL_MAP,
+        nan_ok="the table's empty cells (scores of the total row, counts of the averages) are NaN",
+    ),
     "frequencies_from_counts": Entry(lambda: {"counts_by_label": dict(CBL)}, _CBL_ARG, relabel=CBL_MAP),
     # ---- prediction_cost.py --------------------------------------------------------------------
-    "label_weights": Entry(lambda: {"counts_by_label": dict(CBL), "average": "lfb", "frequencies": dict(FREQ)},
-                           _AVG_ARGS, relabel=CBL_MAP),
-    "precision_factor": Entry(lambda: {"counts": C, "delta": 1, "weight": 0.5, "tp_delta": 1},
-                              {"counts": Arg(COUNTS), "delta": Arg(INT), "weight": Arg(REAL, int_value=1),
-                               "tp_delta": Arg(INT)}),
-    "recall_factor": Entry(lambda: {"counts": C, "delta": 1, "weight": 0.5},
-                           {"counts": Arg(COUNTS), "delta": Arg(INT), "weight": Arg(REAL, int_value=1)}),
-    "precision_change": Entry(lambda: {"counts_by_label": dict(CBL), "moves": [("b", "c", 2)], "average": "macro"},
-                              {**_CBL_ARG, "moves": Arg(MOVES)}, relabel=CBL_MAP),
-    "recall_change": Entry(lambda: {"counts_by_label": dict(CBL), "shifts": {"a": 1, "c": -2}, "average": "macro"},
-                           {**_CBL_ARG, "shifts": Arg(SHIFTS)}, relabel=CBL_MAP),
-    "move_false_positives": Entry(lambda: {"counts_by_label": dict(CBL), "source": "b", "target": "c", "delta": 2},
-                                  {**_CBL_ARG, "source": Arg(TABLE_LABEL), "target": Arg(TABLE_LABEL),
-                                   "delta": Arg(INT)}, relabel=CBL_MAP),
-    "shift_true_positives": Entry(lambda: {"counts_by_label": dict(CBL), "label": "a", "delta": 1, "other": "b"},
-                                  {**_CBL_ARG, "label": Arg(TABLE_LABEL), "other": Arg(TABLE_LABEL),
-                                   "delta": Arg(INT)}, relabel=CBL_MAP),
-    "score_change": Entry(lambda: {"before": dict(CBL),
-                                   "after": apples.theory.move_false_positives(CBL, "b", "c", 2), "average": "macro"},
-                          {"before": Arg(COUNTS_BY_LABEL), "after": Arg(COUNTS_BY_LABEL)}, relabel=CBL_MAP),
+    "label_weights": Entry(
+        lambda: {"counts_by_label": dict(CBL), "average": "lfb", "frequencies": dict(FREQ)}, _AVG_ARGS, relabel=CBL_MAP
+    ),
+    "precision_factor": Entry(
+        lambda: {"counts": C, "delta": 1, "weight": 0.5, "tp_delta": 1},
+        {"counts": Arg(COUNTS), "delta": Arg(INT), "weight": Arg(REAL, int_value=1), "tp_delta": Arg(INT)},
+    ),
+    "recall_factor": Entry(
+        lambda: {"counts": C, "delta": 1, "weight": 0.5},
+        {"counts": Arg(COUNTS), "delta": Arg(INT), "weight": Arg(REAL, int_value=1)},
+    ),
+    "precision_change": Entry(
+        lambda: {"counts_by_label": dict(CBL), "moves": [("b", "c", 2)], "average": "macro"},
+        {**_CBL_ARG, "moves": Arg(MOVES)},
+        relabel=CBL_MAP,
+    ),
+    "recall_change": Entry(
+        lambda: {"counts_by_label": dict(CBL), "shifts": {"a": 1, "c": -2}, "average": "macro"},
+        {**_CBL_ARG, "shifts": Arg(SHIFTS)},
+        relabel=CBL_MAP,
+    ),
+    "move_false_positives": Entry(
+        lambda: {"counts_by_label": dict(CBL), "source": "b", "target": "c", "delta": 2},
+        {**_CBL_ARG, "source": Arg(TABLE_LABEL), "target": Arg(TABLE_LABEL), "delta": Arg(INT)},
+        relabel=CBL_MAP,
+    ),
+    "shift_true_positives": Entry(
+        lambda: {"counts_by_label": dict(CBL), "label": "a", "delta": 1, "other": "b"},
+        {**_CBL_ARG, "label": Arg(TABLE_LABEL), "other": Arg(TABLE_LABEL), "delta": Arg(INT)},
+        relabel=CBL_MAP,
+    ),
+    "score_change": Entry(
+        lambda: {
+            "before": dict(CBL),
+            "after": apples.theory.move_false_positives(CBL, "b", "c", 2),
+            "average": "macro",
+        },
+        {"before": Arg(COUNTS_BY_LABEL), "after": Arg(COUNTS_BY_LABEL)},
+        relabel=CBL_MAP,
+    ),
     "accuracy_by_uncertainty": Entry(_uncertain(bins=2), {**_UNCERTAIN, "bins": Arg(SIZE)}, relabel=MC_MAP),
     "expected_accuracy": Entry(_uncertain(), _UNCERTAIN, relabel=MC_MAP),
-    "uncertainty_threshold": Entry(_uncertain(max_accuracy=0.625),
-                                   {**_UNCERTAIN, "max_accuracy": Arg(REAL, int_value=1)}, relabel=MC_MAP),
-    "zipf_subsample": Entry(lambda: {"y": list(YM), "exponent": 1.0, "minimum": 1, "seed": 0},
-                            {"y": _labels(), "exponent": Arg(REAL, int_value=1),
-                             "minimum": Arg(SIZE, huge_ok="a minimum above a class size keeps the whole class"),
-                             "seed": Arg(SEED)},
-                            empty_ok="a subsample of no instances is empty (indices into y)"),
-    "relabel_uncertain": Entry(lambda: {"y_pred": list(PM), "uncertainty": list(UM), "threshold": 0.5, "target": 0},
-                               {"y_pred": _labels(), "uncertainty": Arg(SCORES),
-                                "threshold": Arg(REAL, inf_ok=True, int_value=1), "target": Arg(TARGET)},
-                               relabel=MC_MAP,
-                               empty_ok="relabels element by element: no predictions, none relabelled"),
-    "relabel_errors": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM), "target": 0},
-                            {"y_true": _labels(), "y_pred": _labels(), "target": Arg(TARGET)}, relabel=MC_MAP,
-                            empty_ok="relabels element by element: no predictions, none relabelled"),
-    "boosting_table": Entry(lambda: {"y_true": list(YM), "predictions": {"NORMAL": list(PM), "ALL0": [0] * len(YM)},
-                                     "labels": [0, 1, 2]},
-                            {"y_true": _labels(aligned=False), "predictions": Arg(PREDICTIONS),
-                             "labels": Arg(LABEL_SET)}, relabel=MC_MAP),
-    "boosting_curve": Entry(_uncertain(ks=[0, 2, 3], target=0, labels=[0, 1, 2]),
-                            {**_UNCERTAIN, "target": Arg(TARGET), "labels": Arg(LABEL_SET)}, relabel=MC_MAP,
-                            empty_names=("ks",)),
+    "uncertainty_threshold": Entry(
+        _uncertain(max_accuracy=0.625), {**_UNCERTAIN, "max_accuracy": Arg(REAL, int_value=1)}, relabel=MC_MAP
+    ),
+    "zipf_subsample": Entry(
+        lambda: {"y": list(YM), "exponent": 1.0, "minimum": 1, "seed": 0},
+        {
+            "y": _labels(),
+            "exponent": Arg(REAL, int_value=1),
+            "minimum": Arg(SIZE, huge_ok="a minimum above a class size keeps the whole class"),
+            "seed": Arg(SEED),
+        },
+        empty_ok="a subsample of no instances is empty (indices into y)",
+    ),
+    "relabel_uncertain": Entry(
+        lambda: {"y_pred": list(PM), "uncertainty": list(UM), "threshold": 0.5, "target": 0},
+        {
+            "y_pred": _labels(),
+            "uncertainty": Arg(SCORES),
+            "threshold": Arg(REAL, inf_ok=True, int_value=1),
+            "target": Arg(TARGET),
+        },
+        relabel=MC_MAP,
+        empty_ok="relabels element by element: no predictions, none relabelled",
+    ),
+    "relabel_errors": Entry(
+        lambda: {"y_true": list(YM), "y_pred": list(PM), "target": 0},
+        {"y_true": _labels(), "y_pred": _labels(), "target": Arg(TARGET)},
+        relabel=MC_MAP,
+        empty_ok="relabels element by element: no predictions, none relabelled",
+    ),
+    "boosting_table": Entry(
+        lambda: {"y_true": list(YM), "predictions": {"NORMAL": list(PM), "ALL0": [0] * len(YM)}, "labels": [0, 1, 2]},
+        {"y_true": _labels(aligned=False), "predictions": Arg(PREDICTIONS), "labels": Arg(LABEL_SET)},
+        relabel=MC_MAP,
+    ),
+    "boosting_curve": Entry(
+        _uncertain(ks=[0, 2, 3], target=0, labels=[0, 1, 2]),
+        {**_UNCERTAIN, "target": Arg(TARGET), "labels": Arg(LABEL_SET)},
+        relabel=MC_MAP,
+        empty_names=("ks",),
+    ),
     "summarize_boosting_runs": Entry(
-        lambda: {"runs": [pd.DataFrame({"precision": [0.5, 0.625, 0.75], "accuracy": [0.75, 0.5, 0.75],
-                                        "changed": [0, 2, 3], "gained": [0, 0, 0]},
-                                       index=["NORMAL", "CHANGED", "UPPER"])]},
+        lambda: {
+            "runs": [
+                pd.DataFrame(
+                    {
+                        "precision": [0.5, 0.625, 0.75],
+                        "accuracy": [0.75, 0.5, 0.75],
+                        "changed": [0, 2, 3],
+                        "gained": [0, 0, 0],
+                    },
+                    index=["NORMAL", "CHANGED", "UPPER"],
+                )
+            ]
+        },
         project=lambda r: [r[k] for k in sorted(r)],
-        note="a list of nearest_neighbour_boosting tables (its own entry), checked for their rows and columns"),
+        note="a list of nearest_neighbour_boosting tables (its own entry), checked for their rows and columns",
+    ),
     "nearest_neighbour_boosting": Entry(
-        lambda: dict(zip(("X", "y"), _digits_like()), seed=0, exponent=0.0, minimum=1, train_size=0.5,
-                     max_accuracy=0.375),
-        {"y": _labels(aligned=False), "exponent": Arg(REAL, int_value=0), "train_size": Arg(REAL),
-         "max_accuracy": Arg(REAL, int_value=1), "minimum": Arg(SIZE, huge_ok="as zipf_subsample"),
-         "seed": Arg(SEED)}),
+        lambda: dict(
+            zip(("X", "y"), _digits_like(), strict=True),
+            seed=0,
+            exponent=0.0,
+            minimum=1,
+            train_size=0.5,
+            max_accuracy=0.375,
+        ),
+        {
+            "y": _labels(aligned=False),
+            "exponent": Arg(REAL, int_value=0),
+            "train_size": Arg(REAL),
+            "max_accuracy": Arg(REAL, int_value=1),
+            "minimum": Arg(SIZE, huge_ok="as zipf_subsample"),
+            "seed": Arg(SEED),
+        },
+    ),
     # ---- threshold_free.py ---------------------------------------------------------------------
     "kappa_curve": _ranking(_bin(), rank_project=_first_two, thresholds=_thresholds, float_thresholds=_FLOAT_THR),
     "auk": _ranking(_bin()),
-    "max_f1": _ranking(_bin(beta=2.0), extra={"beta": _beta(large=lambda r: _approx(1.0)(r.value),
-                                                           small=lambda r: _approx(1.0)(r.value))},
-                       rank_project=_project_value, thresholds=_threshold),
+    "max_f1": _ranking(
+        _bin(beta=2.0),
+        extra={"beta": _beta(large=lambda r: _approx(1.0)(r.value), small=lambda r: _approx(1.0)(r.value))},
+        rank_project=_project_value,
+        thresholds=_threshold,
+    ),
     "max_mcc": _ranking(_bin(), rank_project=_project_value, thresholds=_threshold),
     "r_precision": _ranking(_bin()),
     "gini": _ranking(_bin()),
     "ks_statistic": _ranking(_bin(), rank_project=_project_value, thresholds=_threshold),
     "min_error_rate": _ranking(_bin(), rank_project=_project_value, thresholds=_threshold),
     # ---- hmeasure.py ---------------------------------------------------------------------------
-    "roc_convex_hull": _ranking(_bin(), rank_project=_no_thresholds, thresholds=_thresholds,
-                                float_thresholds=_FLOAT_THR),
-    "h_measure": _ranking(_bin(severity_ratio=0.5),
-                          extra={"severity_ratio": _severity(_approx(H_LIMIT_SMALL_RATIO, abs=1e-9))}),
-    "h_measure_details": _ranking(_bin(severity_ratio=0.5),
-                                  extra={"severity_ratio": _severity(
-                                      lambda r: _approx(H_LIMIT_SMALL_RATIO, abs=1e-9)(r.h))}),
-    "h_measure_prior": Entry(lambda: {"pi1": 0.25, "severity_ratio": 0.5},
-                             {"pi1": Arg(REAL), "severity_ratio": _severity(_h_prior_finite)}),
+    "roc_convex_hull": _ranking(
+        _bin(), rank_project=_no_thresholds, thresholds=_thresholds, float_thresholds=_FLOAT_THR
+    ),
+    "h_measure": _ranking(
+        _bin(severity_ratio=0.5), extra={"severity_ratio": _severity(_approx(H_LIMIT_SMALL_RATIO, abs=1e-9))}
+    ),
+    "h_measure_details": _ranking(
+        _bin(severity_ratio=0.5),
+        extra={"severity_ratio": _severity(lambda r: _approx(H_LIMIT_SMALL_RATIO, abs=1e-9)(r.h))},
+    ),
+    "h_measure_prior": Entry(
+        lambda: {"pi1": 0.25, "severity_ratio": 0.5}, {"pi1": Arg(REAL), "severity_ratio": _severity(_h_prior_finite)}
+    ),
     "f_beta_weights": Entry(lambda: {"beta": 2.0}, {"beta": Arg(REAL, inf_ok=True)}),
     "minimum_loss": Entry(lambda: {"hull": _hull(), "cost": [0.25, 0.5]}, {"cost": _COST}),
     # ---- incoherence.py ------------------------------------------------------------------------
-    "misclassification_loss": Entry(lambda: {"t": [0.5, np.inf], "c": 0.25, "model": _model(), "scale": 2.0},
-                                    {"t": _T, "c": _COST, "model": Arg(MODEL), "scale": Arg(REAL, int_value=2)}),
+    "misclassification_loss": Entry(
+        lambda: {"t": [0.5, np.inf], "c": 0.25, "model": _model(), "scale": 2.0},
+        {"t": _T, "c": _COST, "model": Arg(MODEL), "scale": Arg(REAL, int_value=2)},
+    ),
     "implied_cost": Entry(lambda: {"t": [0.5, 1.5], "model": _model()}, {"t": _T, "model": Arg(MODEL)}),
     "optimal_threshold": Entry(lambda: {"c": [0.25, 0.5], "model": _model()}, {"c": _COST, "model": Arg(MODEL)}),
     "weight_g": Entry(lambda: {"t": [0.5, 1.5], "model": _model()}, {"t": _T, "model": Arg(MODEL)}),
     "weight_i": Entry(lambda: {"t": [0.5, 1.5], "model": _model()}, {"t": _T, "model": Arg(MODEL)}),
     "loss_at_implied_cost": Entry(lambda: {"t": [0.5, 1.5], "model": _model()}, {"t": _T, "model": Arg(MODEL)}),
-    "threshold_measure": Entry(lambda: {"t": [0.5, 1.5], "model": _model(), "measure": "kappa"},
-                               {"t": _T, "model": Arg(MODEL)}),
+    "threshold_measure": Entry(
+        lambda: {"t": [0.5, 1.5], "model": _model(), "measure": "kappa"}, {"t": _T, "model": Arg(MODEL)}
+    ),
     "integrated_measure": Entry(lambda: {"model": _model(), "measure": "kappa"}, {"model": Arg(MODEL)}),
-    "weight_m": Entry(lambda: {"t": [0.5, 1.5], "model": _model(), "measure": "kappa"},
-                      {"t": _T, "model": Arg(MODEL)}),
-    "expected_loss": Entry(lambda: {"model": _model(), "weight": (lambda t: apples.theory.weight_g(t, _model()))},
-                           {"model": Arg(MODEL)}),
-    "implied_cost_density": Entry(lambda: {"c": [0.25, 0.5], "model": _model()},
-                                  {"c": _COST, "model": Arg(MODEL)}),
-    "implied_cost_quantiles": Entry(lambda: {"model": _model(), "q": [0.25, 0.5]},
-                                    {"model": Arg(MODEL), "q": Arg(REAL, array=True)}),
-    "uniform_threshold_loss": Entry(lambda: {"model": _model(), "scale": 2.0},
-                                    {"model": Arg(MODEL), "scale": Arg(REAL, int_value=2)}),
+    "weight_m": Entry(lambda: {"t": [0.5, 1.5], "model": _model(), "measure": "kappa"}, {"t": _T, "model": Arg(MODEL)}),
+    "expected_loss": Entry(
+        lambda: {"model": _model(), "weight": (lambda t: apples.theory.weight_g(t, _model()))}, {"model": Arg(MODEL)}
+    ),
+    "implied_cost_density": Entry(lambda: {"c": [0.25, 0.5], "model": _model()}, {"c": _COST, "model": Arg(MODEL)}),
+    "implied_cost_quantiles": Entry(
+        lambda: {"model": _model(), "q": [0.25, 0.5]}, {"model": Arg(MODEL), "q": Arg(REAL, array=True)}
+    ),
+    "uniform_threshold_loss": Entry(
+        lambda: {"model": _model(), "scale": 2.0}, {"model": Arg(MODEL), "scale": Arg(REAL, int_value=2)}
+    ),
     "empirical_hand_loss": _ranking(_bin()),
-    "empirical_cost_intervals": _ranking(_bin(), rank_project=_no_thresholds, thresholds=_thresholds,
-                                         float_thresholds=_FLOAT_THR,
-                                         nan_ok="c_low and c_high are NaN off the hull (documented)"),
-    "empirical_loss": _ranking(_bin(c=[0.25, 0.5], scale=2.0),
-                               extra={"c": _COST, "scale": Arg(REAL, int_value=2)}),
-    "empirical_optimal_threshold": Entry(_bin(c=[0.25, 0.5]), {**_BIN, "c": _COST}, relabel=BIN_MAP,
-                                         thresholds=lambda r: r,
-                                         note="returns thresholds, which are scores: equivariant, not invariant"),
+    "empirical_cost_intervals": _ranking(
+        _bin(),
+        rank_project=_no_thresholds,
+        thresholds=_thresholds,
+        float_thresholds=_FLOAT_THR,
+        nan_ok="c_low and c_high are NaN off the hull (documented)",
+    ),
+    "empirical_loss": _ranking(_bin(c=[0.25, 0.5], scale=2.0), extra={"c": _COST, "scale": Arg(REAL, int_value=2)}),
+    "empirical_optimal_threshold": Entry(
+        _bin(c=[0.25, 0.5]),
+        {**_BIN, "c": _COST},
+        relabel=BIN_MAP,
+        thresholds=lambda r: r,
+        note="returns thresholds, which are scores: equivariant, not invariant",
+    ),
     "empirical_uniform_threshold_loss": _ranking(_bin(scale=2.0), extra={"scale": Arg(REAL, int_value=2)}),
-    "uniform_threshold_loss_draws": _ranking(_bin(n_draws=20, seed=0, scale=2.0),
-                                             extra={"n_draws": Arg(SIZE), "scale": Arg(REAL, int_value=2),
-                                                    "seed": Arg(SEED)}),
-    "h_prior_density": Entry(lambda: {"c": [0.25, 0.5], "pi_pos": 0.25, "severity_ratio": 0.5},
-                             {"c": _COST, "pi_pos": Arg(REAL), "severity_ratio": _severity(_no_density_below_1)}),
-    "binormal_h_measure": Entry(lambda: {"model": _model(), "severity_ratio": 0.5},
-                                {"model": Arg(MODEL), "severity_ratio": _severity(_approx(0.0, abs=1e-6))}),
-    "incoherence_comparison": Entry(lambda: {"model_a": _model(), "model_b": _model(mu_pos=2.0), "n_grid": 5},
-                                    {"model_a": Arg(MODEL), "model_b": Arg(MODEL), "n_grid": Arg(SIZE)}),
+    "uniform_threshold_loss_draws": _ranking(
+        _bin(n_draws=20, seed=0, scale=2.0),
+        extra={"n_draws": Arg(SIZE), "scale": Arg(REAL, int_value=2), "seed": Arg(SEED)},
+    ),
+    "h_prior_density": Entry(
+        lambda: {"c": [0.25, 0.5], "pi_pos": 0.25, "severity_ratio": 0.5},
+        {"c": _COST, "pi_pos": Arg(REAL), "severity_ratio": _severity(_no_density_below_1)},
+    ),
+    "binormal_h_measure": Entry(
+        lambda: {"model": _model(), "severity_ratio": 0.5},
+        {"model": Arg(MODEL), "severity_ratio": _severity(_approx(0.0, abs=1e-6))},
+    ),
+    "incoherence_comparison": Entry(
+        lambda: {"model_a": _model(), "model_b": _model(mu_pos=2.0), "n_grid": 5},
+        {"model_a": Arg(MODEL), "model_b": Arg(MODEL), "n_grid": Arg(SIZE)},
+    ),
     # ---- parker: waveform.py, agreement.py, experiment.py (notebook 08) -------------------------
-    "make_waveform": Entry(lambda: {"n_samples": 5, "noise_features": True, "seed": 0},
-                           {"n_samples": Arg(SIZE), "seed": Arg(SEED)}),
+    "make_waveform": Entry(
+        lambda: {"n_samples": 5, "noise_features": True, "seed": 0}, {"n_samples": Arg(SIZE), "seed": Arg(SEED)}
+    ),
     "waveform_bases": Entry(lambda: {}),
     "agreement_levels": Entry(lambda: {"preferences": _preferences()}, note=_PREF_NOTE),
     "odd_one_out": Entry(lambda: {"preferences": _preferences()}, note=_PREF_NOTE),
     "count_error_cases": Entry(lambda: {"preferences": _preferences()}, note=_PREF_NOTE),
-    "error_case_shares": Entry(lambda: {"preferences": _preferences(), "confidence": 0.875},
-                               {"confidence": _CONF_LEVEL}, nan_ok="a group without error cases has no share",
-                               note=_PREF_NOTE),
-    "error_case_breakdown": Entry(lambda: {"comparisons": _parker_comparisons(), "by": "pos_prop"},
-                                  nan_ok="a group without error cases has no share", note=_PREF_NOTE),
-    "classifier_error_rates": Entry(lambda: {"comparisons": _parker_comparisons(),
-                                             "preferences": _preferences()}, note=_PREF_NOTE),
-    "wilson_interval": Entry(lambda: {"k": 3, "n": 8, "confidence": 0.875},
-                             {"k": Arg(SIZE), "n": Arg(SIZE), "confidence": _CONF_LEVEL}),
+    "error_case_shares": Entry(
+        lambda: {"preferences": _preferences(), "confidence": 0.875},
+        {"confidence": _CONF_LEVEL},
+        nan_ok="a group without error cases has no share",
+        note=_PREF_NOTE,
+    ),
+    "error_case_breakdown": Entry(
+        lambda: {"comparisons": _parker_comparisons(), "by": "pos_prop"},
+        nan_ok="a group without error cases has no share",
+        note=_PREF_NOTE,
+    ),
+    "classifier_error_rates": Entry(
+        lambda: {"comparisons": _parker_comparisons(), "preferences": _preferences()}, note=_PREF_NOTE
+    ),
+    "wilson_interval": Entry(
+        lambda: {"k": 3, "n": 8, "confidence": 0.875}, {"k": Arg(SIZE), "n": Arg(SIZE), "confidence": _CONF_LEVEL}
+    ),
     "g_test": Entry(lambda: {"observed": [3, 5, 8]}, {"observed": Arg(COUNT_ARRAY)}),
     "seven_measures": _ranking(_bin(), project=lambda d: tuple(d.values())),
-    "measure_preferences": Entry(lambda: {"values_a": [0.5, 0.25], "values_b": [0.25, 0.25], "tol": 0.125},
-                                 {"tol": Arg(REAL)}),
-    "paper_comparison": Entry(lambda: {"comparisons": _parker_comparisons(), "tolerance": 0.125},
-                              {"tolerance": Arg(REAL)}, note=_PREF_NOTE),
+    "measure_preferences": Entry(
+        lambda: {"values_a": [0.5, 0.25], "values_b": [0.25, 0.25], "tol": 0.125}, {"tol": Arg(REAL)}
+    ),
+    "paper_comparison": Entry(
+        lambda: {"comparisons": _parker_comparisons(), "tolerance": 0.125}, {"tolerance": Arg(REAL)}, note=_PREF_NOTE
+    ),
     "experiment_config": Entry(lambda: {"design": "tiny"}),
     "experiment_tasks": Entry(lambda: {"config": pk.experiment_config("tiny")}),
-    "run_experiment": Entry(lambda: {"config": pk.experiment_config("tiny", datasets=("iris",),
-                                                                    representations=("original",)), "n_jobs": 1},
-                            project=lambda r: r.comparisons, note="needs scikit-learn; tests/test_parker_experiment.py"),
+    "run_experiment": Entry(
+        lambda: {
+            "config": pk.experiment_config("tiny", datasets=("iris",), representations=("original",)),
+            "n_jobs": 1,
+        },
+        project=lambda r: r.comparisons,
+        note="needs scikit-learn; tests/test_parker_experiment.py",
+    ),
     # ---- binormal.py ---------------------------------------------------------------------------
-    "Binormal": Entry(lambda: {"mu_pos": 1.0, "sd_pos": 0.5, "mu_neg": 0.0, "sd_neg": 1.0, "pi_pos": 0.25},
-                      {"mu_pos": Arg(REAL, int_value=1),
-                       "sd_pos": Arg(REAL, overflow=(Overflow(5e-324, _positives_at_1, may_raise=True,
-                                                              label="subnormal"),)),
-                       "mu_neg": Arg(REAL, int_value=0),
-                       "sd_neg": Arg(REAL, int_value=1, overflow=(Overflow(5e-324, _negatives_at_0, may_raise=True,
-                                                                           label="subnormal"),)),
-                       "pi_pos": Arg(REAL)}),
+    "Binormal": Entry(
+        lambda: {"mu_pos": 1.0, "sd_pos": 0.5, "mu_neg": 0.0, "sd_neg": 1.0, "pi_pos": 0.25},
+        {
+            "mu_pos": Arg(REAL, int_value=1),
+            "sd_pos": Arg(REAL, overflow=(Overflow(5e-324, _positives_at_1, may_raise=True, label="subnormal"),)),
+            "mu_neg": Arg(REAL, int_value=0),
+            "sd_neg": Arg(
+                REAL, int_value=1, overflow=(Overflow(5e-324, _negatives_at_0, may_raise=True, label="subnormal"),)
+            ),
+            "pi_pos": Arg(REAL),
+        },
+    ),
     "Binormal.roc": Entry(lambda: {"self": _model(), "fpr": [0.25, 0.5]}, {"fpr": Arg(REAL, array=True)}),
-    "Binormal.sample": Entry(lambda: {"self": _model(), "n_pos": 3, "n_neg": 4, "seed": 0},
-                             {"n_pos": Arg(SIZE), "n_neg": Arg(SIZE), "seed": Arg(SEED)}),
+    "Binormal.sample": Entry(
+        lambda: {"self": _model(), "n_pos": 3, "n_neg": 4, "seed": 0},
+        {"n_pos": Arg(SIZE), "n_neg": Arg(SIZE), "seed": Arg(SEED)},
+    ),
     # ---- cv/predictions.py, reporting/ ---------------------------------------------------------
-    "CVPredictions": Entry(lambda: {"y_true": list(Y), "y_pred": list(P), "y_score": list(S), "folds": list(F),
-                                    "pos_label": 1},
-                           {"y_true": _labels(), "y_pred": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS),
-                            "pos_label": Arg(POSITIVE)},
-                           project=_predictions_codes, relabel=BIN_MAP),
-    "CVPredictions@repeats": Entry(lambda: {"y_true": list(Y) * 2, "y_score": list(S) * 2, "folds": list(F) * 2,
-                                            "repeats": [0] * 6 + [1] * 6},
-                                   {"y_true": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS),
-                                    "repeats": Arg(FOLD_IDS)},
-                                   project=_predictions_state),
-    "CVPredictions@multiclass": Entry(lambda: {"y_true": list(YM), "y_pred": list(PM),
-                                               "folds": [0, 0, 0, 0, 1, 1, 1, 1], "labels": [0, 1, 2]},
-                                      {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS),
-                                       "labels": Arg(LABEL_SET)},
-                                      project=_predictions_state, relabel=MC_MAP),
-    "report": Entry(lambda: {"predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S),
-                                                                 folds=list(F), pos_label=1)},
-                    {"predictions": Arg(MODEL)}, project=_report_dict),
-    "report@intervals": Entry(lambda: {"predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S),
-                                                                           folds=list(F), pos_label=1),
-                                       "confidence": 0.75, "n_resamples": 200, "seed": 0},
-                              {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True),
-                               "n_resamples": Arg(SIZE), "seed": Arg(SEED)},
-                              project=_report_dict),
-    "report@intervals_multiclass": Entry(lambda: {"predictions": apples.CVPredictions(
-                                                      list(YM), y_pred=list(PM), folds=[0, 0, 0, 0, 1, 1, 1, 1],
-                                                      labels=[0, 1, 2]),
-                                                  "confidence": 0.75, "n_resamples": 200},
-                                         {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True),
-                                          "n_resamples": Arg(SIZE)},
-                                         project=_report_dict),
+    "CVPredictions": Entry(
+        lambda: {"y_true": list(Y), "y_pred": list(P), "y_score": list(S), "folds": list(F), "pos_label": 1},
+        {
+            "y_true": _labels(),
+            "y_pred": _labels(),
+            "y_score": Arg(SCORES),
+            "folds": Arg(FOLD_IDS),
+            "pos_label": Arg(POSITIVE),
+        },
+        project=_predictions_codes,
+        relabel=BIN_MAP,
+    ),
+    "CVPredictions@repeats": Entry(
+        lambda: {"y_true": list(Y) * 2, "y_score": list(S) * 2, "folds": list(F) * 2, "repeats": [0] * 6 + [1] * 6},
+        {"y_true": _labels(), "y_score": Arg(SCORES), "folds": Arg(FOLD_IDS), "repeats": Arg(FOLD_IDS)},
+        project=_predictions_state,
+    ),
+    "CVPredictions@multiclass": Entry(
+        lambda: {"y_true": list(YM), "y_pred": list(PM), "folds": [0, 0, 0, 0, 1, 1, 1, 1], "labels": [0, 1, 2]},
+        {"y_true": _labels(), "y_pred": _labels(), "folds": Arg(FOLD_IDS), "labels": Arg(LABEL_SET)},
+        project=_predictions_state,
+        relabel=MC_MAP,
+    ),
+    "report": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S), folds=list(F), pos_label=1)
+        },
+        {"predictions": Arg(MODEL)},
+        project=_report_dict,
+    ),
+    "report@intervals": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S), folds=list(F), pos_label=1),
+            "confidence": 0.75,
+            "n_resamples": 200,
+            "seed": 0,
+        },
+        {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True), "n_resamples": Arg(SIZE), "seed": Arg(SEED)},
+        project=_report_dict,
+    ),
+    "report@intervals_multiclass": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(
+                list(YM), y_pred=list(PM), folds=[0, 0, 0, 0, 1, 1, 1, 1], labels=[0, 1, 2]
+            ),
+            "confidence": 0.75,
+            "n_resamples": 200,
+        },
+        {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True), "n_resamples": Arg(SIZE)},
+        project=_report_dict,
+    ),
     # ---- cv/sklearn_adapter.py ------------------------------------------------------------------
-    "cross_val_predictions": Entry(lambda: dict(zip(("X", "y"), _binary_xy()), estimator=_logistic(),
-                                                cv=_two_fold_cv(), pos_label=1),
-                                   {"y": _labels(aligned=False), "pos_label": Arg(POSITIVE)},
-                                   project=_predictions_state, note="X and the splitter go to scikit-learn as given"),
-    "counts_scorer": Entry(lambda: {"pos_label": 1},
-                           note="returns a scorer; pos_label is checked to be one label when it is made "
-                                "(tests/test_sklearn_integration.py), and against y by Counts.from_labels when it scores"),
-    "fold_counts_from_cross_validate": Entry(lambda: {"results": {"test_tp": [3, 2], "test_fp": [1, 2],
-                                                                  "test_fn": [1, 1], "test_tn": [5, 5]}}),
-    "CVReport.from_json": Entry(lambda: {"text": apples.report(apples.CVPredictions(list(Y), y_pred=list(P),
-                                                                                    folds=list(F))).to_json()},
-                                project=_report_dict),
+    "cross_val_predictions": Entry(
+        lambda: dict(zip(("X", "y"), _binary_xy(), strict=True), estimator=_logistic(), cv=_two_fold_cv(), pos_label=1),
+        {"y": _labels(aligned=False), "pos_label": Arg(POSITIVE)},
+        project=_predictions_state,
+        note="X and the splitter go to scikit-learn as given",
+    ),
+    "counts_scorer": Entry(
+        lambda: {"pos_label": 1},
+        note="returns a scorer; pos_label is checked to be one label when it is made "
+        "(tests/test_sklearn_integration.py), and against y by Counts.from_labels when it scores",
+    ),
+    "fold_counts_from_cross_validate": Entry(
+        lambda: {"results": {"test_tp": [3, 2], "test_fp": [1, 2], "test_fn": [1, 1], "test_tn": [5, 5]}}
+    ),
+    "CVReport.from_json": Entry(
+        lambda: {"text": apples.report(apples.CVPredictions(list(Y), y_pred=list(P), folds=list(F))).to_json()},
+        project=_report_dict,
+    ),
 }
 
 #: Public names that take none of the input classes, with the reason.
@@ -934,45 +1257,136 @@ _CONSTANT = "constant (a tuple of choices or a number from a paper), not callabl
 _RESULT = "result type returned by a registered function; built by it, not from user data"
 _PLOT = "plotting helper: draws a notebook figure from a registered function's values or result table"
 _WIDGET = "widget builder for a notebook: wires sliders to registered functions"
-_KIND = ("parameter kind or rule between parameters (an apples._params.Kind or Relation) that public functions "
-         "declare; checked through the registered functions that declare it")
+_KIND = (
+    "parameter kind or rule between parameters (an apples._params.Kind or Relation) that public functions "
+    "declare; checked through the registered functions that declare it"
+)
 EXEMPT: dict[str, str] = {
     **dict.fromkeys(["BINORMAL", "PRIOR", "F_TRUE", "N_FOLDS", "EQUAL_FOLDS", "DESIGN", "MOVES", "SHIFTS"], _KIND),
-    **dict.fromkeys(["CV_F_METHODS", "CV_ROC_AUC_METHODS", "PRECISION_AT_K_TIES", "PAPER_FOLD_AUC", "PAPER_AUC_AVG",
-                     "PAPER_AUC_MERGE", "PAPER_N_POSITIVES", "PAPER_N_CASES", "FIGURE_PRIORS", "FIGURE_F_TRUE",
-                     "FIGURE_PANEL_PRIORS", "EXACT_METHODS", "VAN_ASCH_RECALL_A", "VAN_ASCH_RECALL_B",
-                     "NONE_LABEL", "UNMATCHED", "AVERAGES", "H_MEASURE_PRIORS", "THRESHOLD_MEASURES",
-                     "AVERAGE_POLICIES", "FOLD_F1_AVERAGES", "FOLD_F1_METHODS", "IMPLIED_COSTS", "F_AGGREGATIONS",
-                     "QUANTITY_NAMES", "AGGREGATION_NAMES", "REPORT_SECTIONS", "COUNT_KEYS", "RANKING_METRICS", "EXPLORER_NOTE", "READINGS", "FIGURE2_PANELS", "FIGURE2_PROPS", "ALLOCATIONS",
-                     "ERROR_MODELS"], _CONSTANT),
+    **dict.fromkeys(
+        [
+            "CV_F_METHODS",
+            "CV_ROC_AUC_METHODS",
+            "PRECISION_AT_K_TIES",
+            "PAPER_FOLD_AUC",
+            "PAPER_AUC_AVG",
+            "PAPER_AUC_MERGE",
+            "PAPER_N_POSITIVES",
+            "PAPER_N_CASES",
+            "FIGURE_PRIORS",
+            "FIGURE_F_TRUE",
+            "FIGURE_PANEL_PRIORS",
+            "EXACT_METHODS",
+            "VAN_ASCH_RECALL_A",
+            "VAN_ASCH_RECALL_B",
+            "NONE_LABEL",
+            "UNMATCHED",
+            "AVERAGES",
+            "H_MEASURE_PRIORS",
+            "THRESHOLD_MEASURES",
+            "AVERAGE_POLICIES",
+            "FOLD_F1_AVERAGES",
+            "FOLD_F1_METHODS",
+            "IMPLIED_COSTS",
+            "F_AGGREGATIONS",
+            "QUANTITY_NAMES",
+            "AGGREGATION_NAMES",
+            "REPORT_SECTIONS",
+            "COUNT_KEYS",
+            "RANKING_METRICS",
+            "EXPLORER_NOTE",
+            "READINGS",
+            "FIGURE2_PANELS",
+            "FIGURE2_PROPS",
+            "ALLOCATIONS",
+            "ERROR_MODELS",
+        ],
+        _CONSTANT,
+    ),
     "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
-    **dict.fromkeys(["COUNTS", "FOLD_COUNTS", "COUNTS_BY_LABEL", "BETA", "CV_PREDICTIONS", "FOLD_SCORES"],
-                    "a kind of parameter (apples._params): what a declared parameter takes; tests/test_params.py"),
+    **dict.fromkeys(
+        ["COUNTS", "FOLD_COUNTS", "COUNTS_BY_LABEL", "BETA", "CV_PREDICTIONS", "FOLD_SCORES"],
+        "a kind of parameter (apples._params): what a declared parameter takes; tests/test_params.py",
+    ),
     "FAggregation": "a result type: the entries of F_AGGREGATIONS (a frozen dataclass of names)",
     "FREQUENCIES": "the kind of the frequencies= parameter (an apples._params.Kind), declared by average_scores",
     "FrequenciesCover": "a relation between parameters (an apples._params.Relation), declared by average_scores",
     **dict.fromkeys(["ConfidenceInterval", "PairedComparison"], _RESULT),
-    **dict.fromkeys(["PROPORTION_METHODS", "ROC_AUC_CI_METHODS", "CV_SCORE_CI_METHODS", "COVERAGE_MODELS",
-                     "COVERAGE_INTERVALS"], _CONSTANT),
-    **dict.fromkeys(["CalibrationStudy", "CalibrationExplorer", "MergeDecomposition", "SimulationDesign",
-                     "ExploreResult", "SimExplorer", "FoldCounts", "SplitConfusionMatrix", "AveragedScores",
-                     "ThresholdResult", "KappaCurve", "ROCCurve", "ROCHull", "HMeasureResult", "HandLoss", "EmpiricalCosts",
-                     "IncoherenceComparison", "IncoherenceExplorer"], _RESULT),
+    **dict.fromkeys(
+        ["PROPORTION_METHODS", "ROC_AUC_CI_METHODS", "CV_SCORE_CI_METHODS", "COVERAGE_MODELS", "COVERAGE_INTERVALS"],
+        _CONSTANT,
+    ),
+    **dict.fromkeys(
+        [
+            "CalibrationStudy",
+            "CalibrationExplorer",
+            "MergeDecomposition",
+            "SimulationDesign",
+            "ExploreResult",
+            "SimExplorer",
+            "FoldCounts",
+            "SplitConfusionMatrix",
+            "AveragedScores",
+            "ThresholdResult",
+            "KappaCurve",
+            "ROCCurve",
+            "ROCHull",
+            "HMeasureResult",
+            "HandLoss",
+            "EmpiricalCosts",
+            "IncoherenceComparison",
+            "IncoherenceExplorer",
+        ],
+        _RESULT,
+    ),
     **dict.fromkeys(["GTest", "ExperimentResult", "ExperimentConfig"], _RESULT),
     "SEVERITY_RATIO": _KIND,
-    **dict.fromkeys(["PARKER_MEASURES", "CLASSIFIERS", "DATASETS", "PAPER_RESULTS", "REPRESENTATIONS",
-                     "WAVEFORM_NOISE_FEATURES"], _CONSTANT),
+    **dict.fromkeys(
+        ["PARKER_MEASURES", "CLASSIFIERS", "DATASETS", "PAPER_RESULTS", "REPRESENTATIONS", "WAVEFORM_NOISE_FEATURES"],
+        _CONSTANT,
+    ),
     "set_style": "sets matplotlib/pandas options; takes no arguments",
     "decorate": "sets Axes properties (Axes.set keywords); takes no data",
-    **dict.fromkeys(["plot_f_of_tp", "plot_f_precision_recall", "plot_f_rates", "plot_cv_f_histograms",
-                     "plot_method_curves", "plot_fold_f1", "plot_accuracy_by_uncertainty", "plot_averages",
-                     "plot_incoherence_comparison", "plot_loss_surface", "plot_figure1", "panel_axes", "explorer_mimebundle", "plot_coverage",
-                     "plot_cv_f_convergence", "plot_bias_vs_prior", "plot_figure4_5", "plot_figure6",
-                     "plot_figure7", "plot_figure8", "plot_figure9"], _PLOT),
-    **dict.fromkeys(["plot_fold_f1_convergence", "plot_fold_f1_grid", "plot_fold_f1_readings", "plot_delta_factors",
-                     "plot_fold_f1_single_runs"], _PLOT),
-    **dict.fromkeys(["plot_agreement_levels", "plot_error_case_shares", "plot_error_case_breakdown",
-                     "plot_classifier_error_rates"], _PLOT),
+    **dict.fromkeys(
+        [
+            "plot_f_of_tp",
+            "plot_f_precision_recall",
+            "plot_f_rates",
+            "plot_cv_f_histograms",
+            "plot_method_curves",
+            "plot_fold_f1",
+            "plot_accuracy_by_uncertainty",
+            "plot_averages",
+            "plot_incoherence_comparison",
+            "plot_loss_surface",
+            "plot_figure1",
+            "panel_axes",
+            "explorer_mimebundle",
+            "plot_coverage",
+            "plot_cv_f_convergence",
+            "plot_bias_vs_prior",
+            "plot_figure4_5",
+            "plot_figure6",
+            "plot_figure7",
+            "plot_figure8",
+            "plot_figure9",
+        ],
+        _PLOT,
+    ),
+    **dict.fromkeys(
+        [
+            "plot_fold_f1_convergence",
+            "plot_fold_f1_grid",
+            "plot_fold_f1_readings",
+            "plot_delta_factors",
+            "plot_fold_f1_single_runs",
+        ],
+        _PLOT,
+    ),
+    **dict.fromkeys(
+        ["plot_agreement_levels", "plot_error_case_shares", "plot_error_case_breakdown", "plot_classifier_error_rates"],
+        _PLOT,
+    ),
     **dict.fromkeys(["calibration_explorer", "sim_explorer", "incoherence_explorer"], _WIDGET),
 }
 
@@ -998,54 +1412,87 @@ ZERO_BY_ZERO: dict[str, ZeroByZero] = {
     "recall": ZeroByZero(lambda: {"counts": _Z(0, 3, 0)}, {"zero": 0.0, "nan": None, "raise": None}),
     "accuracy": ZeroByZero(lambda: {"counts": _Z(0, 0, 0, 0)}, {"zero": 0.0, "nan": None, "raise": None}),
     "f_measure": ZeroByZero(lambda: {"counts": _Z(0, 0, 0)}, {"zero": 0.0, "nan": None, "raise": None}),
-    "f_measure@harmonic": ZeroByZero(lambda: {"counts": _Z(0, 0, 4), "formula": "harmonic"},
-                                     {"zero": 0.0, "nan": None, "raise": None}),
-    "f_from_precision_recall": ZeroByZero(lambda: {"precision": 0.0, "recall": 0.0},
-                                          {"zero": 0.0, "nan": None, "raise": None}),
+    "f_measure@harmonic": ZeroByZero(
+        lambda: {"counts": _Z(0, 0, 4), "formula": "harmonic"}, {"zero": 0.0, "nan": None, "raise": None}
+    ),
+    "f_from_precision_recall": ZeroByZero(
+        lambda: {"precision": 0.0, "recall": 0.0}, {"zero": 0.0, "nan": None, "raise": None}
+    ),
     # one class: no AUC; no positives: no AP
     "roc_auc": ZeroByZero(lambda: {"y_true": [1, 1], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
     "average_precision": ZeroByZero(lambda: {"y_true": [0, 0], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
     # all scores tied: every prediction is constant; "zero" gives MCC 0 at the only threshold
-    "max_mcc": ZeroByZero(lambda: {"y_true": [1, 0], "y_score": [0.5, 0.5]},
-                          {"zero": (0.0, 0.5), "nan": None, "raise": None}),
+    "max_mcc": ZeroByZero(
+        lambda: {"y_true": [1, 0], "y_score": [0.5, 0.5]}, {"zero": (0.0, 0.5), "nan": None, "raise": None}
+    ),
     # fold 1 has one class; fold 2 ranks its positive first: skipping fold 1 leaves 1.0
-    "cv_roc_auc": ZeroByZero(lambda: {"y_true": [1, 1, 1, 0], "y_score": [0.5, 0.25, 0.5, 0.25],
-                                      "folds": [0, 0, 1, 1], "method": "avg"}, {"skip": 1.0, "nan": None, "raise": None}),
-    "cv_ranking_score": ZeroByZero(lambda: {"y_true": [0, 0, 1, 0], "y_score": [0.5, 0.25, 0.5, 0.25],
-                                            "folds": [0, 0, 1, 1], "metric": "average_precision", "method": "avg"},
-                                   {"skip": 1.0, "nan": None, "raise": None}),
+    "cv_roc_auc": ZeroByZero(
+        lambda: {"y_true": [1, 1, 1, 0], "y_score": [0.5, 0.25, 0.5, 0.25], "folds": [0, 0, 1, 1], "method": "avg"},
+        {"skip": 1.0, "nan": None, "raise": None},
+    ),
+    "cv_ranking_score": ZeroByZero(
+        lambda: {
+            "y_true": [0, 0, 1, 0],
+            "y_score": [0.5, 0.25, 0.5, 0.25],
+            "folds": [0, 0, 1, 1],
+            "metric": "average_precision",
+            "method": "avg",
+        },
+        {"skip": 1.0, "nan": None, "raise": None},
+    ),
     # one fold: no pair spans two folds, AUC_between is 0/0 (an AUC of no pairs: never 0)
-    "merge_decomposition": ZeroByZero(lambda: {"y_true": [1, 0], "y_score": [0.5, 0.25], "folds": [0, 0]},
-                                      {"nan": None, "raise": None}),
+    "merge_decomposition": ZeroByZero(
+        lambda: {"y_true": [1, 0], "y_score": [0.5, 0.25], "folds": [0, 0]}, {"nan": None, "raise": None}
+    ),
     # no class A and r_B = 1: no false positives either, F1 of A is 0/0
-    "theoretical_f1": ZeroByZero(lambda: {"prop_a": 0.0, "recall_b": 1.0, "average": "binary"},
-                                 {"zero": 0.0, "nan": None, "raise": None}),
-    "fold_f1": ZeroByZero(lambda: {"n_a": [0, 0], "tp_a": [0, 0], "tp_b": [10, 10], "fold_size": 10, "method": "tp_fp"},
-                          {"zero": 0.0, "nan": None, "raise": None}),
+    "theoretical_f1": ZeroByZero(
+        lambda: {"prop_a": 0.0, "recall_b": 1.0, "average": "binary"}, {"zero": 0.0, "nan": None, "raise": None}
+    ),
+    "fold_f1": ZeroByZero(
+        lambda: {"n_a": [0, 0], "tp_a": [0, 0], "tp_b": [10, 10], "fold_size": 10, "method": "tp_fp"},
+        {"zero": 0.0, "nan": None, "raise": None},
+    ),
     # label b is never predicted nor in the gold: macro over a (P 3/4, R 3/5, F 2/3) and b (0/0)
     "average_scores": ZeroByZero(
         lambda: {"counts_by_label": {"a": _Z(3, 1, 2), "b": _Z(0, 0, 0)}, "average": "macro"},
-        {"zero": (3 / 8, 3 / 10, 2 * (3 / 8) * (3 / 10) / (3 / 8 + 3 / 10), 1 / 3),
-         "skip": (3 / 4, 3 / 5, 2 / 3, 2 / 3), "nan": None, "raise": None}),
+        {
+            "zero": (3 / 8, 3 / 10, 2 * (3 / 8) * (3 / 10) / (3 / 8 + 3 / 10), 1 / 3),
+            "skip": (3 / 4, 3 / 5, 2 / 3, 2 / 3),
+            "nan": None,
+            "raise": None,
+        },
+    ),
     # precision before is 0/0 (0 under "zero"), after 0/1: the change is 0
-    "precision_factor": ZeroByZero(lambda: {"counts": _Z(0, 0, 3), "delta": 1},
-                                   {"zero": 0.0, "nan": None, "raise": None}),
+    "precision_factor": ZeroByZero(
+        lambda: {"counts": _Z(0, 0, 3), "delta": 1}, {"zero": 0.0, "nan": None, "raise": None}
+    ),
     "recall_factor": ZeroByZero(lambda: {"counts": _Z(0, 2, 0), "delta": 0}, {"zero": 0.0, "nan": None, "raise": None}),
-    "recall_change": ZeroByZero(lambda: {"counts_by_label": {"a": _Z(3, 1, 2, 4), "b": _Z(0, 2, 0, 6)},
-                                         "shifts": {"b": 0}, "average": "macro"},
-                                {"zero": 0.0, "nan": None, "raise": None}),
+    "recall_change": ZeroByZero(
+        lambda: {"counts_by_label": {"a": _Z(3, 1, 2, 4), "b": _Z(0, 2, 0, 6)}, "shifts": {"b": 0}, "average": "macro"},
+        {"zero": 0.0, "nan": None, "raise": None},
+    ),
     # d (0/0 before, 0/1 after) takes one false positive of b (1/3 -> 1/2): (1/2 - 1/3) / 3 labels
-    "precision_change": ZeroByZero(lambda: {"counts_by_label": {"a": _Z(3, 1, 2, 4), "b": _Z(1, 2, 0, 6),
-                                                                "d": _Z(0, 0, 0, 9)},
-                                            "moves": [("b", "d", 1)], "average": "macro"},
-                                   {"zero": 1 / 18, "nan": None, "raise": None}),
+    "precision_change": ZeroByZero(
+        lambda: {
+            "counts_by_label": {"a": _Z(3, 1, 2, 4), "b": _Z(1, 2, 0, 6), "d": _Z(0, 0, 0, 9)},
+            "moves": [("b", "d", 1)],
+            "average": "macro",
+        },
+        {"zero": 1 / 18, "nan": None, "raise": None},
+    ),
     # no trials; one class; identical classifiers (SE 0); every fold difference the same; all cases TN
     "proportion_ci": ZeroByZero(lambda: {"k": 0, "n": 0}, {"nan": None, "raise": None}),
     "roc_auc_ci": ZeroByZero(lambda: {"y_true": [1, 1], "y_score": [0.5, 0.25]}, {"nan": None, "raise": None}),
-    "compare_roc_auc": ZeroByZero(lambda: {"y_true": [1, 1, 0, 0], "y_score_a": [0.5, 0.25, 0.5, 0.125],
-                                           "y_score_b": [0.5, 0.25, 0.5, 0.125]}, {"nan": None, "raise": None}),
-    "compare_cv_scores": ZeroByZero(lambda: {"scores_a": [0.5, 0.75], "scores_b": [0.25, 0.5], "n_train": 4,
-                                             "n_test": 2}, {"nan": None, "raise": None}),
-    "cv_f_measure_ci": ZeroByZero(lambda: {"fold_counts": [_Z(0, 0, 0, 3), _Z(0, 0, 0, 2)], "method": "tp_fp",
-                                           "n_resamples": 8}, {"zero": (0.0, 0.0, 0.0), "nan": None, "raise": None}),
+    "compare_roc_auc": ZeroByZero(
+        lambda: {"y_true": [1, 1, 0, 0], "y_score_a": [0.5, 0.25, 0.5, 0.125], "y_score_b": [0.5, 0.25, 0.5, 0.125]},
+        {"nan": None, "raise": None},
+    ),
+    "compare_cv_scores": ZeroByZero(
+        lambda: {"scores_a": [0.5, 0.75], "scores_b": [0.25, 0.5], "n_train": 4, "n_test": 2},
+        {"nan": None, "raise": None},
+    ),
+    "cv_f_measure_ci": ZeroByZero(
+        lambda: {"fold_counts": [_Z(0, 0, 0, 3), _Z(0, 0, 0, 2)], "method": "tp_fp", "n_resamples": 8},
+        {"zero": (0.0, 0.0, 0.0), "nan": None, "raise": None},
+    ),
 }

@@ -9,7 +9,10 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "apples", derandomize=True, deadline=None, max_examples=100,
+    "apples",
+    derandomize=True,
+    deadline=None,
+    max_examples=100,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("apples")
@@ -26,11 +29,17 @@ def book_html(tmp_path_factory):
     """
     base = tmp_path_factory.mktemp("book")
     src = base / "src"
-    shutil.copytree(ROOT / "book", src, ignore=shutil.ignore_patterns("generated", "apples*.rst"))  # as make book copies it
+    shutil.copytree(
+        ROOT / "book", src, ignore=shutil.ignore_patterns("generated", "apples*.rst")
+    )  # as make book copies it
     (src / "notebooks").mkdir(parents=True)
     for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         shutil.copy(p, src / "notebooks")
-    build = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(base / "html")],
-                           capture_output=True, text=True, timeout=600)
+    build = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(base / "html")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert build.returncode == 0, build.stderr[-2000:]
     return base / "html"

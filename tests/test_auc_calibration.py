@@ -111,8 +111,10 @@ def test_auc_avg_does_not_move_with_shifts_and_scales(study, shifts, scales):
 
 def test_merge_moves_with_shifts(study):
     s = study
-    values = {round(cv_roc_auc(s.y_true, s.log_scores((0, 0, d, -d)), folds=s.folds, method="merge"), 6)
-              for d in (0, 0.5, 1, 2)}
+    values = {
+        round(cv_roc_auc(s.y_true, s.log_scores((0, 0, d, -d)), folds=s.folds, method="merge"), 6)
+        for d in (0, 0.5, 1, 2)
+    }
     assert len(values) == 4
 
 
@@ -202,7 +204,8 @@ def test_fold_scores_match_sklearn_conventions():
     assert f.tolist() == [k for k, test in enumerate(tests, start=1) for _ in test]
     # cross_val_score averages per-fold AUCs: AUC_avg
     assert cv_roc_auc(yt, ys, folds=f, method="avg") == pytest.approx(
-        cross_val_score(est, X, y, cv=cv, scoring="roc_auc").mean(), abs=1e-12)
+        cross_val_score(est, X, y, cv=cv, scoring="roc_auc").mean(), abs=1e-12
+    )
     # scoring the pooled out-of-fold decision values merges them: AUC_merge
     pooled = cross_val_predict(est, X, y, cv=cv, method="decision_function")
     assert cv_roc_auc(yt, ys, folds=f, method="merge") == pytest.approx(roc_auc_score(y, pooled), abs=1e-12)
@@ -216,8 +219,9 @@ def test_sklearn_one_class_fold_is_nan():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert np.isnan(roc_auc_score(y[2:], np.arange(6.0)))
-    assert np.isnan(cv_roc_auc(y, np.r_[np.arange(4.0), np.arange(4.0)], folds=[1] * 4 + [2] * 4, method="avg",
-                               undefined="nan"))
+    assert np.isnan(
+        cv_roc_auc(y, np.r_[np.arange(4.0), np.arange(4.0)], folds=[1] * 4 + [2] * 4, method="avg", undefined="nan")
+    )
 
 
 # -- plots and explorer ------------------------------------------------------------------------------------------
@@ -301,8 +305,9 @@ def test_merge_decomposition_against_brute_force(data):
     d = apples.merge_decomposition(y_all, s_all, folds=f_all)
     within_u = sum(_pairs(s[y == 1], s[y == 0]) for y, s in zip(ys, ss, strict=True))
     within_n = sum((y == 1).sum() * (y == 0).sum() for y in ys)
-    between_u = sum(_pairs(ss[i][ys[i] == 1], ss[j][ys[j] == 0])
-                    for i in range(len(ys)) for j in range(len(ys)) if i != j)
+    between_u = sum(
+        _pairs(ss[i][ys[i] == 1], ss[j][ys[j] == 0]) for i in range(len(ys)) for j in range(len(ys)) if i != j
+    )
     between_n = sum((ys[i] == 1).sum() * (ys[j] == 0).sum() for i in range(len(ys)) for j in range(len(ys)) if i != j)
     assert d.within == pytest.approx(within_u / within_n, abs=1e-12)
     assert d.between == pytest.approx(between_u / between_n, abs=1e-12)
@@ -341,8 +346,9 @@ def _platt_on_training_margins(f, y):
         z = -(ab[0] * f + ab[1])  # log-odds of the positive class
         return np.sum(np.logaddexp(0, z) - t * z)
 
-    a, b = minimize(loss, x0=[-1.0, 0.0], method="Nelder-Mead",
-                    options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000}).x
+    a, b = minimize(
+        loss, x0=[-1.0, 0.0], method="Nelder-Mead", options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000}
+    ).x
     return lambda g: expit(-(a * g + b))
 
 
@@ -370,11 +376,13 @@ def test_training_set_calibration_keeps_each_fold_auc_but_moves_merge():
         assert roc_auc(t, p) == pytest.approx(roc_auc(t, m), abs=1e-12)
         assert np.all((p > 0) & (p < 1))
     assert cv_roc_auc(yt2, probs, folds=f, method="avg") == pytest.approx(
-        cv_roc_auc(yt, margins, folds=f, method="avg"), abs=1e-12)
+        cv_roc_auc(yt, margins, folds=f, method="avg"), abs=1e-12
+    )
     # the sigmoid fitted on (nearly separable) training margins is steep: probabilities span many decades
     assert probs.min() < 1e-10
     assert cv_roc_auc(yt2, probs, folds=f, method="merge") != pytest.approx(
-        cv_roc_auc(yt, margins, folds=f, method="merge"), abs=1e-6)
+        cv_roc_auc(yt, margins, folds=f, method="merge"), abs=1e-6
+    )
 
 
 def test_training_set_calibration_rejects_bad_input():
@@ -401,8 +409,9 @@ def test_eight_is_the_hardest_digit_for_the_linear_svm():
     assert min(result, key=result.get) == 8
     # independent of apples: scikit-learn's mean of per-fold roc_auc on the same splits
     X, y = digits_one_vs_rest(8, n_positives=None)
-    sk = cross_val_score(LinearSVC(C=1.0, dual=False), X, y, cv=StratifiedKFold(4, shuffle=True, random_state=0),
-                         scoring="roc_auc").mean()
+    sk = cross_val_score(
+        LinearSVC(C=1.0, dual=False), X, y, cv=StratifiedKFold(4, shuffle=True, random_state=0), scoring="roc_auc"
+    ).mean()
     assert result[8] == pytest.approx(sk, abs=1e-12)
     assert percent(sk, decimals=1) == "97.7%"
     assert percent(result[8], decimals=1) == "97.7%"

@@ -32,8 +32,9 @@ def test_table_equals_auc_table_for_each_model():
     assert list(table.columns) == ["fold 1", "fold 2", "AUC_avg", "AUC_merge", "avg - merge (points)"]
     for name, s in scores.items():
         aucs = apples.auc_table(Y, s, folds=F)["auc"]
-        np.testing.assert_array_equal(table.loc[name, ["fold 1", "fold 2", "AUC_avg", "AUC_merge"]].to_numpy(float),
-                                      aucs.to_numpy(float))
+        np.testing.assert_array_equal(
+            table.loc[name, ["fold 1", "fold 2", "AUC_avg", "AUC_merge"]].to_numpy(float), aucs.to_numpy(float)
+        )
         assert table.loc[name, "avg - merge (points)"] == 100 * (aucs["AUC_avg"] - aucs["AUC_merge"])
 
 
@@ -54,8 +55,9 @@ def test_table_values_by_hand():
 
 
 def test_columns_name_the_fold_ids_and_the_positive_label_is_chosen():
-    table = fs.auc_comparison(["p", "n", "p", "n", "p", "n", "n", "p"], {"m": S}, folds=[0, 0, 0, 0, 7, 7, 7, 7],
-                              pos_label="p")
+    table = fs.auc_comparison(
+        ["p", "n", "p", "n", "p", "n", "n", "p"], {"m": S}, folds=[0, 0, 0, 0, 7, 7, 7, 7], pos_label="p"
+    )
     assert list(table.columns[:2]) == ["fold 0", "fold 7"]
     assert table.loc["m", ["fold 0", "fold 7"]].tolist() == [0.875, 0.75]
 
@@ -123,8 +125,14 @@ def test_gaps_over_splits_equal_scikit_learn_fold_by_fold():
 
 
 def test_gap_summary_by_hand():
-    gaps = pd.DataFrame({"model": ["b", "a", "b", "a", "b"], "seed": [0, 0, 1, 1, 2],
-                         "AUC_avg": [0.9, 0.8, 0.7, 0.6, 0.8], "AUC_merge": [0.8, 0.85, 0.7, 0.5, 0.9]})
+    gaps = pd.DataFrame(
+        {
+            "model": ["b", "a", "b", "a", "b"],
+            "seed": [0, 0, 1, 1, 2],
+            "AUC_avg": [0.9, 0.8, 0.7, 0.6, 0.8],
+            "AUC_merge": [0.8, 0.85, 0.7, 0.5, 0.9],
+        }
+    )
     gaps["gap"] = gaps.AUC_avg - gaps.AUC_merge
     s = fs.summarize_auc_gaps(gaps)
     assert list(s.index) == ["b", "a"]  # first-seen order
@@ -177,9 +185,14 @@ def test_breast_cancer_task_is_the_written_out_subsample():
 
 @pytest.mark.parametrize(
     ("kwargs", "error", "word"),
-    [({"n_positives": 0}, ValueError, "n_positives"), ({"n_positives": 213}, ValueError, "n_positives"),
-     ({"features": (30,)}, ValueError, "features"), ({"features": "1"}, TypeError, "features"),
-     ({"features": ()}, TypeError, "features"), ({"seed": None}, TypeError, "seed")],
+    [
+        ({"n_positives": 0}, ValueError, "n_positives"),
+        ({"n_positives": 213}, ValueError, "n_positives"),
+        ({"features": (30,)}, ValueError, "features"),
+        ({"features": "1"}, TypeError, "features"),
+        ({"features": ()}, TypeError, "features"),
+        ({"seed": None}, TypeError, "seed"),
+    ],
 )
 def test_breast_cancer_task_refuses_bad_arguments(kwargs, error, word):
     with pytest.raises(error, match=word):

@@ -56,8 +56,7 @@ def test_table3_every_value():
     for k, c in TABLE3.items():
         assert paper_round(c.tp / (c.tp + c.fp), 3) == expected_p[k]
         assert paper_round(c.tp / (c.tp + c.fn), 3) == expected_r[k]
-    assert frequencies_from_counts(TABLE3) == pytest.approx({"c1": 0.25, "c2": 0.25, "c3": 0.35, "c4": 0.15},
-                                                            abs=1e-15)
+    assert frequencies_from_counts(TABLE3) == pytest.approx({"c1": 0.25, "c2": 0.25, "c3": 0.35, "c4": 0.15}, abs=1e-15)
     macro = average_scores(TABLE3, average="macro")
     micro = average_scores(TABLE3, average="micro")
     lfb = average_scores(TABLE3, average="lfb", frequencies=TABLE3_TRAIN)
@@ -135,7 +134,8 @@ TABLE3_MATRIX = [[3, 4, 1, 2], [1, 1, 5, 3], [1, 3, 6, 4], [0, 0, 0, 6]]
 
 def test_table3_matrix_realises_table3():
     assert {k: (c.tp, c.fp, c.fn) for k, c in counts_from_matrix(TABLE3_MATRIX).items()} == {
-        k: (c.tp, c.fp, c.fn) for k, c in TABLE3.items()}
+        k: (c.tp, c.fp, c.fn) for k, c in TABLE3.items()
+    }
 
 
 def test_sklearn_weighted_is_lfb_with_test_frequencies_on_table3():
@@ -149,9 +149,11 @@ def test_sklearn_weighted_is_lfb_with_test_frequencies_on_table3():
 
 
 # --- §3.3.1 equivalence conditions (eqs. 11-14, footnotes 1-2) and eq. 15 --------------------------
-SQUARE = st.integers(2, 5).flatmap(
-    lambda q: st.lists(st.lists(st.integers(0, 6), min_size=q, max_size=q), min_size=q, max_size=q)
-).filter(lambda m: np.trace(np.asarray(m)) > 0)
+SQUARE = (
+    st.integers(2, 5)
+    .flatmap(lambda q: st.lists(st.lists(st.integers(0, 6), min_size=q, max_size=q), min_size=q, max_size=q))
+    .filter(lambda m: np.trace(np.asarray(m)) > 0)
+)
 
 
 @given(SQUARE)
@@ -216,7 +218,6 @@ def test_counterexamples():
     assert close(micro.precision, 1 / 3) and close(micro.recall, 1 / 2)
 
 
-
 def test_footnote3_eq15_needs_the_whole_label_set():
     # Van Asch footnote 3: with the test gold label set only, a predicted training label C is an error
     # counted by no label's fp: over {A, B}: tp 3, fp 0, fn 1 -> P = 1, R = 3/4; over {A, B, C}: P = R = 3/4.
@@ -232,14 +233,17 @@ def test_footnote3_eq15_needs_the_whole_label_set():
     assert close(micro.precision, accuracy_score(gold, pred))
     # apples refuses the truncated label set instead of silently breaking eq. 15
     from apples import label_counts
+
     with pytest.raises(ValueError, match="not in labels="):
         label_counts(gold, pred, labels=["A", "B"])
-    assert label_counts(gold, pred, labels=["A", "B", "C"]) == {k: Counts(c.tp, c.fp, c.fn, 4 - c.tp - c.fp - c.fn)
-                                                               for k, c in full.items()}
+    assert label_counts(gold, pred, labels=["A", "B", "C"]) == {
+        k: Counts(c.tp, c.fp, c.fn, 4 - c.tp - c.fp - c.fn) for k, c in full.items()
+    }
+
 
 # --- §4.1 the label set, and the undefined policy ------------------------------------------------
 FILE1 = counts_from_matrix([[3, 1, 1], [1, 3, 1], [1, 1, 3]])  # three labels, F = 0.6 each
-FILE2 = {"c1": Counts(9, 1, 1), "c2": Counts(9, 1, 1)}           # two labels, F = 0.9 each
+FILE2 = {"c1": Counts(9, 1, 1), "c2": Counts(9, 1, 1)}  # two labels, F = 0.9 each
 
 
 def test_label_set_pitfall_41():
@@ -311,8 +315,11 @@ def _check_against_sklearn(counts, y_true, y_pred, labels):
         for zd, policy in ((0.0, "zero"), (np.nan, "skip")):
             sk = precision_recall_fscore_support(y_true, y_pred, labels=labels, average=average, zero_division=zd)
             ours = _ours(counts, average, policy)
-            for name, a, b in (("precision", sk[0], ours.precision), ("recall", sk[1], ours.recall),
-                               ("F", sk[2], ours.mean_f)):
+            for name, a, b in (
+                ("precision", sk[0], ours.precision),
+                ("recall", sk[1], ours.recall),
+                ("F", sk[2], ours.mean_f),
+            ):
                 assert (math.isnan(a) and math.isnan(b)) or close(a, b), (average, zd, name, a, b)
 
 
@@ -345,7 +352,7 @@ def test_sklearn_multilabel(seed):
 
 # --- bad input ------------------------------------------------------------------------------------------
 def test_rejects_bad_frequencies():
-    with pytest.raises(ValueError, match="must sum to 1.*0.9"):
+    with pytest.raises(ValueError, match=r"must sum to 1.*0.9"):
         average_scores(TABLE3, average="lfb", frequencies={"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.3})
     with pytest.raises(ValueError, match=r"no entry for label\(s\) \['c4'\]"):
         average_scores(TABLE3, average="lfb", frequencies={"c1": 0.2, "c2": 0.2, "c3": 0.6})
@@ -387,14 +394,17 @@ def test_averaging_table_layout_table3():
     from apples.metrics.averaging import averaging_table
 
     t = averaging_table(TABLE3, frequencies=TABLE3_TRAIN)
-    assert list(t.index) == ["c1", "c2", "c3", "c4", "total", "macro-averaged", "micro-averaged",
-                             "lfb-micro-averaged"]
+    assert list(t.index) == ["c1", "c2", "c3", "c4", "total", "macro-averaged", "micro-averaged", "lfb-micro-averaged"]
     assert list(t.loc["total", ["tp", "fp", "fn"]]) == [16, 24, 24]  # Table 3 totals
     assert [paper_round(v, 3) for v in t.loc[["c1", "c2", "c3", "c4"], "recall"]] == [0.3, 0.1, 0.429, 1.0]
-    assert [paper_round(v, 3) for v in t.loc[["macro-averaged", "micro-averaged", "lfb-micro-averaged"],
-                                             "precision"]] == [0.406, 0.4, 0.395]
-    assert [paper_round(v, 3) for v in t.loc[["macro-averaged", "micro-averaged", "lfb-micro-averaged"],
-                                             "recall"]] == [0.457, 0.4, 0.579]
+    assert [
+        paper_round(v, 3) for v in t.loc[["macro-averaged", "micro-averaged", "lfb-micro-averaged"], "precision"]
+    ] == [0.406, 0.4, 0.395]
+    assert [paper_round(v, 3) for v in t.loc[["macro-averaged", "micro-averaged", "lfb-micro-averaged"], "recall"]] == [
+        0.457,
+        0.4,
+        0.579,
+    ]
     assert list(t["f_test"].iloc[:4]) == pytest.approx([0.25, 0.25, 0.35, 0.15])
     assert list(t["f_train"].iloc[:4]) == [0.1, 0.2, 0.3, 0.4]
     assert "lfb-micro-averaged" not in averaging_table(TABLE2).index

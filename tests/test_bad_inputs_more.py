@@ -17,14 +17,17 @@ import numpy as np
 import pytest
 
 import apples
+from apples._params import check_bool
 from apples.studies import forman_scholz as fs
 from apples.studies import parker as pk
 from apples.studies import van_asch as va
-from apples._params import check_bool
 
 #: Two folds of labels and positive scores (a log axis needs positive scores), flat with one fold id per case.
-FOLDED = {"y_true": [1, 0, 1, 0, 1, 0, 0, 1], "y_score": [0.75, 0.5, 0.5, 0.25, 0.625, 0.375, 0.125, 0.25],
-          "folds": [0, 0, 0, 0, 1, 1, 1, 1]}
+FOLDED = {
+    "y_true": [1, 0, 1, 0, 1, 0, 0, 1],
+    "y_score": [0.75, 0.5, 0.5, 0.25, 0.625, 0.375, 0.125, 0.25],
+    "folds": [0, 0, 0, 0, 1, 1, 1, 1],
+}
 
 NOT_FLAGS = ["yes", "False", None, 0, 1, [], np.array([True])]
 APPLES_DIR = Path(apples.__file__).resolve().parent
@@ -95,9 +98,13 @@ def test_training_set_calibration_get_params_deep_must_be_a_bool():
 
 
 # -- seeds: required, checked by apples, never None -----------------------------------------------
-BAD_SEEDS = [(None, TypeError, "seed is required"), ("0", TypeError, "seed must be"),
-             (0.5, TypeError, "seed must be"), (-1, ValueError, "seed must be"),
-             (True, TypeError, "seed must be")]
+BAD_SEEDS = [
+    (None, TypeError, "seed is required"),
+    ("0", TypeError, "seed must be"),
+    (0.5, TypeError, "seed must be"),
+    (-1, ValueError, "seed must be"),
+    (True, TypeError, "seed must be"),
+]
 
 
 @pytest.mark.parametrize("seed, exc, msg", BAD_SEEDS, ids=repr)
@@ -130,13 +137,21 @@ BIG_SEED = 2**70
 def _seeded_calls(seed):
     """A call per way a seed enters apples: check_count before, check_int(low=0), rng_from_seed."""
     return {
-        "simulate_cv_f": lambda: fs.simulate_cv_f(0.125, 0.75, n_cases=80, n_folds=8, stratified=False, n_reps=4,
-                                                  seed=seed),
-        "report": lambda: apples.report(apples.CVPredictions([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]), confidence=0.9, n_resamples=100, seed=seed),
-        "fold_positives": lambda: apples.theory.fold_positives(10, n_cases=80, n_folds=8, stratified=False,
-                                                               n_reps=3, seed=seed),
-        "roc_auc_ci": lambda: apples.roc_auc_ci([1, 0, 1, 0], [0.75, 0.5, 0.25, 0.125], method="bootstrap",
-                                                n_resamples=64, seed=seed),
+        "simulate_cv_f": lambda: fs.simulate_cv_f(
+            0.125, 0.75, n_cases=80, n_folds=8, stratified=False, n_reps=4, seed=seed
+        ),
+        "report": lambda: apples.report(
+            apples.CVPredictions([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]),
+            confidence=0.9,
+            n_resamples=100,
+            seed=seed,
+        ),
+        "fold_positives": lambda: apples.theory.fold_positives(
+            10, n_cases=80, n_folds=8, stratified=False, n_reps=3, seed=seed
+        ),
+        "roc_auc_ci": lambda: apples.roc_auc_ci(
+            [1, 0, 1, 0], [0.75, 0.5, 0.25, 0.125], method="bootstrap", n_resamples=64, seed=seed
+        ),
         "experiment_config": lambda: pk.experiment_config("tiny", seed=seed),
         "zipf_subsample": lambda: va.zipf_subsample(Y3, seed=seed),
     }
@@ -145,7 +160,7 @@ def _seeded_calls(seed):
 @pytest.mark.parametrize("name", list(_seeded_calls(0)))
 def test_a_seed_beyond_2_53_is_accepted_everywhere_as_seedsequence_accepts_it(name):
     np.random.SeedSequence(BIG_SEED)  # numpy's own contract: entropy of any size
-    _seeded_calls(BIG_SEED)[name]()   # before: simulate_cv_f called the seed "a count larger than 2**53"
+    _seeded_calls(BIG_SEED)[name]()  # before: simulate_cv_f called the seed "a count larger than 2**53"
 
 
 def test_a_big_seed_draws_what_default_rng_of_it_draws():
@@ -155,8 +170,11 @@ def test_a_big_seed_draws_what_default_rng_of_it_draws():
 
 
 @pytest.mark.parametrize("name", list(_seeded_calls(0)))
-@pytest.mark.parametrize("seed, exc", [(-1, ValueError), (-(2**70), ValueError), (0.5, TypeError), ("0", TypeError),
-                                       (True, TypeError)], ids=repr)
+@pytest.mark.parametrize(
+    "seed, exc",
+    [(-1, ValueError), (-(2**70), ValueError), (0.5, TypeError), ("0", TypeError), (True, TypeError)],
+    ids=repr,
+)
 def test_every_seed_refuses_the_same_values_with_the_same_words(name, seed, exc):
     with pytest.raises(exc, match=r"seed must be a non-negative int") as info:
         _seeded_calls(seed)[name]()
@@ -178,8 +196,7 @@ def test_simulate_fold_seed_is_required_and_checked_by_apples(func, seed, exc, m
 
 
 def test_simulate_fold_counts_seed_int_and_generator_give_the_same_draws():
-    runs = [va.simulate_fold_counts(0.125, **VA, n_reps=50, seed=s)
-            for s in (5, np.int64(5), np.random.default_rng(5))]
+    runs = [va.simulate_fold_counts(0.125, **VA, n_reps=50, seed=s) for s in (5, np.int64(5), np.random.default_rng(5))]
     for other in runs[1:]:
         for field in ("n_a", "tp_a", "tp_b"):
             np.testing.assert_array_equal(getattr(other, field), getattr(runs[0], field))
@@ -231,8 +248,9 @@ def test_plot_fold_f1_numpy_false_flags_leave_out_theory_and_legend(van_asch_cur
 Y3 = [0] * 12 + [1] * 12 + [2] * 12
 
 
-@pytest.mark.parametrize("seed, exc", [(None, TypeError), ("0", TypeError), (0.5, TypeError), (-1, ValueError)],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "seed, exc", [(None, TypeError), ("0", TypeError), (0.5, TypeError), (-1, ValueError)], ids=repr
+)
 def test_zipf_subsample_negative_and_non_integer_seeds_are_refused_naming_seed(seed, exc):
     with pytest.raises(exc, match=r"^seed must be") as info:
         va.zipf_subsample(Y3, seed=seed)
@@ -242,8 +260,11 @@ def test_zipf_subsample_negative_and_non_integer_seeds_are_refused_naming_seed(s
 def test_zipf_subsample_draws_with_default_rng_of_the_seed():
     # exponent 1: ranks 1, 2, 3 keep round(12/1), round(12/2), round(12/3) = 12, 6, 4 (docstring formula)
     rng = np.random.default_rng(2**40)  # a seed beyond 32 bits is fine for default_rng
-    expected = np.sort(np.concatenate([rng.choice(np.arange(12 * i, 12 * i + 12), size=k, replace=False)
-                                       for i, k in enumerate((12, 6, 4))]))
+    expected = np.sort(
+        np.concatenate(
+            [rng.choice(np.arange(12 * i, 12 * i + 12), size=k, replace=False) for i, k in enumerate((12, 6, 4))]
+        )
+    )
     np.testing.assert_array_equal(va.zipf_subsample(Y3, exponent=1.0, seed=2**40), expected)
     np.testing.assert_array_equal(va.zipf_subsample(Y3, exponent=1.0, seed=np.int64(2**40)), expected)
 
@@ -253,8 +274,11 @@ def _digits_like(n=60):
     return rng.normal(size=(n, 4)), np.repeat([0, 1, 2], n // 3)
 
 
-@pytest.mark.parametrize("seed, exc", [(None, TypeError), ("0", TypeError), (0.5, TypeError), (-1, ValueError),
-                                       (2**32, ValueError)], ids=repr)
+@pytest.mark.parametrize(
+    "seed, exc",
+    [(None, TypeError), ("0", TypeError), (0.5, TypeError), (-1, ValueError), (2**32, ValueError)],
+    ids=repr,
+)
 def test_nearest_neighbour_boosting_seed_must_be_a_32_bit_non_negative_int(seed, exc):
     X, y = _digits_like()
     with pytest.raises(exc, match=r"^seed must") as info:
@@ -280,11 +304,13 @@ def test_nearest_neighbour_boosting_largest_32_bit_seed_is_accepted_and_seeds_th
 # -- every other bool flag of the package goes through check_bool ----------------------------------
 @pytest.mark.parametrize("bad", ["yes", None, 1], ids=repr)
 def test_stratified_flag_is_checked_by_check_bool_everywhere(bad):
-    calls = [lambda: apples.theory.fold_positives(10, n_cases=80, n_folds=8, stratified=bad, n_reps=2),
-             lambda: fs.sample_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
-             lambda: fs.simulate_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
-             lambda: apples.theory.exact_cv_f(0.05, 0.8, stratified=bad, method="avg", n_cases=100),
-             lambda: fs.explore_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100)]
+    calls = [
+        lambda: apples.theory.fold_positives(10, n_cases=80, n_folds=8, stratified=bad, n_reps=2),
+        lambda: fs.sample_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
+        lambda: fs.simulate_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
+        lambda: apples.theory.exact_cv_f(0.05, 0.8, stratified=bad, method="avg", n_cases=100),
+        lambda: fs.explore_cv_f(0.05, 0.8, stratified=bad, n_reps=2, n_cases=100),
+    ]
     for call in calls:
         with pytest.raises(TypeError, match=r"^stratified must be True or False, got .* \(") as info:
             call()
@@ -325,14 +351,23 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-@pytest.mark.parametrize("kwargs, name, usable", [
-    ({"sd_pos": 5e-324}, "sd_pos", r"sd_pos must be at least sd_neg/1\.798e\+308 \(about 5\.56e-309 here\)"),
-    ({"sd_pos": 5e-309, "sd_neg": 1.0}, "sd_pos", r"sd_pos must be at least"),
-    ({"sd_neg": 5e-324, "sd_pos": 2.0}, "sd_neg", r"sd_neg must be at least sd_pos"),
-    ({"mu_pos": 1e308, "mu_neg": -1e308}, "mu_pos", r"difference must be at most 1\.798e\+308"),
-    ({"mu_pos": 1e10, "sd_pos": 1e-300}, "sd_pos", r"sd_pos must be at least \|mu_pos - mu_neg\|/1\.798e\+308"),
-], ids=["sd_pos_subnormal", "sd_pos_just_too_small", "sd_neg_ratio_underflows", "means_too_far_apart",
-        "intercept_overflows"])
+@pytest.mark.parametrize(
+    "kwargs, name, usable",
+    [
+        ({"sd_pos": 5e-324}, "sd_pos", r"sd_pos must be at least sd_neg/1\.798e\+308 \(about 5\.56e-309 here\)"),
+        ({"sd_pos": 5e-309, "sd_neg": 1.0}, "sd_pos", r"sd_pos must be at least"),
+        ({"sd_neg": 5e-324, "sd_pos": 2.0}, "sd_neg", r"sd_neg must be at least sd_pos"),
+        ({"mu_pos": 1e308, "mu_neg": -1e308}, "mu_pos", r"difference must be at most 1\.798e\+308"),
+        ({"mu_pos": 1e10, "sd_pos": 1e-300}, "sd_pos", r"sd_pos must be at least \|mu_pos - mu_neg\|/1\.798e\+308"),
+    ],
+    ids=[
+        "sd_pos_subnormal",
+        "sd_pos_just_too_small",
+        "sd_neg_ratio_underflows",
+        "means_too_far_apart",
+        "intercept_overflows",
+    ],
+)
 def test_binormal_refuses_standard_deviations_whose_ratio_overflows(kwargs, name, usable):
     with pytest.raises(ValueError, match=f"^{name}=") as info:
         apples.theory.Binormal(**kwargs)
@@ -416,8 +451,11 @@ def test_plot_rate_vs_score_labels_as_an_array_name_the_folds():
         plt.close(fig)
 
 
-@pytest.mark.parametrize("labels, exc", [(["only one"], ValueError), ([], ValueError), ("ab", TypeError),
-                                         (np.array(["a", "b", "c"]), ValueError)], ids=repr)
+@pytest.mark.parametrize(
+    "labels, exc",
+    [(["only one"], ValueError), ([], ValueError), ("ab", TypeError), (np.array(["a", "b", "c"]), ValueError)],
+    ids=repr,
+)
 def test_plot_rate_vs_score_labels_must_give_one_per_fold(labels, exc):
     fig, ax = plt.subplots()
     try:

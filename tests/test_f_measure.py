@@ -22,12 +22,15 @@ def test_hand_values():
     assert accuracy(c) == 370 / 376
 
 
-@pytest.mark.parametrize("func, counts", [
-    (precision, Counts(0, 0, 4)),   # no positive predictions
-    (recall, Counts(0, 3, 0)),      # no positives
-    (f_measure, Counts(0, 0, 0, 9)),  # eq. (2) is 0/0
-    (accuracy, Counts(0, 0, 0, 0)),
-])
+@pytest.mark.parametrize(
+    "func, counts",
+    [
+        (precision, Counts(0, 0, 4)),  # no positive predictions
+        (recall, Counts(0, 3, 0)),  # no positives
+        (f_measure, Counts(0, 0, 0, 9)),  # eq. (2) is 0/0
+        (accuracy, Counts(0, 0, 0, 0)),
+    ],
+)
 def test_undefined_policies(func, counts):
     assert func(counts, undefined="zero") == 0.0
     assert math.isnan(func(counts, undefined="nan"))
@@ -51,7 +54,7 @@ def test_unknown_policy(func):
 
 @pytest.mark.parametrize("func", [precision, recall, f_measure, accuracy])
 def test_counts_type_checked(func):
-    with pytest.raises(TypeError, match="counts must be an apples.Counts"):
+    with pytest.raises(TypeError, match=r"counts must be an apples.Counts"):
         func((1, 2, 3))
 
 
@@ -113,8 +116,7 @@ def test_eq1_tends_to_eq2_value_near_its_undefined_points(fp, fn):
         assert f_from_precision_recall(pr, re) <= 2 * min(pr, re) <= 2 * t / min(x for x in (fp, fn) if x)
 
 
-@given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40),
-       st.floats(0.1, 5.0, allow_nan=False))
+@given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40), st.floats(0.1, 5.0, allow_nan=False))
 def test_fbeta_counts_equals_harmonic_form(tp, fp, fn, beta):
     c = Counts(tp, fp, fn)
     h = f_measure(c, beta=beta, formula="harmonic", undefined="nan")

@@ -68,8 +68,7 @@ def test_eq31_against_sklearn():
     y_true = np.array(["A"] * 1000 + ["B"] * 9000)
     y_pred = np.array(["A"] * 800 + ["B"] * 200 + ["B"] * 8793 + ["A"] * 207)
     assert theoretical_f1(0.1) == pytest.approx(f1_score(y_true, y_pred, average="macro"), abs=1e-14)
-    assert theoretical_f1(0.1, average="binary") == pytest.approx(
-        f1_score(y_true, y_pred, pos_label="A"), abs=1e-14)
+    assert theoretical_f1(0.1, average="binary") == pytest.approx(f1_score(y_true, y_pred, pos_label="A"), abs=1e-14)
 
 
 def test_eq31_limits_and_vectorised():
@@ -121,8 +120,12 @@ def test_stratified_allocation(n_instances, n_folds, prop):
 def test_even_allocation_spreads_every_cell():
     sim = simulate_fold_counts(0.023, n_instances=1000, n_folds=10, allocation="even", n_reps=2)
     c = corpus_counts(0.023, n_instances=1000)
-    for cell, total in [(sim.tp_a, c["tp_a"]), (sim.n_a - sim.tp_a, c["n_a"] - c["tp_a"]),
-                        (sim.tp_b, c["tp_b"]), (sim.fold_size - sim.n_a - sim.tp_b, c["n_b"] - c["tp_b"])]:
+    for cell, total in [
+        (sim.tp_a, c["tp_a"]),
+        (sim.n_a - sim.tp_a, c["n_a"] - c["tp_a"]),
+        (sim.tp_b, c["tp_b"]),
+        (sim.fold_size - sim.n_a - sim.tp_b, c["n_b"] - c["tp_b"]),
+    ]:
         assert (cell.sum(axis=1) == total).all()
         assert (cell.max(axis=1) - cell.min(axis=1) <= 1).all()
 
@@ -175,12 +178,15 @@ def cv_reference(sim, rep, method, average):
     return (a + cv_f_measure(sim.counts(rep, pos_label="B"), method=method)) / 2
 
 
-@pytest.mark.parametrize("design", [
-    dict(prop_a=0.005, n_instances=1000, n_folds=50, allocation="random", errors="binomial"),
-    dict(prop_a=0.02, n_instances=1000, n_folds=50, allocation="stratified", errors="fixed"),
-    dict(prop_a=0.1, n_instances=1003, n_folds=10, allocation="random", errors="fixed"),
-    dict(prop_a=0.03, n_instances=200, n_folds=5, allocation="even", errors="fixed"),
-])
+@pytest.mark.parametrize(
+    "design",
+    [
+        dict(prop_a=0.005, n_instances=1000, n_folds=50, allocation="random", errors="binomial"),
+        dict(prop_a=0.02, n_instances=1000, n_folds=50, allocation="stratified", errors="fixed"),
+        dict(prop_a=0.1, n_instances=1003, n_folds=10, allocation="random", errors="fixed"),
+        dict(prop_a=0.03, n_instances=200, n_folds=5, allocation="even", errors="fixed"),
+    ],
+)
 def test_vectorised_equals_cv_f_measure(design):
     sim = simulate_fold_counts(design.pop("prop_a"), n_reps=30, seed=7, **design)
     for method in ("tp_fp", "avg"):
@@ -317,8 +323,10 @@ def test_exact_binomial_against_brute_force():
         folds = [fold1, tuple(i for i in range(n) if i not in fold1)]
         strat = all(sum(labels[i] == "A" for i in f) == 1 for f in folds)
         for right in itertools.product([0, 1], repeat=n):
-            prob = math.prod((r_a if labels[i] == "A" else r_b) if right[i] else
-                             (1 - (r_a if labels[i] == "A" else r_b)) for i in range(n))
+            prob = math.prod(
+                (r_a if labels[i] == "A" else r_b) if right[i] else (1 - (r_a if labels[i] == "A" else r_b))
+                for i in range(n)
+            )
             fa = fb = 0.0
             for f in folds:
                 tp_a = sum(labels[i] == "A" and right[i] for i in f)
@@ -327,14 +335,23 @@ def test_exact_binomial_against_brute_force():
                 fn_b = sum(labels[i] == "B" and not right[i] for i in f)
                 fa += float(fold_f(tp_a, fn_b, fn_a)) / k
                 fb += float(fold_f(tp_b, fn_a, fn_b)) / k
-            for alloc in (["random", "stratified"] if strat else ["random"]):
+            for alloc in ["random", "stratified"] if strat else ["random"]:
                 want[alloc][0] += prob * fa
                 want[alloc][1] += prob * (fa + fb) / 2
                 weights[alloc] += prob
     for alloc in ("random", "stratified"):
         for i, average in enumerate(("binary", "macro")):
-            got = exact_fold_f1(2 / 6, method="avg", average=average, n_instances=6, n_folds=2, allocation=alloc,
-                                errors="binomial", recall_a=r_a, recall_b=r_b)
+            got = exact_fold_f1(
+                2 / 6,
+                method="avg",
+                average=average,
+                n_instances=6,
+                n_folds=2,
+                allocation=alloc,
+                errors="binomial",
+                recall_a=r_a,
+                recall_b=r_b,
+            )
             assert got == pytest.approx(want[alloc][i] / weights[alloc], abs=1e-12)
 
 
@@ -353,12 +370,15 @@ def test_exact_tp_fp_binomial_by_double_sum():
         assert got == pytest.approx(want, abs=1e-12)
 
 
-@pytest.mark.parametrize("design", [
-    dict(prop_a=0.01, n_instances=1000, n_folds=50, allocation="random", errors="fixed"),
-    dict(prop_a=0.03, n_instances=1000, n_folds=10, allocation="stratified", errors="fixed"),
-    dict(prop_a=0.015, n_instances=1000, n_folds=50, allocation="random", errors="binomial"),
-    dict(prop_a=0.05, n_instances=10_000, n_folds=50, allocation="stratified", errors="binomial"),
-])
+@pytest.mark.parametrize(
+    "design",
+    [
+        dict(prop_a=0.01, n_instances=1000, n_folds=50, allocation="random", errors="fixed"),
+        dict(prop_a=0.03, n_instances=1000, n_folds=10, allocation="stratified", errors="fixed"),
+        dict(prop_a=0.015, n_instances=1000, n_folds=50, allocation="random", errors="binomial"),
+        dict(prop_a=0.05, n_instances=10_000, n_folds=50, allocation="stratified", errors="binomial"),
+    ],
+)
 def test_exact_agrees_with_simulation(design):
     prop = design.pop("prop_a")
     sim = simulate_fold_f1(prop, n_reps=4000, seed=9, **design)
@@ -381,8 +401,11 @@ def test_exact_even_allocation():
 # ----------------------------------------------------------------------------- the paper's claims about Figure 2
 def test_tp_fp_is_the_same_for_every_k():
     for errors in ("fixed", "binomial"):
-        vals = {exact_fold_f1(0.02, method="tp_fp", n_folds=k, allocation=a, errors=errors)
-                for k in (5, 10, 50) for a in ("random", "stratified")}
+        vals = {
+            exact_fold_f1(0.02, method="tp_fp", n_folds=k, allocation=a, errors=errors)
+            for k in (5, 10, 50)
+            for a in ("random", "stratified")
+        }
         assert len(vals) == 1
 
 
@@ -395,9 +418,12 @@ def test_eq31_coincides_almost_exactly_with_tp_fp():
 
 
 def test_avg_diverges_more_with_more_folds_and_fewer_instances():
-    gap = {(n, k): exact_fold_f1(0.01, method="tp_fp", n_instances=n, n_folds=k)
-           - exact_fold_f1(0.01, method="avg", n_instances=n, n_folds=k)
-           for n in (1000, 10_000) for k in (5, 10, 50)}
+    gap = {
+        (n, k): exact_fold_f1(0.01, method="tp_fp", n_instances=n, n_folds=k)
+        - exact_fold_f1(0.01, method="avg", n_instances=n, n_folds=k)
+        for n in (1000, 10_000)
+        for k in (5, 10, 50)
+    }
     assert gap[1000, 5] < gap[1000, 10] < gap[1000, 50]
     assert all(gap[10_000, k] < gap[1000, k] for k in (5, 10, 50))
 
@@ -405,8 +431,15 @@ def test_avg_diverges_more_with_more_folds_and_fewer_instances():
 def test_readings_columns_are_exact_fold_f1():
     r = fold_f1_readings([0.0, 0.02], n_instances=1000, n_folds=10, average="macro")
     assert list(r.index) == [0.0, 0.02] and r.index.name == "prop_a"
-    assert list(r.columns) == ["avg: random, fixed", "avg: stratified, fixed", "avg: even, fixed",
-                               "avg: random, binomial", "avg: stratified, binomial", "tp_fp: fixed", "tp_fp: binomial"]
+    assert list(r.columns) == [
+        "avg: random, fixed",
+        "avg: stratified, fixed",
+        "avg: even, fixed",
+        "avg: random, binomial",
+        "avg: stratified, binomial",
+        "tp_fp: fixed",
+        "tp_fp: binomial",
+    ]
     for col in r.columns:
         method, reading = col.split(": ")
         if method == "avg":
@@ -443,7 +476,8 @@ def test_leave_one_out_f_avg_is_tp_over_n():
         tp_a = corpus_counts(prop, n_instances=1000)["tp_a"]
         for allocation in ("random", "stratified"):
             assert exact_fold_f1(prop, method="avg", n_folds=1000, allocation=allocation) == pytest.approx(
-                tp_a / 1000, abs=1e-12)
+                tp_a / 1000, abs=1e-12
+            )
 
 
 def test_delta_not_one_yet_equal_scores():
@@ -485,22 +519,25 @@ def test_curve_columns():
 
 
 # ----------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(prop_a=-0.1), ValueError, "prop_a"),
-    (dict(prop_a=1.5), ValueError, "prop_a"),
-    (dict(prop_a=float("nan")), ValueError, "prop_a"),
-    (dict(prop_a="0.1"), TypeError, "prop_a"),
-    (dict(recall_a=1.2), ValueError, "recall_a"),
-    (dict(recall_b=-0.5), ValueError, "recall_b"),
-    (dict(n_folds=1), ValueError, "n_folds"),
-    (dict(n_folds=2000), ValueError, "n_folds"),
-    (dict(n_folds=2.0), TypeError, "n_folds"),
-    (dict(n_instances=1), ValueError, "n_instances"),
-    (dict(n_reps=0), ValueError, "n_reps"),
-    (dict(allocation="stratify"), ValueError, "allocation"),
-    (dict(errors="gaussian"), ValueError, "errors"),
-    (dict(allocation="even", errors="binomial"), ValueError, "allocation='even'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(prop_a=-0.1), ValueError, "prop_a"),
+        (dict(prop_a=1.5), ValueError, "prop_a"),
+        (dict(prop_a=float("nan")), ValueError, "prop_a"),
+        (dict(prop_a="0.1"), TypeError, "prop_a"),
+        (dict(recall_a=1.2), ValueError, "recall_a"),
+        (dict(recall_b=-0.5), ValueError, "recall_b"),
+        (dict(n_folds=1), ValueError, "n_folds"),
+        (dict(n_folds=2000), ValueError, "n_folds"),
+        (dict(n_folds=2.0), TypeError, "n_folds"),
+        (dict(n_instances=1), ValueError, "n_instances"),
+        (dict(n_reps=0), ValueError, "n_reps"),
+        (dict(allocation="stratify"), ValueError, "allocation"),
+        (dict(errors="gaussian"), ValueError, "errors"),
+        (dict(allocation="even", errors="binomial"), ValueError, "allocation='even'"),
+    ],
+)
 def test_simulation_rejects(kwargs, exc, match):
     args = dict(prop_a=0.05, n_instances=1000, n_folds=10, n_reps=2)
     args.update(kwargs)
@@ -508,12 +545,15 @@ def test_simulation_rejects(kwargs, exc, match):
         simulate_fold_counts(args.pop("prop_a"), **args)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(method="pr_re"), "method"),
-    (dict(average="micro"), "average"),
-    (dict(prop_a=2.0), "prop_a"),
-    (dict(n_folds=0), "n_folds"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(method="pr_re"), "method"),
+        (dict(average="micro"), "average"),
+        (dict(prop_a=2.0), "prop_a"),
+        (dict(n_folds=0), "n_folds"),
+    ],
+)
 def test_exact_rejects(kwargs, match):
     args = dict(prop_a=0.05, method="avg")
     args.update(kwargs)
@@ -521,20 +561,23 @@ def test_exact_rejects(kwargs, match):
         exact_fold_f1(args.pop("prop_a"), **args)
 
 
-@pytest.mark.parametrize("args, kwargs, exc, match", [
-    (([1, -1], [0, 0], [5, 5]), {}, ValueError, "n_a"),
-    (([1, 1], [2, 0], [5, 5]), {}, ValueError, "tp_a"),
-    (([1, 1], [1, 0], [10, 5]), {}, ValueError, "tp_b"),
-    (([1, 1], [1, 0], [5]), {}, ValueError, "same shape"),
-    (([1.0, 1.0], [1, 0], [5, 5]), {}, TypeError, "n_a"),
-    (([11, 1], [1, 0], [0, 5]), {}, ValueError, "n_a is larger than fold_size"),
-    (([1, 1], [1, 0], [5, 5]), dict(fold_size=0), ValueError, "fold_size"),
-    (([1, 1], [1, 0], [5, 5]), dict(fold_size=[10, 10, 10]), ValueError, "fold_size"),
-    ((1, 1, 5), {}, ValueError, "n_a"),
-    (([1, 1], [1, 0], [5, 5]), dict(method="avg_skip"), ValueError, "method"),
-    (([1, 1], [1, 0], [5, 5]), dict(average="weighted"), ValueError, "average"),
-    (([1, 1], [1, 0], [5, 5]), dict(undefined="ignore"), ValueError, "undefined"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, exc, match",
+    [
+        (([1, -1], [0, 0], [5, 5]), {}, ValueError, "n_a"),
+        (([1, 1], [2, 0], [5, 5]), {}, ValueError, "tp_a"),
+        (([1, 1], [1, 0], [10, 5]), {}, ValueError, "tp_b"),
+        (([1, 1], [1, 0], [5]), {}, ValueError, "same shape"),
+        (([1.0, 1.0], [1, 0], [5, 5]), {}, TypeError, "n_a"),
+        (([11, 1], [1, 0], [0, 5]), {}, ValueError, "n_a is larger than fold_size"),
+        (([1, 1], [1, 0], [5, 5]), dict(fold_size=0), ValueError, "fold_size"),
+        (([1, 1], [1, 0], [5, 5]), dict(fold_size=[10, 10, 10]), ValueError, "fold_size"),
+        ((1, 1, 5), {}, ValueError, "n_a"),
+        (([1, 1], [1, 0], [5, 5]), dict(method="avg_skip"), ValueError, "method"),
+        (([1, 1], [1, 0], [5, 5]), dict(average="weighted"), ValueError, "average"),
+        (([1, 1], [1, 0], [5, 5]), dict(undefined="ignore"), ValueError, "undefined"),
+    ],
+)
 def test_fold_f1_rejects(args, kwargs, exc, match):
     kw = dict(fold_size=10, method="tp_fp")
     kw.update(kwargs)

@@ -39,15 +39,21 @@ def _line_by_label(ax, label):
 # -- look-ups and formats ---------------------------------------------------------------------------
 def test_relative_bias_returns_the_grid_number(grid):
     for _, row in grid.sample(20, random_state=0).iterrows():
-        got = fs.relative_bias(grid, prior=row.prior, f_true=row.f_true, stratified=row.stratified,
-                               method=row.method)
+        got = fs.relative_bias(grid, prior=row.prior, f_true=row.f_true, stratified=row.stratified, method=row.method)
         assert type(got) is float
         assert got == row.relative_bias or (np.isnan(got) and np.isnan(row.relative_bias))
 
 
 def test_relative_bias_on_a_hand_table():
-    table = pd.DataFrame({"prior": [0.05, 0.05, 0.05], "f_true": [0.8, 0.8, 0.6], "stratified": [True, False, True],
-                          "method": ["avg", "avg", "avg"], "relative_bias": [-0.004, -0.0266, 0.125]})
+    table = pd.DataFrame(
+        {
+            "prior": [0.05, 0.05, 0.05],
+            "f_true": [0.8, 0.8, 0.6],
+            "stratified": [True, False, True],
+            "method": ["avg", "avg", "avg"],
+            "relative_bias": [-0.004, -0.0266, 0.125],
+        }
+    )
     assert fs.relative_bias(table, prior=0.05, f_true=0.8, stratified=False, method="avg") == -0.0266
     # priors computed in floating point (0.1 / 2) still find their row
     assert fs.relative_bias(table, prior=0.1 / 2, f_true=0.6, stratified=True, method="avg") == 0.125
@@ -66,14 +72,17 @@ def test_relative_bias_line_text(grid):
     assert [part.split(" ")[0] for part in full.split(", ")] == [a.symbol for a in F_AGGREGATIONS.values()]
 
 
-@pytest.mark.parametrize(("kwargs", "error", "word"), [
-    ({"prior": "0.05"}, TypeError, "prior"),
-    ({"f_true": float("nan")}, ValueError, "f_true"),
-    ({"stratified": "yes"}, TypeError, "stratified"),
-    ({"method": "mean"}, ValueError, "method"),
-    ({"grid": [1, 2]}, TypeError, "grid"),
-    ({"grid": pd.DataFrame({"prior": [0.05]})}, ValueError, "grid"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "word"),
+    [
+        ({"prior": "0.05"}, TypeError, "prior"),
+        ({"f_true": float("nan")}, ValueError, "f_true"),
+        ({"stratified": "yes"}, TypeError, "stratified"),
+        ({"method": "mean"}, ValueError, "method"),
+        ({"grid": [1, 2]}, TypeError, "grid"),
+        ({"grid": pd.DataFrame({"prior": [0.05]})}, ValueError, "grid"),
+    ],
+)
 def test_relative_bias_refuses_bad_arguments(grid, kwargs, error, word):
     call = {"grid": grid, "prior": 0.05, "f_true": 0.8, "stratified": True, "method": "avg", **kwargs}
     with pytest.raises(error, match=word):
@@ -96,8 +105,16 @@ def _hand_grid():
         (False, 0.05, {"tp_fp": -0.004, "avg": -0.04, "pr_re": 0.004}, {"tp_fp": 0.01, "avg": 0.005, "pr_re": 0.02}),
     ):
         for method in bias:
-            rows.append({"stratified": stratified, "prior": prior, "f_true": 0.8, "method": method,
-                         "bias": bias[method], "std": std[method]})
+            rows.append(
+                {
+                    "stratified": stratified,
+                    "prior": prior,
+                    "f_true": 0.8,
+                    "method": method,
+                    "bias": bias[method],
+                    "std": std[method],
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -126,10 +143,19 @@ def test_bias_ratios_and_sd_leaders_refuse_tables_without_their_columns():
         fs.bias_ratios(_hand_grid().query("method != 'tp_fp'"))
 
 
-@pytest.mark.parametrize(("p", "text"), [
-    (0.9996, "99.96 %"), (0.01, "1.00 %"), (0.00015, "0.015 %"), (1e-6, "0.0001 %"),
-    (1 / 1.9e9, "1 in 1,900,000,000"), (1 / 1_930_000, "1 in 1,900,000"), (0.0, "0 %"), (1.0, "100.00 %"),
-])
+@pytest.mark.parametrize(
+    ("p", "text"),
+    [
+        (0.9996, "99.96 %"),
+        (0.01, "1.00 %"),
+        (0.00015, "0.015 %"),
+        (1e-6, "0.0001 %"),
+        (1 / 1.9e9, "1 in 1,900,000,000"),
+        (1 / 1_930_000, "1 in 1,900,000"),
+        (0.0, "0 %"),
+        (1.0, "100.00 %"),
+    ],
+)
 def test_format_chance(p, text):
     assert fs.format_chance(p) == text
 
@@ -195,18 +221,22 @@ def test_figure4_5_returns_the_figure_of_the_given_axes(grid):
     fig, axes = plt.subplots(1, 2)
     assert fs.plot_figure4_5(grid, ax=axes) is fig
     assert axes[0].get_title().startswith("Forman & Scholz Fig. 4") and axes[1].get_title().startswith(
-        "Forman & Scholz Fig. 5")
+        "Forman & Scholz Fig. 5"
+    )
     with pytest.raises(ValueError, match="2 Axes"):
         fs.plot_figure4_5(grid, ax=[axes[0]])
     with pytest.raises(TypeError, match="grid"):
         fs.plot_figure4_5(grid.to_numpy())
 
 
-@pytest.mark.parametrize(("plot", "stratified", "column", "number"), [
-    (fs.plot_figure6, True, "relative_bias", 6),
-    (fs.plot_figure7, False, "relative_bias", 7),
-    (fs.plot_figure8, True, "relative_std", 8),
-])
+@pytest.mark.parametrize(
+    ("plot", "stratified", "column", "number"),
+    [
+        (fs.plot_figure6, True, "relative_bias", 6),
+        (fs.plot_figure7, False, "relative_bias", 7),
+        (fs.plot_figure8, True, "relative_std", 8),
+    ],
+)
 def test_panel_figures_draw_the_grid_column(grid, plot, stratified, column, number):
     fig = plot(grid)
     assert isinstance(fig, matplotlib.figure.Figure)
@@ -228,8 +258,10 @@ def test_figure8_crosses_are_the_exact_standard_deviations(grid):
     ax = fig.axes[1]  # 5% positives
     for method in apples.theory.EXACT_METHODS:
         crosses = _line_by_label(ax, f"{F_AGGREGATIONS[method].symbol} exact")
-        expected = [apples.theory.exact_cv_f(0.05, f, stratified=True, method=method, statistic="std") / f * 100
-                    for f in fs.FIGURE_F_TRUE]
+        expected = [
+            apples.theory.exact_cv_f(0.05, f, stratified=True, method=method, statistic="std") / f * 100
+            for f in fs.FIGURE_F_TRUE
+        ]
         np.testing.assert_allclose(crosses.get_xdata(), np.array(fs.FIGURE_F_TRUE) * 100)
         np.testing.assert_allclose(crosses.get_ydata(), expected, rtol=1e-12)
 
@@ -267,9 +299,11 @@ def test_figure8_bottom_row_is_each_sd_over_that_of_tp_fp(grid):
             np.testing.assert_allclose(line.get_xdata(), rows.f_true * 100)
             np.testing.assert_allclose(line.get_ydata(), rows["std"].to_numpy() / tp_fp, rtol=1e-12)
         crosses = _line_by_label(ax, "F_avg exact")
-        expected = [apples.theory.exact_cv_f(prior, f, stratified=True, method="avg", statistic="std")
-                    / apples.theory.exact_cv_f(prior, f, stratified=True, method="tp_fp", statistic="std")
-                    for f in fs.FIGURE_F_TRUE]
+        expected = [
+            apples.theory.exact_cv_f(prior, f, stratified=True, method="avg", statistic="std")
+            / apples.theory.exact_cv_f(prior, f, stratified=True, method="tp_fp", statistic="std")
+            for f in fs.FIGURE_F_TRUE
+        ]
         np.testing.assert_allclose(crosses.get_ydata(), expected, rtol=1e-12)
 
 
@@ -299,8 +333,10 @@ def test_figure9_curves_are_the_exact_probabilities():
     expected = [apples.theory.p_fold_without_positives(int(n), n_cases=1000, n_trials=1000) * 100 for n in x]
     np.testing.assert_allclose(line.get_ydata(), expected, rtol=1e-12)
     dots = _line_by_label(ax, "simulated, 1 trial, 1,000 cases")
-    freq = [(apples.theory.fold_positives(n, stratified=False, n_reps=500, seed=n).min(axis=1) == 0).mean() * 100
-            for n in (12, 20, 30, 45, 70)]
+    freq = [
+        (apples.theory.fold_positives(n, stratified=False, n_reps=500, seed=n).min(axis=1) == 0).mean() * 100
+        for n in (12, 20, 30, 45, 70)
+    ]
     np.testing.assert_allclose(dots.get_ydata(), freq)
     assert ax.get_title() == "Forman & Scholz Fig. 9 (reproduced): 10-fold unstratified CV"
     with pytest.raises(ValueError, match="n_reps"):

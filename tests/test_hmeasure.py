@@ -18,8 +18,8 @@ from scipy import integrate
 from scipy.stats import beta as beta_dist
 
 import apples
-from apples.metrics import HMeasureResult, ROCHull, h_measure_details, h_measure_prior, minimum_loss, roc_convex_hull
 from apples import h_measure
+from apples.metrics import HMeasureResult, ROCHull, h_measure_details, h_measure_prior, minimum_loss, roc_convex_hull
 
 
 @st.composite
@@ -27,7 +27,7 @@ def scored(draw, max_n: int = 30):
     """(y_true, y_score in [0, 1]) with both classes, often with ties."""
     n = draw(st.integers(2, max_n))
     rest = draw(st.lists(st.integers(0, 1), min_size=n - 2, max_size=n - 2))
-    y = np.array(draw(st.permutations([1, 0] + rest)))
+    y = np.array(draw(st.permutations([1, 0, *rest])))
     tied = st.lists(st.integers(0, 4).map(lambda k: k / 4), min_size=n, max_size=n)
     real = st.lists(st.floats(0, 1, allow_nan=False), min_size=n, max_size=n)
     return y, np.array(draw(st.one_of(tied, real)))
@@ -39,10 +39,12 @@ def _loss_by_quadrature(y, s, a, b):
     pi1 = np.mean(y == 1)
     breaks = sorted(set(hull.cost_low.tolist()) | {pi1})
     u = beta_dist(a, b).pdf
-    loss = integrate.quad(lambda c: minimum_loss(hull, c) * u(c), 0, 1, points=breaks,
-                          epsabs=1e-13, epsrel=1e-12, limit=500)[0]
-    max_loss = integrate.quad(lambda c: min(c * (1 - pi1), (1 - c) * pi1) * u(c), 0, 1, points=[pi1],
-                              epsabs=1e-13, epsrel=1e-12)[0]
+    loss = integrate.quad(
+        lambda c: minimum_loss(hull, c) * u(c), 0, 1, points=breaks, epsabs=1e-13, epsrel=1e-12, limit=500
+    )[0]
+    max_loss = integrate.quad(
+        lambda c: min(c * (1 - pi1), (1 - c) * pi1) * u(c), 0, 1, points=[pi1], epsabs=1e-13, epsrel=1e-12
+    )[0]
     return loss, max_loss
 
 
@@ -85,13 +87,16 @@ def test_matches_pypi_hmeasure_adversarial(case):
         assert h_measure(y, s, **ours) == pytest.approx(h_score(y, s, severity_ratio=theirs), abs=1e-12)
 
 
-@pytest.mark.parametrize("keywords, documented", [
-    ({}, 0.18889596344769588),
-    ({"severity_ratio": 0.7}, 0.13502616807120948),
-    ({"prior": "hand2014"}, 0.18310946512079307),  # the package's severity_ratio=-0.7
-    ({"severity_ratio": 0.1}, 0.001212529211507385),
-    ({"severity_ratio": 0.5}, 0.10750123502531805),
-])
+@pytest.mark.parametrize(
+    "keywords, documented",
+    [
+        ({}, 0.18889596344769588),
+        ({"severity_ratio": 0.7}, 0.13502616807120948),
+        ({"prior": "hand2014"}, 0.18310946512079307),  # the package's severity_ratio=-0.7
+        ({"severity_ratio": 0.1}, 0.001212529211507385),
+        ({"severity_ratio": 0.5}, 0.10750123502531805),
+    ],
+)
 def test_values_documented_in_pypi_hmeasure_docstring(keywords, documented):
     # the example of hmeasure.h_score's docstring (version 0.1.6), same data generation
     rng = np.random.default_rng(66)
@@ -139,14 +144,14 @@ def test_hull_is_the_upper_convex_hull(data):
     fpr, tpr, thr = apples.roc_curve(y, s)
     assert (hull.fpr[0], hull.tpr[0], hull.fpr[-1], hull.tpr[-1]) == (0, 0, 1, 1)
     # vertices are ROC points with their own thresholds
-    for x, yv, t in zip(hull.fpr, hull.tpr, hull.thresholds):
+    for x, yv, t in zip(hull.fpr, hull.tpr, hull.thresholds, strict=True):
         i = np.flatnonzero(thr == t)[0]
         assert (fpr[i], tpr[i]) == (x, yv)
     # strictly concave: edge slopes (as exact costs) strictly decrease
     assert np.all(np.diff(hull.cost_high[1:]) < 0)
     # every ROC point lies on or below the hull (exact in counts)
     P, N = hull.n_pos, hull.n_neg
-    for fp_i, tp_i in zip(np.round(fpr * N), np.round(tpr * P)):
+    for fp_i, tp_i in zip(np.round(fpr * N), np.round(tpr * P), strict=True):
         j = np.searchsorted(hull.fp, fp_i, side="right") - 1
         j = min(j, len(hull.fp) - 2)
         x0, y0, x1, y1 = hull.fp[j], hull.tp[j], hull.fp[j + 1], hull.tp[j + 1]
@@ -223,8 +228,12 @@ def test_hand_calculation_uniform_like_prior():
 
 
 @settings(max_examples=100)
-@given(scored(), st.sampled_from([{}, {"severity_ratio": 1}, {"severity_ratio": 7.0}, {"prior": "hand2014"},
-                                  {"worse_than_random": "flip"}]))
+@given(
+    scored(),
+    st.sampled_from(
+        [{}, {"severity_ratio": 1}, {"severity_ratio": 7.0}, {"prior": "hand2014"}, {"worse_than_random": "flip"}]
+    ),
+)
 def test_h_in_unit_interval(data, keywords):
     y, s = data
     with warnings.catch_warnings():
@@ -270,29 +279,35 @@ def test_result_types():
 
 
 # ---------------------------------------------------------------- bad input
-@pytest.mark.parametrize("y, s, error, match", [
-    ([1, 1, 1], [0.1, 0.2, 0.3], ValueError, "only one class"),
-    ([0, 0], [0.1, 0.2], ValueError, "only one class"),
-    ([1, 0, 1], [0.1, np.nan, 0.3], ValueError, "y_score contains NaN"),
-    ([1, 0, 1], [0.1, np.inf, 0.3], ValueError, "y_score contains an infinite"),
-    ([1, 0, 2], [0.1, 0.2, 0.3], ValueError, "y_true must hold two classes"),
-    ([1, 0, 1], [0.1, 0.2], ValueError, "inconsistent lengths"),
-    ([1, 0], ["a", "b"], TypeError, "y_score must be numeric"),
-])
+@pytest.mark.parametrize(
+    "y, s, error, match",
+    [
+        ([1, 1, 1], [0.1, 0.2, 0.3], ValueError, "only one class"),
+        ([0, 0], [0.1, 0.2], ValueError, "only one class"),
+        ([1, 0, 1], [0.1, np.nan, 0.3], ValueError, "y_score contains NaN"),
+        ([1, 0, 1], [0.1, np.inf, 0.3], ValueError, "y_score contains an infinite"),
+        ([1, 0, 2], [0.1, 0.2, 0.3], ValueError, "y_true must hold two classes"),
+        ([1, 0, 1], [0.1, 0.2], ValueError, "inconsistent lengths"),
+        ([1, 0], ["a", "b"], TypeError, "y_score must be numeric"),
+    ],
+)
 @pytest.mark.parametrize("func", [h_measure, h_measure_details, roc_convex_hull])
 def test_bad_scores_and_labels(func, y, s, error, match):
     with pytest.raises(error, match=match):
         func(y, s)
 
 
-@pytest.mark.parametrize("sr, error, match", [
-    (0, ValueError, "severity_ratio must be a positive finite number, got 0"),
-    (-1.0, ValueError, "prior='hand2014' here"),
-    (np.nan, ValueError, "severity_ratio must be a positive finite"),
-    (np.inf, ValueError, "severity_ratio must be a positive finite"),
-    (True, TypeError, "severity_ratio must be a positive number or None"),
-    ("2", TypeError, "severity_ratio must be a positive number or None"),
-])
+@pytest.mark.parametrize(
+    "sr, error, match",
+    [
+        (0, ValueError, "severity_ratio must be a positive finite number, got 0"),
+        (-1.0, ValueError, "prior='hand2014' here"),
+        (np.nan, ValueError, "severity_ratio must be a positive finite"),
+        (np.inf, ValueError, "severity_ratio must be a positive finite"),
+        (True, TypeError, "severity_ratio must be a positive number or None"),
+        ("2", TypeError, "severity_ratio must be a positive number or None"),
+    ],
+)
 def test_bad_severity_ratio(sr, error, match):
     with pytest.raises(error, match=match):
         h_measure([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], severity_ratio=sr)
@@ -311,7 +326,7 @@ def test_bad_options():
     for pi1 in (0, 1, -0.1, 1.5, np.nan):
         with pytest.raises(ValueError, match="pi1 must be a proportion"):
             h_measure_prior(pi1)
-    with pytest.raises(TypeError, match="hull must be an apples.metrics.ROCHull"):
+    with pytest.raises(TypeError, match=r"hull must be an apples.metrics.ROCHull"):
         minimum_loss((np.array([0, 1]), np.array([0, 1])), 0.5)
     hull = roc_convex_hull(y, s)
     for c in (-0.1, 1.1, np.nan):

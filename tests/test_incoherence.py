@@ -64,6 +64,7 @@ def pairs_auc(y, s):
 
 # -- eqs. 2-6: cost and threshold --------------------------------------------------
 
+
 @pytest.mark.parametrize("m", ALL)
 def test_loss_eq4_matches_its_definition_and_ends(m):
     t, c = np.linspace(-3, 3, 13), 0.3
@@ -105,8 +106,9 @@ def test_optimal_threshold_eq3_is_the_global_minimiser(m):
         q_star = misclassification_loss(t_star, c, m)
         assert q_star <= misclassification_loss(grid, c, m).min() + 1e-15
         if np.isfinite(t_star):
-            res = optimize.minimize_scalar(lambda t, c=c: misclassification_loss(t, c, m),
-                                           bracket=(t_star - 1, t_star, t_star + 1))
+            res = optimize.minimize_scalar(
+                lambda t, c=c: misclassification_loss(t, c, m), bracket=(t_star - 1, t_star, t_star + 1)
+            )
             assert q_star <= misclassification_loss(res.x, c, m) + 1e-15
 
 
@@ -118,12 +120,20 @@ def test_eq5_second_order_condition_is_positive_not_zero(m):
     maximum (Q'' < 0); neither has Q'' = 0.
     """
     from apples._kernels.parker import stationary_points as _stationary_points
+
     c = implied_cost(0.5 * (m.mu_pos + m.mu_neg), m)  # a cost with a stationary point
     roots = _stationary_points(np.array(c), m)
     assert np.all(np.isfinite(roots))
     h = 1e-4
-    second = [(misclassification_loss(r + h, c, m) - 2 * misclassification_loss(r, c, m)
-               + misclassification_loss(r - h, c, m)) / h**2 for r in roots]
+    second = [
+        (
+            misclassification_loss(r + h, c, m)
+            - 2 * misclassification_loss(r, c, m)
+            + misclassification_loss(r - h, c, m)
+        )
+        / h**2
+        for r in roots
+    ]
     assert min(second) < -1e-3 and max(second) > 1e-3
     t_star = optimal_threshold(c, m)
     if np.isfinite(t_star):
@@ -131,6 +141,7 @@ def test_eq5_second_order_condition_is_positive_not_zero(m):
 
 
 # -- eqs. 7-8: Hand's identity -------------------------------------------------------
+
 
 @pytest.mark.parametrize("m", ALL)
 def test_hand_identity_by_quadrature(m):
@@ -145,8 +156,9 @@ def test_hand_identity_by_quadrature(m):
 @pytest.mark.parametrize("m", ALL)
 def test_loss_at_implied_cost_is_pi0_pi1_wi_over_wg(m):
     t = np.linspace(-5, 5, 41)
-    np.testing.assert_allclose(loss_at_implied_cost(t, m),
-                               m.pi_pos * m.pi_neg * weight_i(t, m) / weight_g(t, m), rtol=1e-10)
+    np.testing.assert_allclose(
+        loss_at_implied_cost(t, m), m.pi_pos * m.pi_neg * weight_i(t, m) / weight_g(t, m), rtol=1e-10
+    )
     np.testing.assert_allclose(weight_g(t, m), m.pdf(t), rtol=1e-15)
 
 
@@ -168,6 +180,7 @@ def test_implied_cost_density_matches_monte_carlo():
     t = np.where(is_pos, rng.normal(m.mu_pos, m.sd_pos, n), rng.normal(m.mu_neg, m.sd_neg, n))
     c = implied_cost(t, m)
     from apples._kernels.parker import lambda_coefficients as _lambda_coefficients
+
     A, B, _ = _lambda_coefficients(m)
     c_turn = implied_cost(-B / (2 * A), m)  # c(t) turns back here: the density has a 1/sqrt singularity
     assert c.max() <= c_turn + 1e-12
@@ -179,6 +192,7 @@ def test_implied_cost_density_matches_monte_carlo():
 
 
 # -- threshold measures and integrated measures (§II) --------------------------------
+
 
 @pytest.mark.parametrize("m", ALL)
 def test_threshold_measures_match_their_definitions(m):
@@ -285,6 +299,7 @@ def test_implied_cost_distributions_differ_between_classifiers_but_the_h_prior_d
 
 # -- Flach, Hernández-Orallo & Ferri (Parker §VI-B) -------------------------------------
 
+
 @pytest.mark.parametrize("m", [EQUAL[0], EQUAL[1], UNEQUAL[0]])
 def test_uniform_thresholds_make_auc_linear_in_expected_loss(m):
     p0, p1 = m.pi_pos, m.pi_neg
@@ -295,10 +310,12 @@ def test_uniform_thresholds_make_auc_linear_in_expected_loss(m):
 
 # -- empirical scores with ties ----------------------------------------------------------
 
-labels_scores = st.integers(2, 30).flatmap(lambda n: st.tuples(
-    st.lists(st.integers(0, 1), min_size=n, max_size=n).filter(lambda y: 0 < sum(y) < n),
-    st.lists(st.integers(0, 4), min_size=n, max_size=n),  # few distinct values: many ties
-))
+labels_scores = st.integers(2, 30).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 1), min_size=n, max_size=n).filter(lambda y: 0 < sum(y) < n),
+        st.lists(st.integers(0, 4), min_size=n, max_size=n),  # few distinct values: many ties
+    )
+)
 
 
 @settings(max_examples=150)
@@ -395,6 +412,7 @@ def test_empirical_agrees_with_the_model_on_a_large_sample():
 
 # -- bad input ---------------------------------------------------------------------------
 
+
 def test_bad_input_is_rejected():
     m = Binormal()
     with pytest.raises(TypeError, match=r"model must be an apples\.theory\.Binormal"):
@@ -437,8 +455,10 @@ def test_bad_input_is_rejected():
 
 # -- H prior, population H, explorer --------------------------------------------------------
 
+
 def test_h_prior_density_is_the_mirrored_beta_of_hmeasure():
     from scipy import stats
+
     c = np.linspace(0.05, 0.95, 7)
     for pi in (0.2, 0.5, 0.7):
         a, b = apples.metrics.h_measure_prior(pi)
@@ -449,13 +469,17 @@ def test_h_prior_density_is_the_mirrored_beta_of_hmeasure():
 
 def test_h_prior_arguments_are_declared_with_the_h_measure_rules():
     m = Binormal(pi_pos=1e-320)
-    for call, param in ((lambda: apples.theory.h_prior_density(0.5, 1e-320), "pi_pos"),
-                        (lambda: apples.theory.binormal_h_measure(m), "model")):
+    for call, param in (
+        (lambda: apples.theory.h_prior_density(0.5, 1e-320), "pi_pos"),
+        (lambda: apples.theory.binormal_h_measure(m), "model"),
+    ):
         with pytest.raises(ValueError, match=r"pi_pos=1e-320 is too small for the default severity ratio") as info:
             call()
         assert info.value.param == param
-    for call in (lambda: apples.theory.h_prior_density(0.5, 0.3, severity_ratio=1.0, prior="hand2014"),
-                 lambda: apples.theory.binormal_h_measure(Binormal(), severity_ratio=1.0, prior="hand2014")):
+    for call in (
+        lambda: apples.theory.h_prior_density(0.5, 0.3, severity_ratio=1.0, prior="hand2014"),
+        lambda: apples.theory.binormal_h_measure(Binormal(), severity_ratio=1.0, prior="hand2014"),
+    ):
         with pytest.raises(ValueError, match=r"^severity_ratio must be None with prior='hand2014'") as info:
             call()
         assert info.value.param == "severity_ratio"
@@ -465,8 +489,9 @@ def test_h_prior_arguments_are_declared_with_the_h_measure_rules():
     assert apples.theory.h_prior_density(0.5, 1e-300) == 0.0  # tiny, but its ratio is a normal float
 
 
-@pytest.mark.parametrize("m", [Binormal(mu_pos=1.2, sd_pos=0.9, pi_pos=0.3),
-                               Binormal(mu_pos=0.8, sd_pos=1.6, pi_pos=0.6)])
+@pytest.mark.parametrize(
+    "m", [Binormal(mu_pos=1.2, sd_pos=0.9, pi_pos=0.3), Binormal(mu_pos=0.8, sd_pos=1.6, pi_pos=0.6)]
+)
 def test_binormal_h_measure_is_the_limit_of_the_sample_h_measure(m):
     n = 100_000
     y, s = m.sample(int(n * m.pi_pos), n - int(n * m.pi_pos), seed=4)
@@ -480,6 +505,7 @@ def test_compare_classifiers_table_matches_the_single_functions():
     assert r.table.loc["AUC", "A"] == a.auc and r.table.loc["AUC", "B"] == b.auc
     # independently: AUC = Φ(Δμ/√(σ₊² + σ₋²)) (Parker §II-D for normal scores)
     from scipy.stats import norm
+
     assert r.table.loc["AUC", "A"] == pytest.approx(norm.cdf(1 / np.sqrt(2)), abs=1e-15)
     assert r.table.loc["AUC", "B"] == pytest.approx(norm.cdf(2 / np.sqrt(1 + 0.81)), abs=1e-15)
     assert r.table.loc["AUK", "B"] == integrated_measure(b, "kappa")
@@ -514,8 +540,9 @@ def test_explorer_updates_its_table_when_a_slider_moves():
 def test_mean_implied_cost_under_hands_weighting_is_pi_neg_for_every_classifier():
     # E_{W_G}[c(t)] = ∫ π1 f1 dt = π1: the AUC's implied costs differ in shape, not in mean
     for m in ALL:
-        mean = integrate.quad(lambda t, m=m: implied_cost(t, m) * weight_g(t, m), -40, 40,
-                              points=[m.mu_neg, m.mu_pos], limit=400)[0]
+        mean = integrate.quad(
+            lambda t, m=m: implied_cost(t, m) * weight_g(t, m), -40, 40, points=[m.mu_neg, m.mu_pos], limit=400
+        )[0]
         assert abs(mean - m.pi_neg) < 1e-10
 
 
@@ -523,6 +550,7 @@ def test_implied_cost_quantiles_match_the_closed_form_cdf_under_hands_weighting(
     # equal spreads: T(x) in closed form from eq. 5, and P(c(t) <= x) = P(t >= T(x)) under W_G,
     # the score mixture, whose tail is a sum of two normal tails
     from scipy.stats import norm
+
     for mu, sd, p0 in ((1.0, 1.0, 0.3), (2.0, 1.5, 0.2), (0.7, 0.8, 0.6)):
         m = Binormal(mu_pos=mu, sd_pos=sd, sd_neg=sd, pi_pos=p0)
         q = np.array([0.05, 0.1, 0.5, 0.9, 0.95])
@@ -535,6 +563,7 @@ def test_implied_cost_quantiles_match_the_closed_form_cdf_under_hands_weighting(
 def test_implied_cost_quantiles_agree_with_the_integrated_density():
     m = Binormal(mu_pos=2.0, pi_pos=0.3)
     for measure, over in (("kappa", "fpr"), ("precision", "recall")):
+
         def w(t, ms=measure, ov=over):
             return weight_m(t, m, ms, over=ov)
 
@@ -587,8 +616,10 @@ def test_explorer_explains_a_random_classifier_and_the_plot_window():
     assert "A is a random classifier" in parts.table.value
     assert "B is a random classifier" not in parts.table.value
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     A, B = Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, pi_pos=0.3)
     r = pk.incoherence_comparison(A, B, n_grid=199)
     fig, axes = plt.subplots(1, 2)

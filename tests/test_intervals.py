@@ -157,8 +157,16 @@ def test_stratified_bootstrap_agrees_with_scipy_bootstrap():
     rng = np.random.default_rng(7)
     pos, neg = np.round(rng.normal(1.0, 1.0, 15), 1), np.round(rng.normal(0.0, 1.0, 25), 1)
     y = np.r_[np.ones(15, int), np.zeros(25, int)]
-    ref = stats.bootstrap((pos, neg), _auc_vectorised, paired=False, vectorized=True, method="percentile",
-                          n_resamples=4000, confidence_level=0.9, rng=np.random.default_rng(1))
+    ref = stats.bootstrap(
+        (pos, neg),
+        _auc_vectorised,
+        paired=False,
+        vectorized=True,
+        method="percentile",
+        n_resamples=4000,
+        confidence_level=0.9,
+        rng=np.random.default_rng(1),
+    )
     ci = roc_auc_ci(y, np.r_[pos, neg], method="bootstrap", n_resamples=4000, confidence=0.9, seed=2)
     assert ci.estimate == pytest.approx(float(_auc_vectorised(pos, neg)), abs=1e-12)
     assert ci.low == pytest.approx(ref.confidence_interval.low, abs=0.02)
@@ -179,8 +187,10 @@ def _fold_cases(c: apples.Counts) -> np.ndarray:
     return np.repeat(np.arange(4), [c.tp, c.fp, c.fn, c.tn])
 
 
-FOLDS_T1 = [apples.Counts.from_fold(positives=p, negatives=n, tp=tp, fp=fp)
-            for n, p, tp, fp in [(373, 3, 3, 0), (372, 4, 4, 1), (372, 4, 4, 13), (372, 4, 3, 5)]]
+FOLDS_T1 = [
+    apples.Counts.from_fold(positives=p, negatives=n, tp=tp, fp=fp)
+    for n, p, tp, fp in [(373, 3, 3, 0), (372, 4, 4, 1), (372, 4, 4, 13), (372, 4, 3, 5)]
+]
 FOLDS_MID = [apples.Counts(12, 5, 4, 29), apples.Counts(9, 7, 6, 28), apples.Counts(14, 3, 5, 28)]
 
 
@@ -200,8 +210,12 @@ def test_count_bootstrap_equals_resampling_cases(method):
     """
     rng = np.random.default_rng(5)
     cases = [_fold_cases(c) for c in FOLDS_MID]
-    counts = np.array([[np.bincount(codes[rng.integers(0, codes.size, codes.size)], minlength=4) for codes in cases]
-                       for _ in range(4000)])  # (resample, fold, cell): each fold's cases drawn with replacement
+    counts = np.array(
+        [
+            [np.bincount(codes[rng.integers(0, codes.size, codes.size)], minlength=4) for codes in cases]
+            for _ in range(4000)
+        ]
+    )  # (resample, fold, cell): each fold's cases drawn with replacement
     tp, fp, fn = counts[..., 0], counts[..., 1], counts[..., 2]
     if method == "tp_fp":  # eq. (2) of the pooled counts
         reps = 2 * tp.sum(1) / (2 * tp.sum(1) + fp.sum(1) + fn.sum(1))
@@ -252,7 +266,7 @@ def test_corrected_t_by_hand_from_nadeau_bengio():
 
 def test_paired_scores_must_share_their_shape_to_be_paired():
     a = np.arange(10, dtype=float).reshape(2, 5) / 20
-    b = (a + np.array([0.01, 0.03, 0.0, 0.02, 0.01, 0.04, 0.02, 0.0, 0.01, 0.05]).reshape(2, 5))
+    b = a + np.array([0.01, 0.03, 0.0, 0.02, 0.01, 0.04, 0.02, 0.0, 0.01, 0.05]).reshape(2, 5)
     # before: (2, 5) and (5, 2) were flattened and paired by position, repeat 1's fold 3 with repeat 2's fold 1
     with pytest.raises(ValueError, match=r"^scores_a has shape \(2, 5\) but scores_b has shape \(5, 2\)"):
         compare_cv_scores(a, b.T, n_train=900, n_test=100)
@@ -313,9 +327,14 @@ def test_results_are_immutable():
 
 # -- the numbers notebook 10 prints (checked outputs), from scipy and the formulas ---------------------
 def test_notebook_10_proportion_intervals():
-    expected = {("recall", "wilson"): (0.702, 0.988), ("recall", "clopper_pearson"): (0.681, 0.998),
-                ("recall", "agresti_coull"): (0.682, 1.000), ("precision", "wilson"): (0.272, 0.592),
-                ("precision", "clopper_pearson"): (0.255, 0.608), ("precision", "agresti_coull"): (0.272, 0.592)}
+    expected = {
+        ("recall", "wilson"): (0.702, 0.988),
+        ("recall", "clopper_pearson"): (0.681, 0.998),
+        ("recall", "agresti_coull"): (0.682, 1.000),
+        ("precision", "wilson"): (0.272, 0.592),
+        ("precision", "clopper_pearson"): (0.255, 0.608),
+        ("precision", "agresti_coull"): (0.272, 0.592),
+    }
     for (what, method), ends in expected.items():
         k, n = (14, 15) if what == "recall" else (14, 33)
         ci = proportion_ci(k, n, method=method)
@@ -334,4 +353,9 @@ def test_notebook_10_fold_t_intervals():
     naive = cv_score_ci(scores, n_train=900, n_test=100, method="t")
     corrected = cv_score_ci(scores, n_train=900, n_test=100)
     assert [round(v, 3) for v in (naive.estimate, naive.low, naive.high, corrected.low, corrected.high)] == [
-        0.803, 0.779, 0.827, 0.768, 0.838]
+        0.803,
+        0.779,
+        0.827,
+        0.768,
+        0.838,
+    ]

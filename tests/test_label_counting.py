@@ -36,15 +36,17 @@ def test_plain_multilabel_lists_equal_the_general_path_and_scikit_learn(dedup):
     gold = [[names[j] for j in rng.integers(0, 12, rng.integers(0, 4))] for _ in range(500)]
     pred = [[names[j] for j in rng.integers(0, 12, rng.integers(0, 4))] for _ in range(500)]
     fast = apples.label_counts(gold, pred, deduplicate=dedup)
-    general = apples.label_counts([np.array(g, dtype=object) for g in gold],
-                                  [np.array(p, dtype=object) for p in pred], deduplicate=dedup)
+    general = apples.label_counts(
+        [np.array(g, dtype=object) for g in gold], [np.array(p, dtype=object) for p in pred], deduplicate=dedup
+    )
     assert _as_tuple(fast) == _as_tuple(general)
     if dedup:
         mlb = MultiLabelBinarizer(classes=list(fast))
         mcm = multilabel_confusion_matrix(mlb.fit_transform(gold), mlb.transform(pred))
         assert [(c.fp, c.fn, c.tp) for c in fast.values()] == [(m[0][1], m[1][0], m[1][1]) for m in mcm.tolist()]
-    ints = apples.label_counts([[names.index(x) for x in g] for g in gold], [[names.index(x) for x in p] for p in pred],
-                               deduplicate=dedup)
+    ints = apples.label_counts(
+        [[names.index(x) for x in g] for g in gold], [[names.index(x) for x in p] for p in pred], deduplicate=dedup
+    )
     assert {names[k]: v for k, v in _as_tuple(ints).items()} == _as_tuple(fast)
 
 

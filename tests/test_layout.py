@@ -124,7 +124,8 @@ def test_dependencies_point_one_way():
 def test_import_apples_leaves_the_studies_and_optional_packages_unloaded():
     code = (
         "import sys, apples; "
-        "print(sorted(m for m in sys.modules if m.startswith(('apples.studies', 'matplotlib', 'sklearn', 'ipywidgets'))))"
+        "prefixes = ('apples.studies', 'matplotlib', 'sklearn', 'ipywidgets'); "
+        "print(sorted(m for m in sys.modules if m.startswith(prefixes)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -132,11 +133,7 @@ def test_import_apples_leaves_the_studies_and_optional_packages_unloaded():
 
 def test_contributing_describes_every_module():
     text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    missing = [
-        str(p.relative_to(PACKAGE))
-        for p in _modules()
-        if p.name != "__init__.py" and p.stem not in text
-    ]
+    missing = [str(p.relative_to(PACKAGE)) for p in _modules() if p.name != "__init__.py" and p.stem not in text]
     assert not missing, f"modules CONTRIBUTING.md's layout does not mention: {missing}"
 
 

@@ -14,8 +14,15 @@ from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from apples import Counts
-from apples.metrics.multilabel import NONE_LABEL, UNMATCHED, label_counts, label_frequencies, labels_from_confusion_matrix, split_confusion_matrix
 from apples.metrics.averaging import frequencies_from_counts
+from apples.metrics.multilabel import (
+    NONE_LABEL,
+    UNMATCHED,
+    label_counts,
+    label_frequencies,
+    labels_from_confusion_matrix,
+    split_confusion_matrix,
+)
 
 GOLD_55 = [["A"], ["A"]]  # Van Asch §5.5
 PRED_55 = [["B", "C"], ["A"]]
@@ -211,8 +218,11 @@ LAB = st.sampled_from(["A", "B", "C", "D"])
 INSTANCE = st.lists(LAB, max_size=4)
 
 
-@given(st.lists(st.tuples(INSTANCE, INSTANCE), min_size=1, max_size=12).filter(lambda ps: any(g or p for g, p in ps)),
-       st.booleans(), st.sampled_from(["ignore", "label"]))
+@given(
+    st.lists(st.tuples(INSTANCE, INSTANCE), min_size=1, max_size=12).filter(lambda ps: any(g or p for g, p in ps)),
+    st.booleans(),
+    st.sampled_from(["ignore", "label"]),
+)
 def test_split_matrix_margins(pairs, dedup, empty):
     gold = [g for g, _ in pairs]
     pred = [p for _, p in pairs]

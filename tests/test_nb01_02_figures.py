@@ -89,8 +89,14 @@ def test_figure3_xlim_sets_both_panels_and_keeps_the_curves_whole(study):
 def test_figure3_linear_xlim_may_be_negative():
     fig, axes = plt.subplots(1, 2)
     try:
-        fs.plot_figure3([1, 0, 0, 1, 1, 0], [2.0, -1.0, -3.0, 0.5, 1.5, -0.5], folds=[1, 1, 1, 2, 2, 2], ax=axes,
-                        log=False, xlim=(-2, 1))
+        fs.plot_figure3(
+            [1, 0, 0, 1, 1, 0],
+            [2.0, -1.0, -3.0, 0.5, 1.5, -0.5],
+            folds=[1, 1, 1, 2, 2, 2],
+            ax=axes,
+            log=False,
+            xlim=(-2, 1),
+        )
         assert all(ax.get_xscale() == "linear" and ax.get_xlim() == pytest.approx((-2, 1)) for ax in axes)
     finally:
         plt.close(fig)

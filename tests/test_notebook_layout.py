@@ -19,8 +19,13 @@ REPRODUCING = [p for p in NOTEBOOKS if int(p.name[:2]) <= 8]
 
 def _headings(path: Path) -> list[str]:
     book = nbformat.read(path, as_version=4)
-    return [line for c in book.cells if c.cell_type == "markdown" for line in c.source.splitlines()
-            if re.match(r"#{1,3} ", line)]
+    return [
+        line
+        for c in book.cells
+        if c.cell_type == "markdown"
+        for line in c.source.splitlines()
+        if re.match(r"#{1,3} ", line)
+    ]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
@@ -37,11 +42,14 @@ def test_going_deeper_comes_after_the_main_path_and_before_the_exercises(path):
 @pytest.mark.parametrize("path", REPRODUCING, ids=[p.name for p in REPRODUCING])
 def test_a_reproducing_notebook_sets_the_paper_beside_ours(path):
     book = nbformat.read(path, as_version=4)
-    at = [i for i, c in enumerate(book.cells) if c.cell_type == "markdown"
-          and re.search(r"^## .*paper.*agree", c.source, re.M | re.I)]
+    at = [
+        i
+        for i, c in enumerate(book.cells)
+        if c.cell_type == "markdown" and re.search(r"^## .*paper.*agree", c.source, re.M | re.I)
+    ]
     assert at, f"{path.name}: no 'paper says, we get: do we agree?' section"
     section = []
-    for c in book.cells[at[0]:]:
+    for c in book.cells[at[0] :]:
         if c is not book.cells[at[0]] and c.cell_type == "markdown" and re.match(r"## ", c.source):
             break
         section.append(c.source)

@@ -39,7 +39,9 @@ def test_opens_with_title_summary_goals_and_notation(nb):
     assert re.match(rf"# {path.name[:2]} · \S", first), "first markdown cell must start with '# NN · Title'"
     head = "\n".join(c.source for c in book.cells[:4] if c.cell_type == "markdown")
     assert "What you will learn" in head
-    assert re.search(r"^\|.*\|.*apples", head, re.M | re.I), "a notation table (paper symbol → apples name) near the top"
+    assert re.search(r"^\|.*\|.*apples", head, re.M | re.I), (
+        "a notation table (paper symbol → apples name) near the top"
+    )
 
 
 def test_first_code_cell_sets_style(nb):
@@ -63,7 +65,7 @@ def test_executed_in_order_without_errors(nb):
 
 
 def test_no_machine_paths_raw_numpy_reprs_or_huge_outputs(nb):
-    path, book = nb
+    _path, book = nb
     text = json.dumps(book)
     assert not re.search(r"/(root|tmp|home|work)/", text), "a machine path is stored in the notebook"
     assert len(text) < 3_000_000
@@ -90,22 +92,22 @@ def roundoff_sized_numbers(text: str) -> list[str]:
         if _COMPARED_WITH.search(text[: m.start()]):
             continue
         value = abs(float(number.replace("−", "-")))
-        if "e" in number.lower():
-            small = value < 1e-10
-        else:
-            small = value < 1e-10 and len(number.partition(".")[2]) >= 10
+        small = value < 1e-10 if "e" in number.lower() else value < 1e-10 and len(number.partition(".")[2]) >= 10
         if small:
             found.append(number)
     return found
 
 
-@pytest.mark.parametrize("text, found", [
-    ("max |c(T(c)) - c| = 1.1e-16", ["1.1e-16"]),
-    ("gap 2.2E-17, then -3e-12 and 0.0e+00", ["2.2E-17", "-3e-12", "0.0e+00"]),
-    ("difference 0.0000000000001 and 0.0000000000", ["0.0000000000001", "0.0000000000"]),
-    ("max |c(T(c)) - c| < 1e-12: True; |difference| <= 1e-14, ≤ 2e-16", []),
-    ("AUC = 0.8315419880, 1e-02, 5.0e-07 (no), 0.000, -0.0001, 1 in 1,900,000,000, v3.11.7", []),
-])
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("max |c(T(c)) - c| = 1.1e-16", ["1.1e-16"]),
+        ("gap 2.2E-17, then -3e-12 and 0.0e+00", ["2.2E-17", "-3e-12", "0.0e+00"]),
+        ("difference 0.0000000000001 and 0.0000000000", ["0.0000000000001", "0.0000000000"]),
+        ("max |c(T(c)) - c| < 1e-12: True; |difference| <= 1e-14, ≤ 2e-16", []),
+        ("AUC = 0.8315419880, 1e-02, 5.0e-07 (no), 0.000, -0.0001, 1 in 1,900,000,000, v3.11.7", []),
+    ],
+)
 def test_roundoff_detector(text, found):
     assert roundoff_sized_numbers(text) == found
 
@@ -118,9 +120,11 @@ def test_checked_outputs_show_no_roundoff(nb):
         for o in c.outputs:
             texts = [o.get("text", "")] + [str(v) for k, v in o.get("data", {}).items() if k.startswith("text/")]
             shown = roundoff_sized_numbers("\n".join(texts))
-            assert not shown, (f"a checked output shows round-off {shown}, which differs between machines: print a "
-                               f"stable statement (e.g. '< 1e-12: True') and assert the tight bound in tests/ instead. "
-                               f"Cell: {c.source[:120]!r}")
+            assert not shown, (
+                f"a checked output shows round-off {shown}, which differs between machines: print a "
+                f"stable statement (e.g. '< 1e-12: True') and assert the tight bound in tests/ instead. "
+                f"Cell: {c.source[:120]!r}"
+            )
 
 
 def test_plot_cells_end_with_show(nb):
@@ -143,8 +147,11 @@ def _images(cells) -> int:
 
 
 def test_student_copy_keeps_figures_and_drops_solutions(tmp_path):
-    subprocess.run([sys.executable, str(ROOT / "tools" / "strip_solutions.py"), str(tmp_path / "student"),
-                    *map(str, NOTEBOOKS)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "strip_solutions.py"), str(tmp_path / "student"), *map(str, NOTEBOOKS)],
+        check=True,
+        capture_output=True,
+    )
     for p in NOTEBOOKS:
         teacher = nbformat.read(p, as_version=4)
         student = nbformat.read(tmp_path / "student" / p.name, as_version=4)
@@ -155,14 +162,21 @@ def test_student_copy_keeps_figures_and_drops_solutions(tmp_path):
         # no solution text survives: every substantial line of every solution is gone
         text = "\n".join(c.source for c in student.cells)
         elsewhere = "\n".join(c.source for c in teacher.cells if c not in solutions)  # lines the main text shares
-        leaked = [line for c in solutions for line in c.source.splitlines()
-                  if len(line.strip()) > 25 and line in text and line not in elsewhere]
+        leaked = [
+            line
+            for c in solutions
+            for line in c.source.splitlines()
+            if len(line.strip()) > 25 and line in text and line not in elsewhere
+        ]
         assert not leaked, f"{p.name}: solution lines in the student copy: {leaked[:3]}"
         # every other cell keeps its outputs, figures included
         kept = [c for c in teacher.cells if "solution" not in c.metadata.get("tags", [])]
         assert _images(student.cells) == _images(kept) > 0
-        assert [c.outputs for c in student.cells if "your-answer" not in c.metadata.get("tags", [])
-                and c.cell_type == "code"] == [c.outputs for c in kept if c.cell_type == "code"]
+        assert [
+            c.outputs
+            for c in student.cells
+            if "your-answer" not in c.metadata.get("tags", []) and c.cell_type == "code"
+        ] == [c.outputs for c in kept if c.cell_type == "code"]
 
 
 def test_student_copy_executes(tmp_path):
@@ -170,10 +184,15 @@ def test_student_copy_executes(tmp_path):
     from nbclient import NotebookClient
 
     first = NOTEBOOKS[0]
-    subprocess.run([sys.executable, str(ROOT / "tools" / "strip_solutions.py"), str(tmp_path), str(first)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "strip_solutions.py"), str(tmp_path), str(first)],
+        check=True,
+        capture_output=True,
+    )
     student = nbformat.read(tmp_path / first.name, as_version=4)
-    NotebookClient(student, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        student, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     errors = [o for c in _code(student) for o in c.outputs if o.output_type == "error"]
     assert not errors
 
@@ -298,7 +317,7 @@ def test_explorer_cells_say_they_need_a_kernel_and_store_a_snapshot(nb):
     for i, cell in enumerate(book.cells):
         if cell.cell_type != "code" or not re.search(r"_explorer\(", cell.source):
             continue
-        before = "\n".join(c.source for c in book.cells[max(0, i - 2):i] if c.cell_type == "markdown")
+        before = "\n".join(c.source for c in book.cells[max(0, i - 2) : i] if c.cell_type == "markdown")
         assert "running kernel" in before, f"cell {i}: say that the explorer needs a running kernel"
         kinds = [set(o.get("data", {})) for o in cell.outputs]
         assert any({"image/png", "application/vnd.jupyter.widget-view+json"} <= k for k in kinds), (
@@ -323,14 +342,31 @@ def _cells(*sources, tags=()):
     [
         # a trained value printed in a checked cell, directly or two names later
         (["m = LogisticRegression().fit(X, y)", "# NBVAL_CHECK_OUTPUT\nprint(m.coef_)"], [1]),
-        (["p = apples.cross_val_predictions(model, X, y, cv=5)", "r = apples.report(p.y_true)", "x = r", "# NBVAL_CHECK_OUTPUT\nx"], [3]),
+        (
+            [
+                "p = apples.cross_val_predictions(model, X, y, cv=5)",
+                "r = apples.report(p.y_true)",
+                "x = r",
+                "# NBVAL_CHECK_OUTPUT\nx",
+            ],
+            [3],
+        ),
         # through a container, a loop and a with block
-        (["rows = []\nfor s in seeds:\n    rows.append(fs.fold_scores(m, X, y, cv=s))", "# NBVAL_CHECK_OUTPUT\nprint(len(rows[0]))"], [1]),
+        (
+            [
+                "rows = []\nfor s in seeds:\n    rows.append(fs.fold_scores(m, X, y, cv=s))",
+                "# NBVAL_CHECK_OUTPUT\nprint(len(rows[0]))",
+            ],
+            [1],
+        ),
         (["for a in model.predict(X):\n    b = a", "# NBVAL_CHECK_OUTPUT\nb"], [1]),
         # clean values: data, closed forms, a name bound again to a clean value, a module called with a trained value
         (["X, y = load_digits(return_X_y=True)", "# NBVAL_CHECK_OUTPUT\nprint(y.sum())"], []),
         (["r = m.predict(X)", "r = [1, 2]", "# NBVAL_CHECK_OUTPUT\nprint(r)"], []),
-        (["import apples", "p = m.predict(X)\napples.report(p)", "# NBVAL_CHECK_OUTPUT\nprint(apples.percent(0.5))"], []),
+        (
+            ["import apples", "p = m.predict(X)\napples.report(p)", "# NBVAL_CHECK_OUTPUT\nprint(apples.percent(0.5))"],
+            [],
+        ),
         # a stated reason, and an unchecked cell
         (["p = m.predict(X)", "# NBVAL_CHECK_OUTPUT\n# stable: an identity\nprint(abs(p - p).max() < 1e-12)"], []),
         (["p = m.predict(X)", "print(p)"], []),

@@ -71,20 +71,24 @@ def test_waveform_moments_match_the_definition():
 
 # -- error cases on hand-made comparison tables ------------------------------------------------------------
 def test_one_measure_against_all_others():
-    rows = [[1, 1, 1, 1, 1, 1, 1],  # all agree
-            [1, 1, 1, -1, 1, 1, 1],  # AUC alone
-            [-1, -1, -1, -1, -1, -1, 1],  # H alone
-            [1, 1, 1, -1, -1, 1, 1]]  # AUC and AP: two disagree, no error case
+    rows = [
+        [1, 1, 1, 1, 1, 1, 1],  # all agree
+        [1, 1, 1, -1, 1, 1, 1],  # AUC alone
+        [-1, -1, -1, -1, -1, -1, 1],  # H alone
+        [1, 1, 1, -1, -1, 1, 1],
+    ]  # AUC and AP: two disagree, no error case
     counts = pk.count_error_cases(_table(rows))
     assert counts.to_dict() == {"max-F1": 0, "max-MCC": 0, "r-precision": 0, "AUC": 1, "AP": 0, "AUK": 0, "H": 1}
     assert pk.agreement_levels(_table(rows)).tolist() == [0, 1, 1, 2]
 
 
 def test_ties_are_an_opinion_of_their_own():
-    rows = [[1, 1, 1, 0, 1, 1, 1],  # AUC ties while all others prefer A: AUC is the odd one out
-            [0, 0, 0, 0, 0, 0, -1],  # all tie but H: H is the odd one out
-            [0, 0, 0, 0, 0, 0, 0],  # all tie: agreement
-            [1, 1, 1, 1, 1, 0, -1]]  # AUK ties and H disagrees: two odd measures, no error case
+    rows = [
+        [1, 1, 1, 0, 1, 1, 1],  # AUC ties while all others prefer A: AUC is the odd one out
+        [0, 0, 0, 0, 0, 0, -1],  # all tie but H: H is the odd one out
+        [0, 0, 0, 0, 0, 0, 0],  # all tie: agreement
+        [1, 1, 1, 1, 1, 0, -1],
+    ]  # AUK ties and H disagrees: two odd measures, no error case
     counts = pk.count_error_cases(_table(rows))
     assert counts["AUC"] == 1 and counts["H"] == 1 and counts.sum() == 2
     assert pk.agreement_levels(_table(rows)).tolist() == [1, 1, 0, 2]
@@ -92,10 +96,12 @@ def test_ties_are_an_opinion_of_their_own():
 
 def test_undefined_measures_are_left_out():
     nan = np.nan
-    rows = [[1, 1, 1, nan, 1, 1, -1],  # AUC undefined: H still disagrees with all (five) defined others
-            [nan, nan, nan, nan, nan, 1, -1],  # two defined: neither disagrees with "all others" (one)
-            [nan, nan, nan, nan, 1, 1, -1],  # three defined, two agree: H is the odd one out
-            [nan] * 7]
+    rows = [
+        [1, 1, 1, nan, 1, 1, -1],  # AUC undefined: H still disagrees with all (five) defined others
+        [nan, nan, nan, nan, nan, 1, -1],  # two defined: neither disagrees with "all others" (one)
+        [nan, nan, nan, nan, 1, 1, -1],  # three defined, two agree: H is the odd one out
+        [nan] * 7,
+    ]
     odd = pk.odd_one_out(_table(rows))
     assert odd.tolist() == ["H", None, "H", None]
     assert pk.count_error_cases(_table(rows))["H"] == 2
@@ -109,9 +115,14 @@ def test_count_error_cases_keeps_every_measure_and_the_index():
     assert pk.odd_one_out(p).index.tolist() == ["cmp7"]
 
 
-@pytest.mark.parametrize("bad, err", [
-    ([[2, 1, 1]], ValueError), ([[0.5, 1, 1]], ValueError), ("not a frame", TypeError),
-])
+@pytest.mark.parametrize(
+    "bad, err",
+    [
+        ([[2, 1, 1]], ValueError),
+        ([[0.5, 1, 1]], ValueError),
+        ("not a frame", TypeError),
+    ],
+)
 def test_preference_table_is_checked(bad, err):
     table = bad if isinstance(bad, str) else pd.DataFrame(bad, columns=["a", "b", "c"])
     with pytest.raises(err, match="preferences"):
@@ -119,10 +130,17 @@ def test_preference_table_is_checked(bad, err):
 
 
 # -- Wilson intervals and the G-test against scipy and textbook values ---------------------------------------
-@pytest.mark.parametrize("k, n, low, high", [
-    # Newcombe (1998), Statistics in Medicine 17, 857-872, Table I, method 3 (Wilson score, no continuity correction)
-    (81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718),
-])
+@pytest.mark.parametrize(
+    "k, n, low, high",
+    [
+        # Newcombe (1998), Statistics in Medicine 17, 857-872, Table I, method 3 (Wilson score, no continuity
+        # correction)
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
 def test_wilson_textbook_values(k, n, low, high):
     lo, hi = pk.wilson_interval(k, n)
     assert round(lo, 4) == low and round(hi, 4) == high
@@ -170,7 +188,8 @@ def test_g_test_hand_value_and_tiny_pvalue():
     assert np.isfinite(r.log10_pvalue) and r.log10_pvalue < -1000
     expected = [150.0, 300.0, 50.0]
     assert pk.g_test([100, 300, 100], expected).statistic == pytest.approx(
-        stats.power_divergence([100, 300, 100], expected, lambda_="log-likelihood").statistic)
+        stats.power_divergence([100, 300, 100], expected, lambda_="log-likelihood").statistic
+    )
     with pytest.raises(ValueError, match="expected must sum"):
         pk.g_test([1, 2], [1.0, 1.0])
 
@@ -233,10 +252,15 @@ def test_seven_measures_are_the_library_measures_bit_for_bit(seed):
     y = np.where(rng.random(150) < 0.2 + 0.2 * seed, "spam", "ham")
     s = np.round((y == "spam") + rng.normal(size=150), seed)  # seed 0: integer scores, many ties
     kw = {"pos_label": "spam"}
-    expected = {"max-F1": apples.max_f1(y, s, **kw).value, "max-MCC": apples.max_mcc(y, s, **kw).value,
-                "r-precision": apples.r_precision(y, s, **kw), "AUC": apples.roc_auc(y, s, **kw),
-                "AP": apples.average_precision(y, s, **kw), "AUK": apples.auk(y, s, **kw),
-                "H": apples.h_measure(y, s, **kw)}
+    expected = {
+        "max-F1": apples.max_f1(y, s, **kw).value,
+        "max-MCC": apples.max_mcc(y, s, **kw).value,
+        "r-precision": apples.r_precision(y, s, **kw),
+        "AUC": apples.roc_auc(y, s, **kw),
+        "AP": apples.average_precision(y, s, **kw),
+        "AUK": apples.auk(y, s, **kw),
+        "H": apples.h_measure(y, s, **kw),
+    }
     assert pk.seven_measures(y, s, **kw) == expected
 
 
@@ -265,8 +289,12 @@ def test_measure_preferences_rules():
 
 def test_config_and_tasks():
     cfg = pk.experiment_config("tiny")
-    assert pk.experiment_tasks(cfg) == [("iris", "original"), ("iris", "pca"), ("synthetic-20%", "original"),
-                                        ("synthetic-20%", "pca")]
+    assert pk.experiment_tasks(cfg) == [
+        ("iris", "original"),
+        ("iris", "pca"),
+        ("synthetic-20%", "original"),
+        ("synthetic-20%", "pca"),
+    ]
     with pytest.raises(TypeError, match="unknown field"):
         pk.experiment_config(colour="red")
     with pytest.raises(ValueError, match=r"config\.representations"):
@@ -284,13 +312,16 @@ def test_config_accepts_any_sequence_of_names_and_stores_tuples():
     assert hash(cfg)  # a frozen config of tuples is hashable, as the fields' types say
 
 
-@pytest.mark.parametrize("changes, exc, match", [
-    ({"synthetic_proportions": 0.2}, TypeError, r"^config.synthetic_proportions must be a sequence"),
-    ({"synthetic_proportions": ("0.5",)}, TypeError, r"^config.synthetic_proportions\[0\] must be a real number"),
-    ({"synthetic_proportions": (0.5, 1.0)}, ValueError, r"^config.synthetic_proportions\[1\] must be < 1.0"),
-    ({"classifiers": "NB"}, TypeError, r"^config.classifiers must be a sequence"),
-    ({"classifiers": []}, ValueError, r"^config.classifiers is empty"),
-])
+@pytest.mark.parametrize(
+    "changes, exc, match",
+    [
+        ({"synthetic_proportions": 0.2}, TypeError, r"^config.synthetic_proportions must be a sequence"),
+        ({"synthetic_proportions": ("0.5",)}, TypeError, r"^config.synthetic_proportions\[0\] must be a real number"),
+        ({"synthetic_proportions": (0.5, 1.0)}, ValueError, r"^config.synthetic_proportions\[1\] must be < 1.0"),
+        ({"classifiers": "NB"}, TypeError, r"^config.classifiers must be a sequence"),
+        ({"classifiers": []}, ValueError, r"^config.classifiers is empty"),
+    ],
+)
 def test_config_names_the_field_and_what_came(changes, exc, match):
     with pytest.raises(exc, match=match):
         pk.experiment_config("tiny", **changes)
@@ -313,7 +344,8 @@ def test_agreement_functions_name_bad_arguments():
     with pytest.raises(TypeError, match=r"^expected must be a real number"):  # before: accepted as 15, 15
         pk.g_test([10, 20], expected=["15", "15"])
     assert pk.g_test([10, 20], expected=[15, 15]).statistic == pytest.approx(
-        stats.power_divergence([10, 20], [15, 15], lambda_="log-likelihood").statistic, rel=1e-12)
+        stats.power_divergence([10, 20], [15, 15], lambda_="log-likelihood").statistic, rel=1e-12
+    )
     with pytest.raises(TypeError, match=r"^values_a must be a real number"):  # before: numpy's "could not convert"
         pk.measure_preferences(["a"], ["b"])
     with pytest.raises(ValueError, match=r"^values_b contains a missing value \(None\)"):  # NaN is "undefined"
@@ -366,8 +398,9 @@ def test_dask_distributed_cluster_gives_the_serial_result(tiny_serial):
     from joblib import parallel_config
 
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
-                                 processes=True) as cluster,
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
+        ) as cluster,
         distributed.Client(cluster),
         parallel_config(backend="dask"),
     ):

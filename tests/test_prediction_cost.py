@@ -75,8 +75,10 @@ def single_label_tables(draw, min_labels=2, max_labels=5):
 def multilabel_tables(draw, min_labels=2, max_labels=5):
     """Arbitrary per-label counts (multi-label data need not satisfy Σfp = Σfn)."""
     q = draw(st.integers(min_labels, max_labels))
-    counts = [Counts(draw(st.integers(0, 15)), draw(st.integers(0, 15)), draw(st.integers(0, 15)),
-                     draw(st.integers(30, 40))) for _ in range(q)]
+    counts = [
+        Counts(draw(st.integers(0, 15)), draw(st.integers(0, 15)), draw(st.integers(0, 15)), draw(st.integers(30, 40)))
+        for _ in range(q)
+    ]
     assume(sum(c.tp + c.fn for c in counts) > 0)
     return {f"L{i}": c for i, c in enumerate(counts)}
 
@@ -132,8 +134,11 @@ def test_chained_moves_equal_brute_force(data, table):
     assert precision_change(table, [(b, c, d1), (c, d, d2)], **opts) == pytest.approx(brute, abs=1e-12)
     if opts["average"] != "micro":
         w = label_weights(table, **opts)
-        corrected = (precision_factor(table[b], -d1, weight=w[b]) + precision_factor(table[c], d1 - d2, weight=w[c])
-                     + precision_factor(table[d], d2, weight=w[d]))
+        corrected = (
+            precision_factor(table[b], -d1, weight=w[b])
+            + precision_factor(table[c], d1 - d2, weight=w[c])
+            + precision_factor(table[d], d2, weight=w[d])
+        )
         assert corrected == pytest.approx(brute, abs=1e-12)
 
 
@@ -180,12 +185,22 @@ def test_eq18_as_printed_is_wrong():
     after = move_false_positives(move_false_positives(t, b, c, d1), c, d, d2)
     brute = score_change(t, after, average="macro").precision
     w = 0.25
-    printed = (precision_factor(t[b], d1, weight=w) + precision_factor(t[c], d1 + d2, weight=w)
-               + precision_factor(t[d], d2, weight=w))
-    summed_separately = (precision_factor(t[b], -d1, weight=w) + precision_factor(t[c], d1, weight=w)
-                         + precision_factor(t[c], -d2, weight=w) + precision_factor(t[d], d2, weight=w))
-    corrected = (precision_factor(t[b], -d1, weight=w) + precision_factor(t[c], d1 - d2, weight=w)
-                 + precision_factor(t[d], d2, weight=w))
+    printed = (
+        precision_factor(t[b], d1, weight=w)
+        + precision_factor(t[c], d1 + d2, weight=w)
+        + precision_factor(t[d], d2, weight=w)
+    )
+    summed_separately = (
+        precision_factor(t[b], -d1, weight=w)
+        + precision_factor(t[c], d1, weight=w)
+        + precision_factor(t[c], -d2, weight=w)
+        + precision_factor(t[d], d2, weight=w)
+    )
+    corrected = (
+        precision_factor(t[b], -d1, weight=w)
+        + precision_factor(t[c], d1 - d2, weight=w)
+        + precision_factor(t[d], d2, weight=w)
+    )
     assert corrected == pytest.approx(brute, abs=1e-15)
     assert abs(printed - brute) > 0.01
     assert abs(summed_separately - brute) > 1e-4  # the factor is not additive in δ: net first
@@ -303,45 +318,59 @@ def test_recall_factor_of_label_without_gold():
 
 
 # -- bad input ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("call, error, match", [
-    (lambda: precision_factor((3, 2, 7), 1), TypeError, "counts"),
-    (lambda: precision_factor(Counts(3, 2, 7), 1.0), TypeError, "delta"),
-    (lambda: precision_factor(Counts(3, 2, 7), -3), ValueError, "fp negative"),
-    (lambda: precision_factor(Counts(3, 2, 7), 0, tp_delta=8), ValueError, "tp_delta"),
-    (lambda: precision_factor(Counts(3, 2, 7), 0, tp_delta=-4), ValueError, "tp_delta"),
-    (lambda: precision_factor(Counts(3, 2, 7), 1, weight=-0.1), ValueError, "weight"),
-    (lambda: precision_factor(Counts(3, 2, 7), 1, weight="0.1"), TypeError, "weight"),
-    (lambda: precision_factor(Counts(3, 2, 7), 1, undefined="skip"), ValueError, "undefined"),
-    (lambda: recall_factor(Counts(3, 2, 7), 8), ValueError, "tp \\+ delta"),
-    (lambda: recall_factor(Counts(3, 2, 7), -4), ValueError, "tp \\+ delta"),
-    (lambda: precision_change([Counts(1, 1, 1)], ("a", "b", 1), average="macro"), TypeError, "mapping"),
-    (lambda: precision_change({}, ("a", "b", 1), average="macro"), ValueError, "empty"),
-    (lambda: precision_change(TABLE3, ("c1", "c9", 1), average="macro"), ValueError, "c9"),
-    (lambda: precision_change(TABLE3, ("c1", "c1", 1), average="macro"), ValueError, "itself"),
-    (lambda: precision_change(TABLE3, ("c1", "c2", -1), average="macro"), ValueError, ">= 0"),
-    (lambda: precision_change(TABLE3, ("c1", "c2", 3), average="macro"), ValueError, "only fp=2"),
-    (lambda: precision_change(TABLE3, ("c1", "c2", 1), average="weighted"), ValueError, "average"),
-    (lambda: precision_change(TABLE3, ("c1", "c2", 1), average="lfb"), ValueError, "frequencies"),
-    (lambda: precision_change(TABLE3, ("c1", "c2", 1), average="macro", frequencies="test"), ValueError,
-     "frequencies"),
-    (lambda: precision_change(TABLE3, ("c1", "c2", 1), average="lfb", frequencies={"c1": 1.0}), ValueError,
-     "frequencies"),
-    (lambda: precision_change(TABLE3, ("c1", "c2", 1), average="lfb",
-                              frequencies={"c1": 0.5, "c2": 0.5, "c3": 0.5, "c4": 0.5}), ValueError, "sum to 1"),
-    (lambda: precision_change(TABLE3, [("c1", "c2")], average="macro"), TypeError, "triple"),
-    (lambda: recall_change(TABLE3, [("c1", 1)], average="macro"), TypeError, "shifts"),
-    (lambda: recall_change(TABLE3, {"c9": 1}, average="macro"), ValueError, "c9"),
-    (lambda: recall_change(TABLE3, {"c1": 8}, average="micro"), ValueError, "tp \\+ delta"),
-    (lambda: move_false_positives(TABLE3, "c1", "c2", 1), ValueError, "true negatives"),
-    (lambda: move_false_positives(with_tn(TABLE3), "c1", "c2", 3), ValueError, "delta=3"),
-    (lambda: move_false_positives(with_tn(TABLE3), "c1", "c1", 1), ValueError, "same label"),
-    (lambda: move_false_positives(with_tn(TABLE3), "c1", "x", 1), ValueError, "target='x'"),
-    (lambda: shift_true_positives(TABLE3, "c1", 8), ValueError, "tp \\+ delta"),
-    (lambda: shift_true_positives(TABLE3, "c1", 3, other="c1"), ValueError, "differ"),
-    (lambda: shift_true_positives(with_tn(TABLE3), "c2", 3, other="c1"), ValueError, "fp=2"),
-    (lambda: shift_true_positives(TABLE3, "c1", -1, other="c2"), ValueError, "true negatives"),
-    (lambda: score_change(TABLE3, {"c1": Counts(1, 1, 1)}, average="macro"), ValueError, "same labels"),
-])
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: precision_factor((3, 2, 7), 1), TypeError, "counts"),
+        (lambda: precision_factor(Counts(3, 2, 7), 1.0), TypeError, "delta"),
+        (lambda: precision_factor(Counts(3, 2, 7), -3), ValueError, "fp negative"),
+        (lambda: precision_factor(Counts(3, 2, 7), 0, tp_delta=8), ValueError, "tp_delta"),
+        (lambda: precision_factor(Counts(3, 2, 7), 0, tp_delta=-4), ValueError, "tp_delta"),
+        (lambda: precision_factor(Counts(3, 2, 7), 1, weight=-0.1), ValueError, "weight"),
+        (lambda: precision_factor(Counts(3, 2, 7), 1, weight="0.1"), TypeError, "weight"),
+        (lambda: precision_factor(Counts(3, 2, 7), 1, undefined="skip"), ValueError, "undefined"),
+        (lambda: recall_factor(Counts(3, 2, 7), 8), ValueError, "tp \\+ delta"),
+        (lambda: recall_factor(Counts(3, 2, 7), -4), ValueError, "tp \\+ delta"),
+        (lambda: precision_change([Counts(1, 1, 1)], ("a", "b", 1), average="macro"), TypeError, "mapping"),
+        (lambda: precision_change({}, ("a", "b", 1), average="macro"), ValueError, "empty"),
+        (lambda: precision_change(TABLE3, ("c1", "c9", 1), average="macro"), ValueError, "c9"),
+        (lambda: precision_change(TABLE3, ("c1", "c1", 1), average="macro"), ValueError, "itself"),
+        (lambda: precision_change(TABLE3, ("c1", "c2", -1), average="macro"), ValueError, ">= 0"),
+        (lambda: precision_change(TABLE3, ("c1", "c2", 3), average="macro"), ValueError, "only fp=2"),
+        (lambda: precision_change(TABLE3, ("c1", "c2", 1), average="weighted"), ValueError, "average"),
+        (lambda: precision_change(TABLE3, ("c1", "c2", 1), average="lfb"), ValueError, "frequencies"),
+        (
+            lambda: precision_change(TABLE3, ("c1", "c2", 1), average="macro", frequencies="test"),
+            ValueError,
+            "frequencies",
+        ),
+        (
+            lambda: precision_change(TABLE3, ("c1", "c2", 1), average="lfb", frequencies={"c1": 1.0}),
+            ValueError,
+            "frequencies",
+        ),
+        (
+            lambda: precision_change(
+                TABLE3, ("c1", "c2", 1), average="lfb", frequencies={"c1": 0.5, "c2": 0.5, "c3": 0.5, "c4": 0.5}
+            ),
+            ValueError,
+            "sum to 1",
+        ),
+        (lambda: precision_change(TABLE3, [("c1", "c2")], average="macro"), TypeError, "triple"),
+        (lambda: recall_change(TABLE3, [("c1", 1)], average="macro"), TypeError, "shifts"),
+        (lambda: recall_change(TABLE3, {"c9": 1}, average="macro"), ValueError, "c9"),
+        (lambda: recall_change(TABLE3, {"c1": 8}, average="micro"), ValueError, "tp \\+ delta"),
+        (lambda: move_false_positives(TABLE3, "c1", "c2", 1), ValueError, "true negatives"),
+        (lambda: move_false_positives(with_tn(TABLE3), "c1", "c2", 3), ValueError, "delta=3"),
+        (lambda: move_false_positives(with_tn(TABLE3), "c1", "c1", 1), ValueError, "same label"),
+        (lambda: move_false_positives(with_tn(TABLE3), "c1", "x", 1), ValueError, "target='x'"),
+        (lambda: shift_true_positives(TABLE3, "c1", 8), ValueError, "tp \\+ delta"),
+        (lambda: shift_true_positives(TABLE3, "c1", 3, other="c1"), ValueError, "differ"),
+        (lambda: shift_true_positives(with_tn(TABLE3), "c2", 3, other="c1"), ValueError, "fp=2"),
+        (lambda: shift_true_positives(TABLE3, "c1", -1, other="c2"), ValueError, "true negatives"),
+        (lambda: score_change(TABLE3, {"c1": Counts(1, 1, 1)}, average="macro"), ValueError, "same labels"),
+    ],
+)
 def test_bad_input(call, error, match):
     with pytest.raises(error, match=match):
         call()
@@ -456,8 +485,10 @@ def test_accuracy_by_uncertainty_bins_and_ties():
         accuracy_by_uncertainty(y, p, u[:-1])
 
 
-@given(st.lists(st.tuples(st.integers(0, 8), st.booleans()), min_size=1, max_size=40),
-       st.sampled_from([0.2, 0.35, 0.5, 0.8]))
+@given(
+    st.lists(st.tuples(st.integers(0, 8), st.booleans()), min_size=1, max_size=40),
+    st.sampled_from([0.2, 0.35, 0.5, 0.8]),
+)
 def test_uncertainty_threshold_matches_sklearn_isotonic(points, level):
     u = np.array([x for x, _ in points], dtype=float)
     ok = np.array([b for _, b in points])
@@ -562,11 +593,15 @@ def _sklearn_boosting_run(X, y, seed, exponent):
     assert np.array_equal(pred, knn.predict(X_te))
     thr = uncertainty_threshold(y_tr, y_tr[i_tr[:, 1]], d_tr[:, 1], max_accuracy=0.35)
     target = int(np.bincount(y_tr).argmax())
-    return boosting_table(y_te, {
-        "NORMAL": pred,
-        "CHANGED": relabel_uncertain(pred, d_te[:, 0], threshold=thr, target=target),
-        "UPPER": relabel_errors(y_te, pred, target=target),
-    }, labels=list(range(10)))
+    return boosting_table(
+        y_te,
+        {
+            "NORMAL": pred,
+            "CHANGED": relabel_uncertain(pred, d_te[:, 0], threshold=thr, target=target),
+            "UPPER": relabel_errors(y_te, pred, target=target),
+        },
+        labels=list(range(10)),
+    )
 
 
 @pytest.mark.parametrize("seed, exponent", [(9, 1.5), (47, 1.5), (4, 0.0)])
@@ -584,7 +619,8 @@ def test_nearest_neighbour_boosting_equals_sklearn_knn(seed, exponent):
     pd.testing.assert_frame_equal(nearest_neighbour_boosting(X, y, seed=seed, exponent=exponent), expected)
     distances = cdist(X, X)
     pd.testing.assert_frame_equal(
-        nearest_neighbour_boosting(None, y, seed=seed, exponent=exponent, distances=distances), expected)
+        nearest_neighbour_boosting(None, y, seed=seed, exponent=exponent, distances=distances), expected
+    )
 
 
 def test_nearest_neighbour_boosting_bad_input():
@@ -674,9 +710,15 @@ def test_boosting_curve_ties_and_bad_input():
 # -- va.summarize_boosting_runs: the 100-split summary of notebook 06 -------------------------------
 def _run(prec, acc, changed, gained=0, upper=None):
     """A boosting table: NORMAL, CHANGED, UPPER with the given macro precision and accuracy."""
-    return pd.DataFrame({"precision": [prec[0], prec[1], upper if upper is not None else prec[0] + 0.1],
-                         "accuracy": [acc[0], acc[1], acc[0]], "changed": [0, changed, 4],
-                         "gained": [0, gained, 0]}, index=["NORMAL", "CHANGED", "UPPER"])
+    return pd.DataFrame(
+        {
+            "precision": [prec[0], prec[1], upper if upper is not None else prec[0] + 0.1],
+            "accuracy": [acc[0], acc[1], acc[0]],
+            "changed": [0, changed, 4],
+            "gained": [0, gained, 0],
+        },
+        index=["NORMAL", "CHANGED", "UPPER"],
+    )
 
 
 def test_boosting_summary_counts_by_hand():

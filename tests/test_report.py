@@ -52,9 +52,7 @@ def test_binary_numbers_equal_scikit_learn_and_cv_functions(seed):
         assert d[name]["avg"] == pytest.approx(np.mean(per_fold), rel=1e-12)
     assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, s), rel=1e-12)
     assert d["roc_auc"]["avg"] == pytest.approx(np.mean([roc_auc_score(y[m], s[m]) for m in masks]), rel=1e-12)
-    assert d["roc_auc"]["avg"] == pytest.approx(
-        apples.cv_roc_auc(y, s, folds=f, method="avg"), rel=1e-12
-    )
+    assert d["roc_auc"]["avg"] == pytest.approx(apples.cv_roc_auc(y, s, folds=f, method="avg"), rel=1e-12)
     assert d["average_precision"]["merge"] == pytest.approx(average_precision_score(y, s), rel=1e-12)
     assert d["average_precision"]["avg"] == pytest.approx(
         np.mean([average_precision_score(y[m], s[m]) for m in masks]), rel=1e-12
@@ -65,7 +63,7 @@ def test_binary_numbers_equal_scikit_learn_and_cv_functions(seed):
 
 
 def test_pr_re_is_f_of_the_averaged_precision_and_recall():
-    y, p, s, f = _binary_data(3)
+    y, p, _s, f = _binary_data(3)
     d = apples.report(apples.CVPredictions(y, y_pred=p, folds=f)).to_dict()
     pr, re = d["precision"]["avg"], d["recall"]["avg"]
     assert d["f_measure"]["pr_re"] == pytest.approx(2 * pr * re / (pr + re), rel=1e-12)
@@ -103,11 +101,14 @@ def test_a_fold_with_one_class_is_reported_not_fatal():
         "average_precision",
     }
     # AUC_avg is the mean over the two folds where it is defined (skip policy), by hand:
-    # fold 0: positives 0.9, 0.4 vs negatives 0.2, 0.6 -> pairs won 1 + 1 + 1 + 0 = 3/4; fold 2: 1.0 (0.8, 0.6 vs 0.7: 1/2)
+    # fold 0: positives 0.9, 0.4 vs negatives 0.2, 0.6 -> pairs won 1 + 1 + 1 + 0 = 3/4;
+    # fold 2: 1.0 (0.8, 0.6 vs 0.7: 1/2)
     assert d["roc_auc"]["avg"] == pytest.approx((3 / 4 + 1 / 2) / 2, rel=1e-12)
     yf = [np.array(y)[np.array(f) == k] for k in (0, 2)]
     sf = [np.array(s)[np.array(f) == k] for k in (0, 2)]
-    assert d["roc_auc"]["avg"] == pytest.approx(np.mean([roc_auc_score(a, b) for a, b in zip(yf, sf)]), rel=1e-12)
+    assert d["roc_auc"]["avg"] == pytest.approx(
+        np.mean([roc_auc_score(a, b) for a, b in zip(yf, sf, strict=True)]), rel=1e-12
+    )
     assert d["f_measure"]["avg_skip"] == pytest.approx(
         apples.cv_f_measure(apples.fold_counts(y, p, folds=f), method="avg", undefined="skip"), rel=1e-12
     )
@@ -142,7 +143,7 @@ def test_multiclass_numbers_equal_scikit_learn(seed):
     assert d["f_of_averages"]["macro"]["pooled"] == pytest.approx(2 * pr * re / (pr + re), rel=1e-12)
     assert d["accuracy"]["pooled"] == pytest.approx(accuracy_score(y, p), rel=1e-12)
     mcm = multilabel_confusion_matrix(y, p, labels=labels)
-    for row, m in zip(d["per_label"], mcm):
+    for row, m in zip(d["per_label"], mcm, strict=True):
         assert [row["tn"], row["fp"], row["fn"], row["tp"]] == m.ravel().tolist()
     per_fold_auc = [roc_auc_score(y[m], sc[m], multi_class="ovr", average="macro", labels=labels) for m in masks]
     assert d["roc_auc"]["macro_ovr"]["avg"] == pytest.approx(np.mean(per_fold_auc), rel=1e-12)
@@ -320,7 +321,7 @@ def test_from_json_refuses_nan_which_to_json_never_writes():
     for word in ("NaN", "Infinity", "-Infinity"):
         with pytest.raises(ValueError, match=f"^text holds {word}, which CVReport.to_json\\(\\) never writes"):
             apples.CVReport.from_json(text.replace('"pooled": null', f'"pooled": {word}', 1))
-    with pytest.raises(ValueError, match="^text is not the JSON"):
+    with pytest.raises(ValueError, match=r"^text is not the JSON"):
         apples.CVReport.from_json(b"\xff\xfe")
 
 
@@ -350,7 +351,9 @@ def _hostile_reports():
 def test_markdown_and_html_keep_user_text_inert():
     from markdown_it import MarkdownIt  # CommonMark with raw HTML on, as most Markdown viewers render it
 
-    for r, shown in zip(_hostile_reports(), ("&lt;script&gt;alert(1)&lt;/script&gt;", "absent labels ['a | b']")):
+    for r, shown in zip(
+        _hostile_reports(), ("&lt;script&gt;alert(1)&lt;/script&gt;", "absent labels ['a | b']"), strict=True
+    ):
         md = r.to_markdown()
         rendered = MarkdownIt("commonmark").enable("table").render(md)
         # before: the labels went into the Markdown as raw HTML and became a <script> and an <img onerror>
@@ -498,7 +501,7 @@ def test_notebook_09_numbers_from_scikit_learn():
     assert pct(f1_score(y, pred20)) == pytest.approx(32.6, abs=TOL)
     per_fold = [f1_score(y[m], pred20[m], zero_division=0) for m in masks20]
     assert pct(np.mean(per_fold)) == pytest.approx(26.5, abs=TOL)  # F_avg: undefined folds count 0
-    defined = [f for f, m in zip(per_fold, masks20) if y[m].sum() > 0 and pred20[m].sum() > 0]
+    defined = [f for f, m in zip(per_fold, masks20, strict=True) if y[m].sum() > 0 and pred20[m].sum() > 0]
     assert pct(np.mean(defined)) == pytest.approx(35.4, abs=TOL)  # F~_avg
     assert pct(np.mean([recall_score(y[m], pred20[m], zero_division=0) for m in masks20])) == pytest.approx(
         59.2, abs=TOL

@@ -25,7 +25,6 @@ from sklearn.metrics import (
 
 import apples
 from apples.reporting._values import average_sections
-from apples.metrics import Counts
 
 
 def _binary_data(seed=1, n=1200, k=5, prevalence=0.15):
@@ -130,7 +129,7 @@ def test_the_case_level_scorers_agree_with_sklearn():
 
 
 def test_pooled_f_bootstrap_matches_resampling_cases_with_sklearn():
-    y, p, s, f = _binary_data(n=600, prevalence=0.2)
+    y, p, _s, f = _binary_data(n=600, prevalence=0.2)
     got = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.9, n_resamples=20_000).to_dict()[
         "intervals"
     ]["f_measure"]
@@ -245,7 +244,7 @@ def test_undefined_values_get_null_intervals_never_numbers():
 
 
 def test_the_same_seed_gives_the_same_report_and_another_seed_another_bootstrap():
-    y, p, s, f = _binary_data()
+    y, p, _s, f = _binary_data()
     a = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.95, seed=3)
     assert a == apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.95, seed=3)
     b = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), confidence=0.95, seed=4).to_dict()["intervals"]
@@ -295,7 +294,7 @@ def test_every_format_shows_the_intervals_and_json_round_trips():
     ],
 )
 def test_bad_interval_options_are_refused_by_name(kwargs, error, name):
-    y, p, s, f = _binary_data(n=100)
+    y, p, _s, f = _binary_data(n=100)
     with pytest.raises(error, match=name):
         apples.report(apples.CVPredictions(y, folds=f, y_pred=p), **kwargs)
 

@@ -16,8 +16,8 @@ from sklearn import metrics as skm
 
 import apples
 from apples import UndefinedMetricError
-from apples.metrics.ranking import roc_auc, average_precision, precision_at_k, roc_curve
-from apples.cv.ranking import cv_roc_auc, cv_ranking_score
+from apples.cv.ranking import cv_ranking_score, cv_roc_auc
+from apples.metrics.ranking import average_precision, precision_at_k, roc_auc, roc_curve
 
 
 # -- strategies ------------------------------------------------------------------------------------
@@ -85,7 +85,7 @@ def test_hand_calculations():
 
 
 # -- properties --------------------------------------------------------------------------------------
-TRANSFORMS = [np.exp, lambda x: x ** 3, lambda x: 100.0 * x - 7.0, np.arctan, lambda x: np.exp(5 * x) + x]
+TRANSFORMS = [np.exp, lambda x: x**3, lambda x: 100.0 * x - 7.0, np.arctan, lambda x: np.exp(5 * x) + x]
 
 
 @given(binary_scores(n_levels=1000), st.sampled_from(range(len(TRANSFORMS))))
@@ -147,10 +147,10 @@ def test_cv_merge_is_metric_of_concatenation(folds):
     y, s = np.concatenate(ys), np.concatenate(ss)
     assert cv_auc(ys, ss, method="merge") == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
     assert cv_rank(ys, ss, metric="average_precision", method="merge") == pytest.approx(
-        skm.average_precision_score(y, s), abs=1e-12)
+        skm.average_precision_score(y, s), abs=1e-12
+    )
     per_fold = [skm.average_precision_score(a, b) for a, b in folds]
-    assert cv_rank(ys, ss, metric="average_precision", method="avg") == pytest.approx(
-        np.mean(per_fold), abs=1e-12)
+    assert cv_rank(ys, ss, metric="average_precision", method="avg") == pytest.approx(np.mean(per_fold), abs=1e-12)
 
 
 def test_single_fold_avg_equals_merge():
@@ -171,10 +171,15 @@ def _orderings_top_k(y, s, k):
 
 
 @settings(max_examples=100)
-@given(st.integers(1, 6).flatmap(lambda n: st.tuples(
-    st.lists(st.integers(0, 1), min_size=n, max_size=n),
-    st.lists(st.integers(0, 2), min_size=n, max_size=n),
-    st.integers(1, n))))
+@given(
+    st.integers(1, 6).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(0, 1), min_size=n, max_size=n),
+            st.lists(st.integers(0, 2), min_size=n, max_size=n),
+            st.integers(1, n),
+        )
+    )
+)
 def test_precision_at_k_tie_rules_against_all_orderings(data):
     y, s, k = np.array(data[0]), np.array(data[1], dtype=float), data[2]
     values = _orderings_top_k(y, s, k)
@@ -247,7 +252,7 @@ def test_cv_auc_merge_undefined_only_when_pooled_has_one_class():
     with pytest.raises(UndefinedMetricError, match="merged"):
         cv_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined="raise")
     # "skip" leaves folds out of a per-fold average; merge pools first (one rule with F_tp,fp)
-    with pytest.raises(ValueError, match="^undefined='skip' leaves undefined folds out") as err:
+    with pytest.raises(ValueError, match=r"^undefined='skip' leaves undefined folds out") as err:
         cv_auc([[0, 1], [0]], [[1, 2], [3]], method="merge", undefined="skip")
     assert err.value.param == "undefined"
     assert np.isnan(cv_auc([[0, 0], [0]], [[1, 2], [3]], method="merge", undefined="nan"))
@@ -310,7 +315,7 @@ def test_cv_bad_arguments():
         cv_ranking_score(y, s, folds=f, metric="f1", method="avg")
     with pytest.raises(ValueError, match="metric=3"):  # a callable metric is not taken: the measures are named
         cv_ranking_score(y, s, folds=f, metric=3, method="avg")
-    with pytest.raises(ValueError, match="^k is the cut-off"):
+    with pytest.raises(ValueError, match=r"^k is the cut-off"):
         cv_ranking_score(y, s, folds=f, metric="roc_auc", method="avg", k=2)
     with pytest.raises(ValueError, match="inconsistent lengths: y_true has 4, y_score has 4, folds has 3"):
         cv_roc_auc(y, s, folds=f[:3], method="avg")
@@ -318,9 +323,9 @@ def test_cv_bad_arguments():
         cv_roc_auc([], [], folds=[], method="avg")
     with pytest.raises(ValueError, match=r"^y_score contains NaN at position 0"):
         cv_roc_auc(y, [np.nan, 0.1, 0.8, 0.2], folds=f, method="avg")
-    with pytest.raises(ValueError, match="^folds contains a missing value"):
+    with pytest.raises(ValueError, match=r"^folds contains a missing value"):
         cv_roc_auc(y, s, folds=[0, None, 1, 1], method="avg")
-    with pytest.raises(ValueError, match="^folds must be one-dimensional"):  # the old per-fold lists
+    with pytest.raises(ValueError, match=r"^folds must be one-dimensional"):  # the old per-fold lists
         cv_roc_auc(y, s, folds=[[0, 0], [1, 1]], method="avg")
     with pytest.raises(TypeError, match="folds"):  # a required keyword
         cv_roc_auc(y, s, method="avg")

@@ -80,8 +80,10 @@ def test_nb07_hand_identity_for_tied_scores(tied_scores):
 # -- notebook 06 ---------------------------------------------------------------------------------
 
 N = 40
-TABLE3 = {k: Counts(tp, fp, fn, N - tp - fp - fn)
-          for k, (tp, fp, fn) in {"c1": (3, 2, 7), "c2": (1, 7, 9), "c3": (6, 6, 8), "c4": (6, 9, 0)}.items()}
+TABLE3 = {
+    k: Counts(tp, fp, fn, N - tp - fp - fn)
+    for k, (tp, fp, fn) in {"c1": (3, 2, 7), "c2": (1, 7, 9), "c3": (6, 6, 8), "c4": (6, 9, 0)}.items()
+}
 F_TRAIN = {"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.4}
 
 
@@ -105,9 +107,11 @@ def test_nb06_macro_move_c1_to_c4_is_one_32nd():
     printing 4, so that a last-bit difference cannot turn +0.0312 into +0.0313.
     """
     after = apples.theory.move_false_positives(TABLE3, "c1", "c4", 1)
-    for value in (apples.theory.precision_change(TABLE3, ("c1", "c4", 1), average="macro"),
-                  apples.theory.score_change(TABLE3, after, average="macro").precision):
-        assert abs(value - 1 / 32) <= 1e-16   # a few ulps of 0.4, far inside the 5e-11 the rounding absorbs
+    for value in (
+        apples.theory.precision_change(TABLE3, ("c1", "c4", 1), average="macro"),
+        apples.theory.score_change(TABLE3, after, average="macro").precision,
+    ):
+        assert abs(value - 1 / 32) <= 1e-16  # a few ulps of 0.4, far inside the 5e-11 the rounding absorbs
 
 
 def test_nb06_formula_equals_brute_force_on_random_moves():
@@ -148,7 +152,14 @@ def test_nb04_pooled_f1_does_not_depend_on_the_number_of_folds():
     grid = np.arange(1, 21) * 0.005
     for errors in ("fixed", "binomial"):
         for n in (1000, 10_000):
-            tpfp = {k: np.array([va.exact_fold_f1(p, method="tp_fp", average="macro", n_instances=n, n_folds=k,
-                                                      errors=errors) for p in grid]) for k in (5, 10, 50)}
+            tpfp = {
+                k: np.array(
+                    [
+                        va.exact_fold_f1(p, method="tp_fp", average="macro", n_instances=n, n_folds=k, errors=errors)
+                        for p in grid
+                    ]
+                )
+                for k in (5, 10, 50)
+            }
             # the same computation whatever K (exact_fold_f1 does not use the folds for tp_fp): identical
             assert np.array_equal(tpfp[10], tpfp[5]) and np.array_equal(tpfp[50], tpfp[5])

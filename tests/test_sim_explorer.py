@@ -88,8 +88,11 @@ def test_every_explorer_displays_the_widget_and_a_snapshot_for_viewers_without_a
     from apples.studies import forman_scholz as fs
     from apples.studies import parker as pk
 
-    for ex in (fs.sim_explorer(n_reps=300, draw=False), fs.calibration_explorer(plot=False),
-               pk.incoherence_explorer(n_grid=9)):
+    for ex in (
+        fs.sim_explorer(n_reps=300, draw=False),
+        fs.calibration_explorer(plot=False),
+        pk.incoherence_explorer(n_grid=9),
+    ):
         bundle = ex._repr_mimebundle_()
         assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
         assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
@@ -106,8 +109,11 @@ def test_ipython_stores_the_note_as_text_not_the_repr_of_every_control():
     from apples.studies import forman_scholz as fs
     from apples.studies import parker as pk
 
-    for ex in (fs.sim_explorer(n_reps=300, draw=False), fs.calibration_explorer(plot=False),
-               pk.incoherence_explorer(n_grid=9)):
+    for ex in (
+        fs.sim_explorer(n_reps=300, draw=False),
+        fs.calibration_explorer(plot=False),
+        pk.incoherence_explorer(n_grid=9),
+    ):
         data, _ = DisplayFormatter().format(ex)
         assert data["text/plain"] == EXPLORER_NOTE, type(ex).__name__
         assert "image/png" in data and "application/vnd.jupyter.widget-view+json" in data

@@ -11,27 +11,33 @@ from scipy import stats
 
 import apples
 from apples import Counts, cv_f_measure
+from apples._kernels.f_measure import fold_sums
 from apples._kernels.fold_model import OutcomeTables
 from apples.cv import F_AGGREGATIONS
 from apples.studies import forman_scholz as fs
 from apples.studies.forman_scholz import sample_cv_f, simulate_cv_f
-from apples._kernels.f_measure import fold_sums
 from apples.studies.forman_scholz.simulation import _draw, _draw_outcomes, _estimates, _outcomes
 from apples.theory import fold_positives, simulation_design
 
 
 def _reference(pos, neg, tp, fp):
     """cv_f_measure of every F aggregation on one fold table (NaN where a skip aggregation leaves out every fold)."""
-    folds = [Counts.from_fold(positives=int(p), negatives=int(n), tp=int(a), fp=int(b))
-             for p, n, a, b in zip(pos, neg, tp, fp, strict=True)]
+    folds = [
+        Counts.from_fold(positives=int(p), negatives=int(n), tp=int(a), fp=int(b))
+        for p, n, a, b in zip(pos, neg, tp, fp, strict=True)
+    ]
     return np.array([cv_f_measure(folds, method=a.method, undefined=a.undefined) for a in F_AGGREGATIONS.values()])
 
 
 # --------------------------------------------------------------------------- semantics
 @settings(max_examples=40)
 @given(
-    n_folds=st.integers(2, 5), fold_size=st.integers(2, 8), n_pos_frac=st.floats(0.05, 0.6),
-    f_true=st.floats(0.3, 1.0), stratified=st.booleans(), seed=st.integers(0, 2**32 - 1),
+    n_folds=st.integers(2, 5),
+    fold_size=st.integers(2, 8),
+    n_pos_frac=st.floats(0.05, 0.6),
+    f_true=st.floats(0.3, 1.0),
+    stratified=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
 )
 def test_sampled_estimates_equal_cv_f_measure(n_folds, fold_size, n_pos_frac, f_true, stratified, seed):
     """Vectorised per-repetition estimates = apples.cv_f_measure on the same sampled Counts, bit for bit."""
@@ -79,9 +85,15 @@ def test_outcome_table_probabilities_are_binomial_products():
     t = OutcomeTables(d.fold_size, [0, 1, 3], recall=d.recall, fpr=d.fpr)
     for p in (0, 1, 3):
         sel = t.p == p
-        expected = [math.comb(p, a) * d.recall**a * (1 - d.recall) ** (p - a)
-                    * math.comb(20 - p, b) * d.fpr**b * (1 - d.fpr) ** (20 - p - b)
-                    for a, b in zip(t.tp[sel].tolist(), t.fp[sel].tolist(), strict=True)]
+        expected = [
+            math.comb(p, a)
+            * d.recall**a
+            * (1 - d.recall) ** (p - a)
+            * math.comb(20 - p, b)
+            * d.fpr**b
+            * (1 - d.fpr) ** (20 - p - b)
+            for a, b in zip(t.tp[sel].tolist(), t.fp[sel].tolist(), strict=True)
+        ]
         np.testing.assert_allclose(t.pmf[sel], expected, rtol=1e-12, atol=1e-300)
         assert math.isclose(t.pmf[sel].sum(), 1.0, rel_tol=1e-12)
 
@@ -102,8 +114,9 @@ def test_prior_rounds_half_up():
 
 
 # --------------------------------------------------------------------------- fold allocation
-@pytest.mark.parametrize("n_pos,n_folds,n_cases", [(10, 10, 1000), (25, 10, 1000), (3, 10, 1000), (0, 5, 50),
-                                                   (47, 4, 100), (1000, 10, 1000)])
+@pytest.mark.parametrize(
+    "n_pos,n_folds,n_cases", [(10, 10, 1000), (25, 10, 1000), (3, 10, 1000), (0, 5, 50), (47, 4, 100), (1000, 10, 1000)]
+)
 def test_stratified_allocation_counts(n_pos, n_folds, n_cases):
     alloc = fold_positives(n_pos, n_cases=n_cases, n_folds=n_folds, stratified=True, n_reps=3)
     assert alloc.shape == (3, n_folds)
@@ -116,8 +129,9 @@ def test_stratified_allocation_counts(n_pos, n_folds, n_cases):
     assert (alloc == row).all()
 
 
-@pytest.mark.parametrize("n_pos,n_cases,n_folds", [(10, 1000, 10), (50, 1000, 10), (250, 1000, 10),
-                                                   (700, 1000, 10), (7, 60, 3)])
+@pytest.mark.parametrize(
+    "n_pos,n_cases,n_folds", [(10, 1000, 10), (50, 1000, 10), (250, 1000, 10), (700, 1000, 10), (7, 60, 3)]
+)
 def test_unstratified_fold_positives_are_hypergeometric(n_pos, n_cases, n_folds):
     n = 100_000
     alloc = fold_positives(n_pos, n_cases=n_cases, n_folds=n_folds, stratified=False, n_reps=n, seed=7)
@@ -216,33 +230,36 @@ def test_single_repetition_has_undefined_std():
 
 
 # --------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("kwargs,exc,match", [
-    (dict(prior=0.0), ValueError, "prior"),
-    (dict(prior=1.0), ValueError, "prior"),
-    (dict(prior=-0.1), ValueError, "prior"),
-    (dict(prior=1.5), ValueError, "prior"),
-    (dict(prior=float("nan")), ValueError, "prior"),
-    (dict(prior="0.1"), TypeError, "prior"),
-    (dict(prior=True), TypeError, "prior"),
-    (dict(f_true=0.0), ValueError, "f_true"),
-    (dict(f_true=-0.5), ValueError, "f_true"),
-    (dict(f_true=1.01), ValueError, "f_true"),
-    (dict(f_true=None), TypeError, "f_true"),
-    (dict(n_folds=7), ValueError, "does not divide"),
-    (dict(n_folds=1), ValueError, "n_folds"),
-    (dict(n_folds=2.0), TypeError, "n_folds"),
-    (dict(n_cases=-10), ValueError, "n_cases"),
-    (dict(n_cases=5, n_folds=10), ValueError, "n_cases"),
-    (dict(n_reps=0), ValueError, "n_reps"),
-    (dict(n_reps=-3), ValueError, "n_reps"),
-    (dict(n_reps=10.0), TypeError, "n_reps"),
-    (dict(stratified="yes"), TypeError, "stratified"),
-    (dict(seed=-1), ValueError, "seed"),
-    (dict(n_jobs=0), ValueError, "n_jobs"),
-    (dict(n_jobs=1.5), TypeError, "n_jobs"),
-    (dict(prior=0.0001), ValueError, "rounds to 0 positives"),
-    (dict(prior=0.9, f_true=0.5), ValueError, "false positive rate"),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc,match",
+    [
+        (dict(prior=0.0), ValueError, "prior"),
+        (dict(prior=1.0), ValueError, "prior"),
+        (dict(prior=-0.1), ValueError, "prior"),
+        (dict(prior=1.5), ValueError, "prior"),
+        (dict(prior=float("nan")), ValueError, "prior"),
+        (dict(prior="0.1"), TypeError, "prior"),
+        (dict(prior=True), TypeError, "prior"),
+        (dict(f_true=0.0), ValueError, "f_true"),
+        (dict(f_true=-0.5), ValueError, "f_true"),
+        (dict(f_true=1.01), ValueError, "f_true"),
+        (dict(f_true=None), TypeError, "f_true"),
+        (dict(n_folds=7), ValueError, "does not divide"),
+        (dict(n_folds=1), ValueError, "n_folds"),
+        (dict(n_folds=2.0), TypeError, "n_folds"),
+        (dict(n_cases=-10), ValueError, "n_cases"),
+        (dict(n_cases=5, n_folds=10), ValueError, "n_cases"),
+        (dict(n_reps=0), ValueError, "n_reps"),
+        (dict(n_reps=-3), ValueError, "n_reps"),
+        (dict(n_reps=10.0), TypeError, "n_reps"),
+        (dict(stratified="yes"), TypeError, "stratified"),
+        (dict(seed=-1), ValueError, "seed"),
+        (dict(n_jobs=0), ValueError, "n_jobs"),
+        (dict(n_jobs=1.5), TypeError, "n_jobs"),
+        (dict(prior=0.0001), ValueError, "rounds to 0 positives"),
+        (dict(prior=0.9, f_true=0.5), ValueError, "false positive rate"),
+    ],
+)
 @pytest.mark.parametrize("func", [simulate_cv_f, sample_cv_f])
 def test_bad_input(func, kwargs, exc, match):
     args = dict(prior=0.05, f_true=0.8, stratified=True, n_reps=10)
@@ -267,14 +284,17 @@ def test_a_generator_seeds_the_simulation_with_one_integer_it_draws():
     pd.testing.assert_frame_equal(a, b, check_exact=True)
 
 
-@pytest.mark.parametrize("kwargs,exc,match", [
-    (dict(n_pos=-1), ValueError, "n_pos"),
-    (dict(n_pos=2000), ValueError, "n_pos"),
-    (dict(n_pos=1.5), TypeError, "n_pos"),
-    (dict(n_folds=3), ValueError, "does not divide"),
-    (dict(n_reps=0), ValueError, "n_reps"),
-    (dict(stratified=None), TypeError, "stratified"),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc,match",
+    [
+        (dict(n_pos=-1), ValueError, "n_pos"),
+        (dict(n_pos=2000), ValueError, "n_pos"),
+        (dict(n_pos=1.5), TypeError, "n_pos"),
+        (dict(n_folds=3), ValueError, "does not divide"),
+        (dict(n_reps=0), ValueError, "n_reps"),
+        (dict(stratified=None), TypeError, "stratified"),
+    ],
+)
 def test_fold_positives_bad_input(kwargs, exc, match):
     args = dict(n_pos=10, stratified=False)
     args.update(kwargs)

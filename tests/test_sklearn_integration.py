@@ -127,12 +127,21 @@ def test_fold_counts_from_cross_validate_refuses_other_dicts():
         apples.fold_counts_from_cross_validate({"test_tp": [1, -2], "test_fp": [0, 0], "test_fn": [0, 0]})
 
 
-@pytest.mark.parametrize("bad, exc", [([1], TypeError), (None, ValueError), (float("nan"), ValueError),
-                                      (0.5, ValueError), ({"a": 1}, TypeError), (np.array([1]), TypeError)],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "bad, exc",
+    [
+        ([1], TypeError),
+        (None, ValueError),
+        (float("nan"), ValueError),
+        (0.5, ValueError),
+        ({"a": 1}, TypeError),
+        (np.array([1]), TypeError),
+    ],
+    ids=repr,
+)
 def test_counts_scorer_checks_pos_label_when_it_is_made(bad, exc):
     # before: accepted; the error came only inside cross_validate, which turns it into NaN and a warning
-    with pytest.raises(exc, match="^pos_label"):
+    with pytest.raises(exc, match=r"^pos_label"):
         apples.counts_scorer(pos_label=bad)
     for good in (1, np.int64(0), "spam", True, 1.0):
         apples.counts_scorer(pos_label=good)
@@ -161,8 +170,9 @@ class _FailsOnElevenCases(LogisticRegression):
 def test_fold_counts_from_cross_validate_names_the_folds_where_the_scorer_failed(cancer):
     X, y = cancer
     with pytest.warns(UserWarning, match="Scoring failed"):
-        results = cross_validate(_FailsOnElevenCases(max_iter=5000), X[:31], y[:31], cv=KFold(3),
-                                 scoring=apples.counts_scorer())
+        results = cross_validate(
+            _FailsOnElevenCases(max_iter=5000), X[:31], y[:31], cv=KFold(3), scoring=apples.counts_scorer()
+        )
     # a failure in the first fold makes scikit-learn store NaN and the other folds' count dicts in test_score
     assert "test_tp" not in results and isinstance(results["test_score"][1], dict)
     with pytest.raises(ValueError, match=r"^the scorer failed in 1 of 3 folds \(fold 0\)"):
@@ -204,8 +214,12 @@ def test_string_labels_need_pos_label_and_get_its_score(named_cancer):
 def test_a_flipped_score_column_is_warned_about(named_cancer):
     X, names = named_cancer
     cv = StratifiedKFold(5, shuffle=True, random_state=0)
-    p = apples.cross_val_predictions(_model(), X, names, cv=cv, pos_label="malignant").to_frame()  # the wrong label's score
-    d = apples.report(apples.CVPredictions(p.y_true, folds=p.fold, y_pred=p.y_pred, y_score=p.y_score, pos_label="benign")).to_dict()
+    p = apples.cross_val_predictions(
+        _model(), X, names, cv=cv, pos_label="malignant"
+    ).to_frame()  # the wrong label's score
+    d = apples.report(
+        apples.CVPredictions(p.y_true, folds=p.fold, y_pred=p.y_pred, y_score=p.y_score, pos_label="benign")
+    ).to_dict()
     auc = roc_auc_score(names == "benign", p.y_score)
     assert auc < 0.05 and d["roc_auc"]["merge"] == pytest.approx(auc, rel=1e-12)  # the wrong number, with ...
     direction, below = d["warnings"][:2]  # ... the two warnings first
@@ -244,5 +258,5 @@ def test_pos_label_is_checked_like_report_does(cancer):
     np.testing.assert_allclose(p.y_score, cross_val_predict(_model(), X, y == 1, cv=2, method="predict_proba")[:, 1])
     # other labels need it even without scores: the F-measures count one of them as positive
     names = np.array(["no", "yes"])[y]
-    with pytest.raises(ValueError, match="^pos_label must be given"):
+    with pytest.raises(ValueError, match=r"^pos_label must be given"):
         apples.cross_val_predictions(_model(), X, names, cv=2, method="predict")

@@ -26,8 +26,18 @@ from sklearn.metrics import (
 )
 
 import apples
+from apples import (
+    UndefinedMetricError,
+    auk,
+    gini,
+    kappa_curve,
+    ks_statistic,
+    max_f1,
+    max_mcc,
+    min_error_rate,
+    r_precision,
+)
 from apples.metrics import ThresholdResult
-from apples import UndefinedMetricError, auk, gini, kappa_curve, ks_statistic, max_f1, max_mcc, min_error_rate, r_precision
 
 
 # ---------------------------------------------------------------- strategies
@@ -40,7 +50,7 @@ def scored(draw, *, balanced: bool = False, max_n: int = 24):
     else:
         n = draw(st.integers(2, max_n))
         rest = draw(st.lists(st.integers(0, 1), min_size=n - 2, max_size=n - 2))
-        y = draw(st.permutations([1, 0] + rest))
+        y = draw(st.permutations([1, 0, *rest]))
     n = len(y)
     tied = st.lists(st.integers(-4, 4).map(float), min_size=n, max_size=n)
     real = st.lists(st.floats(-100, 100, allow_nan=False, allow_infinity=False), min_size=n, max_size=n)
@@ -140,7 +150,7 @@ def test_max_f1_matches_sklearn_precision_recall_curve(data):
     best = max_f1(y, s)
     assert best.value == pytest.approx(f.max(), abs=1e-12)
     # highest threshold among the maximisers (exact ties: F is a ratio of integers)
-    assert best.threshold == max(t for t, v in zip(thr, f) if v >= f.max() - 1e-12)
+    assert best.threshold == max(t for t, v in zip(thr, f, strict=True) if v >= f.max() - 1e-12)
 
 
 @settings(max_examples=30)
@@ -188,17 +198,19 @@ def test_max_mcc_all_scores_tied():
 def _expected_top_k_precision(y, s, k):
     """Mean precision of the top k over every ordering consistent with the scores (brute force)."""
     y, s = np.asarray(y), np.asarray(s)
-    values = [y[list(p[:k])].mean() for p in itertools.permutations(range(len(y)))
-              if np.all(np.diff(s[list(p)]) <= 0)]
+    values = [y[list(p[:k])].mean() for p in itertools.permutations(range(len(y))) if np.all(np.diff(s[list(p)]) <= 0)]
     return float(np.mean(values))
 
 
-@pytest.mark.parametrize("y, s", [
-    ([1, 0, 1, 0, 0], [0.9, 0.8, 0.5, 0.5, 0.1]),
-    ([0, 1, 1, 0, 1, 0], [3, 2, 2, 2, 1, 1]),
-    ([1, 0, 0, 1, 0, 1], [5, 5, 5, 5, 5, 5]),
-    ([1, 1, 0, 0, 0, 1], [6, 5, 4, 3, 2, 1]),
-])
+@pytest.mark.parametrize(
+    "y, s",
+    [
+        ([1, 0, 1, 0, 0], [0.9, 0.8, 0.5, 0.5, 0.1]),
+        ([0, 1, 1, 0, 1, 0], [3, 2, 2, 2, 1, 1]),
+        ([1, 0, 0, 1, 0, 1], [5, 5, 5, 5, 5, 5]),
+        ([1, 1, 0, 0, 0, 1], [6, 5, 4, 3, 2, 1]),
+    ],
+)
 def test_r_precision_is_mean_over_tie_orderings(y, s):
     assert r_precision(y, s) == pytest.approx(_expected_top_k_precision(y, s, sum(y)), abs=1e-15)
 
@@ -287,10 +299,15 @@ _RANK_MEASURES = {
 
 
 @settings(max_examples=100)
-@given(st.integers(2, 20).flatmap(lambda n: st.tuples(
-    st.permutations([1, 0] + [i % 2 for i in range(n - 2)]),
-    st.lists(st.integers(-12, 12), min_size=n, max_size=n))),
-    st.sampled_from(sorted(_TRANSFORMS)))
+@given(
+    st.integers(2, 20).flatmap(
+        lambda n: st.tuples(
+            st.permutations([1, 0] + [i % 2 for i in range(n - 2)]),
+            st.lists(st.integers(-12, 12), min_size=n, max_size=n),
+        )
+    ),
+    st.sampled_from(sorted(_TRANSFORMS)),
+)
 def test_rank_measures_invariant_to_increasing_transforms(data, name):
     y, s = np.array(data[0]), np.array(data[1], dtype=float)
     g = _TRANSFORMS[name]
@@ -305,27 +322,35 @@ def test_rank_measures_invariant_to_increasing_transforms(data, name):
 
 # ---------------------------------------------------------------- bad input
 _ALL = {
-    "kappa_curve": kappa_curve, "auk": auk, "max_f1": max_f1, "max_mcc": max_mcc,
-    "r_precision": r_precision, "gini": gini, "ks_statistic": ks_statistic,
+    "kappa_curve": kappa_curve,
+    "auk": auk,
+    "max_f1": max_f1,
+    "max_mcc": max_mcc,
+    "r_precision": r_precision,
+    "gini": gini,
+    "ks_statistic": ks_statistic,
     "min_error_rate": min_error_rate,
 }
 
 
 @pytest.mark.parametrize("name", sorted(_ALL))
-@pytest.mark.parametrize("y, s, error, match", [
-    ([1, 1, 1], [0.1, 0.2, 0.3], ValueError, "only one class"),
-    ([0, 0, 0], [0.1, 0.2, 0.3], ValueError, "only one class"),
-    ([1, 0, 1], [0.1, np.nan, 0.3], ValueError, "y_score contains NaN"),
-    ([1, 0, 1], [0.1, np.inf, 0.3], ValueError, "y_score contains an infinite"),
-    ([1, 0, 1], [0.1, -np.inf, 0.3], ValueError, "y_score contains an infinite"),
-    ([1, 0, 2], [0.1, 0.2, 0.3], ValueError, "y_true must hold two classes"),
-    ([3, 2, 3], [0.1, 0.2, 0.3], ValueError, "pos_label=1 is not one of the labels"),
-    ([1, 0, 1], [0.1, 0.2], ValueError, "inconsistent lengths"),
-    ([], [], ValueError, "y_true is empty"),
-    ([[1, 0]], [[0.1, 0.2]], ValueError, "one-dimensional"),
-    ([1, 0], ["a", "b"], TypeError, "y_score must be numeric"),
-    ([1, np.nan], [0.1, 0.2], ValueError, "y_true contains NaN"),
-])
+@pytest.mark.parametrize(
+    "y, s, error, match",
+    [
+        ([1, 1, 1], [0.1, 0.2, 0.3], ValueError, "only one class"),
+        ([0, 0, 0], [0.1, 0.2, 0.3], ValueError, "only one class"),
+        ([1, 0, 1], [0.1, np.nan, 0.3], ValueError, "y_score contains NaN"),
+        ([1, 0, 1], [0.1, np.inf, 0.3], ValueError, "y_score contains an infinite"),
+        ([1, 0, 1], [0.1, -np.inf, 0.3], ValueError, "y_score contains an infinite"),
+        ([1, 0, 2], [0.1, 0.2, 0.3], ValueError, "y_true must hold two classes"),
+        ([3, 2, 3], [0.1, 0.2, 0.3], ValueError, "pos_label=1 is not one of the labels"),
+        ([1, 0, 1], [0.1, 0.2], ValueError, "inconsistent lengths"),
+        ([], [], ValueError, "y_true is empty"),
+        ([[1, 0]], [[0.1, 0.2]], ValueError, "one-dimensional"),
+        ([1, 0], ["a", "b"], TypeError, "y_score must be numeric"),
+        ([1, np.nan], [0.1, 0.2], ValueError, "y_true contains NaN"),
+    ],
+)
 def test_bad_input(name, y, s, error, match):
     with pytest.raises(error, match=match):
         _ALL[name](y, s)

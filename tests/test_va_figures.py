@@ -352,22 +352,32 @@ def test_convergence_refusals():
 
 
 # -- plot_averages: Van Asch Tables 2-5 as dots (notebook 05) ----------------------------------------------------
-TABLE3 = {"c1": apples.Counts(3, 2, 7), "c2": apples.Counts(1, 7, 9), "c3": apples.Counts(6, 6, 8),
-          "c4": apples.Counts(6, 9, 0)}
+TABLE3 = {
+    "c1": apples.Counts(3, 2, 7),
+    "c2": apples.Counts(1, 7, 9),
+    "c3": apples.Counts(6, 6, 8),
+    "c4": apples.Counts(6, 9, 0),
+}
 TRAIN3 = {"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.4}
 
 
 def test_plot_averages_places_each_average_at_its_hand_computed_value():
     ax = plt.figure().add_subplot()
-    tables = {"Table 2": ({"a": apples.Counts(10, 10, 10), "b": apples.Counts(90, 10, 10)}, None),
-              "Table 3": (TABLE3, TRAIN3)}
+    tables = {
+        "Table 2": ({"a": apples.Counts(10, 10, 10), "b": apples.Counts(90, 10, 10)}, None),
+        "Table 3": (TABLE3, TRAIN3),
+    }
     assert va.plot_averages(tables, measure="precision", ax=ax, xlim=(35, 92)) is ax
     points = [(float(ln.get_xdata()[0]), float(ln.get_ydata()[0]), ln.get_color()) for ln in ax.get_lines()]
     # Table 2 (row 0): macro (0.5 + 0.9)/2 = 70 %, micro 100/120 = 83.3 %, no lfb without frequencies
     # Table 3 (row 1): macro (3/5 + 1/8 + 6/12 + 6/15)/4, micro 16/40, lfb 0.1·3/5 + 0.2·1/8 + 0.3·1/2 + 0.4·6/15
-    expected = [(70.0, -0.25, "C0"), (100 * (3 / 5 + 1 / 8 + 1 / 2 + 6 / 15) / 4, 0.75, "C0"),
-                (100 * 100 / 120, 0.0, "C1"), (40.0, 1.0, "C1"),
-                (100 * (0.1 * 3 / 5 + 0.2 / 8 + 0.3 / 2 + 0.4 * 6 / 15), 1.25, "C2")]
+    expected = [
+        (70.0, -0.25, "C0"),
+        (100 * (3 / 5 + 1 / 8 + 1 / 2 + 6 / 15) / 4, 0.75, "C0"),
+        (100 * 100 / 120, 0.0, "C1"),
+        (40.0, 1.0, "C1"),
+        (100 * (0.1 * 3 / 5 + 0.2 / 8 + 0.3 / 2 + 0.4 * 6 / 15), 1.25, "C2"),
+    ]
     assert len(points) == len(expected)
     for (x, y, c), (ex, ey, ec) in zip(points, expected, strict=True):
         assert x == pytest.approx(ex) and y == pytest.approx(ey) and c == ec
@@ -391,9 +401,14 @@ def test_plot_averages_legend_sits_outside_and_can_be_left_out():
 
 @pytest.mark.parametrize(
     ("kwargs", "error", "word"),
-    [({"tables": {}}, TypeError, "tables"), ({"tables": {"t": TABLE3}}, TypeError, "tables"),
-     ({"measure": "f1"}, ValueError, "measure"), ({"xlim": (50, 40)}, ValueError, r"xlim\[1\]"),
-     ({"xlim": "35"}, TypeError, "xlim"), ({"legend": "yes"}, TypeError, "legend")],
+    [
+        ({"tables": {}}, TypeError, "tables"),
+        ({"tables": {"t": TABLE3}}, TypeError, "tables"),
+        ({"measure": "f1"}, ValueError, "measure"),
+        ({"xlim": (50, 40)}, ValueError, r"xlim\[1\]"),
+        ({"xlim": "35"}, TypeError, "xlim"),
+        ({"legend": "yes"}, TypeError, "legend"),
+    ],
 )
 def test_plot_averages_refuses_bad_arguments(kwargs, error, word):
     call = {"tables": {"Table 3": (TABLE3, TRAIN3)}, **kwargs}
