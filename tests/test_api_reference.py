@@ -117,3 +117,39 @@ def test_reading_all_from_the_source_agrees_with_python(package):
     if _import(package) is None:
         pytest.skip(f"{package} does not import; its page lists __all__ as read from the source")
     assert conf.read_source(package).names == conf.read_package(package).names
+
+
+# -- every notebook's notation table links its apples names to their pages ------------------------------------
+_ALIASES = {"fs": "apples.studies.forman_scholz", "va": "apples.studies.van_asch", "pk": "apples.studies.parker"}
+_TARGETS = {f"{p}.{n}" for p, page in PAGES.items() for n in page.documented}
+_BARE = Counter(n for page in PAGES.values() for n in page.documented)
+_LINK = re.compile(r"\[`([^`]+)`\]\(#([\w.]+)\)")
+_SPAN = re.compile(r"`([A-Za-z_][\w.]*)((?:\([^`]*)?)`")
+
+
+def _target(name: str) -> str | None:
+    """The documented page a notation table's name points to, or None if it is not a public name."""
+    head, _, rest = name.partition(".")
+    full = f"{_ALIASES[head]}.{rest}" if head in _ALIASES and rest else name
+    if "." not in full:
+        return next((t for t in _TARGETS if t.rsplit(".", 1)[1] == full), None) if _BARE[full] == 1 else None
+    module, _, attr = full.rpartition(".")
+    if module not in PAGES:
+        return None
+    homes = [t for t in _TARGETS if t.rsplit(".", 1)[1] == attr]
+    return next((t for t in homes if t == full), homes[0] if len(homes) == 1 else None)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")), ids=lambda p: p.name)
+def test_notation_tables_link_every_name_to_its_page(path):
+    """A name in a notebook's notation table is a link to its page of the reference, and every link resolves."""
+    import nbformat
+
+    cells = [c.source for c in nbformat.read(path, as_version=4).cells[:8] if c.cell_type == "markdown"]
+    rows = [line for text in cells for line in text.splitlines() if line.startswith("|") and "---" not in line]
+    links = [(text, target) for row in rows for text, target in _LINK.findall(row)]
+    assert links, f"{path.name}: its notation table links no name to the API reference"
+    broken = [(text, target) for text, target in links if target not in _TARGETS]
+    assert not broken, f"{path.name}: links to no page of the reference: {broken}"
+    unlinked = [span for row in rows for span, _ in _SPAN.findall(_LINK.sub("", row)) if _target(span) is not None]
+    assert not unlinked, f"{path.name}: names not linked to their page: {unlinked}"

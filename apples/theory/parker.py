@@ -309,9 +309,9 @@ def implied_cost_density(c: ArrayLike, model: Binormal, weight: Weighting | None
 
     This is the "distribution over costs" that a threshold weighting implies
     (Parker §III-B: "this is equivalent to integrating over a distribution
-    over thresholds"): w(c) = Σ W(t_r)/|c'(t_r)| over the thresholds t_r with
+    over thresholds"): w(c) = Σ W(t_r) / abs(c'(t_r)) over the thresholds t_r with
     c(t_r) = c, divided by ∫W so it integrates to 1. For equal spreads there
-    is one t_r = T(c) and w(c) = W(T(c))·|T'(c)|; for unequal spreads c(t) is
+    is one t_r = T(c) and w(c) = W(T(c)) · abs(T'(c)); for unequal spreads c(t) is
     not monotone and two thresholds share each cost.
 
     Parameters

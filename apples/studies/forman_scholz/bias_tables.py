@@ -161,11 +161,11 @@ def relative_bias_line(
 
 @declare(grid=_grid("stratified", "prior", "f_true", "method", "bias"))
 def bias_ratios(grid: pd.DataFrame) -> pd.DataFrame:
-    """How many times larger the other methods' |bias| is than F_tp,fp's, at each point of the grid (§4.3, claim 7).
+    """How many times larger the other methods' absolute bias is than F_tp,fp's, at each point of the grid (§4.3, claim 7).
 
     Forman & Scholz write that pooling "reduced the bias by two orders of magnitude".
     At each (stratified, prior, f_true) point this divides the smallest and the mean
-    |bias| of the four other methods by |bias| of F_tp,fp. The denominator is a
+    absolute bias of the four other methods by that of F_tp,fp. The denominator is a
     simulated bias: where F_tp,fp's exact bias is nearly 0 the ratio mostly
     measures Monte Carlo noise (notebook 03 compares with the exact bias).
 
