@@ -161,7 +161,7 @@ def relative_bias_line(
 
 @declare(grid=_grid("stratified", "prior", "f_true", "method", "bias"))
 def bias_ratios(grid: pd.DataFrame) -> pd.DataFrame:
-    """How many times larger the other methods' absolute bias is than F_tp,fp's, at each point of the grid (§4.3, claim 7).
+    """How many times larger the other methods' absolute bias is than F_tp,fp's at each grid point (§4.3, claim 7).
 
     Forman & Scholz write that pooling "reduced the bias by two orders of magnitude".
     At each (stratified, prior, f_true) point this divides the smallest and the mean
