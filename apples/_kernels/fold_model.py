@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from apples._kernels.f_measure import f_of_counts, fold_values
+from apples._kernels.f_measure import FoldValues, f_of_counts, fold_values
 
 __all__ = [
     "AliasSet",
@@ -269,9 +269,16 @@ class OutcomeTables:
         self.fp = np.concatenate(pieces["fp"])
         self.p = np.concatenate(pieces["p"])
         self.f = np.nan_to_num(f_of_counts(self.tp, self.fp, self.p - self.tp))
-        #: each outcome's F, precision, recall and V^(i) (:func:`~apples._kernels.f_measure.fold_values`)
-        self.per_fold = fold_values(self.tp, self.fp, self.p - self.tp)
         self._alias: AliasSet | None = None
+        self._per_fold: FoldValues | None = None
+
+    @property
+    def per_fold(self) -> FoldValues:
+        """Each outcome's F, precision, recall and V^(i) (:func:`~apples._kernels.f_measure.fold_values`),
+        computed on first use (the simulation needs them, the exact sums do not)."""
+        if self._per_fold is None:
+            self._per_fold = fold_values(self.tp, self.fp, self.p - self.tp)
+        return self._per_fold
 
     @property
     def alias(self) -> AliasSet:
