@@ -454,7 +454,7 @@ def _coverage_settings():
 
 _PREF_NOTE = (
     "a preference table (pandas DataFrame of +1/-1/0/NaN per comparison and measure); its checks and "
-    "rules are tested on hand-made tables in tests/test_parker_experiment.py"
+    "rules are tested on hand-made tables in tests/studies/parker/test_parker_experiment.py"
 )
 _CONF_LEVEL = Arg(REAL)  # a confidence level in (0, 1)
 
@@ -727,7 +727,10 @@ REGISTRY: dict[str, Entry] = {
         {"y_true": _labels(), "folds": Arg(FOLD_IDS), "pos_label": Arg(POSITIVE)},
         project=lambda r: r.to_numpy(),
         relabel=BIN_MAP,
-        note="scores_by_model maps names to scores, one per case; tests/test_auc_comparison.py covers it",
+        note=(
+            "scores_by_model maps names to scores, one per case; "
+            "tests/studies/forman_scholz/test_auc_comparison.py covers it"
+        ),
     ),
     "digits_one_vs_rest": Entry(
         lambda: {"digit": 8, "n_positives": 5, "seed": 0},
@@ -1159,7 +1162,7 @@ REGISTRY: dict[str, Entry] = {
             "n_jobs": 1,
         },
         project=lambda r: r.comparisons,
-        note="needs scikit-learn; tests/test_parker_experiment.py",
+        note="needs scikit-learn; tests/studies/parker/test_parker_experiment.py",
     ),
     # ---- binormal.py ---------------------------------------------------------------------------
     "Binormal": Entry(
@@ -1241,7 +1244,7 @@ REGISTRY: dict[str, Entry] = {
     "counts_scorer": Entry(
         lambda: {"pos_label": 1},
         note="returns a scorer; pos_label is checked to be one label when it is made "
-        "(tests/test_sklearn_integration.py), and against y by Counts.from_labels when it scores",
+        "(tests/cv/test_sklearn_integration.py), and against y by Counts.from_labels when it scores",
     ),
     "fold_counts_from_cross_validate": Entry(
         lambda: {"results": {"test_tp": [3, 2], "test_fp": [1, 2], "test_fn": [1, 1], "test_tn": [5, 5]}}

@@ -350,3 +350,23 @@ def test_the_package_ships_its_type_hints():
     assert (PACKAGE / "py.typed").exists()  # PEP 561
     assert "py.typed" in meta["tool"]["setuptools"]["package-data"]["apples"]
     assert meta["tool"]["mypy"]["disallow_untyped_defs"] is True
+
+
+def test_tests_mirror_the_package():
+    """A unit test lives beside the package it tests (tests/metrics/ for apples/metrics/, tests/params/ for
+    apples/_params/, tests/studies/<study>/ for a study); tests/ itself holds only what spans the package."""
+    tests = PACKAGE.parent / "tests"
+    packages = {p.relative_to(PACKAGE).as_posix().lstrip("_") for p in PACKAGE.rglob("__init__.py")} - {"__init__.py"}
+    packages = {p.removesuffix("/__init__.py").lstrip("_") for p in packages}
+    stray = [
+        p.relative_to(tests).as_posix()
+        for p in tests.rglob("test_*.py")
+        if p.parent != tests and p.parent.relative_to(tests).as_posix() not in packages
+    ]
+    assert not stray, f"test directories that mirror no package of apples: {stray}"
+    spanning = {
+        "test_common.py", "test_layout.py", "test_core_install.py", "test_environment.py", "test_api_reference.py",
+        "test_notebooks.py", "test_notebook_layout.py", "test_browser_e2e.py", "test_roundoff_identities.py",
+    }  # fmt: skip
+    at_root = {p.name for p in tests.glob("test_*.py")}
+    assert at_root <= spanning, f"tests/ holds module tests that belong in a package's folder: {at_root - spanning}"

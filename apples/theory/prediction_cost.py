@@ -4,7 +4,7 @@ Closed forms for how much a macro- or micro-averaged score moves when prediction
 change: the precision and recall factors of one label, the label weights, and
 exact before/after scores for moves of false positives or true positives between
 labels. Each formula is checked against recomputing the scores from the changed
-counts (``tests/test_prediction_cost.py``).
+counts (``tests/theory/test_prediction_cost.py``).
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def test_round_half_up_differs_from_round():
 
 
 def test_percent_outputs_unchanged():
-    # the outputs notebooks 01/02 and tests/test_cross_validation.py rely on
+    # the outputs notebooks 01/02 and tests/cv/test_cross_validation.py rely on
     assert (percent(0.625), percent(0.58333), percent(0.7336, decimals=1)) == ("63%", "58%", "73.4%")
     assert percent(0.0145, decimals=1) == "1.5%"  # 1.45 in decimal, a half: up (binary 0.0145 * 100 is 1.4499...)
     assert percent(0.5, decimals=2) == "50.00%"

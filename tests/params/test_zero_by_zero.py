@@ -11,7 +11,7 @@ from pathlib import Path
 from apples._params import declaration_of
 from apples._params.undefined import POLICIES
 
-TABLE = Path(__file__).resolve().parents[1] / "book" / "zero_by_zero.md"
+TABLE = Path(__file__).resolve().parents[2] / "book" / "zero_by_zero.md"
 PACKAGES = ("apples", "apples.metrics", "apples.cv", "apples.intervals", "apples.theory")
 
 

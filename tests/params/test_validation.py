@@ -52,7 +52,7 @@ def test_no_private_name_is_imported_across_modules():
     import ast
     from pathlib import Path
 
-    package = Path(__file__).resolve().parents[1] / "apples"
+    package = Path(__file__).resolve().parents[2] / "apples"
     found = []
     for path in sorted(package.rglob("*.py")):
         parts = path.relative_to(package.parent).with_suffix("").parts

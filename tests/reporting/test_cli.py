@@ -27,7 +27,7 @@ cli = importlib.import_module("apples.cli")
 if "cli" not in apples.__all__:
     delattr(apples, "cli")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _frame(seed: int = 0, n: int = 400, k: int = 5) -> pd.DataFrame:
