@@ -47,17 +47,19 @@ from apples._params.checks import (
     check_count,
     check_frame,
     check_int,
-    check_label,
-    check_labels_1d,
     check_real,
     check_real_array,
-    check_same_label_kind,
     check_scores,
     check_seed,
     check_table_size,
-    is_missing,
 )
 from apples._params.declare import Kind
+from apples._params.label_checks import (
+    check_label,
+    check_labels_1d,
+    check_same_label_kind,
+    is_missing,
+)
 
 __all__ = [
     "CONFIDENCE",

@@ -8,14 +8,16 @@ from typing import Any
 import numpy as np
 
 from apples._params.checks import (
-    check_label_kind,
-    check_pos_label,
-    check_same_label_kind,
     check_same_length,
-    unique_labels,
 )
 from apples._params.declare import Relation
 from apples._params.errors import ParameterTypeError, ParameterValueError
+from apples._params.label_checks import (
+    check_label_kind,
+    check_pos_label,
+    check_same_label_kind,
+    unique_labels,
+)
 
 __all__ = [
     "BinaryLabels",

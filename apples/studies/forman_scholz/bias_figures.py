@@ -27,7 +27,7 @@ from apples._params import (
     Real,
     Relation,
     check_frame,
-    check_positive,
+    check_int,
     check_table_size,
     declare,
 )
@@ -92,7 +92,7 @@ class _AllocationReps(Kind):
     what = "a positive integer up to 2**53"
 
     def check(self, name: str, value: object) -> int:
-        n_reps = check_positive(name, value)
+        n_reps = check_int(name, value, low=1)
         check_table_size(
             f"unstratified fold allocation (10 folds of 100 cases, 70 cases of the smaller class, {n_reps:,} "
             "repetitions)",

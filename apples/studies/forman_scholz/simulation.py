@@ -54,7 +54,7 @@ from apples._params import (
     Kind,
     Nullable,
     Relation,
-    check_positive,
+    check_int,
     check_table_size,
     declare,
     exempt,
@@ -102,7 +102,7 @@ class _Reps(Kind):
     what = "a positive integer up to 2**53 whose table of estimates fits in memory"
 
     def check(self, name: str, value: object) -> int:
-        n_reps = check_positive(name, value)
+        n_reps = check_int(name, value, low=1)
         # the chunks, their concatenation and the DataFrame: three copies of n_reps × 5 floats
         check_table_size(
             f"{n_reps:,} repetitions × 5 estimates",

@@ -77,7 +77,7 @@ from apples._params import (
     SameLength,
     TwoClasses,
     check_choice,
-    check_int_at_least,
+    check_int,
     check_real,
     check_real_array,
     check_seed,
@@ -225,9 +225,9 @@ class _Config(Kind):
                        high_inclusive=False)
             for i, p in enumerate(proportions)
         )  # fmt: skip
-        check_int_at_least(f"{name}.max_samples", value.max_samples, 40)
-        check_int_at_least(f"{name}.waveform_samples", value.waveform_samples, 40)
-        check_int_at_least(f"{name}.synthetic_samples", value.synthetic_samples, 40)
+        check_int(f"{name}.max_samples", value.max_samples, low=40)
+        check_int(f"{name}.waveform_samples", value.waveform_samples, low=40)
+        check_int(f"{name}.synthetic_samples", value.synthetic_samples, low=40)
         check_seed(f"{name}.seed", value.seed)
         return replace(value, **fields)
 
