@@ -21,7 +21,6 @@ from apples import cv, intervals, metrics, plotting, reporting, theory
 from apples._params import UndefinedMetricError
 from apples.cv import (
     CV_F_METHODS,
-    CV_ROC_AUC_METHODS,
     F_AGGREGATIONS,
     CVPredictions,
     auc_table,
@@ -47,7 +46,6 @@ from apples.intervals import (
     roc_auc_ci,
 )
 from apples.metrics import (
-    AVERAGES,
     Counts,
     accuracy,
     auk,
@@ -74,15 +72,13 @@ from apples.metrics import (
     roc_curve,
     split_confusion_matrix,
 )
-from apples.plotting import decorate, set_style
+from apples.plotting import set_style
 from apples.reporting import CVReport, report
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AVERAGES",
     "CV_F_METHODS",
-    "CV_ROC_AUC_METHODS",
     "F_AGGREGATIONS",
     "CVPredictions",
     "CVReport",
@@ -107,7 +103,6 @@ __all__ = [
     "cv_roc_auc",
     "cv_score_ci",
     "cv_table",
-    "decorate",
     "f_from_precision_recall",
     "f_measure",
     "fold_counts",
