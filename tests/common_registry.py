@@ -1541,6 +1541,13 @@ REGISTRY.update(
             },
             {"predictions": Arg(MODEL), "sample_weight": Arg(REAL, array=True, none_ok=True)},
         ),
+        "plot_cv_roc": Entry(_fs_cases(ax=_fresh_ax, pos_label=1), _FLAT, relabel=BIN_MAP, rank_based=True),
+        "plot_cv_precision_recall": Entry(
+            _fs_cases(ax=_fresh_ax, pos_label=1), _FLAT, relabel=BIN_MAP, rank_based=True
+        ),
+        "plot_reliability": Entry(
+            lambda: {**_cv_scoring(n_bins=4)(), "ax": _fresh_ax()}, {**_CV_SCORING_ARGS, "n_bins": Arg(SIZE)}
+        ),
     }
 )
 EXEMPT.update(
