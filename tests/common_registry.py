@@ -1499,3 +1499,64 @@ ZERO_BY_ZERO: dict[str, ZeroByZero] = {
         {"zero": (0.0, 0.0, 0.0), "nan": None, "raise": None},
     ),
 }
+
+
+# -- proper scoring rules and their plots (issue 21, items 11 and 12) --------------------------------
+#: Probabilities of the positive label (dyadic: exact in float32) and weights, aligned with Y and F.
+_PROB = (0.75, 0.5, 0.5, 0.375, 0.25, 0.125)
+_W = (1.0, 0.5, 2.0, 1.0, 0.25, 1.0)
+_SCORING_ARGS = {
+    "y_true": _labels(),
+    "y_prob": Arg(REAL, array=True),
+    "pos_label": Arg(POSITIVE),
+    "sample_weight": Arg(REAL, array=True, none_ok=True),
+}
+_CV_SCORING_ARGS = {**_SCORING_ARGS, "folds": Arg(FOLD_IDS)}
+
+
+def _scoring(**kw):
+    return lambda: {"y_true": list(Y), "y_prob": list(_PROB), "pos_label": 1, "sample_weight": list(_W), **kw}
+
+
+def _cv_scoring(**kw):
+    return _scoring(folds=list(F), **kw)
+
+
+REGISTRY.update(
+    {
+        "log_loss": Entry(_scoring(), _SCORING_ARGS, relabel=BIN_MAP),
+        "brier_score": Entry(_scoring(), _SCORING_ARGS, relabel=BIN_MAP),
+        "cv_log_loss": Entry(_cv_scoring(), _CV_SCORING_ARGS, relabel=BIN_MAP),
+        "cv_brier_score": Entry(_cv_scoring(), _CV_SCORING_ARGS, relabel=BIN_MAP),
+        "reliability_table": Entry(
+            _cv_scoring(n_bins=4),
+            {**_CV_SCORING_ARGS, "n_bins": Arg(SIZE)},
+            relabel=BIN_MAP,
+            nan_ok="an empty bin has no mean prediction nor observed frequency (NaN, documented)",
+        ),
+        "scoring_rules_table": Entry(
+            lambda: {
+                "predictions": apples.CVPredictions(list(Y), folds=list(F), y_score=list(_PROB)),
+                "sample_weight": list(_W),
+            },
+            {"predictions": Arg(MODEL), "sample_weight": Arg(REAL, array=True, none_ok=True)},
+        ),
+        "plot_cv_roc": Entry(_fs_cases(ax=_fresh_ax, pos_label=1), _FLAT, relabel=BIN_MAP, rank_based=True),
+        "plot_cv_precision_recall": Entry(
+            _fs_cases(ax=_fresh_ax, pos_label=1), _FLAT, relabel=BIN_MAP, rank_based=True
+        ),
+        "plot_reliability": Entry(
+            lambda: {**_cv_scoring(n_bins=4)(), "ax": _fresh_ax()}, {**_CV_SCORING_ARGS, "n_bins": Arg(SIZE)}
+        ),
+    }
+)
+EXEMPT.update(
+    {
+        **dict.fromkeys(["CVScoringRule", "ScoringRulesTable", "ReliabilityTable"], _RESULT),
+        **dict.fromkeys(
+            ["PROBABILITIES", "SAMPLE_WEIGHT"],
+            "a kind of parameter (apples._params): what a declared parameter takes; tests/metrics/"
+            "test_proper_scoring_rules.py",
+        ),
+    }
+)

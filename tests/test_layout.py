@@ -26,15 +26,16 @@ SUBPACKAGES = (
     "apples.studies.van_asch",
     "apples.studies.parker",
 )
-#: Which subpackages a subpackage may import (apples._params, _kernels, _optional and plotting are open to all;
-#: _kernels and _params import nothing above them, see below).
+#: Which subpackages a subpackage may import (apples._params, _kernels and _optional are open to all;
+#: _kernels and _params import nothing above them, see below; plotting uses metrics' kinds, studies use plotting).
 ALLOWED = {
     "metrics": {"metrics"},
     "cv": {"cv", "metrics"},
     "theory": {"theory", "cv", "metrics"},
     "intervals": {"intervals", "metrics", "cv", "theory"},
     "reporting": {"reporting", "intervals", "cv", "metrics"},
-    "studies": {"studies", "intervals", "theory", "cv", "metrics"},
+    "studies": {"studies", "intervals", "theory", "cv", "metrics", "plotting"},
+    "plotting": {"plotting", "metrics"},
     "_kernels": {"_kernels"},
     "_params": {"_params"},
 }

@@ -12,7 +12,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["FoldScoringRules", "case_brier", "case_log_loss", "fold_scoring_rules"]
+__all__ = [
+    "FoldScoringRules",
+    "Reliability",
+    "bin_edges",
+    "case_brier",
+    "case_log_loss",
+    "fold_scoring_rules",
+    "reliability",
+]
 
 
 def case_log_loss(y: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -76,3 +84,58 @@ def _ordered_sum(values: np.ndarray) -> float:
     for v in values.tolist():
         total += v
     return total
+
+
+def bin_edges(p: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
+    """The ``n_bins + 1`` edges of the probability bins: equal widths on [0, 1] (``"uniform"``) or the quantiles
+    of ``p`` (``"quantile"``, repeated edges merged), as scikit-learn's ``calibration_curve``.
+
+    >>> bin_edges(np.array([0.1, 0.2]), 4, "uniform").tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> bin_edges(np.array([0.1, 0.2, 0.2, 0.9]), 2, "quantile").tolist()
+    [0.1, 0.2, 0.9]
+    """
+    if strategy == "quantile":
+        return np.unique(np.percentile(p, np.linspace(0.0, 100.0, n_bins + 1)))
+    return np.linspace(0.0, 1.0, n_bins + 1)
+
+
+class Reliability(NamedTuple):
+    """Per fold and bin (shape (n_folds, n_bins)) and pooled (shape (n_bins,)): the (weighted) number of cases,
+    their mean predicted probability and the observed frequency of the positive class (NaN in an empty bin)."""
+
+    size: np.ndarray
+    mean_predicted: np.ndarray
+    observed: np.ndarray
+    pooled_size: np.ndarray
+    pooled_mean_predicted: np.ndarray
+    pooled_observed: np.ndarray
+
+
+def reliability(
+    y: np.ndarray, p: np.ndarray, codes: np.ndarray, n_folds: int, edges: np.ndarray, weights: np.ndarray | None = None
+) -> Reliability:
+    """The reliability table of each fold and pooled: cases binned by predicted probability.
+
+    A case falls in bin ``i`` when ``edges[i] < p <= edges[i + 1]`` (the first bin also holds ``p = edges[0]``),
+    scikit-learn's ``calibration_curve`` rule. Sums by ``bincount``, in case order: the same bits on every CPU.
+
+    >>> r = reliability(np.array([1, 0, 1, 1]), np.array([0.2, 0.4, 0.8, 0.6]), np.array([0, 0, 1, 1]), 2,
+    ...                 np.array([0.0, 0.5, 1.0]))
+    >>> r.size.tolist(), r.observed.tolist(), r.pooled_mean_predicted.tolist()
+    ([[2.0, 0.0], [0.0, 2.0]], [[0.5, nan], [nan, 1.0]], [0.30000000000000004, 0.7])
+    """
+    n_bins = edges.size - 1
+    w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=float)
+    b = np.clip(np.searchsorted(edges[1:-1], p, side="left"), 0, n_bins - 1)
+    cell = codes * n_bins + b
+
+    def sums(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+        return np.bincount(index, weights=values, minlength=size)
+
+    count = sums(cell, w, n_folds * n_bins).reshape(n_folds, n_bins)
+    sum_p = sums(cell, w * p, n_folds * n_bins).reshape(n_folds, n_bins)
+    sum_y = sums(cell, w * y, n_folds * n_bins).reshape(n_folds, n_bins)
+    pooled = sums(b, w, n_bins), sums(b, w * p, n_bins), sums(b, w * y, n_bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return Reliability(count, sum_p / count, sum_y / count, pooled[0], pooled[1] / pooled[0], pooled[2] / pooled[0])

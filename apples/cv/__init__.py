@@ -34,6 +34,15 @@ from apples.cv.ranking import (
     cv_roc_auc,
     merge_decomposition,
 )
+from apples.cv.scoring_rules import (
+    CVScoringRule,
+    ReliabilityTable,
+    ScoringRulesTable,
+    cv_brier_score,
+    cv_log_loss,
+    reliability_table,
+    scoring_rules_table,
+)
 from apples.cv.sklearn_adapter import (
     COUNT_KEYS,
     counts_scorer,
@@ -52,13 +61,18 @@ __all__ = [
     "RANKING_METRICS",
     "REPORT_SECTIONS",
     "CVPredictions",
+    "CVScoringRule",
     "FAggregation",
     "MergeDecomposition",
+    "ReliabilityTable",
+    "ScoringRulesTable",
     "auc_table",
     "counts_scorer",
     "cross_val_predictions",
     "cv_accuracy",
+    "cv_brier_score",
     "cv_f_measure",
+    "cv_log_loss",
     "cv_ranking_score",
     "cv_roc_auc",
     "cv_table",
@@ -67,5 +81,7 @@ __all__ = [
     "format_cv_table",
     "merge_decomposition",
     "percent",
+    "reliability_table",
     "round_half_up",
+    "scoring_rules_table",
 ]

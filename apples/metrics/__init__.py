@@ -68,6 +68,12 @@ from apples.metrics.ranking import (
     roc_auc,
     roc_curve,
 )
+from apples.metrics.scoring_rules import (
+    PROBABILITIES,
+    SAMPLE_WEIGHT,
+    brier_score,
+    log_loss,
+)
 from apples.metrics.threshold_free import (
     KappaCurve,
     ThresholdResult,
@@ -92,6 +98,8 @@ __all__ = [
     "H_MEASURE_PRIORS",
     "NONE_LABEL",
     "PRECISION_AT_K_TIES",
+    "PROBABILITIES",
+    "SAMPLE_WEIGHT",
     "SEVERITY_RATIO",
     "UNMATCHED",
     "AveragedScores",
@@ -110,6 +118,7 @@ __all__ = [
     "average_precision",
     "average_scores",
     "averaging_table",
+    "brier_score",
     "empirical_cost_intervals",
     "empirical_hand_loss",
     "empirical_loss",
@@ -129,6 +138,7 @@ __all__ = [
     "label_counts",
     "label_frequencies",
     "labels_from_confusion_matrix",
+    "log_loss",
     "max_f1",
     "max_mcc",
     "min_error_rate",

@@ -1,15 +1,8 @@
-"""One place for plot style and the plotting contract: :func:`set_style`, :func:`decorate`, :func:`panel_axes`.
+"""Plot style and the plotting contract's helpers: :func:`set_style`, :func:`decorate`, :func:`panel_axes`, and the
+explorers' static snapshot (:func:`explorer_mimebundle`, :data:`EXPLORER_NOTE`).
 
-Every plotting function of apples takes ``ax=None`` as a keyword: one Axes for a
-one-panel plot (the current Axes when omitted), which it returns; a sequence of
-Axes, one per panel, for a multi-panel plot (a new figure when omitted), which
-returns the Figure.
-
-Every notebook's first code cell calls ``apples.set_style()`` instead of
-repeating rcParams (STYLE.md: no copy-pasted setup cells). matplotlib is
-imported when either function is called (the ``notebooks`` extra), so the
-module imports with the core install (each figure's colour for an F aggregation is in
-:data:`apples.cv.F_AGGREGATIONS`).
+matplotlib is imported when a function is called (the ``notebooks`` extra), so the module imports with the core
+install (each figure's colour for an F aggregation is in :data:`apples.cv.F_AGGREGATIONS`).
 """
 
 from __future__ import annotations
