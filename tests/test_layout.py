@@ -34,6 +34,7 @@ ALLOWED = {
     "theory": {"theory", "cv", "metrics"},
     "intervals": {"intervals", "metrics", "cv", "theory"},
     "reporting": {"reporting", "intervals", "cv", "metrics"},
+    "comparison": {"comparison", "intervals", "cv", "metrics"},
     "studies": {"studies", "intervals", "theory", "cv", "metrics"},
     "_kernels": {"_kernels"},
     "_params": {"_params"},

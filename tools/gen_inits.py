@@ -20,6 +20,7 @@ PACKAGES = (
     "apples/cv",
     "apples/theory",
     "apples/intervals",
+    "apples/comparison",
     "apples/studies/forman_scholz",
     "apples/studies/van_asch",
     "apples/studies/parker",
