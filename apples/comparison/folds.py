@@ -245,14 +245,12 @@ def _fold_values(p: CVPredictions, measure: str) -> np.ndarray:
         else:
             rows = p.rows(r)
             assert p.y_score is not None
-            ranking = fold_ranking(
-                p.truth_codes[rows] == 1, np.asarray(p.y_score[rows], dtype=float), p.fold_codes[r], k
-            )
+            ranking = fold_ranking(p.truth_codes[rows] == 1, p.y_score[rows], p.fold_codes[r], k)
             out.append(ranking.auc if measure == "roc_auc" else ranking.ap)
     return np.concatenate(out)
 
 
-def _measures_of(p: CVPredictions, measures: list[str] | None) -> list[str]:
+def _measures_of(p: CVPredictions, measures: list[str] | None, param: str = "measures") -> list[str]:
     has_pred, has_score, binary = p.y_pred is not None, p.y_score is not None, p.task == "binary"
     usable = {"f1": has_pred and binary, "accuracy": has_pred, "roc_auc": has_score and binary}
     usable["average_precision"] = usable["roc_auc"]
@@ -264,10 +262,12 @@ def _measures_of(p: CVPredictions, measures: list[str] | None) -> list[str]:
     for m in measures:
         if not usable[m]:
             need = "y_pred" if m in _POOLED else "y_score"
+            where = "" if param == "measures" else f"; {param} has none"
             raise ParameterValueError(
                 f"measures asks for {m!r}, which needs {need} in every model's predictions"
-                + ("" if binary or m == "accuracy" else " and a binary task"),
-                param="measures",
+                + ("" if binary or m == "accuracy" else " and a binary task")
+                + where,
+                param=param,
             )
     return list(dict.fromkeys(measures))
 
@@ -364,8 +364,8 @@ def compare(
     elif len(set(names)) != len(names):
         raise ParameterValueError(f"names holds a name twice: {list(names)}", param="names")
     chosen = _measures_of(models[0], None if measures is None else list(measures))
-    for p in models[1:]:  # every model must allow the measures chosen for the first
-        _measures_of(p, chosen)
+    for i, p in enumerate(models[1:], start=1):  # every model must allow the measures chosen for the first
+        _measures_of(p, chosen, "b" if i == 1 else f"more[{i - 2}]")
     first = models[0]
     sizes = [np.bincount(first.fold_codes[r]) for r in range(first.n_repeats)]
     n_test = float(np.mean(np.concatenate(sizes)))

@@ -155,6 +155,9 @@ def test_refuses_predictions_that_do_not_share_cases_folds_or_repeats_naming_the
     with pytest.raises(ValueError, match="y_score") as err:
         compare(no_scores, no_scores, measures=["roc_auc"])
     assert err.value.param == "measures"
+    with pytest.raises(ValueError, match="b has none") as err:
+        compare(a, no_scores)  # a allows the ranking measures, b does not
+    assert err.value.param == "b"
 
 
 def test_a_model_against_itself_is_0_by_0_raise_by_default_nan_on_request():
