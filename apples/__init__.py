@@ -8,6 +8,7 @@ Everything else is one import away:
 - :mod:`apples.cv`: aggregation over folds;
 - :mod:`apples.theory`: closed forms on models (binormal, Parker, Van Asch, Forman & Scholz);
 - :mod:`apples.intervals`: confidence intervals, paired comparisons and their coverage;
+- :mod:`apples.comparison`: models compared on the same folds (:func:`compare`) and over data sets;
 - :mod:`apples.studies`: one package per paper's reproduction, e.g.
   ``from apples.studies import forman_scholz as fs``;
 - :mod:`apples.reporting`: :func:`report` and :class:`CVReport`, every aggregation side by side;
@@ -17,8 +18,9 @@ Each function cites the paper, section and equation it implements; README.md
 maps the papers' symbols to these names.
 """
 
-from apples import cv, intervals, metrics, plotting, reporting, theory
+from apples import comparison, cv, intervals, metrics, plotting, reporting, theory
 from apples._params import UndefinedMetricError
+from apples.comparison import compare
 from apples.cv import (
     CV_F_METHODS,
     F_AGGREGATIONS,
@@ -58,7 +60,6 @@ from apples.metrics import (
     fold_counts,
     gini,
     h_measure,
-    kappa_curve,
     ks_statistic,
     label_counts,
     labels_from_confusion_matrix,
@@ -94,8 +95,10 @@ __all__ = [
     "average_scores",
     "averaging_table",
     "brier_score",
+    "compare",
     "compare_cv_scores",
     "compare_roc_auc",
+    "comparison",
     "counts_scorer",
     "cross_val_predictions",
     "cv",
@@ -115,7 +118,6 @@ __all__ = [
     "gini",
     "h_measure",
     "intervals",
-    "kappa_curve",
     "ks_statistic",
     "label_counts",
     "labels_from_confusion_matrix",

@@ -79,6 +79,7 @@ PACKAGES = (
     "apples.cv",
     "apples.theory",
     "apples.intervals",
+    "apples.comparison",
     "apples.reporting",
     "apples.plotting",
     "apples.studies.forman_scholz",

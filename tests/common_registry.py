@@ -1560,3 +1560,80 @@ EXEMPT.update(
         ),
     }
 )
+
+
+# -- apples.comparison (issue 21, item 7): appended here so that the table above stays as it is ------------------
+PUBLIC_MODULES = (*PUBLIC_MODULES, apples.comparison)
+PUBLIC.update({n: getattr(apples.comparison, n) for n in apples.comparison.__all__})
+
+#: Two models' predictions on 8 cases in 2 folds (both classes in each fold), fold differences that vary.
+_CMP_Y = (1, 0, 1, 0, 1, 0, 1, 0)
+_CMP_F = (0, 0, 0, 0, 1, 1, 1, 1)
+#: A 3 models × 4 data sets table of dyadic scores with a tie (model 1 and 2 on data set 3).
+_SCORE_TABLE = ((0.75, 0.5, 0.625, 0.875), (0.5, 0.375, 0.5, 0.25), (0.25, 0.125, 0.5, 0.375))
+
+
+def _cmp_models():
+    a = apples.CVPredictions(
+        list(_CMP_Y), folds=list(_CMP_F), y_pred=[1, 0, 1, 0, 1, 1, 1, 0], y_score=[0.75, 0.25, 0.5, 0.125] * 2
+    )
+    b = apples.CVPredictions(
+        list(_CMP_Y),
+        folds=list(_CMP_F),
+        y_pred=[0, 0, 1, 1, 1, 0, 1, 0],
+        y_score=[0.5, 0.75, 0.625, 0.25, 0.875, 0.125, 0.375, 0.25],
+    )
+    return {"a": a, "b": b}
+
+
+REGISTRY.update(
+    {
+        "compare": Entry(
+            lambda: {**_cmp_models(), "measures": ["accuracy", "roc_auc"], "confidence": 0.875},
+            {"a": Arg(MODEL), "b": Arg(MODEL), "confidence": _CONF},
+        ),
+        "friedman_test": Entry(
+            lambda: {"scores": [list(r) for r in _SCORE_TABLE]},
+            {"scores": Arg(REAL, array=True)},
+        ),
+        "nemenyi": Entry(
+            lambda: {"scores": [list(r) for r in _SCORE_TABLE], "alpha": 0.125},
+            {"scores": Arg(REAL, array=True), "alpha": Arg(REAL)},
+        ),
+        "wilcoxon_holm": Entry(
+            lambda: {"scores": [list(r) for r in _SCORE_TABLE], "alpha": 0.125},
+            {"scores": Arg(REAL, array=True), "alpha": Arg(REAL)},
+        ),
+        "bayesian_correlated_t": Entry(
+            lambda: {"diffs": list(FOLD_SCORES_A), "rope": 0.125, "n_train": 12, "n_test": 4},
+            {"diffs": Arg(REAL, array=True), "rope": Arg(REAL), "n_train": Arg(SIZE), "n_test": Arg(SIZE)},
+        ),
+    }
+)
+EXEMPT.update(
+    {
+        **dict.fromkeys(
+            ["ModelComparison", "MeasureDifference", "FriedmanResult", "NemenyiResult", "WilcoxonHolmResult"], _RESULT
+        ),
+        "BayesianComparison": _RESULT,
+        "COMPARE_MEASURES": _CONSTANT,
+        "SCORE_TABLE": "a kind of parameter (apples._params): the models × data sets table of apples.comparison",
+        "plot_critical_difference": _PLOT,
+    }
+)
+ZERO_BY_ZERO.update(
+    {
+        # a model against itself: every fold difference 0, the t statistic 0/0
+        "compare": ZeroByZero(
+            lambda: {"a": _cmp_models()["a"], "b": _cmp_models()["a"], "measures": ["accuracy"]},
+            {"nan": None, "raise": None},
+        ),
+        # every model scores the same on every data set: no ranks to tell apart
+        "friedman_test": ZeroByZero(lambda: {"scores": [[0.5] * 3] * 3}, {"nan": None, "raise": None}),
+        "wilcoxon_holm": ZeroByZero(lambda: {"scores": [[0.5, 0.25], [0.5, 0.25]]}, {"nan": None, "raise": None}),
+        # every difference the same: the posterior's scale is 0/0
+        "bayesian_correlated_t": ZeroByZero(
+            lambda: {"diffs": [0.25, 0.25], "rope": 0.0, "n_train": 4, "n_test": 2}, {"nan": None, "raise": None}
+        ),
+    }
+)

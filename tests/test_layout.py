@@ -22,6 +22,8 @@ SUBPACKAGES = (
     "apples.cv",
     "apples.theory",
     "apples.intervals",
+    "apples.comparison",
+    "apples.plotting",
     "apples.studies.forman_scholz",
     "apples.studies.van_asch",
     "apples.studies.parker",
@@ -36,6 +38,7 @@ ALLOWED = {
     "reporting": {"reporting", "intervals", "cv", "metrics"},
     "studies": {"studies", "intervals", "theory", "cv", "metrics", "plotting"},
     "plotting": {"plotting", "metrics"},
+    "comparison": {"comparison", "intervals", "cv", "metrics"},
     "_kernels": {"_kernels"},
     "_params": {"_params"},
 }

@@ -21,6 +21,7 @@ PACKAGES = (
     "apples/theory",
     "apples/intervals",
     "apples/plotting",
+    "apples/comparison",
     "apples/studies/forman_scholz",
     "apples/studies/van_asch",
     "apples/studies/parker",

@@ -151,12 +151,18 @@ def declare(*, relations: Sequence[Relation] = (), **kinds: Kind) -> Callable[[C
             if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
         ]
         positional_only = {n for n, p in signature.parameters.items() if p.kind is inspect.Parameter.POSITIONAL_ONLY}
+        # a declared ``*more`` (a SequenceOf kind) is checked as one sequence, then passed on unpacked
+        star = next((n for n, p in signature.parameters.items() if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
+        star = star if star in kinds else None
         defaults = {n: p.default for n, p in signature.parameters.items() if p.default is not p.empty}
         checks = tuple(kinds.items())
         rules = tuple(relations)
 
         @functools.wraps(func)
         def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+            extra: tuple = ()
+            if star is not None and len(args) > len(positional) and star not in kwargs:
+                args, extra = args[: len(positional)], args[len(positional) :]  # type: ignore[assignment]
             if len(args) > len(positional) or positional_only & kwargs.keys():
                 return func(*args, **kwargs)  # Python's own TypeError names the problem
             values: dict[str, Any] = dict(zip(positional, args, strict=False))
@@ -171,7 +177,11 @@ def declare(*, relations: Sequence[Relation] = (), **kinds: Kind) -> Callable[[C
                 every = {**defaults, **values}
                 for rule in rules:
                     rule(every)
+            if extra:
+                given_star = kinds[str(star)](str(star), list(extra))
             given = [values.pop(n) for n in positional[: len(args)]]
+            if extra:
+                given.extend(given_star)
             if _nested is not None and _running:
                 _nested.append((_running[0], func.__qualname__))
             _running.append(func.__qualname__)

@@ -12,7 +12,7 @@ from apples._params import declaration_of
 from apples._params.undefined import POLICIES
 
 TABLE = Path(__file__).resolve().parents[2] / "book" / "zero_by_zero.md"
-PACKAGES = ("apples", "apples.metrics", "apples.cv", "apples.intervals", "apples.theory")
+PACKAGES = ("apples", "apples.metrics", "apples.cv", "apples.intervals", "apples.theory", "apples.comparison")
 
 
 def _declared() -> dict[str, tuple[set[str], str]]:

@@ -116,7 +116,7 @@ def plot_figure1(
     false positive rate, from :func:`apples.theory.threshold_measure` at the
     threshold of each FPR in (0, 1) (399 points), AUK
     (:func:`apples.theory.integrated_measure`, Parker §II-F) in the legend;
-    as dots, :func:`apples.kappa_curve` of a sample of ``n_pos`` positives and
+    as dots, :func:`apples.metrics.kappa_curve` of a sample of ``n_pos`` positives and
     ``n_neg`` negatives drawn from each model (every 20th point).
 
     Parameters
@@ -144,7 +144,7 @@ def plot_figure1(
         auk = _k.integrated_measure(m, "kappa", "fpr")
         ax_kappa.plot(100 * v, kappa, color=color, label=f"{name}: AUK = {auk:.3f}")
         yy, ss = m.sample(n_pos, n_neg, seed=seed)
-        fpr, kc = tf.kappa_curve(cumulative_counts(yy == 1, ss))  # apples.kappa_curve of the sample
+        fpr, kc = tf.kappa_curve(cumulative_counts(yy == 1, ss))  # apples.metrics.kappa_curve of the sample
         ax_kappa.plot(100 * fpr[::20], kc[::20], "o", ms=3, color=color, alpha=0.6)
     ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
     decorate(

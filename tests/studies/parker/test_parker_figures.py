@@ -110,7 +110,7 @@ def test_figure1_roc_and_kappa_curves_equal_the_model_values():
         np.testing.assert_allclose(kap.get_ydata(), apples.theory.threshold_measure(t, m, "kappa"))
         # the sampled dots: the empirical κ curve of 300 positives and 700 negatives drawn with seed 5
         yy, ss = m.sample(300, 700, seed=5)
-        kc = apples.kappa_curve(yy, ss)
+        kc = apples.metrics.kappa_curve(yy, ss)
         dots = [ln for ln in axes[1].get_lines() if ln.get_marker() == "o" and ln.get_color() == color]
         assert len(dots) == 1
         np.testing.assert_allclose(dots[0].get_xdata(), 100 * kc.fpr[::20])

@@ -1,0 +1,99 @@
+"""Demšar's critical-difference diagram: average ranks on an axis, the CD, and the groups it cannot separate."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from apples._kernels.comparison import average_ranks, critical_difference
+from apples._optional import require
+from apples._params import FLAG, Real, declare
+from apples.comparison.ranks import SCORE_TABLE, ScoreTable
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = [
+    "plot_critical_difference",
+]
+
+
+def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
+    """Maximal runs (in rank order) whose range is below the CD: the groups no Nemenyi test separates."""
+    order = np.argsort(ranks, kind="stable")
+    r = ranks[order]
+    runs: list[tuple[int, int]] = []
+    for i in range(r.size):
+        j = int(np.searchsorted(r, r[i] + cd, side="left")) - 1  # last model within CD of model i
+        if j > i and not any(a <= i and j <= b for a, b in runs):
+            runs.append((i, j))
+    return runs
+
+
+@declare(
+    scores=SCORE_TABLE,
+    alpha=Real(0.0, 1.0, low_inclusive=False, high_inclusive=False),
+    greater_is_better=FLAG,
+)
+def plot_critical_difference(
+    scores: Any, *, alpha: float = 0.05, greater_is_better: bool = True, ax: Axes | None = None
+) -> Axes:
+    """Draw the critical-difference diagram of k models over N data sets (Demšar 2006, Figure 1).
+
+    Each model sits at its average rank (1 = best, on the left); a bar of length
+    ``CD = q_α √(k(k + 1)/(6N))`` (Demšar eq. 5) is drawn above the axis, and thick lines join the
+    models whose average ranks differ by less than the CD (Nemenyi's test cannot tell them apart).
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (k, N)
+        One score per model (row) and data set (column); a DataFrame's index names the models.
+    alpha : float, default 0.05
+        Family-wise significance level of the critical difference.
+    greater_is_better : bool, default True
+        Whether a higher score ranks first.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if None.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    References
+    ----------
+    Demšar, J. (2006). JMLR 7, 1–30, §3.2.2, eq. (5) and Figure 1.
+    """
+    plt = require("matplotlib.pyplot")
+    table: ScoreTable = scores
+    k, n = table.scores.shape
+    ranks = average_ranks(table.scores, greater_is_better)
+    _, cd = critical_difference(k, n, alpha)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 1.2 + 0.3 * k))
+    order = np.argsort(ranks, kind="stable")
+    half = (k + 1) // 2
+    depth = 0.35 * (half + 1)
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_ylim(-depth - 0.3, 1.1)
+    ax.hlines(0.0, 1, k, color="black", linewidth=1)
+    for t in range(1, k + 1):
+        ax.vlines(t, 0.0, 0.08, color="black", linewidth=1)
+        ax.text(t, 0.14, str(t), ha="center", va="bottom", fontsize=9)
+    ax.hlines(0.75, 1, 1 + cd, color="black", linewidth=1.5)
+    ax.text(1 + cd / 2, 0.8, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
+    for pos, m in enumerate(order):
+        left = pos < half
+        y = -0.35 * ((pos + 1) if left else (k - pos))
+        x_end = 0.6 if left else k + 0.4
+        ax.plot([ranks[m], ranks[m], x_end], [0.0, y, y], color="black", linewidth=0.8)
+        ax.text(
+            x_end, y, f"{table.models[m]} ({ranks[m]:.2f})", ha="right" if left else "left", va="center", fontsize=9
+        )
+    sorted_ranks = ranks[order]
+    for i, (a, b) in enumerate(_cliques(ranks, cd)):
+        y = -0.12 - 0.08 * i
+        ax.hlines(y, sorted_ranks[a] - 0.03, sorted_ranks[b] + 0.03, color="black", linewidth=3)
+    ax.set_axis_off()
+    ax.set_title(f"Critical difference diagram (Demšar 2006, Fig. 1): Nemenyi, α = {alpha:g}, N = {n}", fontsize=10)
+    return ax

@@ -1,0 +1,233 @@
+"""apples.compare: values against scikit-learn, the corrected t written out, statsmodels' Holm, mlxtend's t."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+from sklearn.metrics import accuracy_score, average_precision_score, f1_score, roc_auc_score
+
+import apples
+from apples.comparison import COMPARE_MEASURES, ModelComparison, compare
+
+
+def _design(n=60, k=5, r=1, seed=0):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 2, n)
+    y = np.tile(base, r)
+    folds = np.empty(n * r, int)
+    for i in range(r):  # stratified: every fold holds both classes
+        order = np.argsort(base + rng.random(n) / 2)
+        folds[i * n + order] = np.arange(n) % k
+    repeats = np.repeat(np.arange(r), n) if r > 1 else None
+    return rng, y, folds, repeats
+
+
+def _model(rng, y, folds, repeats, signal):
+    score = rng.normal(size=y.size) + signal * y
+    return apples.CVPredictions(y, folds=folds, repeats=repeats, y_pred=(score > signal / 2).astype(int), y_score=score)
+
+
+def _corrected_t(d, n_train, n_test):
+    """Nadeau & Bengio's corrected resampled t written out: d̄ / √((1/J + n_test/n_train)·s²), J − 1 df."""
+    j = d.size
+    t = d.mean() / math.sqrt((1 / j + n_test / n_train) * d.var(ddof=1))
+    return t, 2 * stats.t.sf(abs(t), j - 1)
+
+
+@pytest.mark.parametrize("r", [1, 3])
+def test_auc_avg_and_ap_avg_differences_match_sklearn_per_fold_and_the_written_out_corrected_t(r):
+    rng, y, folds, repeats = _design(n=80, k=4, r=r, seed=r)
+    a, b = _model(rng, y, folds, repeats, 1.0), _model(rng, y, folds, repeats, 0.6)
+    result = compare(a, b, measures=["roc_auc", "average_precision"])
+    rep = np.zeros(y.size, int) if repeats is None else repeats
+    for metric, row in zip((roc_auc_score, average_precision_score), result.differences, strict=True):
+        per_fold = {
+            m: np.array(
+                [
+                    metric(y[(rep == i) & (folds == f)], m.y_score[(rep == i) & (folds == f)])
+                    for i in range(r)
+                    for f in range(4)
+                ]
+            )
+            for m in (a, b)
+        }
+        d = per_fold[a] - per_fold[b]
+        t, p = _corrected_t(d, n_train=60, n_test=20)
+        assert row.value_a == pytest.approx(per_fold[a].mean(), abs=1e-12)
+        assert row.difference == pytest.approx(d.mean(), abs=1e-12)
+        assert row.statistic == pytest.approx(t, rel=1e-10)
+        assert row.p_value == pytest.approx(p, rel=1e-9)
+        assert row.df == 4 * r - 1
+        half = stats.t.ppf(0.975, 4 * r - 1) * math.sqrt((1 / d.size + 20 / 60) * d.var(ddof=1))
+        assert (row.low, row.high) == pytest.approx((d.mean() - half, d.mean() + half), abs=1e-12)
+
+
+@pytest.mark.parametrize("r", [1, 2])
+def test_pooled_f1_and_accuracy_are_the_pooled_values_of_each_repeat_as_sklearn_computes_them(r):
+    rng, y, folds, repeats = _design(n=50, k=5, r=r, seed=10 + r)
+    a, b = _model(rng, y, folds, repeats, 1.2), _model(rng, y, folds, repeats, 0.4)
+    result = compare(a, b, measures=["f1", "accuracy"])
+    rep = np.zeros(y.size, int) if repeats is None else repeats
+    for metric, row in zip((f1_score, accuracy_score), result.differences, strict=True):
+        pooled = {m: np.mean([metric(y[rep == i], m.y_pred[rep == i]) for i in range(r)]) for m in (a, b)}
+        assert row.value_a == pytest.approx(pooled[a], abs=1e-12)
+        assert row.value_b == pytest.approx(pooled[b], abs=1e-12)
+        assert row.difference == pytest.approx(pooled[a] - pooled[b], abs=1e-12)
+
+
+def test_accuracy_with_equal_folds_is_the_corrected_t_of_the_fold_accuracies():
+    # equal folds: each fold's linearised contribution to the pooled accuracy is the fold's accuracy
+    rng, y, folds, _ = _design(n=60, k=6, seed=3)
+    a, b = _model(rng, y, folds, None, 1.0), _model(rng, y, folds, None, 0.3)
+    row = compare(a, b, measures=["accuracy"]).differences[0]
+    acc = {m: np.array([accuracy_score(y[folds == f], m.y_pred[folds == f]) for f in range(6)]) for m in (a, b)}
+    t, p = _corrected_t(acc[a] - acc[b], n_train=50, n_test=10)
+    assert (row.statistic, row.p_value) == pytest.approx((t, p), rel=1e-10)
+
+
+def test_pooled_f1_variance_is_the_delta_method_variance_of_the_ratio_of_sums():
+    # Cochran (1977) §6.3: var(R̂) ≈ s²(num − R·den) / (k · mean(den)²), written out for one model against a
+    # model whose F is constant across folds (its contributions all equal R_B)
+    rng, y, folds, _ = _design(n=100, k=5, seed=4)
+    a = _model(rng, y, folds, None, 1.0)
+    b = apples.CVPredictions(y, folds=folds, y_pred=y.copy())  # perfect: every contribution 1
+    row = compare(a, b, measures=["f1"]).differences[0]
+    m = a.confusion()
+    num, den = 2 * m[:, 1, 1], 2 * m[:, 1, 1] + m[:, 0, 1] + m[:, 1, 0]
+    r_hat = num.sum() / den.sum()
+    s2 = np.var(num - r_hat * den, ddof=1) / den.mean() ** 2
+    t = (r_hat - 1.0) / math.sqrt((1 / 5 + 20 / 80) * s2)
+    assert row.statistic == pytest.approx(t, rel=1e-10)
+
+
+def test_three_models_holm_matches_statsmodels_and_every_pair_is_there():
+    from statsmodels.stats.multitest import multipletests
+
+    rng, y, folds, _ = _design(n=90, k=3, seed=5)
+    models = [_model(rng, y, folds, None, s) for s in (1.5, 0.8, 0.2)]
+    result = compare(*models, measures=["roc_auc", "accuracy"], names=["lr", "nb", "tree"])
+    assert result.holm
+    frame = result.to_frame()
+    assert list(zip(frame.model_a, frame.model_b, strict=True))[:3] == [("lr", "nb"), ("lr", "tree"), ("nb", "tree")]
+    for measure in ("roc_auc", "accuracy"):
+        part = frame[frame.measure == measure]
+        expected = multipletests(part.p_value.to_numpy(), method="holm")[1]
+        np.testing.assert_allclose(part.p_holm.to_numpy(), expected, rtol=1e-12)
+    assert "Holm" in str(result)
+
+
+def test_two_models_p_holm_is_the_p_value_and_default_names_and_measures():
+    rng, y, folds, _ = _design(seed=6)
+    result = compare(_model(rng, y, folds, None, 1.0), _model(rng, y, folds, None, 0.5))
+    assert result.measures == tuple(COMPARE_MEASURES) and result.names == ("A", "B") and not result.holm
+    assert all(d.p_holm == d.p_value for d in result.differences)
+    text = str(result)
+    for needed in ("Nadeau & Bengio", "Bouckaert & Frank", "Dietterich", "DeLong", "McNemar", "F_tp,fp"):
+        assert needed in text
+
+
+def test_refuses_predictions_that_do_not_share_cases_folds_or_repeats_naming_the_argument():
+    rng, y, folds, _ = _design(n=40, k=4, seed=7)
+    a = _model(rng, y, folds, None, 1.0)
+    other_truth = apples.CVPredictions(1 - y, folds=folds, y_pred=y)
+    other_folds = apples.CVPredictions(y, folds=(folds + 1) % 4, y_pred=y)
+    with pytest.raises(ValueError, match=r"^b does not share the y_true") as err:
+        compare(a, other_truth)
+    assert err.value.param == "b"
+    with pytest.raises(ValueError, match="fold ids") as err:
+        compare(a, a, other_folds)
+    assert err.value.param == "more[0]"
+    with_repeats = apples.CVPredictions(y, folds=folds, repeats=np.zeros(y.size, int), y_pred=y)
+    with pytest.raises(ValueError, match="repeat ids") as err:
+        compare(a, with_repeats)
+    assert err.value.param == "b"
+    with pytest.raises(TypeError, match="more") as err:
+        compare(a, a, "not predictions")
+    assert err.value.param == "more"
+    with pytest.raises(ValueError, match="names has 1 names for 2 models"):
+        compare(a, a, names=["x"])
+    no_scores = apples.CVPredictions(y, folds=folds, y_pred=y)
+    with pytest.raises(ValueError, match="y_score") as err:
+        compare(no_scores, no_scores, measures=["roc_auc"])
+    assert err.value.param == "measures"
+    with pytest.raises(ValueError, match="b has none") as err:
+        compare(a, no_scores)  # a allows the ranking measures, b does not
+    assert err.value.param == "b"
+
+
+def test_a_model_against_itself_is_0_by_0_raise_by_default_nan_on_request():
+    rng, y, folds, _ = _design(seed=8)
+    a = _model(rng, y, folds, None, 1.0)
+    with pytest.raises(apples.UndefinedMetricError, match="undefined='nan'"):
+        compare(a, a)
+    result = compare(a, a, undefined="nan")
+    for d in result.differences:
+        assert d.difference == 0.0 and d.low == d.high == 0.0
+        assert math.isnan(d.statistic) and math.isnan(d.p_value)
+
+
+def test_a_fold_with_one_class_makes_the_auc_difference_undefined():
+    y = np.array([1, 1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1])
+    folds = np.repeat([0, 1, 2], 4)
+    a = apples.CVPredictions(y, folds=folds, y_score=np.linspace(0, 1, 12))
+    b = apples.CVPredictions(y, folds=folds, y_score=np.linspace(1, 0, 12))
+    with pytest.raises(apples.UndefinedMetricError):
+        compare(a, b, measures=["roc_auc"])
+    row = compare(a, b, measures=["roc_auc"], undefined="nan").differences[0]
+    assert math.isnan(row.difference) and math.isnan(row.p_value)
+
+
+def test_html_escapes_model_names_and_the_frame_is_tidy():
+    rng, y, folds, _ = _design(seed=9)
+    a, b = _model(rng, y, folds, None, 1.0), _model(rng, y, folds, None, 0.5)
+    result = compare(a, b, names=["<script>x</script>", "a&b"], measures=["accuracy"])
+    page = result._repr_html_()
+    assert "<script>" not in page and "&lt;script&gt;" in page and "a&amp;b" in page
+    frame = result.to_frame()
+    assert list(frame.columns) == list(apples.comparison.MeasureDifference._fields) and len(frame) == 1
+    with pytest.raises(AttributeError):
+        result.confidence = 0.5  # type: ignore[misc]
+    assert isinstance(result, ModelComparison)
+
+
+@pytest.mark.trained
+def test_naive_fold_t_of_mlxtend_times_the_correction_is_compares_t():
+    # mlxtend's paired_ttest_kfold_cv is the naive paired t over the folds (Dietterich 1998's "k-fold cv paired
+    # t"); on the same folds and predictions compare's t is it divided by √((1/k + 1/(k − 1)) / (1/k)).
+    from mlxtend.evaluate import paired_ttest_kfold_cv
+    from sklearn.datasets import make_classification
+    from sklearn.model_selection import KFold
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = make_classification(n_samples=200, n_features=6, random_state=0)
+    k = 5
+    t_mlx, _ = paired_ttest_kfold_cv(GaussianNB(), DecisionTreeClassifier(random_state=0), X, y, cv=k, random_seed=1)
+    folds = np.empty(y.size, int)
+    pred = {0: np.empty(y.size, int), 1: np.empty(y.size, int)}
+    for f, (train, test) in enumerate(KFold(n_splits=k, random_state=1, shuffle=True).split(X)):
+        folds[test] = f
+        for m, est in enumerate((GaussianNB(), DecisionTreeClassifier(random_state=0))):
+            pred[m][test] = est.fit(X[train], y[train]).predict(X[test])
+    a, b = (apples.CVPredictions(y, folds=folds, y_pred=pred[m]) for m in (0, 1))
+    row = compare(a, b, measures=["accuracy"]).differences[0]
+    assert row.statistic == pytest.approx(t_mlx / math.sqrt((1 / k + 1 / (k - 1)) * k), rel=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), k=st.integers(2, 6), r=st.integers(1, 3))
+def test_compare_is_antisymmetric(seed, k, r):
+    rng, y, folds, repeats = _design(n=6 * k, k=k, r=r, seed=seed)
+    y[:2] = [0, 1]
+    a, b = _model(rng, y, folds, repeats, 1.0), _model(rng, y, folds, repeats, 0.5)
+    ab = compare(a, b, measures=["accuracy", "f1"], undefined="nan")
+    ba = compare(b, a, measures=["accuracy", "f1"], undefined="nan")
+    for x, z in zip(ab.differences, ba.differences, strict=True):
+        assert x.difference == pytest.approx(-z.difference, abs=1e-12)
+        assert (x.low, x.high) == pytest.approx((-z.high, -z.low), abs=1e-12)
+        np.testing.assert_allclose([x.statistic, x.p_value], [-z.statistic, z.p_value], rtol=1e-9, atol=1e-12)
