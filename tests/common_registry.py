@@ -1253,6 +1253,19 @@ REGISTRY: dict[str, Entry] = {
         lambda: {"text": apples.report(apples.CVPredictions(list(Y), y_pred=list(P), folds=list(F))).to_json()},
         project=_report_dict,
     ),
+    # ---- issue 21, any splitter (cv/predictions.py): hold-out repeats, case ids and the number of cases ----
+    "CVPredictions@holdout": Entry(
+        lambda: {
+            "y_true": list(Y) * 2,
+            "y_pred": list(P) * 2,
+            "folds": [0] * 12,
+            "repeats": [0] * 6 + [1] * 6,
+            "cases": list(range(6)) * 2,
+            "n_cases": 8,
+        },
+        {"y_true": _labels(), "y_pred": _labels(), "repeats": Arg(FOLD_IDS), "n_cases": Arg(SIZE, none_ok=True)},
+        project=_predictions_state,
+    ),
 }
 
 #: Public names that take none of the input classes, with the reason.

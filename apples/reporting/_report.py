@@ -217,6 +217,7 @@ def report(
         bodies = [multiclass_values(t, p.labels, train) for t in tables]
     sections = tuple(s for s in REPORT_SECTIONS[p.task] if s in bodies[0])
     d: dict[str, Any] = {"task": p.task, "n": len(p), "n_folds": max(ids.size for ids in p.fold_ids)}
+    d["design"] = p.design_info()
     if p.task == "multiclass":
         d["labels"] = [plain(v) for v in p.labels]
     else:
