@@ -1266,6 +1266,29 @@ REGISTRY: dict[str, Entry] = {
         {"y_true": _labels(), "y_pred": _labels(), "repeats": Arg(FOLD_IDS), "n_cases": Arg(SIZE, none_ok=True)},
         project=_predictions_state,
     ),
+    # ---- issue 21, per-fold and per-label tables (cv/tables.py) ----
+    "fold_table": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S), folds=list(F), pos_label=1),
+            "beta": 1.0,
+        },
+        {"predictions": Arg(MODEL), "beta": Arg(REAL, int_value=2, inf_ok=True)},
+    ),
+    "fold_summary": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S), folds=list(F), pos_label=1),
+            "beta": 1.0,
+        },
+        {"predictions": Arg(MODEL), "beta": Arg(REAL, int_value=2, inf_ok=True)},
+    ),
+    "label_table": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(YM), y_pred=list(PM), folds=[0, 0, 0, 0, 1, 1, 1, 1]),
+            "over": "folds",
+            "beta": 1.0,
+        },
+        {"predictions": Arg(MODEL), "beta": Arg(REAL, int_value=2, inf_ok=True)},
+    ),
 }
 
 #: Public names that take none of the input classes, with the reason.
