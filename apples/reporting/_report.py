@@ -131,6 +131,9 @@ def report(
         one-vs-rest AUC). A quantity that cannot be computed is absent, never ``null``. With repeats,
         each quantity is computed per repeat; the report holds the mean across repeats and, under
         ``"repeats"``, every repeat's value and the standard deviation across repeats (ddof=1).
+        Hold-out splits (``ShuffleSplit``, ``StratifiedShuffleSplit``, test sets that overlap) are
+        one repeat of one fold each: every value is then the split's own (pooled = averaged, merged
+        = the split's scores, so no case counts twice in one value), averaged over the splits.
     train_frequencies : mapping label -> float, optional
         Multi-class only: training-set label frequencies for lfb (Van Asch eq. 10, §3.3).
     confidence : float, optional
@@ -156,13 +159,13 @@ def report(
         summed fold counts, ``avg`` the mean of the per-fold values, ``merge`` the
         ranking measure on all folds' scores together)::
 
-            binary:      {"task": "binary", "n", "n_folds", "pos_label",   (each quantity if computed)
+            binary:      {"task": "binary", "n", "n_folds", "design", "pos_label",   (each quantity if computed)
                           "f_measure": {"tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"},
                           "precision" | "recall" | "accuracy": {"pooled", "avg"},
                           "roc_auc" | "average_precision": {"avg", "merge"},
                           "folds": [{"fold", "n", "positives", "undefined": [{"quantity", "reason"}]}],
                           "recommended", "notes", "warnings": [str]}
-            multiclass:  {"task": "multiclass", "n", "n_folds", "labels",
+            multiclass:  {"task": "multiclass", "n", "n_folds", "design", "labels",
                           "precision" | "recall" | "f_of_averages" | "mean_f":
                               {"macro" | "micro" | "lfb_test" [| "lfb_train"]: {"pooled", "avg"}},
                           "accuracy": {"pooled", "avg"}, "roc_auc": {"macro_ovr": {"avg", "merge"}},
@@ -175,7 +178,10 @@ def report(
                          "repeats": {"n_repeats", "ids", "per_repeat": [{"repeat", <quantities>}],
                                      "std": {<quantities>}}
 
-        Undefined folds are handled by the policy in the module docstring.
+        ``design`` is :meth:`CVPredictions.design_info`: ``"k-fold"``, ``"leave-one-out"``,
+        ``"repeated k-fold"``, ``"hold-out"`` or ``"repeated hold-out"``, the folds per repeat, and,
+        with case ids, the cases tested, never tested and tested in several repeats (the overlap of
+        hold-out test sets). Undefined folds are handled by the policy in the module docstring.
         ``warnings`` lists, first, scores that seem to be the other label's
         (binary: the scores rank the cases predicted negative above those
         predicted positive; any task: a ROC AUC, averaged or merged, below

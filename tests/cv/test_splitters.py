@@ -130,3 +130,28 @@ def test_hold_out_predictions_built_by_hand():
     d = apples.report(p).to_dict()
     by_hand = (f1_score([1, 0, 1], [1, 0, 0]) + f1_score([1, 0, 1], [1, 1, 1])) / 2
     assert d["f_measure"]["tp_fp"] == pytest.approx(by_hand, rel=1e-12)
+
+
+def test_multiclass_hold_out_splits_average_each_split_s_macro_f():
+    from sklearn.model_selection import LeavePGroupsOut
+
+    y3 = np.digitize(X[:, 0], np.quantile(X[:, 0], [1 / 3, 2 / 3]))
+    for cv, groups in ((StratifiedShuffleSplit(4, test_size=0.3, random_state=1), None), (LeavePGroupsOut(2), GROUPS)):
+        p = apples.cross_val_predictions(MODEL, X, y3, cv=cv, groups=groups)
+        assert p.design == "repeated hold-out"
+        macro = []
+        for train, test in cv.split(X, y3, groups):
+            pred = clone(MODEL).fit(X[train], y3[train]).predict(X[test])
+            macro.append(f1_score(y3[test], pred, average="macro", labels=[0, 1, 2], zero_division=0))
+        d = apples.report(p).to_dict()
+        assert d["mean_f"]["macro"]["pooled"] == pytest.approx(np.mean(macro), rel=1e-12)
+
+
+def test_the_design_survives_json_and_is_none_where_unknown():
+    p = apples.cross_val_predictions(MODEL, X, Y, cv=ShuffleSplit(3, test_size=0.3, random_state=0))
+    r = apples.report(p)
+    back = apples.CVReport.from_json(r.to_json()).to_dict()
+    assert back["design"] == r.to_dict()["design"]
+    plain = apples.CVPredictions([0, 1, 0, 1], folds=[0, 0, 1, 1], y_pred=[0, 1, 1, 1])
+    info = apples.report(plain).to_dict()["design"]
+    assert info["design"] == "k-fold" and info["n_tested"] is None and info["overlapping"] is None
