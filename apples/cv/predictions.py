@@ -297,13 +297,14 @@ class CVPredictions:
         repeat = np.zeros(len(self), dtype=np.intp)
         for r, rows in enumerate(self._repeat_rows):
             repeat[rows] = r
-        per = np.bincount(repeat * ids.size + codes, minlength=self.n_repeats * ids.size)
-        if per.size and per.max() > 1:
-            at = int(np.argmax(per))
-            r, c = divmod(at, ids.size)
+        key = np.sort(repeat.astype(np.int64) * ids.size + codes)  # (repeat, case) pairs, O(rows) memory
+        twice = np.flatnonzero(key[1:] == key[:-1])
+        if twice.size:
+            r, c = divmod(int(key[twice[0]]), ids.size)
+            n_twice = int(np.count_nonzero(key == key[twice[0]]))
             where = f" in repeat {_plain(self.repeat_ids[r])!r}" if self.repeats is not None else ""
             raise ParameterValueError(
-                f"case {_plain(ids[c])!r} has {int(per[at])} rows{where}: a case is tested once per repeat (test "
+                f"case {_plain(ids[c])!r} has {n_twice} rows{where}: a case is tested once per repeat (test "
                 "sets that overlap, as ShuffleSplit's do, are one repeat each: give repeats= with each row's split)",
                 param="cases",
             )
