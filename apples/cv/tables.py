@@ -165,12 +165,9 @@ def fold_summary(predictions: CVPredictions, *, beta: float = 1.0) -> pd.DataFra
     >>> from apples.cv import CVPredictions
     >>> p = CVPredictions([1, 0, 1, 1, 0, 0], folds=[0, 0, 0, 1, 1, 1], y_pred=[1, 0, 0, 1, 1, 0])
     >>> s = fold_summary(p)
-    >>> s.loc[["precision", "recall", "f"]]
-                mean       std  folds  undefined
-    measure
-    precision  0.750  0.353553      2          0
-    recall     0.750  0.353553      2          0
-    f          0.667  0.000000      2          0
+    >>> row = s.loc["precision"]   # folds 0 and 1: precision 1/1 and 1/2
+    >>> float(row["mean"]), round(float(row["std"]), 4), int(row["folds"]), int(row["undefined"])
+    (0.75, 0.3536, 2, 0)
     """
     frame = _fold_frame(predictions, beta)
     skip = {"repeat", "fold", "n", "positives", "tp", "fp", "fn", "tn"}
