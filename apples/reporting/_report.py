@@ -71,6 +71,18 @@ def _std(values: list[float | None]) -> float | None:
     return float(np.std(np.asarray(values, dtype=float), ddof=1))
 
 
+def _design_section(info: dict[str, Any]) -> dict[str, Any]:
+    """What the splits were, and only what changes the reading: cases never tested, hold-out test sets that share
+    cases (known from the case ids). A k-fold result whose every case was tested once reads the same from a
+    file without case ids."""
+    out = {k: info[k] for k in ("design", "n_repeats", "folds_per_repeat")}
+    if info["n_untested"]:
+        out["n_cases"], out["n_untested"] = info["n_cases"], info["n_untested"]
+    if info["overlapping"]:
+        out["overlap"] = {k: info[k] for k in ("n_tested", "n_tested_in_several_repeats", "max_times_tested")}
+    return out
+
+
 def _combine(trees: list, fn: Any) -> Any:
     if isinstance(trees[0], dict):
         return {k: _combine([t[k] for t in trees], fn) for k in trees[0]}
@@ -178,10 +190,13 @@ def report(
                          "repeats": {"n_repeats", "ids", "per_repeat": [{"repeat", <quantities>}],
                                      "std": {<quantities>}}
 
-        ``design`` is :meth:`CVPredictions.design_info`: ``"k-fold"``, ``"leave-one-out"``,
-        ``"repeated k-fold"``, ``"hold-out"`` or ``"repeated hold-out"``, the folds per repeat, and,
-        with case ids, the cases tested, never tested and tested in several repeats (the overlap of
-        hold-out test sets). Undefined folds are handled by the policy in the module docstring.
+        ``design`` says what the splits were (from :meth:`CVPredictions.design_info`): ``"design"``
+        (``"k-fold"``, ``"leave-one-out"``, ``"repeated k-fold"``, ``"hold-out"`` or ``"repeated
+        hold-out"``), ``"n_repeats"``, ``"folds_per_repeat"``, and only where it changes the
+        reading and the case ids tell it: ``"n_cases"`` and ``"n_untested"`` (cases never tested,
+        as ``TimeSeriesSplit`` leaves its first block), ``"overlap"`` (hold-out test sets sharing
+        cases: ``"n_tested"``, ``"n_tested_in_several_repeats"``, ``"max_times_tested"``).
+        Undefined folds are handled by the policy in the module docstring.
         ``warnings`` lists, first, scores that seem to be the other label's
         (binary: the scores rank the cases predicted negative above those
         predicted positive; any task: a ROC AUC, averaged or merged, below
@@ -223,7 +238,7 @@ def report(
         bodies = [multiclass_values(t, p.labels, train) for t in tables]
     sections = tuple(s for s in REPORT_SECTIONS[p.task] if s in bodies[0])
     d: dict[str, Any] = {"task": p.task, "n": len(p), "n_folds": max(ids.size for ids in p.fold_ids)}
-    d["design"] = p.design_info()
+    d["design"] = _design_section(p.design_info())
     if p.task == "multiclass":
         d["labels"] = [plain(v) for v in p.labels]
     else:

@@ -82,22 +82,29 @@ def test_every_splitter_reports_the_pooled_value_of_each_repeat_averaged(cv, des
     assert d["design"]["design"] == design
     assert d["design"]["n_repeats"] == len(repeats)
     tested = np.unique(np.concatenate([s[0] for s in splits]))
-    assert d["design"]["n_tested"] == tested.size
-    assert d["design"]["n_untested"] == Y.size - tested.size
+    info = p.design_info()
+    assert info["n_tested"] == tested.size
+    assert info["n_untested"] == Y.size - tested.size
+    assert d["design"].get("n_untested", 0) == Y.size - tested.size  # the report says it only when some are left out
     if how == "each":  # every value is the split's own: AUC_avg = AUC_merge = mean over splits of the split's AUC
         auc = [roc_auc_score(Y[t], s) for t, _, s in splits]
         assert d["roc_auc"]["avg"] == pytest.approx(np.mean(auc), rel=1e-12)
         assert d["roc_auc"]["merge"] == pytest.approx(np.mean(auc), rel=1e-12)
         counts = np.bincount(np.concatenate([s[0] for s in splits]), minlength=Y.size)
-        assert d["design"]["n_tested_in_several_repeats"] == int((counts > 1).sum())
-        assert d["design"]["overlapping"] == bool((counts > 1).any())
+        assert info["n_tested_in_several_repeats"] == int((counts > 1).sum())
+        assert info["overlapping"] == bool((counts > 1).any())
         assert d["design"]["folds_per_repeat"] == 1
+        if (counts > 1).any():
+            assert d["design"]["overlap"]["n_tested_in_several_repeats"] == int((counts > 1).sum())
+            assert d["design"]["overlap"]["max_times_tested"] == counts.max()
+        else:
+            assert "overlap" not in d["design"]
     else:  # fold ids 0..k-1 in the splitter's order, each case once per repeat
         for r, rep in enumerate(repeats):
             rows = p.rows(r)
             for f, (test, _pred, _) in enumerate(rep):
                 assert sorted(p.cases[rows][p.folds[rows] == f].tolist()) == sorted(test.tolist())
-        assert d["design"]["overlapping"] is False
+        assert info["overlapping"] is False and "overlap" not in d["design"]
 
 
 def test_time_series_split_leaves_the_first_block_untested():
@@ -153,5 +160,12 @@ def test_the_design_survives_json_and_is_none_where_unknown():
     back = apples.CVReport.from_json(r.to_json()).to_dict()
     assert back["design"] == r.to_dict()["design"]
     plain = apples.CVPredictions([0, 1, 0, 1], folds=[0, 0, 1, 1], y_pred=[0, 1, 1, 1])
-    info = apples.report(plain).to_dict()["design"]
-    assert info["design"] == "k-fold" and info["n_tested"] is None and info["overlapping"] is None
+    assert plain.design_info()["n_tested"] is None and plain.design_info()["overlapping"] is None
+    assert apples.report(plain).to_dict()["design"] == {"design": "k-fold", "n_repeats": 1, "folds_per_repeat": 2}
+
+
+def test_a_k_fold_report_reads_the_same_with_or_without_case_ids():
+    """As notebook 09 checks: the CSV the CLI reads has no case ids; every case tested once changes nothing."""
+    p = apples.cross_val_predictions(MODEL, X, Y, cv=StratifiedKFold(5, shuffle=True, random_state=0))
+    again = apples.CVPredictions.from_frame(p.to_frame(), y_pred="y_pred", y_score="y_score")
+    assert apples.report(p).to_dict() == apples.report(again).to_dict()
