@@ -6,7 +6,9 @@ repeated cross-validation, the repeat. :class:`CVPredictions` holds that table, 
 it is built, with the task it implies (binary with a positive label, or multi-class over a label
 set). Everything that aggregates over folds reads it: :func:`apples.report`, the command line,
 and the counts of each fold (:meth:`CVPredictions.fold_counts`).
-:func:`apples.cross_val_predictions` returns one.
+:func:`apples.cross_val_predictions` returns one, from any scikit-learn splitter: a repeat is one
+partition into folds (k-fold, leave-one-out, each repeat of repeated k-fold) or one hold-out test
+set (``ShuffleSplit``; test sets that overlap), and :attr:`CVPredictions.design` says which.
 """
 
 from __future__ import annotations
