@@ -1253,6 +1253,42 @@ REGISTRY: dict[str, Entry] = {
         lambda: {"text": apples.report(apples.CVPredictions(list(Y), y_pred=list(P), folds=list(F))).to_json()},
         project=_report_dict,
     ),
+    # ---- issue 21, any splitter (cv/predictions.py): hold-out repeats, case ids and the number of cases ----
+    "CVPredictions@holdout": Entry(
+        lambda: {
+            "y_true": list(Y) * 2,
+            "y_pred": list(P) * 2,
+            "folds": [0] * 12,
+            "repeats": [0] * 6 + [1] * 6,
+            "cases": list(range(6)) * 2,
+            "n_cases": 8,
+        },
+        {"y_true": _labels(), "y_pred": _labels(), "repeats": Arg(FOLD_IDS), "n_cases": Arg(SIZE, none_ok=True)},
+        project=_predictions_state,
+    ),
+    # ---- issue 21, per-fold and per-label tables (cv/tables.py) ----
+    "fold_table": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S), folds=list(F), pos_label=1),
+            "beta": 1.0,
+        },
+        {"predictions": Arg(MODEL), "beta": Arg(REAL, int_value=2, inf_ok=True)},
+    ),
+    "fold_summary": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S), folds=list(F), pos_label=1),
+            "beta": 1.0,
+        },
+        {"predictions": Arg(MODEL), "beta": Arg(REAL, int_value=2, inf_ok=True)},
+    ),
+    "label_table": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(YM), y_pred=list(PM), folds=[0, 0, 0, 0, 1, 1, 1, 1]),
+            "over": "folds",
+            "beta": 1.0,
+        },
+        {"predictions": Arg(MODEL), "beta": Arg(REAL, int_value=2, inf_ok=True)},
+    ),
 }
 
 #: Public names that take none of the input classes, with the reason.

@@ -49,6 +49,11 @@ from apples.cv.sklearn_adapter import (
     cross_val_predictions,
     fold_counts_from_cross_validate,
 )
+from apples.cv.tables import (
+    fold_summary,
+    fold_table,
+    label_table,
+)
 
 __all__ = [
     "AGGREGATION_NAMES",
@@ -77,8 +82,11 @@ __all__ = [
     "cv_roc_auc",
     "cv_table",
     "fold_counts_from_cross_validate",
+    "fold_summary",
+    "fold_table",
     "fold_validity",
     "format_cv_table",
+    "label_table",
     "merge_decomposition",
     "percent",
     "reliability_table",

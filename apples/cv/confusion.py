@@ -169,7 +169,9 @@ def cv_accuracy(fold_counts: Sequence[Counts], *, method: Literal["pooled", "avg
 def cv_table(fold_counts: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFrame:
     """Per-fold table laid out like Forman & Scholz Tables 1 and 2.
 
-    Rows ``1..k`` hold each fold's negatives, positives, TP, FP, precision, recall and F (zero
+    Rows ``0..k-1`` (the position of each fold in ``fold_counts``, numbered from 0 as scikit-learn's
+    splitters, :func:`apples.cross_val_predictions` and :func:`apples.report` number folds) hold each
+    fold's negatives, positives, TP, FP, precision, recall and F (zero
     substituted where undefined, as the paper does); the ``undefined`` column names what was
     substituted (the paper's †). A fold's F is eq. (2), which already is 0 wherever V^(i) = 0 except
     at TP = FP = FN = 0, where 0 is substituted and "f" is listed as undefined. Row ``"Totals"``
@@ -182,7 +184,7 @@ def cv_table(fold_counts: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFram
     Examples
     --------
     >>> t = cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)])
-    >>> t.loc[2, "undefined"]
+    >>> t.loc[1, "undefined"]
     'precision'
     """
     tp, fp, fn, tn = _arrays(fold_counts)
@@ -203,11 +205,11 @@ def cv_table(fold_counts: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFram
             "f": np.nan_to_num(f),
             "undefined": undefined,
         },
-        index=pd.Index(range(1, k + 1), name="fold", dtype=object),
+        index=pd.Index(range(k), name="fold", dtype=object),
     )
     totals = table[["negatives", "positives", "tp", "fp"]].sum()
     table.loc["Totals", ["negatives", "positives", "tp", "fp"]] = totals.to_numpy()
-    table.loc["Averages", ["precision", "recall", "f"]] = table.loc[1:k, ["precision", "recall", "f"]].mean().to_numpy()
+    table.loc["Averages", ["precision", "recall", "f"]] = table.iloc[:k][["precision", "recall", "f"]].mean().to_numpy()
     for a in F_AGGREGATIONS.values():
         table.loc[a.symbol, "f"] = float(cv_f(tp, fp, fn, method=a.method, undefined=a.undefined, beta=beta))
     table["undefined"] = table["undefined"].fillna("")
@@ -348,7 +350,7 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
 
     Examples
     --------
-    >>> format_cv_table(cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)])).loc[2, "Precision"]
+    >>> format_cv_table(cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)])).loc[1, "Precision"]
     '0% †'
     """
     out = pd.DataFrame(index=table.index)

@@ -6,7 +6,9 @@ repeated cross-validation, the repeat. :class:`CVPredictions` holds that table, 
 it is built, with the task it implies (binary with a positive label, or multi-class over a label
 set). Everything that aggregates over folds reads it: :func:`apples.report`, the command line,
 and the counts of each fold (:meth:`CVPredictions.fold_counts`).
-:func:`apples.cross_val_predictions` returns one.
+:func:`apples.cross_val_predictions` returns one, from any scikit-learn splitter: a repeat is one
+partition into folds (k-fold, leave-one-out, each repeat of repeated k-fold) or one hold-out test
+set (``ShuffleSplit``; test sets that overlap), and :attr:`CVPredictions.design` says which.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from apples._params import (
     REPEAT_IDS,
     Frame,
     Instance,
+    Integer,
     Kind,
     Labels,
     Nullable,
@@ -96,6 +99,9 @@ class CVPredictions:
     pos_label : label, optional
         Binary only: the positive class. Default 1 for 0/1 (or -1/1) labels, True for bools; required
         for other labels (``"spam"``/``"ham"``: which one is positive is a choice).
+    n_cases : int, optional
+        The number of cases that were split (the rows of ``X``). With ``cases``, the cases never
+        tested (``TimeSeriesSplit``, hold-out splits) are then known: see :meth:`design_info`.
 
     Attributes
     ----------
@@ -105,6 +111,12 @@ class CVPredictions:
     pos_label : label or None
         The positive label of a binary task.
     y_true, y_pred, y_score, folds, repeats, cases : numpy arrays (None where not given)
+    design : {"k-fold", "leave-one-out", "repeated k-fold", "hold-out", "repeated hold-out"}
+        What the folds and repeats are. A repeat is either one partition of the tested cases into
+        two or more folds (k-fold; leave-one-out when every fold holds one row) or one hold-out test
+        set (every repeat a single fold, as ``ShuffleSplit`` makes them: give ``repeats`` with the
+        split of each row). Pooled counts and merged scores are taken within a repeat, so a case is
+        never counted twice in one value; a report averages the repeats' values.
 
     Raises
     ------
@@ -113,7 +125,9 @@ class CVPredictions:
         neither ``y_pred`` nor ``y_score``; labels of two kinds; ``pos_label`` not among two labels,
         missing for labels other than 0/1, or given for a multi-class task; a label outside
         ``labels=``; multi-class scores without one column per label, or binary scores with more
-        than one column; a repeat with a single fold.
+        than one column; a single fold without ``repeats``; some repeats with a single fold and
+        others with several; a case (``cases``) twice in one repeat; ``n_cases`` below the number
+        of distinct cases.
 
     Examples
     --------
@@ -132,6 +146,7 @@ class CVPredictions:
         cases=Nullable(Labels("a one-dimensional array of case ids, one per row")),
         labels=Nullable(LABEL_SET),
         pos_label=Nullable(LABEL),
+        n_cases=Nullable(Integer(1, 2**53)),  # a count of cases, exact as a float
         relations=[
             SameLength("y_true", "folds", "y_pred", "y_score", "repeats", "cases"),
             OneLabelKind("y_true", "y_pred"),
@@ -148,6 +163,7 @@ class CVPredictions:
         cases: Any = None,
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
+        n_cases: int | None = None,
     ) -> None:
         t = np.asarray(y_true)
         if t.size == 0:
@@ -223,6 +239,8 @@ class CVPredictions:
                 )
         self.y_score = None if y_score is None else np.asarray(y_score)
         self._split_repeats()
+        self.n_cases = n_cases
+        self._check_cases()
 
     # -- folds and repeats -------------------------------------------------------------------------------
     def _split_repeats(self) -> None:
@@ -237,16 +255,108 @@ class CVPredictions:
             self._repeat_rows = [order[bounds[r] : bounds[r + 1]] for r in range(ids.size)]
         self.fold_ids: list[np.ndarray] = []
         self.fold_codes: list[np.ndarray] = []
-        for r, rows in enumerate(self._repeat_rows):
+        for rows in self._repeat_rows:
             ids, codes = codes_of_named("folds", self.folds[rows])
-            if ids.size < 2:
-                where = f" in repeat {_plain(self.repeat_ids[r])!r}" if self.repeats is not None else ""
-                raise ParameterValueError(
-                    f"folds holds a single fold ({_plain(ids[0])!r}){where}; cross-validation needs at least two",
-                    param="folds",
-                )
             self.fold_ids.append(ids)
             self.fold_codes.append(codes)
+        single = [r for r, ids in enumerate(self.fold_ids) if ids.size < 2]
+        if single and self.repeats is None:
+            raise ParameterValueError(
+                f"folds holds a single fold ({_plain(self.fold_ids[0][0])!r}); cross-validation needs at least two "
+                "(for hold-out test sets, one per split as ShuffleSplit makes them, give repeats= with each "
+                "row's split)",
+                param="folds",
+            )
+        if single and len(single) < self.n_repeats:
+            r = single[0]
+            raise ParameterValueError(
+                f"folds holds a single fold ({_plain(self.fold_ids[r][0])!r}) in repeat "
+                f"{_plain(self.repeat_ids[r])!r}, while other repeats hold several: each repeat is either one "
+                "partition into two or more folds (k-fold) or, in every repeat, one hold-out test set",
+                param="folds",
+            )
+        if single:
+            self.design: str = "hold-out" if self.n_repeats == 1 else "repeated hold-out"
+        elif self.n_repeats > 1:
+            self.design = "repeated k-fold"
+        elif self.fold_ids[0].size == self.y_true.size:
+            self.design = "leave-one-out"
+        else:
+            self.design = "k-fold"
+
+    def _check_cases(self) -> None:
+        """A case at most once per repeat; ``n_cases`` at least the number of distinct cases."""
+        self._case_ids: np.ndarray | None = None
+        self._times_tested: np.ndarray | None = None
+        if self.cases is None:
+            if self.n_cases is not None and self.n_cases < len(self) // self.n_repeats:
+                raise ParameterValueError(
+                    f"n_cases={self.n_cases} is below the {len(self) // self.n_repeats} rows of a repeat",
+                    param="n_cases",
+                )
+            return
+        ids, codes = codes_of_named("cases", self.cases)
+        repeat = np.zeros(len(self), dtype=np.intp)
+        for r, rows in enumerate(self._repeat_rows):
+            repeat[rows] = r
+        key = np.sort(repeat.astype(np.int64) * ids.size + codes)  # (repeat, case) pairs, O(rows) memory
+        twice = np.flatnonzero(key[1:] == key[:-1])
+        if twice.size:
+            r, c = divmod(int(key[twice[0]]), ids.size)
+            n_twice = int(np.count_nonzero(key == key[twice[0]]))
+            where = f" in repeat {_plain(self.repeat_ids[r])!r}" if self.repeats is not None else ""
+            raise ParameterValueError(
+                f"case {_plain(ids[c])!r} has {n_twice} rows{where}: a case is tested once per repeat (test "
+                "sets that overlap, as ShuffleSplit's do, are one repeat each: give repeats= with each row's split)",
+                param="cases",
+            )
+        if self.n_cases is not None and self.n_cases < ids.size:
+            raise ParameterValueError(
+                f"n_cases={self.n_cases} is below the {ids.size} distinct cases in cases", param="n_cases"
+            )
+        self._case_ids = ids
+        self._times_tested = np.bincount(codes, minlength=ids.size)
+
+    def design_info(self) -> dict[str, Any]:
+        """What the splits were, as a JSON-ready dict: the report states it.
+
+        ``design`` (see the class), ``n_repeats``, ``folds_per_repeat`` (an int, or a list when the
+        repeats differ), ``n_rows``; with ``cases``: ``n_tested`` (distinct cases tested),
+        ``max_times_tested``, ``n_tested_in_several_repeats`` (cases in the test sets of two or more
+        repeats; for hold-out designs these are the test sets' overlap), ``overlapping`` (a hold-out
+        design whose test sets share a case); with ``cases`` and ``n_cases``: ``n_cases`` and
+        ``n_untested`` (cases never tested). Unknown entries are None.
+
+        Examples
+        --------
+        >>> p = CVPredictions([0, 1, 1, 0, 1, 0], folds=[0, 0, 0, 0, 0, 0], repeats=[0, 0, 0, 1, 1, 1],
+        ...                   cases=[0, 1, 2, 2, 3, 4], y_pred=[0, 1, 0, 0, 1, 1], n_cases=6)
+        >>> info = p.design_info()
+        >>> info["design"], info["n_tested"], info["n_untested"], info["overlapping"]
+        ('repeated hold-out', 5, 1, True)
+        """
+        sizes = [int(ids.size) for ids in self.fold_ids]
+        info: dict[str, Any] = {
+            "design": self.design,
+            "n_repeats": self.n_repeats,
+            "folds_per_repeat": sizes[0] if len(set(sizes)) == 1 else sizes,
+            "n_rows": len(self),
+            "n_cases": self.n_cases,
+            "n_tested": None,
+            "n_untested": None,
+            "max_times_tested": None,
+            "n_tested_in_several_repeats": None,
+            "overlapping": None,
+        }
+        if self._times_tested is not None:
+            several = int(np.count_nonzero(self._times_tested > 1))
+            info["n_tested"] = int(self._times_tested.size)
+            info["max_times_tested"] = int(self._times_tested.max())
+            info["n_tested_in_several_repeats"] = several
+            info["overlapping"] = "hold-out" in self.design and several > 0
+            if self.n_cases is not None:
+                info["n_untested"] = self.n_cases - int(self._times_tested.size)
+        return info
 
     @property
     def n_repeats(self) -> int:
@@ -315,6 +425,7 @@ class CVPredictions:
         cases: str | None = None,
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
+        n_cases: int | None = None,
     ) -> CVPredictions:
         """Predictions from the columns of a DataFrame, named by the arguments (``y_score`` a list for
         multi-class scores, one column per label in label order)."""
@@ -341,6 +452,7 @@ class CVPredictions:
             cases=None if cases is None else column(cases, "cases"),
             labels=labels,
             pos_label=pos_label,
+            n_cases=n_cases,
         )
 
     def __len__(self) -> int:
@@ -350,7 +462,7 @@ class CVPredictions:
         what = f"positive label {self.pos_label!r}" if self.task == "binary" else f"{len(self.labels)} labels"
         folds = "/".join(str(ids.size) for ids in self.fold_ids[:3]) + ("/..." if self.n_repeats > 3 else "")
         repeats = f", {self.n_repeats} repeats" if self.repeats is not None else ""
-        return f"<CVPredictions {self.task}, {what}: {len(self)} rows, {folds} folds{repeats}>"
+        return f"<CVPredictions {self.task}, {what}: {len(self)} rows, {folds} folds{repeats} ({self.design})>"
 
 
 def codes_of_named(name: str, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -214,12 +214,18 @@ def cross_val_predictions(
     CVPredictions
         One row per prediction, ordered by repeat and then by row of ``X``: ``repeats`` (0, 1, ...; a
         new repeat starts when a case is tested a second time; None when there is one), ``folds``
-        (0, 1, ... within the repeat), ``cases`` (the row of ``X``), ``y_true``, ``y_pred`` and
-        ``y_score``: for binary labels the probability of ``pos_label``, or the decision value
-        oriented towards it (scikit-learn's decision value scores ``classes_[1]`` and is negated
-        when ``pos_label`` is ``classes_[0]``); for more labels one column per label in sorted order
-        (0 for a label a fold's model never saw). Its ``pos_label`` is the positive label of binary
-        ``y``. ``.to_frame()`` gives the same as a DataFrame.
+        (0, 1, ... within the repeat, the order of the splitter). Splitters whose test sets do not
+        form partitions of one set of cases (``ShuffleSplit``, ``StratifiedShuffleSplit``,
+        ``GroupShuffleSplit``, ``LeavePOut``, overlapping test sets) give one repeat per split, each
+        with the single fold 0 (``design`` ``"repeated hold-out"``): every value of a report is then
+        the split's own, averaged over splits, and no case is counted twice in one value. Cases
+        never tested (``TimeSeriesSplit``'s first block) are absent; ``n_cases`` is the length of
+        ``y``, so :meth:`~CVPredictions.design_info` counts them. Each row has ``cases`` (the row of
+        ``X``), ``y_true``, ``y_pred`` and ``y_score``: for binary labels the probability of
+        ``pos_label``, or the decision value oriented towards it (scikit-learn's decision value
+        scores ``classes_[1]`` and is negated when ``pos_label`` is ``classes_[0]``); for more
+        labels one column per label in sorted order (0 for a label a fold's model never saw). Its
+        ``pos_label`` is the positive label of binary ``y``. ``.to_frame()`` gives the same as a DataFrame.
 
     Raises
     ------
@@ -256,16 +262,11 @@ def cross_val_predictions(
     results = joblib.Parallel(n_jobs=n_jobs)(
         joblib.delayed(_fit_and_predict)(estimator, X, y_arr, tr, te, method, labels, pos_label) for tr, te in splits
     )
-    seen = np.zeros(y_arr.size, dtype=bool)
-    repeat, fold = 0, 0
-    repeat_of, fold_of = [], []
-    for test, _ in zip((te for _, te in splits), results, strict=True):
-        if seen[test].any():  # a case tested again: the next repeat starts
-            repeat, fold, seen[:] = repeat + 1, 0, False
-        seen[test] = True
-        repeat_of.append(np.full(test.size, repeat))
-        fold_of.append(np.full(test.size, fold))
-        fold += 1
+    split_repeat, split_fold = _repeats_of_splits(splitter, [te for _, te in splits], y_arr.size)
+    repeat_of = [np.full(te.size, r) for (_, te), r in zip(splits, split_repeat, strict=True)]
+    fold_of = [np.full(te.size, f) for (_, te), f in zip(splits, split_fold, strict=True)]
+    holdout = bool(split_fold) and max(split_fold) == 0
+    repeat = max(split_repeat, default=0)
     cases = np.concatenate([te for _, te in splits])
     rep = np.concatenate(repeat_of)
     order = np.lexsort((cases, rep))  # by repeat, then by row of X
@@ -276,11 +277,45 @@ def cross_val_predictions(
         folds=np.concatenate(fold_of)[order],
         y_pred=y_pred,
         y_score=scores,
-        repeats=rep[order] if repeat > 0 else None,
+        repeats=rep[order] if repeat > 0 or holdout else None,
         cases=cases[order],
         labels=labels.tolist() if labels.size > 2 else None,
         pos_label=pos_label,
+        n_cases=int(y_arr.size),
     )
+
+
+def _repeats_of_splits(splitter: Any, tests: list[np.ndarray], n: int) -> tuple[list[int], list[int]]:
+    """The repeat and the fold of each split, in the splitter's order.
+
+    Consecutive splits whose test sets are disjoint form one repeat (a partition: ``KFold``,
+    ``LeaveOneOut``, each repeat of ``RepeatedStratifiedKFold``, ``TimeSeriesSplit`` with its first
+    cases never tested). That reading holds only when every repeat tests the same cases; otherwise
+    (``LeavePOut``, overlapping test sets) and for the shuffle splitters, whose test sets are drawn
+    independently and may happen to be disjoint (``ShuffleSplit``, ``StratifiedShuffleSplit``,
+    ``GroupShuffleSplit``), each split is a repeat of its own with one fold: a hold-out test set.
+    """
+    ms = require("sklearn.model_selection")
+    one_each = ([*range(len(tests))], [0] * len(tests))
+    if isinstance(splitter, (ms.ShuffleSplit, ms.StratifiedShuffleSplit, ms.GroupShuffleSplit)):
+        return one_each
+    seen = np.zeros(n, dtype=bool)
+    repeat, fold = 0, 0
+    repeats, folds, covered = [], [], []
+    for test in tests:
+        if seen[test].any():  # a case tested again: the next repeat starts
+            covered.append(seen.copy())
+            repeat, fold, seen[:] = repeat + 1, 0, False
+        seen[test] = True
+        repeats.append(repeat)
+        folds.append(fold)
+        fold += 1
+    covered.append(seen)
+    same_cases = all(np.array_equal(c, covered[0]) for c in covered[1:])
+    one_fold = np.bincount(repeats).min() < 2  # a repeat of one test set is a hold-out split
+    if not same_cases or one_fold:
+        return one_each
+    return repeats, folds
 
 
 @declare(pos_label=LABEL)

@@ -71,6 +71,18 @@ def _std(values: list[float | None]) -> float | None:
     return float(np.std(np.asarray(values, dtype=float), ddof=1))
 
 
+def _design_section(info: dict[str, Any]) -> dict[str, Any]:
+    """What the splits were, and only what changes the reading: cases never tested, hold-out test sets that share
+    cases (known from the case ids). A k-fold result whose every case was tested once reads the same from a
+    file without case ids."""
+    out = {k: info[k] for k in ("design", "n_repeats", "folds_per_repeat")}
+    if info["n_untested"]:
+        out["n_cases"], out["n_untested"] = info["n_cases"], info["n_untested"]
+    if info["overlapping"]:
+        out["overlap"] = {k: info[k] for k in ("n_tested", "n_tested_in_several_repeats", "max_times_tested")}
+    return out
+
+
 def _combine(trees: list, fn: Any) -> Any:
     if isinstance(trees[0], dict):
         return {k: _combine([t[k] for t in trees], fn) for k in trees[0]}
@@ -131,6 +143,9 @@ def report(
         one-vs-rest AUC). A quantity that cannot be computed is absent, never ``null``. With repeats,
         each quantity is computed per repeat; the report holds the mean across repeats and, under
         ``"repeats"``, every repeat's value and the standard deviation across repeats (ddof=1).
+        Hold-out splits (``ShuffleSplit``, ``StratifiedShuffleSplit``, test sets that overlap) are
+        one repeat of one fold each: every value is then the split's own (pooled = averaged, merged
+        = the split's scores, so no case counts twice in one value), averaged over the splits.
     train_frequencies : mapping label -> float, optional
         Multi-class only: training-set label frequencies for lfb (Van Asch eq. 10, §3.3).
     confidence : float, optional
@@ -156,13 +171,13 @@ def report(
         summed fold counts, ``avg`` the mean of the per-fold values, ``merge`` the
         ranking measure on all folds' scores together)::
 
-            binary:      {"task": "binary", "n", "n_folds", "pos_label",   (each quantity if computed)
+            binary:      {"task": "binary", "n", "n_folds", "design", "pos_label",   (each quantity if computed)
                           "f_measure": {"tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"},
                           "precision" | "recall" | "accuracy": {"pooled", "avg"},
                           "roc_auc" | "average_precision": {"avg", "merge"},
                           "folds": [{"fold", "n", "positives", "undefined": [{"quantity", "reason"}]}],
                           "recommended", "notes", "warnings": [str]}
-            multiclass:  {"task": "multiclass", "n", "n_folds", "labels",
+            multiclass:  {"task": "multiclass", "n", "n_folds", "design", "labels",
                           "precision" | "recall" | "f_of_averages" | "mean_f":
                               {"macro" | "micro" | "lfb_test" [| "lfb_train"]: {"pooled", "avg"}},
                           "accuracy": {"pooled", "avg"}, "roc_auc": {"macro_ovr": {"avg", "merge"}},
@@ -175,6 +190,12 @@ def report(
                          "repeats": {"n_repeats", "ids", "per_repeat": [{"repeat", <quantities>}],
                                      "std": {<quantities>}}
 
+        ``design`` says what the splits were (from :meth:`CVPredictions.design_info`): ``"design"``
+        (``"k-fold"``, ``"leave-one-out"``, ``"repeated k-fold"``, ``"hold-out"`` or ``"repeated
+        hold-out"``), ``"n_repeats"``, ``"folds_per_repeat"``, and only where it changes the
+        reading and the case ids tell it: ``"n_cases"`` and ``"n_untested"`` (cases never tested,
+        as ``TimeSeriesSplit`` leaves its first block), ``"overlap"`` (hold-out test sets sharing
+        cases: ``"n_tested"``, ``"n_tested_in_several_repeats"``, ``"max_times_tested"``).
         Undefined folds are handled by the policy in the module docstring.
         ``warnings`` lists, first, scores that seem to be the other label's
         (binary: the scores rank the cases predicted negative above those
@@ -217,6 +238,7 @@ def report(
         bodies = [multiclass_values(t, p.labels, train) for t in tables]
     sections = tuple(s for s in REPORT_SECTIONS[p.task] if s in bodies[0])
     d: dict[str, Any] = {"task": p.task, "n": len(p), "n_folds": max(ids.size for ids in p.fold_ids)}
+    d["design"] = _design_section(p.design_info())
     if p.task == "multiclass":
         d["labels"] = [plain(v) for v in p.labels]
     else:

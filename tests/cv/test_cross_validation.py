@@ -63,17 +63,24 @@ def test_table1_text_formulas():
 
 def test_table1_columns_as_printed():
     t = format_cv_table(cv_table(folds_of(TABLE1)))
-    assert t.loc[1:4, "Precision"].tolist() == ["100%", "80%", "24%", "38%"]
-    assert t.loc[1:4, "Recall"].tolist() == ["100%", "100%", "100%", "75%"]
-    assert t.loc[1:4, "F-measure"].tolist() == ["100%", "89%", "38%", "50%"]
+    assert t.loc[0:3, "Precision"].tolist() == ["100%", "80%", "24%", "38%"]
+    assert t.loc[0:3, "Recall"].tolist() == ["100%", "100%", "100%", "75%"]
+    assert t.loc[0:3, "F-measure"].tolist() == ["100%", "89%", "38%", "50%"]
     assert t.loc["Totals", ["Negatives", "Positives", "TP", "FP"]].tolist() == ["1489", "15", "14", "19"]
     assert t.loc["Averages", ["Precision", "Recall"]].tolist() == ["60%", "94%"]
 
 
+def test_cv_table_numbers_folds_from_zero_as_scikit_learn_does():
+    """One numbering: fold i of cv_table is fold_counts[i], the i-th split of scikit-learn (0-based)."""
+    t = cv_table(folds_of(TABLE1))
+    assert t.index[:4].tolist() == [0, 1, 2, 3]
+    assert t.loc[3, "tp"] == folds_of(TABLE1)[3].tp
+
+
 def test_table2_columns_as_printed_with_dagger():
     t = format_cv_table(cv_table(folds_of(TABLE2)))
-    assert t.loc[2, "Precision"] == "0% †"
-    assert t.loc[1:4, "F-measure"].tolist() == ["67%", "0%", "100%", "100%"]
+    assert t.loc[1, "Precision"] == "0% †"
+    assert t.loc[0:3, "F-measure"].tolist() == ["67%", "0%", "100%", "100%"]
     assert t.loc["Totals", ["Negatives", "Positives", "TP", "FP"]].tolist() == ["1488", "16", "10", "0"]
     assert t.loc["Averages", ["Precision", "Recall"]].tolist() == ["75%", "63%"]
 
@@ -238,8 +245,8 @@ def test_accuracy_empty_fold_and_unknown_method():
 
 def test_cv_table_marks_f_undefined_only_at_origin():
     t = cv_table([Counts(0, 0, 0, 10), Counts(1, 0, 0, 9)])
-    assert t.loc[1, "undefined"] == "precision, recall, f"
-    assert t.loc[2, "undefined"] == ""
+    assert t.loc[0, "undefined"] == "precision, recall, f"
+    assert t.loc[1, "undefined"] == ""
     # fold 2 (TP = 1, nothing else) is the only valid fold: F = 1 by hand, so F~_avg = 1;
     # F_avg substitutes 0 for fold 1: (0 + 1)/2
     assert t.loc["F~_avg", "f"] == 1.0

@@ -445,7 +445,9 @@ def test_string_labels_need_pos_label_and_follow_it():
         ({"labels": [0, 1], "train_frequencies": {0: 0.5}}, "train_frequencies"),
         ({"labels": [0]}, "not in labels"),
         ({"y_pred": None, "y_score": [[0.5, 0.5]] * 4, "labels": [0, 1]}, "a multi-class report needs y_pred"),
-        ({"repeats": [0, 0, 1, 1]}, "single fold.*repeat"),
+        ({"repeats": [0, 0, 0, 1]}, "single fold.*repeat.*other repeats hold several"),
+        ({"cases": [0, 1, 0, 2]}, "case 0 has 2 rows"),
+        ({"cases": [0, 1, 2, 3], "n_cases": 3}, "n_cases=3 is below"),
     ],
 )
 def test_bad_input_names_the_problem(kwargs, match):
