@@ -30,14 +30,13 @@ from apples import (
     UndefinedMetricError,
     auk,
     gini,
-    kappa_curve,
     ks_statistic,
     max_f1,
     max_mcc,
     min_error_rate,
     r_precision,
 )
-from apples.metrics import ThresholdResult
+from apples.metrics import ThresholdResult, kappa_curve
 
 
 # ---------------------------------------------------------------- strategies

@@ -25,7 +25,6 @@ from apples import (
     cv_roc_auc,
     gini,
     h_measure,
-    kappa_curve,
     ks_statistic,
     max_f1,
     max_mcc,
@@ -44,6 +43,7 @@ from apples.metrics import (
     empirical_uniform_threshold_loss,
     h_measure_details,
     h_measure_prior,
+    kappa_curve,
     roc_convex_hull,
     uniform_threshold_loss_draws,
 )
