@@ -37,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from apples._params import CONFIDENCE, SEED, MappingOf, Nullable, ParameterValueError, Real, Size, declare
-from apples.cv.aggregations import REPORT_SECTIONS
+from apples._params import CONFIDENCE, FLAG, SEED, MappingOf, Nullable, ParameterValueError, Real, Size, declare
 from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
+from apples.metrics.precision_recall import BETA
 from apples.reporting._guidance import gap_warnings, guidance, score_direction_warnings
 from apples.reporting._intervals import (
     IntervalSettings,
@@ -51,7 +51,7 @@ from apples.reporting._intervals import (
 )
 from apples.reporting._model import CVReport
 from apples.reporting._tables import repeat_tables
-from apples.reporting._values import binary_values, multiclass_values, plain
+from apples.reporting._values import SECTIONS, binary_values, multiclass_values, plain
 
 __all__ = [
     "report",
@@ -109,6 +109,9 @@ def _train_weights(predictions: CVPredictions, train: Mapping[Hashable, float] |
     confidence=Nullable(CONFIDENCE),
     n_resamples=Size(bytes_each=64, table="the report's bootstrap replicates"),
     seed=SEED,
+    beta=BETA,
+    stratified=Nullable(FLAG),
+    cv_seed=Nullable(SEED),
 )
 def report(
     predictions: CVPredictions,
@@ -117,6 +120,9 @@ def report(
     confidence: float | None = None,
     n_resamples: int = 10_000,
     seed: int = 0,
+    beta: float = 1.0,
+    stratified: bool | None = None,
+    cv_seed: int | None = None,
 ) -> CVReport:
     """Every aggregation of a cross-validated result, with the undefined folds and what the papers support.
 
@@ -147,6 +153,13 @@ def report(
     seed : int, default 0
         Seed of the bootstrap intervals; each (repeat, quantity) gets its own
         ``SeedSequence`` stream, so the report is reproducible.
+    beta : float, default 1.0
+        Binary reports: the F-measures are F_beta (Forman & Scholz eq. 1-2; Van Asch eq. 4); the JSON
+        holds ``"beta"`` when it is not 1. Multi-class averages are F1 (``beta`` other than 1 is refused).
+    stratified : bool, optional
+        Whether the folds were stratified, if you know it: the header states it (the notes ask you to).
+    cv_seed : int, optional
+        The seed of the splitter that made the folds, if you know it: the header states it.
 
     Returns
     -------
@@ -209,14 +222,29 @@ def report(
             f"a multi-class report needs y_pred (the predicted labels; labels {p.labels[:10]})", param="predictions"
         )
     train = _train_weights(p, train_frequencies)
-    settings = None if confidence is None else IntervalSettings(confidence, n_resamples, int(seed))
+    if beta != 1.0 and p.task != "binary":
+        raise ParameterValueError(
+            f"beta={beta!r} is for binary reports: the multi-class averages of Van Asch §3 are reported as F1",
+            param="beta",
+        )
+    settings = (
+        None
+        if confidence is None
+        else IntervalSettings(confidence, n_resamples, int(seed), p.n_repeats > 1, float(beta))
+    )
     tables = repeat_tables(p)
     if p.task == "binary":
-        bodies = [binary_values(t) for t in tables]
+        bodies = [binary_values(t, float(beta)) for t in tables]
     else:
         bodies = [multiclass_values(t, p.labels, train) for t in tables]
-    sections = tuple(s for s in REPORT_SECTIONS[p.task] if s in bodies[0])
+    sections = tuple(s for s in SECTIONS[p.task] if all(s in b for b in bodies))
     d: dict[str, Any] = {"task": p.task, "n": len(p), "n_folds": max(ids.size for ids in p.fold_ids)}
+    if beta != 1.0:
+        d["beta"] = float(beta)
+    if stratified is not None:  # what is not known is absent: null means 0/0 only
+        d["stratified"] = bool(stratified)
+    if cv_seed is not None:
+        d["cv_seed"] = int(cv_seed)
     if p.task == "multiclass":
         d["labels"] = [plain(v) for v in p.labels]
     else:
