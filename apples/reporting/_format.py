@@ -193,6 +193,10 @@ def _ids(values: Iterable[object], user: Callable[[str], str], most: int = 10) -
     return shown + (f", ... ({len(values)} in all)" if len(values) > most else "")
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def _range(values: list[int]) -> str:
     low, high = min(values), max(values)
     return f"{low:,}" if low == high else f"{low:,}-{high:,}"
@@ -224,7 +228,8 @@ def header_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
     if "repeats" in d:
         r = d["repeats"]["n_repeats"]
         size = (
-            f"{_range(cases)} cases, {_range(n_folds)} folds per repeat, {r} repeats ({d['n']:,} predictions; "
+            f"{_range(cases)} cases, {_range(n_folds)} fold{'' if max(n_folds) == 1 else 's'} per repeat, "
+            f"{r} repeats ({d['n']:,} predictions; "
             "values are means over the repeats, std across them)"
         )
     else:
@@ -335,7 +340,7 @@ def fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
     lines = []
     for repeat, folds in groups[:_REPEAT_LINES]:
         where = "" if repeat is None else f"repeat {user(str(repeat))}: "
-        sizes = f"{len(folds)} folds of {_range([f['n'] for f in folds])} cases"
+        sizes = f"{_plural(len(folds), 'fold')} of {_range([f['n'] for f in folds])} cases"
         if d["task"] == "binary":
             sizes += f", {_range([f['positives'] for f in folds])} positives"
         which: dict[str, list[object]] = {}

@@ -128,7 +128,7 @@ def guidance(d: dict) -> tuple[dict[str, Any], list[str]]:
         if "roc_auc" in d:
             recommended.update(roc_auc="avg", average_precision="avg")
             notes.append(_auc_note(d, recommended))
-        notes += _scoring_rule_notes(d, recommended)
+        notes += _scoring_rule_notes(d)
     else:
         recommended = {
             "label_set": d["labels"],
@@ -178,28 +178,28 @@ def _auc_note(d: dict, recommended: dict[str, Any]) -> str:
             "question."
         )
     recommended["roc_auc"] = "merge"
-    if d["average_precision"]["avg"] is None:
+    loo = _leave_one_out(d)
+    if d["average_precision"]["avg"] is None or loo:
         recommended["average_precision"] = "merge"
-    why = (
-        "under leave-one-out every fold holds one case, so one class"
-        if _leave_one_out(d)
-        else "no fold holds both classes"
+    why = "under leave-one-out every fold holds one case, so one class" if loo else "no fold holds both classes"
+    ap = (
+        " Likewise AP_avg: a fold of one positive case ranks it first, so its AP is 1 whatever the model; report "
+        "the merged AP."
+        if loo
+        else ""
     )
     return (
         f"AUC: AUC_avg is undefined in every fold ({why}); what can be computed is AUC_merge, the AUC of all "
         "folds' scores merged. Report it with its caveat: it ranks scores of different fold models together, so "
         "it also judges their calibration across folds, and is lower when the fold models are calibrated differently "
-        "(Forman & Scholz §3.2)."
+        f"(Forman & Scholz §3.2).{ap}"
     )
 
 
-def _scoring_rule_notes(d: dict, recommended: dict[str, Any]) -> list[str]:
+def _scoring_rule_notes(d: dict) -> list[str]:
     """Notes on the log loss and the Brier score (present only when the scores are probabilities)."""
     if "brier_score" not in d:
         return []
-    recommended["brier_score"] = "pooled"
-    if "log_loss" in d:
-        recommended["log_loss"] = "pooled"
     notes = [
         "Log loss and Brier score (the scores read as the positive label's probability): for these two the "
         "pooled value is the fold-size-weighted mean of the folds' values (each is a mean over cases), so "

@@ -170,21 +170,25 @@ def report(
         ranking measure on all folds' scores together)::
 
             binary:      {"task": "binary", "n", "n_folds", "pos_label",   (each quantity if computed)
+                          ["beta"], ["stratified"], ["cv_seed"],            (each if given: beta if not 1)
                           "f_measure": {"tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"},
                           "precision" | "recall" | "accuracy": {"pooled", "avg"},
                           "roc_auc" | "average_precision": {"avg", "merge"},
+                          ["log_loss" | "brier_score": {"pooled", "avg"}],  (scores in [0, 1] only)
                           "folds": [{"fold", "n", "positives", "undefined": [{"quantity", "reason"}]}],
                           "recommended", "notes", "warnings": [str]}
-            multiclass:  {"task": "multiclass", "n", "n_folds", "labels",
+            multiclass:  {"task": "multiclass", "n", "n_folds", "labels", ["stratified"], ["cv_seed"],
                           "precision" | "recall" | "f_of_averages" | "mean_f":
                               {"macro" | "micro" | "lfb_test" [| "lfb_train"]: {"pooled", "avg"}},
-                          "accuracy": {"pooled", "avg"}, "roc_auc": {"macro_ovr": {"avg", "merge"}},
+                          "accuracy": {"pooled", "avg"}, ["roc_auc": {"macro_ovr": {"avg", "merge"}}],
                           "per_label": [{"label", "tp", "fp", "fn", "tn", "support"}],
                           "folds": [{"fold", "n", "absent_labels", "undefined": [...]}],
                           "recommended", "notes", "warnings"}
             intervals:   with confidence=, "intervals": {"confidence", "n_resamples", "seed",
-                          <the quantity sections, each value replaced by {"low", "high", "method"}>}
-            repeated:    the same, quantities the mean over repeats, each fold with "repeat", and
+                          <the quantity sections, each value replaced by {"low", "high", "method"},
+                          with a "reason" where the interval is null or has width 0>}
+            repeated:    the same ("n" counts predictions: cases x repeats), quantities the mean over
+                         repeats, each fold with "repeat", and
                          "repeats": {"n_repeats", "ids", "per_repeat": [{"repeat", <quantities>}],
                                      "std": {<quantities>}}
 

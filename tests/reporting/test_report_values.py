@@ -100,6 +100,8 @@ def test_leave_one_out_recommends_the_merged_auc_and_says_why():
     assert d["roc_auc"]["avg"] is None  # a fold of one case has one class: no AUC in any fold
     assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, s), rel=1e-12)
     assert d["recommended"]["roc_auc"] == "merge"
+    assert d["average_precision"]["avg"] == 1.0  # a fold of one positive ranks it first: AP 1, whatever the model
+    assert d["recommended"]["average_precision"] == "merge"
     note = next(n for n in d["notes"] if n.startswith("AUC"))
     assert "leave-one-out" in note and "§3.2" in note and "calibration" in note
     assert "report AUC_avg" not in " ".join(d["notes"])
