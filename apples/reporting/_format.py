@@ -105,9 +105,9 @@ def _undefined_quantities(d: dict) -> set[str]:
     return {u["quantity"] for f in d["folds"] for u in f["undefined"]}
 
 
-def _substituted(d: dict, quantity: str, average: str, aggregation: str) -> bool:
-    """Whether the value counted an undefined fold (or label) as 0, under the report's policy."""
-    undefined = _undefined_quantities(d)
+def _substituted(d: dict, undefined: set[str], quantity: str, average: str, aggregation: str) -> bool:
+    """Whether the value counted an undefined fold (or label) as 0, under the report's policy (``undefined``:
+    the quantities undefined in some fold)."""
     if d["task"] == "binary":
         if quantity == "f_measure":
             return aggregation in ("avg", "pr_re") and bool({"precision", "recall"} & undefined)
@@ -129,6 +129,7 @@ def report_rows(d: dict) -> list[dict[str, Any]]:
     substituted (an undefined fold or label counted as 0), and the interval's low, high, method and the
     reason of a ``null`` or zero-width interval (None without intervals)."""
     std = d.get("repeats", {}).get("std")
+    undefined = _undefined_quantities(d)
     rows = []
 
     def add(quantity: str, average: str, aggregation: str, value: Any, spread: Any) -> None:
@@ -141,7 +142,7 @@ def report_rows(d: dict) -> list[dict[str, Any]]:
                 "value": value,
                 "std": spread,
                 "recommended": _recommended(d, quantity, aggregation),
-                "substituted": _substituted(d, quantity, average, aggregation),
+                "substituted": _substituted(d, undefined, quantity, average, aggregation),
                 "low": ci["low"],
                 "high": ci["high"],
                 "interval": ci["method"],
@@ -340,7 +341,8 @@ def fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
     lines = []
     for repeat, folds in groups[:_REPEAT_LINES]:
         where = "" if repeat is None else f"repeat {user(str(repeat))}: "
-        sizes = f"{_plural(len(folds), 'fold')} of {_range([f['n'] for f in folds])} cases"
+        n = [f["n"] for f in folds]
+        sizes = f"{_plural(len(folds), 'fold')} of {_range(n)} case{'' if max(n) == 1 else 's'}"
         if d["task"] == "binary":
             sizes += f", {_range([f['positives'] for f in folds])} positives"
         which: dict[str, list[object]] = {}

@@ -154,3 +154,30 @@ def test_to_latex_is_a_booktabs_table_with_user_text_escaped():
     assert "caption{mine}" in r.to_latex(caption="mine")
     with pytest.raises(TypeError, match="caption"):
         r.to_latex(caption=3)
+
+
+def test_a_t_interval_of_identical_fold_values_says_why_it_has_width_0():
+    y, _p, _s, f = _data()
+    d = apples.report(apples.CVPredictions(y, folds=f, y_pred=y), confidence=0.95, n_resamples=200).to_dict()
+    ci = d["intervals"]["accuracy"]["avg"]  # accuracy 1 in every fold: sample variance 0 (by hand)
+    assert ci["low"] == ci["high"] == 1.0 and "same value" in ci["reason"]
+    assert d["intervals"]["accuracy"]["pooled"]["low"] < 1.0  # Wilson: no errors still leaves a lower bound
+
+
+def test_every_new_entry_round_trips_through_json_and_bad_ones_are_refused():
+    y, p, s, f = _data()
+    reps = np.repeat([0, 1], y.size)
+    r = apples.report(
+        apples.CVPredictions(np.tile(y, 2), folds=np.tile(f, 2), repeats=reps, y_pred=np.tile(p, 2),
+                             y_score=np.tile(s, 2)),
+        beta=0.5, stratified=False, cv_seed=3, confidence=0.9, n_resamples=100,
+    )  # fmt: skip
+    d = r.to_dict()
+    assert {"beta", "stratified", "cv_seed", "log_loss", "brier_score"} <= set(d)
+    assert apples.CVReport.from_json(r.to_json()) == r
+    for key, bad in (("beta", -1), ("stratified", "yes"), ("cv_seed", -2)):
+        with pytest.raises((TypeError, ValueError), match=key):
+            apples.CVReport({**d, key: bad})
+    d["intervals"]["precision"]["pooled"]["reason"] = 5
+    with pytest.raises(TypeError, match="reason"):
+        apples.CVReport(d)
