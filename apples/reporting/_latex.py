@@ -45,6 +45,23 @@ _LATEX = {
 }
 
 
+#: The paper's symbols of the F aggregations (Forman & Scholz §2.3), escaped, and as LaTeX math.
+_SYMBOLS = (
+    (r"F\textasciitilde{}\_avg", r"$\tilde{F}_{\mathrm{avg}}$"),
+    (r"F\textasciitilde{}\_pr,re", r"$\tilde{F}_{\mathrm{pr,re}}$"),
+    (r"F\_tp,fp", r"$F_{\mathrm{tp,fp}}$"),
+    (r"F\_avg", r"$F_{\mathrm{avg}}$"),
+    (r"F\_pr,re", r"$F_{\mathrm{pr,re}}$"),
+)
+
+
+def _math(escaped: str) -> str:
+    """The F symbols of our own words (never of user text) typeset as the paper does."""
+    for plain, math in _SYMBOLS:
+        escaped = escaped.replace(plain, math)
+    return escaped
+
+
 def latex_escape(text: str) -> str:
     """``text`` as LaTeX that prints it literally (labels, fold ids, every word of the report).
 
@@ -57,6 +74,16 @@ def latex_escape(text: str) -> str:
 def _mark(recommended: bool, substituted: bool) -> str:
     marks = ([RECOMMENDED_MARK] if recommended else []) + ([r"\textdagger"] if substituted else [])
     return r"\textsuperscript{" + ",".join(marks) + "}" if marks else ""
+
+
+def _own_caption(d: dict, lines: list[str], text: str) -> str:
+    """The header as a caption: user text (the positive label) escaped, our F symbols typeset."""
+    first = lines[0]
+    if d["task"] == "binary":  # the positive label is the user's: escape it, never typeset it
+        head, label = first.split("positive label ", 1)[0], str(d["pos_label"])
+        rest = text[len(head) + len("positive label ") + len(label) :]
+        return _math(latex_escape(head)) + "positive label " + latex_escape(label) + _math(latex_escape(rest))
+    return _math(latex_escape(text))
 
 
 def render_latex(d: dict, *, caption: str | None = None, label: str | None = None) -> str:
@@ -75,7 +102,8 @@ def render_latex(d: dict, *, caption: str | None = None, label: str | None = Non
         if multi:
             cells.append(latex_escape(average_name(r["average"])))
         cells += [
-            latex_escape(aggregation_name(r["aggregation"], r["quantity"])) + _mark(r["recommended"], r["substituted"]),
+            _math(latex_escape(aggregation_name(r["aggregation"], r["quantity"])))
+            + _mark(r["recommended"], r["substituted"]),
             latex_escape(fmt_value(r["quantity"], r["value"])),
         ]
         if repeated:
@@ -85,13 +113,14 @@ def render_latex(d: dict, *, caption: str | None = None, label: str | None = Non
             cells.append(latex_escape(interval_text(r, "", "--")))
             cells.append(latex_escape(r["interval"] or ""))
         body.append(" & ".join(cells) + r" \\")
-    text = caption if caption is not None else " ".join(header_lines(d))
+    lines = header_lines(d)
+    own = " ".join(line if line.endswith(".") else line + "." for line in lines)
     legend = [latex_escape(line) for line in legend_lines(rows)]
     legend = [line.replace(latex_escape(RECOMMENDED_MARK), r"\textsuperscript{*}", 1) for line in legend]
     out = [
         r"\begin{table}[htbp]",
         r"\centering",
-        r"\caption{" + latex_escape(text) + "}",
+        r"\caption{" + (latex_escape(caption) if caption is not None else _own_caption(d, lines, own)) + "}",
         *([r"\label{" + latex_escape(label) + "}"] if label else []),
         r"\begin{tabular}{" + spec + "}",
         r"\toprule",

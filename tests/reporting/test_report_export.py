@@ -181,3 +181,13 @@ def test_every_new_entry_round_trips_through_json_and_bad_ones_are_refused():
     d["intervals"]["precision"]["pooled"]["reason"] = 5
     with pytest.raises(TypeError, match="reason"):
         apples.CVReport(d)
+
+
+def test_to_latex_typesets_our_f_symbols_but_never_the_users_label():
+    y, p, _s, f = _data()
+    lab, pred = np.where(y == 1, "F_avg x", "b"), np.where(p == 1, "F_avg x", "b")
+    tex = apples.report(apples.CVPredictions(lab, folds=f, y_pred=pred, pos_label="F_avg x")).to_latex()
+    assert r"$F_{\mathrm{tp,fp}}$ (pooled counts)" in tex and r"$\tilde{F}_{\mathrm{avg}}$" in tex
+    assert r"positive label F\_avg x:" in tex
+    caption = tex.split(r"\caption{")[1].split("\n")[0].removesuffix("}")
+    assert caption.count("{") == caption.count("}")  # every group the caption opens it closes
