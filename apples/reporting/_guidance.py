@@ -21,6 +21,9 @@ __all__ = [
 ]
 
 
+_AVERAGE_WORDS = {"lfb_test": "lfb, test frequencies", "lfb_train": "lfb, training frequencies"}
+
+
 def _word(section: str) -> str:
     """A quantity in words (``ROC AUC``, not ``roc_auc``): warnings are read, not parsed."""
     return QUANTITY_NAMES.get(section, section)
@@ -48,7 +51,7 @@ def gap_warnings(d: dict) -> list[str]:
                 groups.append((section, _word(section), d[section]))
                 continue
             for average, aggs in d[section].items():
-                groups.append((section, f"{_word(section)} ({average})", aggs))
+                groups.append((section, f"{_word(section)} ({_AVERAGE_WORDS.get(average, average)})", aggs))
         groups.append(
             (
                 "macro_f",
