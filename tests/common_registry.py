@@ -1259,7 +1259,7 @@ REGISTRY: dict[str, Entry] = {
             "beta": 2.0,
             "cv_seed": 7,
         },
-        {"predictions": Arg(MODEL), "beta": Arg(REAL, inf_ok=True)},
+        {"predictions": Arg(MODEL), "beta": Arg(REAL)},
         project=_report_dict,
         note="cv_seed is Nullable(SEED) (None: not known) and stratified a flag; tests/reporting/test_report_export.py",
     ),

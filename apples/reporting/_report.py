@@ -154,7 +154,7 @@ def report(
         Seed of the bootstrap intervals; each (repeat, quantity) gets its own
         ``SeedSequence`` stream, so the report is reproducible.
     beta : float, default 1.0
-        Binary reports: the F-measures are F_beta (Forman & Scholz eq. 1-2; Van Asch eq. 4); the JSON
+        Binary reports, 0 < beta < inf: the F-measures are F_beta (Forman & Scholz eq. 1-2; Van Asch eq. 4); the JSON
         holds ``"beta"`` when it is not 1. Multi-class averages are F1 (``beta`` other than 1 is refused).
     stratified : bool, optional
         Whether the folds were stratified, if you know it: the header states it (the notes ask you to).
@@ -226,6 +226,12 @@ def report(
             f"a multi-class report needs y_pred (the predicted labels; labels {p.labels[:10]})", param="predictions"
         )
     train = _train_weights(p, train_frequencies)
+    if not 0.0 < beta < math.inf:
+        raise ParameterValueError(
+            f"beta={beta!r}: the report takes a positive finite beta; F_0 is the precision and F_inf the recall, "
+            "which the report shows as rows of their own",
+            param="beta",
+        )
     if beta != 1.0 and p.task != "binary":
         raise ParameterValueError(
             f"beta={beta!r} is for binary reports: the multi-class averages of Van Asch §3 are reported as F1",

@@ -55,6 +55,13 @@ def test_f_beta_in_the_report_equals_scikit_learn(beta):
     assert "beta" not in apples.report(apples.CVPredictions(y, folds=f, y_pred=p)).to_dict()
 
 
+@pytest.mark.parametrize("beta", [0.0, float("inf")])
+def test_the_limits_of_beta_are_refused_they_are_precision_and_recall(beta):
+    y, p, _s, f = _binary(2)
+    with pytest.raises(ValueError, match="beta"):
+        apples.report(apples.CVPredictions(y, folds=f, y_pred=p), beta=beta)
+
+
 def test_beta_is_refused_for_multiclass():
     with pytest.raises(ValueError, match="beta"):
         apples.report(
