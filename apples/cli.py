@@ -41,11 +41,14 @@ from apples.reporting import report
 
 __all__ = [
     "EXIT_BAD_INPUT",
+    "EXIT_BROKEN_PIPE",
     "main",
 ]
 
 #: Exit code for bad input (argparse's own code for usage errors).
 EXIT_BAD_INPUT = 2
+#: Exit code when the reader of stdout has gone (``| head``): Python's own on EPIPE.
+EXIT_BROKEN_PIPE = 1
 
 _EXAMPLE = """\
 example:
@@ -53,12 +56,14 @@ example:
   apples report runs.tsv.gz --truth y --fold fold --repeat repeat --pred y_pred --format json
   apples report iris.csv --truth y --fold fold --pred y_pred --score p_0 p_1 p_2   (one score column per label)
   apples report predictions.csv --truth y --fold fold --pred y_pred --confidence 0.95   (intervals too)
+  apples report iris.csv --truth y --fold fold --pred y_pred --labels a b c --train-frequencies a=0.5 b=0.3 c=0.2
+  apples report predictions.csv --truth y --fold fold --pred y_pred --beta 2 --stratified --cv-seed 42 --format latex
 
 FILE is CSV (.csv) or TSV (.tsv, .tab), optionally gzip-compressed (.gz); --sep overrides the extension.
 The positive label defaults to 1 for 0/1 labels; give --pos-label otherwise. A binary --score column is the
 positive label's score (higher = more likely that label); one that ranks the other way is warned about.
 Multi-class scores need one column per label, in the sorted order of the labels. Bad input: one line on
-stderr, exit code 2.
+stderr, exit code 2. Output cut short by the reader (`apples report ... | head`) ends quietly, exit code 1.
 """
 
 
@@ -89,13 +94,36 @@ def _parser() -> argparse.ArgumentParser:
         "--score",
         nargs="+",
         metavar="COL",
-        help="the positive label's score column (binary: higher = more likely the positive label), or one column "
-        "per label in sorted label order",
+        help="binary: the positive label's score column (higher = more likely the positive label, e.g. its "
+        "probability; not the other label's); multi-class: one column per label, in sorted label order",
     )
     rep.add_argument("--repeat", metavar="COL", help="column of repeat ids (repeated cross-validation)")
     rep.add_argument("--pos-label", metavar="L", help="the positive label (binary); default 1 for 0/1 labels")
     rep.add_argument(
-        "--format", choices=("text", "json", "html", "markdown"), default="text", help="output format (default: text)"
+        "--labels",
+        nargs="+",
+        metavar="L",
+        help="multi-class: the label set, used in every fold (default: every label of the data)",
+    )
+    rep.add_argument(
+        "--train-frequencies",
+        nargs="+",
+        metavar="L=F",
+        help="multi-class: training-set label frequencies for lfb_train (Van Asch eq. 10), e.g. a=0.5 b=0.3 c=0.2",
+    )
+    rep.add_argument("--beta", type=float, default=1.0, metavar="B", help="binary: report F_beta (default 1: F1)")
+    rep.add_argument(
+        "--stratified",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="say whether the folds were stratified (the header states it; default: not stated)",
+    )
+    rep.add_argument("--cv-seed", type=int, metavar="S", help="the seed of the splitter that made the folds (header)")
+    rep.add_argument(
+        "--format",
+        choices=("text", "json", "html", "markdown", "latex"),
+        default="text",
+        help="output format (default: text; latex: a booktabs table)",
     )
     rep.add_argument("--sep", metavar="S", help="field separator (default: by extension, ',' or tab)")
     rep.add_argument(
@@ -314,7 +342,25 @@ def _predictions(args: argparse.Namespace) -> CVPredictions:
         kwargs["y_score"] = columns[0] if len(columns) == 1 else np.column_stack(columns)
     if args.pos_label is not None:
         kwargs["pos_label"] = _pos_label(args.pos_label, truth)
+    if args.labels:
+        kwargs["labels"] = [_pos_label(label, truth) for label in args.labels]
     return CVPredictions(truth, **kwargs)
+
+
+def _train_frequencies(args: argparse.Namespace, truth: np.ndarray) -> dict[object, object] | None:
+    """``--train-frequencies a=0.5 b=0.5`` as a mapping label -> frequency (checked by :func:`apples.report`)."""
+    if not args.train_frequencies:
+        return None
+    out: dict[object, object] = {}
+    for item in args.train_frequencies:
+        label, sep, value = item.rpartition("=")
+        if not sep or not label:
+            raise BadInputError(f"--train-frequencies takes LABEL=FREQUENCY items, got {item!r}")
+        try:
+            out[_pos_label(label, truth)] = float(value)
+        except ValueError:
+            raise BadInputError(f"--train-frequencies: {value!r} (for label {label!r}) is not a number") from None
+    return out
 
 
 #: The arguments of CVPredictions and report -> the options that set them, and the attribute of the column name.
@@ -328,6 +374,10 @@ _OPTION_OF = {
     "confidence": ("--confidence", None),
     "n_resamples": ("--n-resamples", None),
     "seed": ("--seed", None),
+    "labels": ("--labels", None),
+    "train_frequencies": ("--train-frequencies", None),
+    "beta": ("--beta", None),
+    "cv_seed": ("--cv-seed", None),
 }
 
 
@@ -357,10 +407,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         try:
             predictions = _predictions(args)
-            intervals = {}
+            options: dict[str, Any] = {"beta": args.beta, "stratified": args.stratified, "cv_seed": args.cv_seed}
             if args.confidence is not None:
-                intervals = {"confidence": args.confidence, "n_resamples": args.n_resamples, "seed": args.seed}
-            result = report(predictions, **intervals)
+                options.update(confidence=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
+            train = _train_frequencies(args, predictions.y_true)
+            if train is not None:
+                options["train_frequencies"] = train
+            result = report(predictions, **options)
         except ParameterError as err:
             raise BadInputError(_explain(err, args)) from None
     except BadInputError as err:
@@ -372,12 +425,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = result._repr_html_()
     elif args.format == "markdown":
         out = result.to_markdown()
+    elif args.format == "latex":
+        out = result.to_latex()
     else:
         out = str(result)
     try:
         print(out)
         sys.stdout.flush()
-    except BrokenPipeError:  # `apples report ... | head`: the reader has gone; say nothing more
+    except BrokenPipeError:
+        # `apples report ... | head`: the reader has gone. As Python's documentation recommends (signal
+        # module, "Note on SIGPIPE"): point stdout at devnull, so that the flush at exit raises nothing
+        # more, and exit with code 1, as Python does on EPIPE.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return 0

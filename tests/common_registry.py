@@ -1289,6 +1289,25 @@ REGISTRY: dict[str, Entry] = {
         },
         {"predictions": Arg(MODEL), "beta": Arg(REAL, int_value=2, inf_ok=True)},
     ),
+    "report@beta": Entry(
+        lambda: {
+            "predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S), folds=list(F), pos_label=1),
+            "beta": 2.0,
+            "cv_seed": 7,
+        },
+        {"predictions": Arg(MODEL), "beta": Arg(REAL)},
+        project=_report_dict,
+        note="cv_seed is Nullable(SEED) (None: not known) and stratified a flag; tests/reporting/test_report_export.py",
+    ),
+    "CVReport.to_frame": Entry(
+        lambda: {"self": apples.report(apples.CVPredictions(list(Y), y_pred=list(P), folds=list(F))), "percent": True},
+        project=lambda frame: frame.to_dict("list"),
+        note="readable and percent are flags; the report is checked when it is built",
+    ),
+    "CVReport.to_latex": Entry(
+        lambda: {"self": apples.report(apples.CVPredictions(list(Y), y_pred=list(P), folds=list(F)))},
+        note="caption and label are free text, escaped in the output (tests/reporting/test_report_export.py)",
+    ),
 }
 
 #: Public names that take none of the input classes, with the reason.

@@ -1,29 +1,87 @@
 """Rendering a :class:`apples.CVReport` dict: tidy rows, aligned text, HTML and Markdown.
 
 Every format is built from :func:`report_rows`, one row per (quantity, average,
-aggregation), so the text, the HTML table, the Markdown table and
-``CVReport.to_frame()`` always show the same numbers. Values print as percentages
-with one decimal; an undefined value prints as ``undefined``.
-
+aggregation), so the text, the HTML table, the Markdown table, the LaTeX table and
+``CVReport.to_frame()`` always show the same numbers. Rates print as percentages
+with one decimal, the log loss and the Brier score as decimals; an undefined value
+prints as ``undefined``. The header states the cases, folds (per repeat) and repeats,
+what is known of how the folds were made (stratification, seed) and the undefined-fold
+policy; a row whose value counted an undefined fold (or label) as 0 carries a mark
+(:data:`ZERO_MARK`) and the legend says so, and a legend line appears only for a mark
+that some row has. With many folds or repeats the Folds section is a summary (per
+repeat: the sizes' range, the folds with undefined values by id).
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from apples.cv.aggregations import AGGREGATION_NAMES, QUANTITY_NAMES
+from apples.cv.aggregations import AGGREGATION_NAMES, F_AGGREGATIONS, QUANTITY_NAMES
+from apples.reporting._guidance import undefined_policy
+from apples.reporting._values import SCORING_RULES, SECTIONS
 
 __all__ = [
+    "RECOMMENDED_MARK",
+    "ZERO_MARK",
+    "aggregation_name",
+    "average_name",
+    "fmt_value",
+    "fold_lines",
+    "header_lines",
+    "interval_notes",
+    "interval_text",
+    "legend_lines",
+    "quantity_name",
     "render_html",
     "render_markdown",
     "render_text",
     "report_rows",
 ]
 
-_BINARY = ("f_measure", "precision", "recall", "accuracy", "roc_auc", "average_precision")
 _MULTI = ("precision", "recall", "f_of_averages", "mean_f")
+#: The mark of a recommended row (what the papers support), and of a row that counted an undefined fold as 0.
+RECOMMENDED_MARK, ZERO_MARK = "*", "\u2020"
+#: More folds than this (or any repeats): the Folds section is a summary, not one line per fold.
+_FOLD_LINES = 12
+#: At most this many repeats get a line of their own in the Folds section.
+_REPEAT_LINES = 20
+_NAMES = {**QUANTITY_NAMES, "log_loss": "log loss", "brier_score": "Brier score"}
+_AVERAGE_NAMES = {"macro": "macro", "micro": "micro", "lfb_test": "lfb (test freq.)", "lfb_train": "lfb (train freq.)"}
+
+
+def quantity_name(d: dict, quantity: str) -> str:
+    """How a quantity prints: ``F-measure`` (``F2-measure`` with beta 2), ``ROC AUC``, ``log loss``, ..."""
+    if quantity == "f_measure" and d.get("beta", 1.0) != 1.0:
+        return f"F{d['beta']:g}-measure"
+    return _NAMES.get(quantity, quantity)
+
+
+def aggregation_name(aggregation: str, quantity: str = "") -> str:
+    """How an aggregation of ``quantity`` prints: the F symbols with their meaning, pooled, averaged, merged."""
+    if quantity == "f_measure" and aggregation in F_AGGREGATIONS:
+        a = F_AGGREGATIONS[aggregation]
+        return f"{a.symbol} ({a.name})"
+    return AGGREGATION_NAMES.get(aggregation, aggregation)
+
+
+def average_name(average: str) -> str:
+    """How a multi-class average prints."""
+    return _AVERAGE_NAMES.get(average, average)
+
+
+def fmt_value(quantity: str, v: float | None, percent_sign: str = "%") -> str:
+    """A value as printed: a rate in percent with one decimal, a scoring rule with four decimals."""
+    if v is None:
+        return "undefined"
+    return f"{v:.4f}" if quantity in SCORING_RULES else f"{100 * v:.1f}{percent_sign}"
+
+
+def _fmt_spread(quantity: str, v: float | None) -> str:
+    if v is None:
+        return ""
+    return f"{v:.4f}" if quantity in SCORING_RULES else f"{100 * v:.1f}"
 
 
 def _recommended(d: dict, quantity: str, aggregation: str) -> bool:
@@ -43,10 +101,35 @@ def _interval(d: dict, quantity: str, average: str, aggregation: str) -> dict[st
     return node if node is not None else {"low": None, "high": None, "method": None}
 
 
+def _undefined_quantities(d: dict) -> set[str]:
+    return {u["quantity"] for f in d["folds"] for u in f["undefined"]}
+
+
+def _substituted(d: dict, undefined: set[str], quantity: str, average: str, aggregation: str) -> bool:
+    """Whether the value counted an undefined fold (or label) as 0, under the report's policy (``undefined``:
+    the quantities undefined in some fold)."""
+    if d["task"] == "binary":
+        if quantity == "f_measure":
+            return aggregation in ("avg", "pr_re") and bool({"precision", "recall"} & undefined)
+        if quantity in ("precision", "recall"):
+            return aggregation == "avg" and quantity in undefined
+        return False
+    if quantity not in _MULTI or average == "micro":
+        return False
+    if aggregation == "avg":
+        return bool({"precision", "recall"} & undefined)
+    rows = d["per_label"]
+    if average == "lfb_test":  # a label with no test cases weighs 0
+        rows = [r for r in rows if r["support"] > 0]
+    return any(r["tp"] + r["fp"] == 0 or r["support"] == 0 for r in rows)
+
+
 def report_rows(d: dict) -> list[dict[str, Any]]:
     """One dict per reported value: quantity, average ('' for binary), aggregation, value, std, recommended,
-    and the interval's low, high and method (None without intervals)."""
+    substituted (an undefined fold or label counted as 0), and the interval's low, high, method and the
+    reason of a ``null`` or zero-width interval (None without intervals)."""
     std = d.get("repeats", {}).get("std")
+    undefined = _undefined_quantities(d)
     rows = []
 
     def add(quantity: str, average: str, aggregation: str, value: Any, spread: Any) -> None:
@@ -59,14 +142,16 @@ def report_rows(d: dict) -> list[dict[str, Any]]:
                 "value": value,
                 "std": spread,
                 "recommended": _recommended(d, quantity, aggregation),
+                "substituted": _substituted(d, undefined, quantity, average, aggregation),
                 "low": ci["low"],
                 "high": ci["high"],
                 "interval": ci["method"],
+                "reason": ci.get("reason"),
             }
         )
 
     if d["task"] == "binary":
-        for q in _BINARY:
+        for q in SECTIONS["binary"]:
             if q not in d:  # not computed: no y_pred, or no y_score
                 continue
             for agg, v in d[q].items():
@@ -81,10 +166,6 @@ def report_rows(d: dict) -> list[dict[str, Any]]:
         for agg, v in d.get("roc_auc", {}).get("macro_ovr", {}).items():
             add("roc_auc", "macro_ovr", agg, v, None if std is None else std["roc_auc"]["macro_ovr"][agg])
     return rows
-
-
-def _pct(v: float | None) -> str:
-    return "undefined" if v is None else f"{100 * v:.1f}%"
 
 
 def _plain(text: str) -> str:
@@ -106,20 +187,66 @@ def _markdown_user(text: str) -> str:
     return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in escaped)
 
 
-def _title(d: dict, user: Callable[[str], str] = _plain) -> str:
-    """The report's title line; ``user`` escapes the user text in it (the positive label)."""
+def _ids(values: Iterable[object], user: Callable[[str], str], most: int = 10) -> str:
+    """Fold or repeat ids as a short list of words: ``0, 3, 7`` (``...`` and the count past ``most``)."""
+    values = list(values)
+    shown = ", ".join(user(str(v)) for v in values[:most])
+    return shown + (f", ... ({len(values)} in all)" if len(values) > most else "")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _range(values: list[int]) -> str:
+    low, high = min(values), max(values)
+    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
+
+
+def _repeats(d: dict) -> list[tuple[object, list[dict]]]:
+    """The folds of each repeat, in report order: ``[(repeat id or None, folds)]``."""
+    if "repeats" not in d:
+        return [(None, d["folds"])]
+    groups: dict[Any, list[dict]] = {}
+    for f in d["folds"]:
+        groups.setdefault(f["repeat"], []).append(f)
+    return [(r, groups.get(r, [])) for r in d["repeats"]["ids"]] if groups else []
+
+
+def header_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
+    """The report's header: what was measured (cases, folds per repeat, repeats), and how the folds were made.
+
+    ``user`` escapes the user text in it (the positive label). Cases are counted per repeat (a case
+    predicted in every repeat is one case, not one per repeat).
+    """
+    groups = _repeats(d)
+    cases = [sum(f["n"] for f in folds) for _, folds in groups] or [d["n"]]
+    n_folds = [len(folds) for _, folds in groups] or [d["n_folds"]]
     if d["task"] == "binary":
-        head = (
-            f"Cross-validated binary classification: n = {d['n']}, {d['n_folds']} folds, "
-            f"positive label {user(repr(d['pos_label']))}"
+        what = f"Cross-validated binary classification, positive label {user(str(d['pos_label']))}"
+    else:
+        what = f"Cross-validated multi-class classification, {len(d['labels'])} labels"
+    if "repeats" in d:
+        r = d["repeats"]["n_repeats"]
+        size = (
+            f"{_range(cases)} cases, {_range(n_folds)} fold{'' if max(n_folds) == 1 else 's'} per repeat, "
+            f"{r} repeats ({d['n']:,} predictions; "
+            "values are means over the repeats, std across them)"
         )
     else:
-        head = (
-            f"Cross-validated multi-class classification: n = {d['n']}, {d['n_folds']} folds, {len(d['labels'])} labels"
-        )
-    if "repeats" in d:
-        head += f", {d['repeats']['n_repeats']} repeats (mean over repeats, std across them)"
-    return head
+        size = f"{d['n']:,} cases, {d['n_folds']} folds"
+    if "stratified" in d:
+        strat = "stratified folds" if d["stratified"] else "folds not stratified"
+    else:
+        strat = "stratification not stated"
+    seed = f"split seed {d['cv_seed']}" if "cv_seed" in d else "split seed not stated"
+    lines = [f"{what}: {size}", f"Folds: {strat}; {seed}."]
+    if d.get("beta", 1.0) != 1.0:
+        lines[-1] += f" F-measures are F_beta with beta = {d['beta']:g}."
+    policy = undefined_policy(d)
+    if policy:
+        lines.append(f"Undefined folds: {policy}.")
+    return lines
 
 
 def _ci_header(d: dict) -> str:
@@ -131,7 +258,30 @@ def _right(d: dict) -> set[str]:
     return {"value", "std"} | ({_ci_header(d)} if "intervals" in d else set())
 
 
-def _table(d: dict) -> tuple[list[str], list[list[str]]]:
+def interval_text(r: dict[str, Any], percent_sign: str = "%", to: str = " to ") -> str:
+    """A row's interval as printed: ``63.8 to 84.5%``, ``none`` (no interval in apples) or ``undefined``."""
+    if r["low"] is None:
+        return "none" if r["interval"] in ("none", None) else "undefined"
+    if r["quantity"] in SCORING_RULES:
+        return f"{r['low']:.4f}{to}{r['high']:.4f}"
+    return f"{100 * r['low']:.1f}{to}{100 * r['high']:.1f}{percent_sign}"
+
+
+def _marks(r: dict[str, Any]) -> str:
+    return (" " + RECOMMENDED_MARK if r["recommended"] else "") + (" " + ZERO_MARK if r["substituted"] else "")
+
+
+def legend_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """The legend of the marks some row carries (never a mark no row has)."""
+    out = []
+    if any(r["recommended"] for r in rows):
+        out.append(f"{RECOMMENDED_MARK} what the papers support")
+    if any(r["substituted"] for r in rows):
+        out.append(f"{ZERO_MARK} an undefined fold (or label) counted as 0, as the undefined-fold policy says")
+    return out
+
+
+def _table(d: dict, rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     repeated = "repeats" in d
     header = ["quantity", "average", "aggregation", "value"] + (["std"] if repeated else [])
     if "intervals" in d:
@@ -139,47 +289,81 @@ def _table(d: dict) -> tuple[list[str], list[list[str]]]:
     if d["task"] == "binary":
         header.remove("average")
     body = []
-    for r in report_rows(d):
-        row = [QUANTITY_NAMES.get(r["quantity"], r["quantity"])]
+    for r in rows:
+        row = [quantity_name(d, r["quantity"])]
         if d["task"] != "binary":
-            row.append(r["average"])
-        row += [
-            AGGREGATION_NAMES.get(r["aggregation"], r["aggregation"]) + (" *" if r["recommended"] else ""),
-            _pct(r["value"]),
-        ]
+            row.append(average_name(r["average"]))
+        row += [aggregation_name(r["aggregation"], r["quantity"]) + _marks(r), fmt_value(r["quantity"], r["value"])]
         if repeated:
-            row.append("" if r["std"] is None else f"{100 * r['std']:.1f}")
+            row.append(_fmt_spread(r["quantity"], r["std"]))
         if "intervals" in d:
-            if r["low"] is not None:
-                row.append(f"{100 * r['low']:.1f} to {100 * r['high']:.1f}%")
-            else:
-                row.append("none" if r["interval"] == "none" else "undefined")
+            row.append(interval_text(r))
             row.append(r["interval"] or "")
         body.append(row)
     return header, body
 
 
-def _fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
-    """One line per fold; ``user`` escapes the user text in it (fold and repeat ids, labels)."""
+def interval_notes(d: dict, rows: list[dict[str, Any]]) -> list[str]:
+    """Why an interval is ``null`` or has width 0, one line per row that needs it."""
+    if "intervals" not in d:
+        return []
+    by_reason: dict[str, list[str]] = {}
+    for r in rows:
+        if r["reason"] and r["interval"] not in (None, "none"):
+            average = f" ({average_name(r['average'])})" if r["average"] else ""
+            name = f"{quantity_name(d, r['quantity'])}{average} {aggregation_name(r['aggregation'], r['quantity'])}"
+            by_reason.setdefault(r["reason"], []).append(name)
+    return [f"{'; '.join(names)}: {reason}" for reason, names in by_reason.items()]
+
+
+def _undefined_words(u: dict, user: Callable[[str], str]) -> str:
+    label = f" of {user(str(u['label']))}" if "label" in u else ""
+    return f"{quantity_name({}, u['quantity'])}{label} undefined ({u['reason']})"
+
+
+def fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
+    """The Folds section: one line per fold, or with repeats or many folds a summary per repeat.
+
+    ``user`` escapes the user text in it (fold and repeat ids, labels).
+    """
+    groups = _repeats(d)
+    if "repeats" not in d and len(d["folds"]) <= _FOLD_LINES:
+        lines = []
+        for f in d["folds"]:
+            if d["task"] == "binary":
+                size = f"n = {f['n']}, positives = {f['positives']}"
+            else:
+                absent = ", ".join(user(str(lab)) for lab in f["absent_labels"])
+                size = f"n = {f['n']}" + (f", absent labels {absent}" if f["absent_labels"] else "")
+            und = "; ".join(_undefined_words(u, user) for u in f["undefined"])
+            lines.append(f"fold {user(str(f['fold']))}: {size}" + (f"; {und}" if und else ""))
+        return lines
     lines = []
-    for f in d["folds"]:
-        where = f"fold {user(repr(f['fold']))}" + (f" of repeat {user(repr(f['repeat']))}" if "repeat" in f else "")
+    for repeat, folds in groups[:_REPEAT_LINES]:
+        where = "" if repeat is None else f"repeat {user(str(repeat))}: "
+        n = [f["n"] for f in folds]
+        sizes = f"{_plural(len(folds), 'fold')} of {_range(n)} case{'' if max(n) == 1 else 's'}"
         if d["task"] == "binary":
-            size = f"n = {f['n']}, positives = {f['positives']}"
-        else:
-            absent = user(repr(f["absent_labels"]))
-            size = f"n = {f['n']}" + (f", absent labels {absent}" if f["absent_labels"] else "")
+            sizes += f", {_range([f['positives'] for f in folds])} positives"
+        which: dict[str, list[object]] = {}
+        for f in folds:
+            for name in dict.fromkeys(quantity_name({}, u["quantity"]) for u in f["undefined"]):
+                which.setdefault(name, []).append(f["fold"])
         und = "; ".join(
-            u["quantity"] + (f" of {user(repr(u['label']))}" if "label" in u else "") + f" undefined ({u['reason']})"
-            for u in f["undefined"]
+            f"{name} undefined in "
+            + ("every fold" if len(ids) == len(folds) else f"fold{'s' if len(ids) > 1 else ''} {_ids(ids, user)}")
+            for name, ids in which.items()
         )
-        lines.append(f"{where}: {size}" + (f"; {und}" if und else ""))
+        lines.append(where + sizes + (f"; {und}" if und else ""))
+    if len(groups) > _REPEAT_LINES:
+        lines.append(f"... and {len(groups) - _REPEAT_LINES} more repeats (every fold is in the JSON)")
     return lines
 
 
 def render_text(d: dict) -> str:
     """The report as aligned plain text, for a terminal."""
-    header, body = _table(d)
+    rows = report_rows(d)
+    header, body = _table(d, rows)
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
     numeric = _right(d)
 
@@ -188,10 +372,15 @@ def render_text(d: dict) -> str:
             c.rjust(w) if h in numeric else c.ljust(w) for c, w, h in zip(cells, widths, header, strict=True)
         ).rstrip()
 
-    out = [_title(d), "", line(header), "  ".join("-" * w for w in widths)]
+    out = [*header_lines(d), "", line(header), "  ".join("-" * w for w in widths)]
     out += [line(r) for r in body]
-    out += ["", "* what the papers support"]
-    out += ["", "Folds:"] + [f"  {s}" for s in _fold_lines(d)]
+    legend = legend_lines(rows)
+    if legend:
+        out += ["", *legend]
+    notes = interval_notes(d, rows)
+    if notes:
+        out += ["", "Intervals:"] + [f"  {s}" for s in notes]
+    out += ["", "Folds:"] + [f"  {s}" for s in fold_lines(d)]
     out += ["", "Notes:"] + [f"  - {s}" for s in d["notes"]]
     if d["warnings"]:
         out += ["", "Warnings:"] + [f"  ! {s}" for s in d["warnings"]]
@@ -204,23 +393,30 @@ def render_markdown(d: dict) -> str:
     User text (labels, fold and repeat ids) is escaped so that it stays text in any viewer
     (:func:`_markdown_user`); the rest is HTML-escaped, and ``|`` escaped inside the table.
     """
-    header, body = _table(d)
+    rows = report_rows(d)
+    header, body = _table(d, rows)
 
     def cell(s: str) -> str:
-        return html.escape(s, quote=False).replace("|", "\\|")
+        return html.escape(s, quote=False).replace("|", "\\|").replace("*", "\\*")
 
     def text(s: str) -> str:
         return html.escape(s, quote=False)
 
     right = _right(d)
-    out = [
-        f"**{_title(d, _markdown_user)}**",
-        "",
+    title, *more = header_lines(d, _markdown_user)
+    out = [f"**{title}**", "", *[f"{text(m)}  " for m in more], ""]
+    out += [
         "| " + " | ".join(cell(h) for h in header) + " |",
         "|" + "|".join("---:" if h in right else ":---" for h in header) + "|",
     ]
     out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in body]
-    out += ["", "\\* what the papers support", "", "Folds:", ""] + [f"- {s}" for s in _fold_lines(d, _markdown_user)]
+    legend = legend_lines(rows)
+    if legend:
+        out += [""] + [cell(s) + "  " for s in legend]
+    notes = interval_notes(d, rows)
+    if notes:
+        out += ["", "Intervals:", ""] + [f"- {text(s)}" for s in notes]
+    out += ["", "Folds:", ""] + [f"- {s}" for s in fold_lines(d, _markdown_user)]
     out += ["", "Notes:", ""] + [f"- {text(s)}" for s in d["notes"]]
     if d["warnings"]:
         out += ["", "Warnings:", ""] + [f"- {text(s)}" for s in d["warnings"]]
@@ -229,7 +425,8 @@ def render_markdown(d: dict) -> str:
 
 def render_html(d: dict) -> str:
     """The report as an HTML fragment: a table, then folds, notes and warnings (for notebooks)."""
-    header, body = _table(d)
+    rows_ = report_rows(d)
+    header, body = _table(d, rows_)
     esc = html.escape
     right = _right(d)
     th = "".join(f'<th style="text-align:{"right" if h in right else "left"}">{esc(h)}</th>' for h in header)
@@ -242,12 +439,18 @@ def render_html(d: dict) -> str:
         + "</tr>"
         for r in body
     )
+    title, *more = header_lines(d)
     parts = [
-        f'<div class="apples-report"><p><b>{esc(_title(d))}</b></p>',
+        f'<div class="apples-report"><p><b>{esc(title)}</b>' + "".join(f"<br>{esc(m)}" for m in more) + "</p>",
         f"<table><thead><tr>{th}</tr></thead><tbody>{rows}</tbody></table>",
-        "<p>* what the papers support</p>",
+        *[f"<p>{esc(s)}</p>" for s in legend_lines(rows_)],
+    ]
+    notes = interval_notes(d, rows_)
+    if notes:
+        parts.append("<p>Intervals:</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in notes) + "</ul>")
+    parts += [
         "<details><summary>Folds</summary><ul>"
-        + "".join(f"<li>{esc(s)}</li>" for s in _fold_lines(d))
+        + "".join(f"<li>{esc(s)}</li>" for s in fold_lines(d))
         + "</ul></details>",
         "<p>Notes:</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in d["notes"]) + "</ul>",
     ]

@@ -10,14 +10,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from apples.cv.aggregations import REPORT_SECTIONS, aggregation_symbol
+from apples.cv.aggregations import QUANTITY_NAMES, REPORT_SECTIONS, aggregation_symbol
 
 __all__ = [
     "WARN_GAP",
     "gap_warnings",
     "guidance",
     "score_direction_warnings",
+    "undefined_policy",
 ]
+
+
+_AVERAGE_WORDS = {"lfb_test": "lfb, test frequencies", "lfb_train": "lfb, training frequencies"}
+
+
+def _word(section: str) -> str:
+    """A quantity in words (``ROC AUC``, not ``roc_auc``): warnings are read, not parsed."""
+    return QUANTITY_NAMES.get(section, section)
+
 
 #: Two aggregations of one quantity further apart than this (a fraction: one percentage point) give a warning.
 WARN_GAP = 0.01
@@ -29,23 +39,23 @@ def gap_warnings(d: dict) -> list[str]:
     if d["task"] == "binary":
         for section in REPORT_SECTIONS["binary"]:
             if section in d:
-                groups.append((section, section, d[section]))
+                groups.append((section, _word(section), d[section]))
     else:
         for section in REPORT_SECTIONS["multiclass"]:
             if section not in d:
                 continue
             if section == "roc_auc":
-                groups.append((section, "roc_auc (macro_ovr)", d[section]["macro_ovr"]))
+                groups.append((section, "ROC AUC (macro one-vs-rest)", d[section]["macro_ovr"]))
                 continue
             if section == "accuracy":
-                groups.append((section, section, d[section]))
+                groups.append((section, _word(section), d[section]))
                 continue
             for average, aggs in d[section].items():
-                groups.append((section, f"{section} ({average})", aggs))
+                groups.append((section, f"{_word(section)} ({_AVERAGE_WORDS.get(average, average)})", aggs))
         groups.append(
             (
                 "macro_f",
-                "macro F (f_of_averages vs mean_f, pooled)",
+                "macro F (F of averaged P, R against the mean of per-label F, pooled)",
                 {"f_of_averages": d["f_of_averages"]["macro"]["pooled"], "mean_f": d["mean_f"]["macro"]["pooled"]},
             )
         )
@@ -58,17 +68,17 @@ def gap_warnings(d: dict) -> list[str]:
             out.append(f"{name}: the aggregations differ by {gap:.1f} points ({values}); name the one you report")
     bad = [f for f in d["folds"] if f["undefined"]]
     if bad:
-        quantities = sorted({u["quantity"] for f in bad for u in f["undefined"]})
+        quantities = sorted({_word(u["quantity"]) for f in bad for u in f["undefined"]})
         out.append(
             f"{len(bad)} of {len(d['folds'])} folds have an undefined {', '.join(quantities)}; "
-            "see the folds listed below and the undefined-fold policy in the notes"
+            "see the Folds section and the undefined-fold policy in the header"
         )
     return out
 
 
 _FIX = (
-    "give the positive label's score (1 - probability or -decision value of the other label; "
-    "apples.cross_val_predictions(..., pos_label=...) returns it)"
+    "give the positive label's score (one minus the other label's probability, or minus its decision value; "
+    "cross_val_predictions with pos_label returns it)"
 )
 
 
@@ -120,11 +130,8 @@ def guidance(d: dict) -> tuple[dict[str, Any], list[str]]:
             )
         if "roc_auc" in d:
             recommended.update(roc_auc="avg", average_precision="avg")
-            notes.append(
-                "AUC: report AUC_avg (mean over folds); AUC_merge ranks the scores of different fold models "
-                "together and also judges their calibration (Forman & Scholz §3.2): use it only when that is the "
-                "question."
-            )
+            notes.append(_auc_note(d, recommended))
+        notes += _scoring_rule_notes(d)
     else:
         recommended = {
             "label_set": d["labels"],
@@ -139,5 +146,71 @@ def guidance(d: dict) -> tuple[dict[str, Any], list[str]]:
             "lfb_test weights labels by their test frequencies (scikit-learn's average='weighted'); lfb_train "
             "by the training frequencies (Van Asch §3.3).",
         ]
-    notes.append("State the number of folds, stratification, repeats and the undefined-fold policy with the numbers.")
+    notes.append(
+        "State the number of folds, stratification, repeats and the undefined-fold policy with the numbers "
+        "(the header gives them as far as they are known)."
+    )
     return recommended, notes
+
+
+def undefined_policy(d: dict) -> str:
+    """The undefined-fold policy of a report, in words, for its header (the policy of :func:`apples.report`)."""
+    if d["task"] == "binary":
+        parts = []
+        if "f_measure" in d:
+            parts.append(
+                "F_avg, F_pr,re and averaged precision/recall count an undefined fold as 0; "
+                "F~_avg, F~_pr,re leave it out"
+            )
+        if "roc_auc" in d:
+            parts.append("averaged ROC AUC and AP leave out the folds where they are undefined")
+        return "; ".join(parts)
+    return "a label absent from a fold, or never predicted, counts with precision and recall 0 (Van Asch §4.1)"
+
+
+def _leave_one_out(d: dict) -> bool:
+    return all(f["n"] == 1 for f in d["folds"])
+
+
+def _auc_note(d: dict, recommended: dict[str, Any]) -> str:
+    """The AUC note; where AUC_avg is undefined in every fold (leave-one-out), the merged AUC and why."""
+    if d["roc_auc"]["avg"] is not None:
+        return (
+            "AUC: report AUC_avg (mean over folds); AUC_merge ranks the scores of different fold models "
+            "together and also judges their calibration (Forman & Scholz §3.2): use it only when that is the "
+            "question."
+        )
+    recommended["roc_auc"] = "merge"
+    loo = _leave_one_out(d)
+    if d["average_precision"]["avg"] is None or loo:
+        recommended["average_precision"] = "merge"
+    why = "under leave-one-out every fold holds one case, so one class" if loo else "no fold holds both classes"
+    ap = (
+        " Likewise AP_avg: a fold of one positive case ranks it first, so its AP is 1 whatever the model; report "
+        "the merged AP."
+        if loo
+        else ""
+    )
+    return (
+        f"AUC: AUC_avg is undefined in every fold ({why}); what can be computed is AUC_merge, the AUC of all "
+        "folds' scores merged. Report it with its caveat: it ranks scores of different fold models together, so "
+        "it also judges their calibration across folds, and is lower when the fold models are calibrated differently "
+        f"(Forman & Scholz §3.2).{ap}"
+    )
+
+
+def _scoring_rule_notes(d: dict) -> list[str]:
+    """Notes on the log loss and the Brier score (present only when the scores are probabilities)."""
+    if "brier_score" not in d:
+        return []
+    notes = [
+        "Log loss and Brier score (the scores read as the positive label's probability): for these two the "
+        "pooled value is the fold-size-weighted mean of the folds' values (each is a mean over cases), so "
+        "pooling and averaging agree up to the folds' sizes; both judge calibration as well as ranking."
+    ]
+    if "log_loss" not in d:
+        notes.append(
+            "Log loss is not shown: a probability of 0 was given to a case's true label, so its log loss is "
+            "infinite; the Brier score is shown."
+        )
+    return notes

@@ -19,10 +19,18 @@ a mean of fold values ("avg")                  Nadeau & Bengio's corrected resam
 merged average precision; merged macro AUC     none (``null``, method ``"none"``): no interval in apples
 =============================================  ==========================================================
 
-With repeats, a pooled, merged or F interval is computed in every repeat and the report gives the
-mean of their ends (method suffixed ``" (mean over repeats)"``): repeating a cross-validation on the
-same cases does not shrink the uncertainty that comes from sampling those cases, so the interval
-keeps the width of one repeat. Resampling intervals treat the trained models as fixed, so they miss
+With repeats, the ends of the repeats' intervals are never averaged (no source supports it). A mean of
+fold values gets Bouckaert & Frank's (2004) corrected repeated k-fold t over all r·k fold values
+(method ``"corrected_repeated_t"``). A pooled proportion (precision, recall, accuracy, micro averages)
+gets Wilson's interval of its mean over the repeats with n = the number of cases (method ``"wilson (mean
+over repeats, n cases)"``): the repeats predict the same n cases again, so they add no cases; the mean over
+repeats is the mean of n per-case averages in [0, 1], whose variance is at most p(1 − p)/n, the binomial
+variance Wilson's interval inverts. The bootstrap F intervals and DeLong's merged AUC have no such
+argument: under repeats they are ``null`` and their ``reason`` says so.
+Every interval that is ``null`` or has width 0 carries a ``reason``: the value is undefined, every fold
+was undefined (an average of substituted zeros), the fold values do not vary, the bootstrap cannot vary
+(e.g. no errors in any fold), too few folds, positives or negatives.
+Resampling intervals treat the trained models as fixed, so they miss
 the training-set part of the variance (notebook 10 §5 measures the under-coverage this causes).
 Every reported quantity lies in [0, 1], and so do the ends of its interval: a t or normal interval that
 reaches past 0 or 1 (few folds, a recall near 1) is clipped there, which can only raise its coverage.
@@ -61,7 +69,16 @@ __all__ = [
 _CHUNK_CELLS = 1 << 22
 #: Bytes per (resample, fold) cell while the F bootstrap runs (four counts and a few float temporaries).
 _BYTES_PER_CELL = 96
-NO_INTERVAL = {"low": None, "high": None, "method": "none"}
+NO_INTERVAL = {"low": None, "high": None, "method": "none", "reason": "apples has no interval for this value"}
+#: Why a bootstrap interval has width 0.
+_NO_VARIATION = (
+    "every resample gives the same value (e.g. no errors, or no positives predicted, in any fold): the bootstrap "
+    "cannot vary, and width 0 does not mean certainty"
+)
+_REPEATED_NONE = (
+    "under repeats the repeats' intervals are not combined: they reuse the same cases, and averaging their ends "
+    "has no published support; see one repeat's interval (report() of that repeat)"
+)
 
 
 class IntervalSettings(NamedTuple):
@@ -70,6 +87,8 @@ class IntervalSettings(NamedTuple):
     confidence: float
     n_resamples: int
     seed: int
+    repeated: bool = False  #: more than one repeat: no bootstrap or DeLong interval (see the module docstring)
+    beta: float = 1.0  #: the report's F_beta
 
 
 def interval_warnings(d: Mapping[str, Any]) -> list[str]:
@@ -88,6 +107,15 @@ def interval_warnings(d: Mapping[str, Any]) -> list[str]:
 def interval_note(settings: IntervalSettings, task: str) -> str:
     """The note that a ``task`` ("binary" or "multiclass") report prints about its intervals."""
     head = f"Intervals ({100 * settings.confidence:g}%): "
+    if settings.repeated:
+        return (
+            head + "fold averages by Bouckaert & Frank's (2004) corrected repeated k-fold t over all repeats' fold "
+            "values; pooled proportions by Wilson's interval of their mean over the repeats with n = the cases (the "
+            "repeats predict the same cases again and add none); the F bootstrap, DeLong and the other pooled "
+            "averages are not combined over repeats (averaging the repeats' interval ends has no published support). "
+            "Wilson sees only the test cases and treats the trained models as fixed: it can be too narrow "
+            "(notebook 10 §5)."
+        )
     boot = f"a bootstrap of the cases within each fold ({settings.n_resamples:,} resamples, seed {settings.seed})"
     if task == "binary":
         which = (
@@ -112,8 +140,11 @@ def _rng(settings: IntervalSettings, repeat: int, quantity: int) -> np.random.Ge
     return np.random.default_rng(np.random.SeedSequence(settings.seed, spawn_key=(repeat, quantity)))
 
 
-def _ci(low: float | None, high: float | None, method: str) -> dict[str, Any]:
-    """An interval as JSON values, its ends clipped to [0, 1]; both ends None if either is undefined."""
+def _ci(low: float | None, high: float | None, method: str, reason: str | None = None) -> dict[str, Any]:
+    """An interval as JSON values, its ends clipped to [0, 1]; both ends None if either is undefined.
+
+    A ``null`` interval or one of width 0 carries a ``reason`` (``reason``, or a generic one).
+    """
 
     def num(x: float | None) -> float | None:
         return None if x is None or math.isnan(x) else min(1.0, max(0.0, float(x)))
@@ -121,21 +152,26 @@ def _ci(low: float | None, high: float | None, method: str) -> dict[str, Any]:
     lo, hi = num(low), num(high)
     if lo is None or hi is None:
         lo = hi = None
-    return {"low": lo, "high": hi, "method": method}
+    out: dict[str, Any] = {"low": lo, "high": hi, "method": method}
+    if lo is None:
+        out["reason"] = reason or "the value is undefined"
+    elif lo == hi:
+        out["reason"] = reason or "the interval has width 0, which does not mean certainty"
+    return out
 
 
-def _wilson(hits: int, total: int, confidence: float) -> dict[str, Any]:
+def _wilson(hits: float, total: float, confidence: float) -> dict[str, Any]:
     if total == 0:
-        return _ci(None, None, "wilson")
-    return _ci(*proportion_interval(hits, total, confidence, "wilson"), "wilson")
+        return _ci(None, None, "wilson", "the pooled value is 0/0 (undefined)")
+    return _ci(*proportion_interval(hits, total, confidence, "wilson"), "wilson")  # type: ignore[arg-type]
 
 
 def _percentile(values: np.ndarray, confidence: float, method: str) -> dict[str, Any]:
     if np.isnan(values).any():
-        return _ci(None, None, method)
+        return _ci(None, None, method, "some resamples are undefined (a fold loses its positives or its predictions)")
     alpha = 1.0 - confidence
     low, high = np.quantile(values, [alpha / 2.0, 1.0 - alpha / 2.0])
-    return _ci(float(low), float(high), method)
+    return _ci(float(low), float(high), method, _NO_VARIATION)
 
 
 class _FoldValues(NamedTuple):
@@ -144,11 +180,17 @@ class _FoldValues(NamedTuple):
     values: list[float]
     n_train: int
     n_test: int
+    all_substituted: str | None = None  #: why every fold's value is a substituted 0 (None: some fold is defined)
 
 
-def _fold_values(values: Any, n: int, k: int) -> _FoldValues:
+def _fold_values(values: Any, n: int, k: int, undefined: np.ndarray | None = None, why: str = "") -> _FoldValues:
     n_test = max(1, round(n / k))
-    return _FoldValues([float(v) for v in values if v is not None and not math.isnan(v)], max(1, n - n_test), n_test)
+    every = None
+    if undefined is not None and bool(np.all(undefined)):
+        every = f"{why} in every fold: the average is of substituted zeros, and has no interval"
+    return _FoldValues(
+        [float(v) for v in values if v is not None and not math.isnan(v)], max(1, n - n_test), n_test, every
+    )
 
 
 # -- binary --------------------------------------------------------------------------------------
@@ -165,7 +207,12 @@ def binary_intervals(table: RepeatTable, settings: IntervalSettings, repeat: int
         chunk = max(1, MAX_TABLE_BYTES // (k * _BYTES_PER_CELL))
         per["f_measure"] = {}
         for j, (key, a) in enumerate(F_AGGREGATIONS.items()):
-            statistic = partial(cv_f, method=a.method, undefined=report_policy(a.method, a.undefined))
+            if settings.repeated:
+                per["f_measure"][key] = _ci(None, None, "bootstrap", _REPEATED_NONE)
+                continue
+            statistic = partial(
+                cv_f, method=a.method, undefined=report_policy(a.method, a.undefined), beta=settings.beta
+            )
             undefined_here = np.isnan(statistic(tp, fp, fn))
             reps = fold_count_replicates(
                 counts, settings.n_resamples, _rng(settings, repeat, j), statistic, chunk=chunk
@@ -173,22 +220,40 @@ def binary_intervals(table: RepeatTable, settings: IntervalSettings, repeat: int
             per["f_measure"][key] = (
                 _ci(None, None, "bootstrap") if undefined_here else _percentile(reps, conf, "bootstrap")
             )
-        per["precision"] = {"pooled": _wilson(int(tp.sum()), int(tp.sum() + fp.sum()), conf)}
-        per["recall"] = {"pooled": _wilson(int(tp.sum()), int(tp.sum() + fn.sum()), conf)}
-        per["accuracy"] = {"pooled": _wilson(int(tp.sum() + tn.sum()), int(counts.sum()), conf)}
+        per["precision"] = {"pooled": _Proportion(int(tp.sum()), int(tp.sum() + fp.sum()), n)}
+        per["recall"] = {"pooled": _Proportion(int(tp.sum()), int(tp.sum() + fn.sum()), n)}
+        per["accuracy"] = {"pooled": _Proportion(int(tp.sum() + tn.sum()), int(counts.sum()), n)}
         # Per-fold precision and recall with 0 for 0/0, as the report's "avg" values.
-        avg["precision"] = {"avg": _fold_values(np.nan_to_num(ratio(tp, tp + fp)), n, k)}
-        avg["recall"] = {"avg": _fold_values(np.nan_to_num(ratio(tp, tp + fn)), n, k)}
+        avg["precision"] = {
+            "avg": _fold_values(
+                np.nan_to_num(ratio(tp, tp + fp)),
+                n,
+                k,
+                tp + fp == 0,
+                "precision is undefined (no positive predictions)",
+            )
+        }
+        avg["recall"] = {
+            "avg": _fold_values(
+                np.nan_to_num(ratio(tp, tp + fn)), n, k, tp + fn == 0, "recall is undefined (no positives)"
+            )
+        }
         avg["accuracy"] = {"avg": _fold_values((tp + tn) / counts.sum(axis=1), n, k)}
     if table.ranking is not None and table.positive is not None and table.scores is not None:
         rank = table.ranking[0]
         p = placements(table.positive, table.scores)
-        if p.n_pos >= 2 and p.n_neg >= 2:
+        if settings.repeated:
+            per["roc_auc"] = {"merge": _ci(None, None, "delong", _REPEATED_NONE)}
+        elif p.n_pos >= 2 and p.n_neg >= 2:
             half = normal_quantile(conf) * math.sqrt(delong_variance(p))
             per["roc_auc"] = {"merge": _ci(p.auc - half, p.auc + half, "delong")}
         else:
-            per["roc_auc"] = {"merge": _ci(None, None, "delong")}
-        per["average_precision"] = {"merge": dict(NO_INTERVAL)}
+            per["roc_auc"] = {
+                "merge": _ci(None, None, "delong", "DeLong needs at least two positives and two negatives")
+            }
+        per["average_precision"] = {
+            "merge": {**NO_INTERVAL, "reason": "apples has no interval for merged average precision"}
+        }
         avg["roc_auc"] = {"avg": _fold_values(rank.auc, n, k)}
         avg["average_precision"] = {"avg": _fold_values(rank.ap, n, k)}
     return {"repeat": per, "avg": avg}
@@ -211,12 +276,15 @@ def multiclass_intervals(
     def statistic(tp: np.ndarray, predicted: np.ndarray, true: np.ndarray) -> dict:
         return average_sections(tp, predicted - tp, true - tp, train)
 
-    reps = label_table_replicates(
-        m, settings.n_resamples, _rng(settings, repeat, 0), statistic, chunk_cells=_CHUNK_CELLS
-    )
+    if settings.repeated:  # no bootstrap under repeats: the same None for every pooled average
+        reps = {section: dict.fromkeys(by_key) for section, by_key in values["_per_fold"].items()}
+    else:
+        reps = label_table_replicates(
+            m, settings.n_resamples, _rng(settings, repeat, 0), statistic, chunk_cells=_CHUNK_CELLS
+        )
     # Single-label data: every case is one prediction and one gold label, so micro precision and micro
     # recall are both the accuracy, correct / n, and share its Wilson interval.
-    correct = _wilson(int(np.trace(m.sum(axis=0))), n, conf)
+    correct = _Proportion(int(np.trace(m.sum(axis=0))), n, n)
     per: dict[str, Any] = {"accuracy": {"pooled": correct}}
     avg: dict[str, Any] = {}
     per_fold = values["_per_fold"]
@@ -224,13 +292,17 @@ def multiclass_intervals(
         per[section], avg[section] = {}, {}
         for key, replicates in by_key.items():
             if section in ("precision", "recall") and key == "micro":
-                per[section][key] = {"pooled": dict(correct)}
+                per[section][key] = {"pooled": correct}
+            elif replicates is None:
+                per[section][key] = {"pooled": _ci(None, None, "bootstrap", _REPEATED_NONE)}
             else:
                 per[section][key] = {"pooled": _percentile(replicates, conf, "bootstrap")}
             avg[section][key] = {"avg": _fold_values(per_fold[section][key], n, k)}
     avg["accuracy"] = {"avg": _fold_values([np.trace(m[f]) / m[f].sum() for f in range(k)], n, k)}
     if table.ranking is not None:
-        per["roc_auc"] = {"macro_ovr": {"merge": dict(NO_INTERVAL)}}
+        per["roc_auc"] = {
+            "macro_ovr": {"merge": {**NO_INTERVAL, "reason": "apples has no interval for the merged macro AUC"}}
+        }
         avg["roc_auc"] = {"macro_ovr": {"avg": _fold_values(values["_fold_auc"], n, k)}}
     return {"repeat": per, "avg": avg}
 
@@ -248,34 +320,57 @@ def _merge(trees: list[dict]) -> dict:
     return out
 
 
-def _mean_ends(cis: list[dict], repeated: bool) -> dict[str, Any]:
-    if not repeated:
-        return cis[0]
-    method = cis[0]["method"]
-    if method == "none":
-        return dict(NO_INTERVAL)
-    if any(c["low"] is None for c in cis):
-        return _ci(None, None, method + " (mean over repeats)")
-    return _ci(
-        math.fsum(c["low"] for c in cis) / len(cis),
-        math.fsum(c["high"] for c in cis) / len(cis),
-        method + " (mean over repeats)",
-    )
+class _Proportion(NamedTuple):
+    """A pooled proportion of one repeat: ``hits`` of ``total``, in a repeat of ``cases`` cases (for Wilson)."""
+
+    hits: int
+    total: int
+    cases: int
+
+
+def _leaf(x: Any) -> bool:
+    return isinstance(x, _Proportion) or (isinstance(x, dict) and "method" in x)
+
+
+def _over_repeats(leaves: list[Any], confidence: float, repeated: bool) -> dict[str, Any]:
+    """One value's interval from its repeats' (see the module docstring: never the mean of the ends)."""
+    first = leaves[0]
+    if isinstance(first, _Proportion):
+        if not repeated:
+            return _wilson(first.hits, first.total, confidence)
+        if any(p.total == 0 for p in leaves):
+            return _ci(None, None, "wilson (mean over repeats, n cases)", "the pooled value is 0/0 in some repeat")
+        mean = math.fsum(p.hits / p.total for p in leaves) / len(leaves)
+        # n: the cases behind one repeat's proportion (its denominator), as a mean over the repeats
+        n = math.fsum(p.total for p in leaves) / len(leaves)
+        low, high = proportion_interval(mean * n, n, confidence, "wilson")  # type: ignore[arg-type]
+        return _ci(low, high, "wilson (mean over repeats, n cases)")
+    if not repeated or first["method"] == "none":
+        return dict(first)
+    return _ci(None, None, first["method"], _REPEATED_NONE)
 
 
 def _corrected_t(parts: list[_FoldValues], confidence: float) -> dict[str, Any]:
+    """Nadeau & Bengio's corrected t over one repeat's k fold values; Bouckaert & Frank's corrected repeated
+    k-fold t over all r·k values with repeats (the same formula, ``1/(r·k) + n_test/n_train``, r·k − 1 df)."""
+    method = "corrected_t" if len(parts) == 1 else "corrected_repeated_t"
+    every = [p.all_substituted for p in parts if p.all_substituted]
+    if len(every) == len(parts):
+        return _ci(None, None, method, every[0])
     values = np.array([v for p in parts for v in p.values])
     if values.size < 2:
-        return _ci(None, None, "corrected_t")
+        return _ci(None, None, method, "fewer than two folds with a defined value")
     n_train = round(sum(p.n_train for p in parts) / len(parts))
     n_test = round(sum(p.n_test for p in parts) / len(parts))
     _, low, high = fold_t_interval(values, confidence, n_train=n_train, n_test=n_test, corrected=True)
-    return _ci(low, high, "corrected_t")
+    return _ci(
+        low, high, method, "every fold has the same value: the t interval has width 0, which does not mean certainty"
+    )
 
 
 def _combine(trees: list, leaf: Any) -> Any:
     first = trees[0]
-    if isinstance(first, dict) and "method" not in first:
+    if isinstance(first, dict) and not _leaf(first):
         return {key: _combine([t[key] for t in trees], leaf) for key in first}
     return leaf(trees)
 
@@ -283,7 +378,7 @@ def _combine(trees: list, leaf: Any) -> Any:
 def combine_intervals(per_repeat: list[dict[str, Any]], settings: IntervalSettings) -> dict[str, Any]:
     """The report's ``"intervals"`` section from every repeat's :func:`binary_intervals` (or multi-class)."""
     repeated = len(per_repeat) > 1
-    pooled = _combine([r["repeat"] for r in per_repeat], lambda cis: _mean_ends(cis, repeated))
+    pooled = _combine([r["repeat"] for r in per_repeat], lambda cis: _over_repeats(cis, settings.confidence, repeated))
     avg = _combine([r["avg"] for r in per_repeat], lambda parts: _corrected_t(parts, settings.confidence))
     return {
         "confidence": settings.confidence,

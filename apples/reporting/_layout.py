@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from apples.cv.aggregations import F_AGGREGATIONS, REPORT_SECTIONS
+from apples.reporting._values import SECTIONS
 
 __all__ = [
     "check_layout",
@@ -32,6 +33,8 @@ _BINARY_LAYOUT = {
     "accuracy": _POOLED,
     "roc_auc": _RANKING,
     "average_precision": _RANKING,
+    "log_loss": _POOLED,
+    "brier_score": _POOLED,
 }
 _AVERAGES = ("macro", "micro", "lfb_test")
 _COMMON = ("task", "n", "n_folds", "folds", "recommended", "notes", "warnings")
@@ -102,8 +105,7 @@ _FROM_SCORES = ("roc_auc", "average_precision")
 
 def present_sections(d: Mapping[str, Any]) -> tuple[str, ...]:
     """The quantity sections a report dict holds, in print order (absent: not computed)."""
-    every = REPORT_SECTIONS["binary"] if d["task"] == "binary" else REPORT_SECTIONS["multiclass"]
-    return tuple(s for s in every if s in d)
+    return tuple(s for s in SECTIONS[d["task"]] if s in d)
 
 
 def _sections(path: _Path, d: Mapping[str, Any], task: str, leaf: Callable[[_Path, object], None]) -> None:
@@ -140,11 +142,27 @@ def _sections(path: _Path, d: Mapping[str, Any], task: str, leaf: Callable[[_Pat
 
 
 def _check_interval(path: _Path, value: object) -> None:
-    node = _mapping(path, value, ("low", "high", "method"))
+    keys = ("low", "high", "method") + (("reason",) if isinstance(value, Mapping) and "reason" in value else ())
+    node = _mapping(path, value, keys)
     _value(path / "low", node["low"])
     _value(path / "high", node["high"])
-    if not isinstance(node["method"], str):
-        raise TypeError(f"{path / 'method'} must be a str, got {node['method']!r:.80}")
+    for key in keys[2:]:
+        if not isinstance(node[key], str):
+            raise TypeError(f"{path / key} must be a str, got {node[key]!r:.80}")
+
+
+def _optional_settings(root: _Path, data: Mapping[str, Any]) -> None:
+    """The optional header entries: ``beta`` (F_beta), ``stratified`` and ``cv_seed`` (how the folds were made)."""
+    if "beta" in data:
+        beta = data["beta"]
+        if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not (0 < beta < math.inf):
+            raise ValueError(f"{root / 'beta'} must be a positive finite number (F_beta), got {beta!r:.80}")
+    if "stratified" in data and not isinstance(data["stratified"], bool):
+        raise TypeError(
+            f"{root / 'stratified'} must be True or False (absent: not known), got {data['stratified']!r:.80}"
+        )
+    if "cv_seed" in data:
+        _count(root / "cv_seed", data["cv_seed"])
 
 
 def check_layout(data: object, name: str = "data") -> None:
@@ -173,6 +191,7 @@ def check_layout(data: object, name: str = "data") -> None:
     _mapping(root, data, _COMMON + required + extra, exact=False)
     _count(root / "n", data["n"])
     _count(root / "n_folds", data["n_folds"])
+    _optional_settings(root, data)
     if task == "binary":
         _label(root / "pos_label", data["pos_label"])
     else:

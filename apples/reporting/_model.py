@@ -7,8 +7,17 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from apples._params import Kind, declare
-from apples.reporting._format import render_html, render_markdown, render_text, report_rows
+from apples._params import FLAG, Instance, Kind, Nullable, declare
+from apples.reporting._format import (
+    aggregation_name,
+    average_name,
+    quantity_name,
+    render_html,
+    render_markdown,
+    render_text,
+    report_rows,
+)
+from apples.reporting._latex import render_latex
 from apples.reporting._layout import check_layout
 
 if TYPE_CHECKING:
@@ -96,24 +105,79 @@ class CVReport:
         """The report as JSON (the layout of :func:`report`); undefined values are ``null``."""
         return json.dumps(self._data, indent=indent, allow_nan=False)
 
-    def to_frame(self) -> pd.DataFrame:
-        """A tidy pandas DataFrame: one row per (quantity, average, aggregation) with its value.
+    @declare(readable=FLAG, percent=FLAG)
+    def to_frame(self, *, readable: bool = True, percent: bool = False) -> pd.DataFrame:
+        """The report as a pandas DataFrame: one row per (quantity, average, aggregation) with its value.
 
-        Columns ``quantity, average, aggregation, value`` (``average`` is empty for
-        binary tasks), with repeats ``std`` (the spread across repeats), and with
-        intervals ``low, high, interval`` (the interval's method) too.
+        Parameters
+        ----------
+        readable : bool, default True
+            Readable labels, as the printed report shows them (``F-measure``, ``F_tp,fp (pooled
+            counts)``, ``ROC AUC``, ``merged scores``) and the columns ``recommended`` (what the
+            papers support) and ``zero_substituted`` (the value counted an undefined fold or label as
+            0). ``readable=False`` is the tidy machine form: the JSON keys (``f_measure``, ``tp_fp``,
+            ``roc_auc``, ``merge``) and only the columns ``quantity, average, aggregation, value``.
+        percent : bool, default False
+            Rates (and their spread and interval ends) in percent; the log loss and the Brier score
+            stay as they are, they are no rates.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``quantity, average, aggregation, value`` (``average`` is empty for binary
+            tasks), with repeats ``std`` (the spread across repeats), with intervals ``low, high,
+            interval`` (the interval's method); an undefined value is NaN.
         """
         import pandas as pd
 
-        rows = report_rows(self._data)
-        columns = ["quantity", "average", "aggregation", "value"] + (["std"] if "repeats" in self._data else [])
-        if "intervals" in self._data:
+        from apples.reporting._values import SCORING_RULES
+
+        d = self._data
+        rows = report_rows(d)
+        columns = ["quantity", "average", "aggregation", "value"] + (["std"] if "repeats" in d else [])
+        if "intervals" in d:
             columns += ["low", "high", "interval"]
         numeric = ("value", "std", "low", "high")
-        return pd.DataFrame(
-            [{k: (math.nan if r[k] is None and k in numeric else r[k]) for k in columns} for r in rows],
-            columns=columns,
-        )
+
+        def cell(r: dict[str, Any], k: str) -> Any:
+            v = r[k]
+            if k in numeric:
+                if v is None:
+                    return math.nan
+                return 100 * v if percent and r["quantity"] not in SCORING_RULES else v
+            if readable and k == "quantity":
+                return quantity_name(d, v)
+            if readable and k == "average":
+                return average_name(v) if v else ""
+            if readable and k == "aggregation":
+                return aggregation_name(v, r["quantity"])
+            return v
+
+        if readable:
+            columns += ["recommended", "zero_substituted"]
+            rows = [{**r, "zero_substituted": r["substituted"]} for r in rows]
+        return pd.DataFrame([{k: cell(r, k) for k in columns} for r in rows], columns=columns)
+
+    @declare(
+        caption=Nullable(Instance(str, hint="the table's caption")), label=Nullable(Instance(str, hint="a LaTeX label"))
+    )
+    def to_latex(self, *, caption: str | None = None, label: str | None = None) -> str:
+        """The report as a LaTeX table for a paper (booktabs; ``\\usepackage{booktabs}``).
+
+        The rows and marks of the printed report, every word escaped (labels, fold ids); the caption is
+        the report's header (cases, folds, repeats, stratification, seed, the undefined-fold policy)
+        unless ``caption`` is given; ``label`` adds ``\\label{...}``. The legend of the marks some row
+        carries follows the table.
+
+        Examples
+        --------
+        >>> from apples.cv import CVPredictions
+        >>> from apples.reporting import report
+        >>> r = report(CVPredictions([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]))
+        >>> print(r.to_latex().splitlines()[3])
+        \\begin{tabular}{llr}
+        """
+        return render_latex(self._data, caption=caption, label=label)
 
     def to_markdown(self) -> str:
         """The report as a Markdown pipe table with the folds, recommendations and warnings below."""

@@ -37,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from apples._params import CONFIDENCE, SEED, MappingOf, Nullable, ParameterValueError, Real, Size, declare
-from apples.cv.aggregations import REPORT_SECTIONS
+from apples._params import CONFIDENCE, FLAG, SEED, MappingOf, Nullable, ParameterValueError, Real, Size, declare
 from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
+from apples.metrics.precision_recall import BETA
 from apples.reporting._guidance import gap_warnings, guidance, score_direction_warnings
 from apples.reporting._intervals import (
     IntervalSettings,
@@ -51,7 +51,7 @@ from apples.reporting._intervals import (
 )
 from apples.reporting._model import CVReport
 from apples.reporting._tables import repeat_tables
-from apples.reporting._values import binary_values, multiclass_values, plain
+from apples.reporting._values import SECTIONS, binary_values, multiclass_values, plain
 
 __all__ = [
     "report",
@@ -121,6 +121,9 @@ def _train_weights(predictions: CVPredictions, train: Mapping[Hashable, float] |
     confidence=Nullable(CONFIDENCE),
     n_resamples=Size(bytes_each=64, table="the report's bootstrap replicates"),
     seed=SEED,
+    beta=BETA,
+    stratified=Nullable(FLAG),
+    cv_seed=Nullable(SEED),
 )
 def report(
     predictions: CVPredictions,
@@ -129,6 +132,9 @@ def report(
     confidence: float | None = None,
     n_resamples: int = 10_000,
     seed: int = 0,
+    beta: float = 1.0,
+    stratified: bool | None = None,
+    cv_seed: int | None = None,
 ) -> CVReport:
     """Every aggregation of a cross-validated result, with the undefined folds and what the papers support.
 
@@ -162,6 +168,13 @@ def report(
     seed : int, default 0
         Seed of the bootstrap intervals; each (repeat, quantity) gets its own
         ``SeedSequence`` stream, so the report is reproducible.
+    beta : float, default 1.0
+        Binary reports, 0 < beta < inf: the F-measures are F_beta (Forman & Scholz eq. 1-2; Van Asch eq. 4); the JSON
+        holds ``"beta"`` when it is not 1. Multi-class averages are F1 (``beta`` other than 1 is refused).
+    stratified : bool, optional
+        Whether the folds were stratified, if you know it: the header states it (the notes ask you to).
+    cv_seed : int, optional
+        The seed of the splitter that made the folds, if you know it: the header states it.
 
     Returns
     -------
@@ -172,21 +185,25 @@ def report(
         ranking measure on all folds' scores together)::
 
             binary:      {"task": "binary", "n", "n_folds", "design", "pos_label",   (each quantity if computed)
+                          ["beta"], ["stratified"], ["cv_seed"],            (each if given: beta if not 1)
                           "f_measure": {"tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"},
                           "precision" | "recall" | "accuracy": {"pooled", "avg"},
                           "roc_auc" | "average_precision": {"avg", "merge"},
+                          ["log_loss" | "brier_score": {"pooled", "avg"}],  (scores in [0, 1] only)
                           "folds": [{"fold", "n", "positives", "undefined": [{"quantity", "reason"}]}],
                           "recommended", "notes", "warnings": [str]}
-            multiclass:  {"task": "multiclass", "n", "n_folds", "design", "labels",
+            multiclass:  {"task": "multiclass", "n", "n_folds", "design", "labels", ["stratified"], ["cv_seed"],
                           "precision" | "recall" | "f_of_averages" | "mean_f":
                               {"macro" | "micro" | "lfb_test" [| "lfb_train"]: {"pooled", "avg"}},
-                          "accuracy": {"pooled", "avg"}, "roc_auc": {"macro_ovr": {"avg", "merge"}},
+                          "accuracy": {"pooled", "avg"}, ["roc_auc": {"macro_ovr": {"avg", "merge"}}],
                           "per_label": [{"label", "tp", "fp", "fn", "tn", "support"}],
                           "folds": [{"fold", "n", "absent_labels", "undefined": [...]}],
                           "recommended", "notes", "warnings"}
             intervals:   with confidence=, "intervals": {"confidence", "n_resamples", "seed",
-                          <the quantity sections, each value replaced by {"low", "high", "method"}>}
-            repeated:    the same, quantities the mean over repeats, each fold with "repeat", and
+                          <the quantity sections, each value replaced by {"low", "high", "method"},
+                          with a "reason" where the interval is null or has width 0>}
+            repeated:    the same ("n" counts predictions: cases x repeats), quantities the mean over
+                         repeats, each fold with "repeat", and
                          "repeats": {"n_repeats", "ids", "per_repeat": [{"repeat", <quantities>}],
                                      "std": {<quantities>}}
 
@@ -230,15 +247,36 @@ def report(
             f"a multi-class report needs y_pred (the predicted labels; labels {p.labels[:10]})", param="predictions"
         )
     train = _train_weights(p, train_frequencies)
-    settings = None if confidence is None else IntervalSettings(confidence, n_resamples, int(seed))
+    if not 0.0 < beta < math.inf:
+        raise ParameterValueError(
+            f"beta={beta!r}: the report takes a positive finite beta; F_0 is the precision and F_inf the recall, "
+            "which the report shows as rows of their own",
+            param="beta",
+        )
+    if beta != 1.0 and p.task != "binary":
+        raise ParameterValueError(
+            f"beta={beta!r} is for binary reports: the multi-class averages of Van Asch §3 are reported as F1",
+            param="beta",
+        )
+    settings = (
+        None
+        if confidence is None
+        else IntervalSettings(confidence, n_resamples, int(seed), p.n_repeats > 1, float(beta))
+    )
     tables = repeat_tables(p)
     if p.task == "binary":
-        bodies = [binary_values(t) for t in tables]
+        bodies = [binary_values(t, float(beta)) for t in tables]
     else:
         bodies = [multiclass_values(t, p.labels, train) for t in tables]
-    sections = tuple(s for s in REPORT_SECTIONS[p.task] if s in bodies[0])
+    sections = tuple(s for s in SECTIONS[p.task] if all(s in b for b in bodies))
     d: dict[str, Any] = {"task": p.task, "n": len(p), "n_folds": max(ids.size for ids in p.fold_ids)}
     d["design"] = _design_section(p.design_info())
+    if beta != 1.0:
+        d["beta"] = float(beta)
+    if stratified is not None:  # what is not known is absent: null means 0/0 only
+        d["stratified"] = bool(stratified)
+    if cv_seed is not None:
+        d["cv_seed"] = int(cv_seed)
     if p.task == "multiclass":
         d["labels"] = [plain(v) for v in p.labels]
     else:

@@ -33,6 +33,7 @@ class RepeatTable(NamedTuple):
     positive: np.ndarray | None  #: binary: whether each case of the repeat is a positive (for DeLong)
     scores: np.ndarray | None  #: binary: the scores of the repeat's cases (for DeLong)
     prediction_auc: float  #: binary: the AUC of the scores against the predicted labels (NaN if undefined)
+    fold_codes: np.ndarray | None = None  #: binary with scores: each case's fold code 0..k-1 (for the scoring rules)
 
 
 def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
@@ -70,6 +71,7 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
                 positive=positive,
                 scores=scores,
                 prediction_auc=prediction_auc,
+                fold_codes=fold if scores is not None else None,
             )
         )
     return tables

@@ -17,11 +17,15 @@ import numpy as np
 
 from apples._kernels.averages import label_averages
 from apples._kernels.f_measure import cv_f, ratio
-from apples.cv.aggregations import F_AGGREGATIONS
+from apples._kernels.scoring_rules import fold_scoring_rules
+from apples.cv.aggregations import F_AGGREGATIONS, REPORT_SECTIONS
 from apples.reporting._tables import RepeatTable
 
 __all__ = [
     "AVERAGE_KEYS",
+    "SCORING_RULES",
+    "SECTIONS",
+    "are_probabilities",
     "binary_values",
     "multiclass_values",
     "num_or_none",
@@ -36,6 +40,23 @@ AVERAGE_KEYS: dict[str, tuple[str, str | None]] = {
     "lfb_test": ("lfb", "test"),
     "lfb_train": ("lfb", "train"),
 }
+
+
+#: The proper scoring rules of a binary report with probabilities (pooled = fold-size-weighted mean of the folds').
+SCORING_RULES: tuple[str, ...] = ("log_loss", "brier_score")
+
+#: The quantity sections of a report, by task, in the order they are printed (the scoring rules last).
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "binary": (*REPORT_SECTIONS["binary"], *SCORING_RULES),
+    "multiclass": REPORT_SECTIONS["multiclass"],
+}
+
+
+def are_probabilities(scores: np.ndarray | None) -> bool:
+    """Whether binary scores can be read as the positive label's probability: real numbers in [0, 1]."""
+    if scores is None or scores.ndim != 1 or scores.dtype.kind not in "biuf" or scores.size == 0:
+        return False
+    return bool(np.isfinite(scores).all() and scores.min() >= 0 and scores.max() <= 1)
 
 
 def plain(x: object) -> Any:
@@ -68,15 +89,22 @@ def _mean_defined(values: np.ndarray) -> float | None:
 
 
 # -- binary --------------------------------------------------------------------------------------
-def binary_values(table: RepeatTable) -> dict[str, Any]:
-    """One repeat of a binary report: its quantity sections and folds."""
+def binary_values(table: RepeatTable, beta: float = 1.0) -> dict[str, Any]:
+    """One repeat of a binary report: its quantity sections and folds (F_beta with the given ``beta``).
+
+    With scores that are probabilities (:func:`are_probabilities`), the log loss and the Brier score:
+    ``pooled`` over all cases, which is the fold-size-weighted mean of the folds' values, and ``avg`` the
+    plain mean of the folds' values (:func:`apples._kernels.scoring_rules.fold_scoring_rules`).
+    """
     k = table.fold_ids.size
     out: dict[str, Any] = {}
     m = table.confusion
     if m is not None:
         tp, fp, fn, tn = m[:, 1, 1], m[:, 0, 1], m[:, 1, 0], m[:, 0, 0]
         out["f_measure"] = {
-            key: num_or_none(float(cv_f(tp, fp, fn, method=a.method, undefined=report_policy(a.method, a.undefined))))
+            key: num_or_none(
+                float(cv_f(tp, fp, fn, method=a.method, undefined=report_policy(a.method, a.undefined), beta=beta))
+            )
             for key, a in F_AGGREGATIONS.items()
         }
         for name, den in (("precision", tp + fp), ("recall", tp + fn)):
@@ -94,6 +122,16 @@ def binary_values(table: RepeatTable) -> dict[str, Any]:
         rank = table.ranking[0]
         out["roc_auc"] = {"avg": _mean_defined(rank.auc), "merge": num_or_none(rank.auc_merge)}
         out["average_precision"] = {"avg": _mean_defined(rank.ap), "merge": num_or_none(rank.ap_merge)}
+    if table.fold_codes is not None and table.positive is not None and are_probabilities(table.scores):
+        y = table.positive.astype(np.int64)
+        rules = fold_scoring_rules(y, np.asarray(table.scores, dtype=float), table.fold_codes, k)
+        for name, per_fold, pooled in (
+            ("log_loss", rules.log_loss, rules.pooled_log_loss),
+            ("brier_score", rules.brier, rules.pooled_brier),
+        ):
+            if not math.isfinite(pooled):
+                continue  # an infinite log loss (probability 0 for what happened) is no number: the row is absent
+            out[name] = {"pooled": float(pooled), "avg": math.fsum(per_fold.tolist()) / k}
     out["folds"] = []
     for i in range(k):
         undefined = []
@@ -172,20 +210,19 @@ def multiclass_values(table: RepeatTable, labels: list, train: np.ndarray | None
         "avg": math.fsum((correct / n_fold).tolist()) / k,
     }
     fold_auc = np.full(k, np.nan)
-    merged: list[float] = []
     defined_in_fold = np.zeros(k, dtype=int)
-    if table.ranking is not None:
+    if table.ranking is not None:  # without scores there is no ROC AUC: the section is absent, never null
         aucs = np.array([r.auc for r in table.ranking])  # (labels, folds)
         defined_in_fold = (~np.isnan(aucs)).sum(axis=0)
         with np.errstate(invalid="ignore"):
             fold_auc = np.where(defined_in_fold > 0, np.nansum(aucs, axis=0) / np.maximum(defined_in_fold, 1), np.nan)
         merged = [r.auc_merge for r in table.ranking if not math.isnan(r.auc_merge)]
-    out["roc_auc"] = {
-        "macro_ovr": {
-            "avg": _mean_defined(fold_auc),
-            "merge": math.fsum(merged) / len(merged) if merged else None,
+        out["roc_auc"] = {
+            "macro_ovr": {
+                "avg": _mean_defined(fold_auc),
+                "merge": math.fsum(merged) / len(merged) if merged else None,
+            }
         }
-    }
     total_tp, total_fp, total_fn = tp.sum(axis=0), fp.sum(axis=0), fn.sum(axis=0)
     n_all = float(n_fold.sum())
     out["per_label"] = [

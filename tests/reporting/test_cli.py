@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import f1_score, roc_auc_score
+from sklearn.metrics import f1_score, fbeta_score, roc_auc_score
 
 import apples
 
@@ -450,3 +450,63 @@ def test_score_help_says_it_is_the_positive_labels_score(capsys):
     with pytest.raises(SystemExit):
         cli.main(["report", "--help"])
     assert "the positive label's score column" in " ".join(capsys.readouterr().out.split())
+
+
+# ---- issue 21 item 10: --labels, --train-frequencies, --beta, --stratified, --cv-seed, latex, | head ----------------
+def _multiclass(tmp_path: Path) -> tuple[Path, pd.DataFrame]:
+    rng = np.random.default_rng(11)
+    y = rng.choice(["a", "b", "c"], 300)
+    df = pd.DataFrame({"y": y, "fold": np.arange(300) % 5, "pred": np.where(rng.random(300) < 0.7, y, "c")})
+    df.to_csv(tmp_path / "m.csv", index=False)
+    return tmp_path / "m.csv", df
+
+
+def test_labels_and_train_frequencies_options(tmp_path, capsys):
+    path, df = _multiclass(tmp_path)
+    base = ("report", path, "--truth", "y", "--fold", "fold", "--pred", "pred", "--format", "json")
+    code, out, err = run(capsys, *base, "--labels", "a", "b", "c", "d", "--train-frequencies", "a=0.4", "b=0.3",
+                         "c=0.2", "d=0.1")  # fmt: skip
+    assert code == 0 and err == "", err
+    d = json.loads(out)
+    assert d["labels"] == ["a", "b", "c", "d"]
+    # lfb_train: per-label pooled precision weighted by the given frequencies (by hand; d is never predicted: 0)
+    precision = {lab: ((df.pred == lab) & (df.y == lab)).sum() / max((df.pred == lab).sum(), 1) for lab in "abcd"}
+    want = 0.4 * precision["a"] + 0.3 * precision["b"] + 0.2 * precision["c"] + 0.1 * precision["d"]
+    assert d["precision"]["lfb_train"]["pooled"] == pytest.approx(want, rel=1e-12)
+    code, out, err = run(capsys, *base, "--train-frequencies", "a=0.5", "b=x")
+    assert code == 2 and out == "" and "--train-frequencies" in err and "'x'" in err
+    code, out, err = run(capsys, *base, "--train-frequencies", "a=0.5", "b=0.5")
+    assert code == 2 and out == "" and err.startswith("apples: error: --train-frequencies") and "missing" in err
+
+
+def test_beta_stratified_cv_seed_and_latex(tmp_path, capsys):
+    df = _frame(3)
+    df.to_csv(tmp_path / "p.csv", index=False)
+    base = ("report", tmp_path / "p.csv", "--truth", "y", "--fold", "fold", "--pred", "pred")
+    code, out, err = run(capsys, *base, "--beta", "2", "--format", "json")
+    assert code == 0 and err == ""
+    assert json.loads(out)["f_measure"]["tp_fp"] == pytest.approx(fbeta_score(df.y, df.pred, beta=2), rel=1e-12)
+    code, out, err = run(capsys, *base, "--stratified", "--cv-seed", "42", "--format", "latex")
+    assert code == 0 and err == "" and r"\toprule" in out and "stratified folds; split seed 42" in out
+    code, out, err = run(capsys, *base, "--no-stratified")
+    assert code == 0 and "folds not stratified" in out
+    code, out, err = run(capsys, *base, "--beta", "-1")
+    assert code == 2 and out == "" and err.startswith("apples: error: --beta")
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(tmp_path):
+    """`apples report ... | head`: the pipe's reader closes before the report is written (Python's docs on SIGPIPE)."""
+    df = pd.concat([_frame(4)] * 20, ignore_index=True)
+    df["rep"] = np.repeat(np.arange(20), len(df) // 20)
+    df.to_csv(tmp_path / "p.csv", index=False)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "apples", "report", "p.csv", "--truth", "y", "--fold", "fold", "--pred", "pred",
+         "--repeat", "rep", "--format", "json"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the reader goes away before the child writes (importing apples takes longer)
+    err = child.stderr.read().decode()
+    code = child.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipeError" not in err and err == ""
+    assert code == cli.EXIT_BROKEN_PIPE == 1

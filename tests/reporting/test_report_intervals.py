@@ -48,7 +48,12 @@ def test_without_confidence_the_report_is_unchanged():
     y, p, s, f = _binary_data()
     plain = apples.report(apples.CVPredictions(y, folds=f, y_pred=p, y_score=s))
     d = plain.to_dict()
-    assert "intervals" not in d and list(plain.to_frame().columns) == ["quantity", "average", "aggregation", "value"]
+    assert "intervals" not in d and list(plain.to_frame(readable=False).columns) == [
+        "quantity",
+        "average",
+        "aggregation",
+        "value",
+    ]
     assert "interval" not in str(plain)
 
 
@@ -91,7 +96,12 @@ def test_merged_auc_interval_is_delong_and_merged_ap_has_none():
     d = apples.report(apples.CVPredictions(y, folds=f, y_pred=p, y_score=s), confidence=0.95).to_dict()
     want = apples.roc_auc_ci(y, s, method="delong")
     assert d["intervals"]["roc_auc"]["merge"] == {"low": want.low, "high": want.high, "method": "delong"}
-    assert d["intervals"]["average_precision"]["merge"] == {"low": None, "high": None, "method": "none"}
+    assert d["intervals"]["average_precision"]["merge"] == {
+        "low": None,
+        "high": None,
+        "method": "none",
+        "reason": "apples has no interval for merged average precision",
+    }
 
 
 def _brute_force_quantiles(y, p, f, score, n_resamples, confidence, seed):
@@ -187,30 +197,41 @@ def test_the_label_averages_of_the_bootstrap_equal_scikit_learn(seed):
     assert got["mean_f"]["lfb_train"] == pytest.approx(float(np.dot(train, f)), abs=1e-12)
 
 
-def test_repeats_average_the_ends_of_pooled_intervals_and_pool_fold_scores_for_the_t():
+def _wilson_by_hand(p_hat: float, n: float, confidence: float) -> tuple[float, float]:
+    """Wilson (1927): (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)."""
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    centre = p_hat + z * z / (2 * n)
+    half = z * math.sqrt(p_hat * (1 - p_hat) / n + z * z / (4 * n * n))
+    return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+
+
+def test_repeats_never_average_interval_ends_wilson_of_the_mean_and_corrected_repeated_t():
+    """Issue 21 item 8: no mean of the repeats' ends. Pooled proportions: Wilson of the repeats' mean
+    proportion with n cases; F bootstrap and merged DeLong: none, with the reason; fold means: Bouckaert &
+    Frank's corrected repeated k-fold t over the r·k fold values."""
     y, p, s, f = _binary_data(n=800, k=4)
     rng = np.random.default_rng(5)
     f2 = rng.integers(0, 4, y.size)
+    p2 = np.where(rng.random(y.size) < 0.1, 1 - p, p)  # the second repeat predicts differently
     both = apples.report(
         apples.CVPredictions(
             np.r_[y, y],
             folds=np.r_[f, f2],
-            y_pred=np.r_[p, p],
+            y_pred=np.r_[p, p2],
             y_score=np.r_[s, s],
             repeats=np.r_[np.zeros(y.size), np.ones(y.size)],
         ),
         confidence=0.95,
     ).to_dict()["intervals"]
-    one = [
-        apples.report(apples.CVPredictions(y, folds=g, y_pred=p, y_score=s), confidence=0.95).to_dict()["intervals"]
-        for g in (f, f2)
-    ]
-    for name, agg in (("precision", "pooled"), ("accuracy", "pooled"), ("roc_auc", "merge")):
-        got = both[name][agg]
-        assert got["method"].endswith("(mean over repeats)")
-        assert got["low"] == pytest.approx((one[0][name][agg]["low"] + one[1][name][agg]["low"]) / 2, abs=1e-12)
-        assert got["high"] == pytest.approx((one[0][name][agg]["high"] + one[1][name][agg]["high"]) / 2, abs=1e-12)
-    values = [(y[g == i] == p[g == i]).mean() for g in (f, f2) for i in range(4)]
+    mean_accuracy = ((y == p).mean() + (y == p2).mean()) / 2
+    low, high = _wilson_by_hand(mean_accuracy, y.size, 0.95)
+    got = both["accuracy"]["pooled"]
+    assert got["method"] == "wilson (mean over repeats, n cases)"
+    assert (got["low"], got["high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
+    for name, agg in (("f_measure", "tp_fp"), ("roc_auc", "merge")):
+        assert both[name][agg]["low"] is None and "not combined" in both[name][agg]["reason"]
+    assert both["accuracy"]["avg"]["method"] == "corrected_repeated_t"
+    values = [(y[g == i] == q[g == i]).mean() for g, q in ((f, p), (f2, p2)) for i in range(4)]
     low, high = _corrected_t_by_hand(values, y.size, 4, 0.95)  # J = r·k = 8 (Bouckaert & Frank 2004)
     assert both["accuracy"]["avg"]["low"] == pytest.approx(low, abs=1e-9)
     assert both["accuracy"]["avg"]["high"] == pytest.approx(high, abs=1e-9)
@@ -239,7 +260,12 @@ def test_undefined_values_get_null_intervals_never_numbers():
         apples.CVPredictions(y, folds=[0, 0, 0, 0, 1, 1, 1, 1], y_pred=p), confidence=0.95, n_resamples=200
     ).to_dict()
     assert d["precision"]["pooled"] is None
-    assert d["intervals"]["precision"]["pooled"] == {"low": None, "high": None, "method": "wilson"}
+    assert d["intervals"]["precision"]["pooled"] == {
+        "low": None,
+        "high": None,
+        "method": "wilson",
+        "reason": "the pooled value is 0/0 (undefined)",
+    }
     assert d["intervals"]["f_measure"]["avg_skip"]["low"] is None  # every fold skipped
 
 
@@ -270,7 +296,7 @@ def test_leave_one_out_over_2000_folds_is_answered_in_chunks():
 def test_every_format_shows_the_intervals_and_json_round_trips():
     y, p, s, f = _binary_data()
     r = apples.report(apples.CVPredictions(y, folds=f, y_pred=p, y_score=s), confidence=0.9)
-    frame = r.to_frame()
+    frame = r.to_frame(readable=False)
     assert {"low", "high", "interval"} <= set(frame.columns)
     row = frame[(frame.quantity == "precision") & (frame.aggregation == "pooled")].iloc[0]
     want = r.to_dict()["intervals"]["precision"]["pooled"]
