@@ -10,21 +10,7 @@ side from one table of predictions (:class:`apples.CVPredictions`), lists the fo
 undefined, says what the papers support, and warns where two aggregations of
 the same quantity differ by more than one percentage point.
 
-The undefined-fold policy (documented once, applied everywhere)
-----------------------------------------------------------------
-* F-measure: the five methods of :func:`apples.cv_f_measure`, each with the
-  paper's own treatment (§2.3): F_avg and F_pr,re substitute 0, the skip
-  methods leave the fold out; a method with nothing left is ``null``.
-* Precision and recall averaged over folds substitute 0 for an undefined fold,
-  as F_pr,re does, so ``f_measure.pr_re`` is F1 of ``precision.avg`` and
-  ``recall.avg``; pooled precision or recall is ``null`` when its own 0/0 occurs.
-* ROC AUC and average precision averaged over folds are the mean over the folds
-  where they are defined (a fold with one class has no AUC; a fold without
-  positives has no AP), as ``cv_roc_auc(..., undefined="skip")``; ``null`` if no
-  fold has one. The folds left out are listed.
-* Multi-class averages use the label set in every fold (given by ``labels=``,
-  else every label of the data), a label's undefined precision or recall
-  counting as 0 (``average_scores(..., undefined="zero")``, Van Asch §4.1).
+The undefined-fold policy is in the Notes of :func:`report` (``help(apples.report)``).
 
 A fold with one class is therefore reported, never an error.
 """
@@ -213,7 +199,7 @@ def report(
         reading and the case ids tell it: ``"n_cases"`` and ``"n_untested"`` (cases never tested,
         as ``TimeSeriesSplit`` leaves its first block), ``"overlap"`` (hold-out test sets sharing
         cases: ``"n_tested"``, ``"n_tested_in_several_repeats"``, ``"max_times_tested"``).
-        Undefined folds are handled by the policy in the module docstring.
+        Undefined folds are handled by the policy in the Notes below.
         ``warnings`` lists, first, scores that seem to be the other label's
         (binary: the scores rank the cases predicted negative above those
         predicted positive; any task: a ROC AUC, averaged or merged, below
@@ -227,6 +213,27 @@ def report(
         ``predictions`` is not a CVPredictions; a multi-class task without ``y_pred``;
         ``train_frequencies`` for a binary task, or not covering the labels. Everything about the
         predictions themselves was checked when they were built (:class:`apples.CVPredictions`).
+
+    Notes
+    -----
+    The undefined-fold policy, applied everywhere in the report (the header states it):
+
+    * F-measure: the five methods of :func:`apples.cv_f_measure`, each with the
+      paper's own treatment (§2.3): F_avg and F_pr,re substitute 0, the skip
+      methods leave the fold out; a method with nothing left is ``null``.
+    * Precision and recall averaged over folds substitute 0 for an undefined fold,
+      as F_pr,re does, so ``f_measure.pr_re`` is F1 of ``precision.avg`` and
+      ``recall.avg``; pooled precision or recall is ``null`` when its own 0/0 occurs.
+    * ROC AUC and average precision averaged over folds are the mean over the folds
+      where they are defined (a fold with one class has no AUC; a fold without
+      positives has no AP), as ``cv_roc_auc(..., undefined="skip")``; ``null`` if no
+      fold has one. The folds left out are listed.
+    * Multi-class averages use the label set in every fold (given by ``labels=``,
+      else every label of the data), a label's undefined precision or recall
+      counting as 0 (``average_scores(..., undefined="zero")``, Van Asch §4.1).
+
+
+    A fold with one class is therefore reported, never an error.
 
     References
     ----------
