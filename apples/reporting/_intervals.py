@@ -22,11 +22,12 @@ merged average precision; merged macro AUC     none (``null``, method ``"none"``
 With repeats, the ends of the repeats' intervals are never averaged (no source supports it). A mean of
 fold values gets Bouckaert & Frank's (2004) corrected repeated k-fold t over all r·k fold values
 (method ``"corrected_repeated_t"``). A pooled proportion (precision, recall, accuracy, micro averages)
-gets Wilson's interval of its mean over the repeats with n = the number of cases (method ``"wilson (mean
-over repeats, n cases)"``): the repeats predict the same n cases again, so they add no cases; the mean over
-repeats is the mean of n per-case averages in [0, 1], whose variance is at most p(1 − p)/n, the binomial
-variance Wilson's interval inverts. The bootstrap F intervals and DeLong's merged AUC have no such
-argument: under repeats they are ``null`` and their ``reason`` says so.
+gets Wilson's interval of its mean over the repeats with n = one repeat's denominator of that proportion
+(the positives for recall, the positive predictions for precision, the cases for accuracy; their mean over
+the repeats), method ``"wilson (mean over repeats)"``: the repeats predict the same cases again, so they add
+none; the mean over repeats is the mean of n per-case averages in [0, 1], whose variance is at most
+p(1 − p)/n, the binomial variance Wilson's interval inverts. The bootstrap F intervals and DeLong's merged
+AUC have no such argument: under repeats they are ``null`` and their ``reason`` says so.
 Every interval that is ``null`` or has width 0 carries a ``reason``: the value is undefined, every fold
 was undefined (an average of substituted zeros), the fold values do not vary, the bootstrap cannot vary
 (e.g. no errors in any fold), too few folds, positives or negatives.
@@ -110,9 +111,10 @@ def interval_note(settings: IntervalSettings, task: str) -> str:
     if settings.repeated:
         return (
             head + "fold averages by Bouckaert & Frank's (2004) corrected repeated k-fold t over all repeats' fold "
-            "values; pooled proportions by Wilson's interval of their mean over the repeats with n = the cases (the "
-            "repeats predict the same cases again and add none); the F bootstrap, DeLong and the other pooled "
-            "averages are not combined over repeats (averaging the repeats' interval ends has no published support). "
+            "values; pooled proportions by Wilson's interval of their mean over the repeats, n = one repeat's "
+            "denominator (the repeats predict the same cases again and add none); the F bootstrap, DeLong and the "
+            "other pooled averages are not combined over repeats (averaging the repeats' interval ends has no "
+            "published support). "
             "Wilson sees only the test cases and treats the trained models as fixed: it can be too narrow "
             "(notebook 10 §5)."
         )
@@ -339,12 +341,12 @@ def _over_repeats(leaves: list[Any], confidence: float, repeated: bool) -> dict[
         if not repeated:
             return _wilson(first.hits, first.total, confidence)
         if any(p.total == 0 for p in leaves):
-            return _ci(None, None, "wilson (mean over repeats, n cases)", "the pooled value is 0/0 in some repeat")
+            return _ci(None, None, "wilson (mean over repeats)", "the pooled value is 0/0 in some repeat")
         mean = math.fsum(p.hits / p.total for p in leaves) / len(leaves)
         # n: the cases behind one repeat's proportion (its denominator), as a mean over the repeats
         n = math.fsum(p.total for p in leaves) / len(leaves)
         low, high = proportion_interval(mean * n, n, confidence, "wilson")  # type: ignore[arg-type]
-        return _ci(low, high, "wilson (mean over repeats, n cases)")
+        return _ci(low, high, "wilson (mean over repeats)")
     if not repeated or first["method"] == "none":
         return dict(first)
     return _ci(None, None, first["method"], _REPEATED_NONE)

@@ -226,7 +226,13 @@ def test_repeats_never_average_interval_ends_wilson_of_the_mean_and_corrected_re
     mean_accuracy = ((y == p).mean() + (y == p2).mean()) / 2
     low, high = _wilson_by_hand(mean_accuracy, y.size, 0.95)
     got = both["accuracy"]["pooled"]
-    assert got["method"] == "wilson (mean over repeats, n cases)"
+    assert got["method"] == "wilson (mean over repeats)"
+    assert (got["low"], got["high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
+    # recall's n is its own denominator, the positives (the same in both repeats), not the cases
+    positives = y == 1
+    mean_recall = ((p[positives] == 1).mean() + (p2[positives] == 1).mean()) / 2
+    low, high = _wilson_by_hand(mean_recall, int(positives.sum()), 0.95)
+    got = both["recall"]["pooled"]
     assert (got["low"], got["high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
     for name, agg in (("f_measure", "tp_fp"), ("roc_auc", "merge")):
         assert both[name][agg]["low"] is None and "not combined" in both[name][agg]["reason"]
