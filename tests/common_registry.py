@@ -1728,3 +1728,19 @@ REGISTRY.update(
         ),
     }
 )
+
+# ---- issue 21, sample weights on the ranking measures (metrics/ranking.py) ------------------------------------
+REGISTRY.update(
+    {
+        f"{name}@weights": _ranking(
+            _bin(sample_weight=list(_W)),
+            extra={"sample_weight": Arg(REAL, array=True, none_ok=True)},
+            **(
+                {"rank_project": _first_two, "thresholds": _roc_thresholds, "float_thresholds": _FLOAT_THR}
+                if name == "roc_curve"
+                else {}
+            ),
+        )
+        for name in ("roc_curve", "roc_auc", "average_precision")
+    }
+)
