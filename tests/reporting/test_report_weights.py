@@ -206,3 +206,30 @@ def test_weights_round_trip_through_frame() -> None:
     frame = p.to_frame()
     q = CVPredictions.from_frame(frame, y_pred="y_pred", sample_weight="sample_weight")
     assert q.sample_weight is not None and q.sample_weight.tolist() == [1.0, 2.0, 0.5, 0.0]
+
+
+def test_fold_and_label_tables_are_weighted_as_sklearn() -> None:
+    from apples.cv import fold_table, label_table
+
+    y, yp, s, f = _binary(7)
+    w = _weights("zeros", y.size, 7)
+    p = CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w)
+    t = fold_table(p)
+    for k in range(K):
+        i = f == k
+        row = t.iloc[k]
+        assert row["n"] == i.sum() and row["weight"] == pytest.approx(w[i].sum(), rel=1e-12)
+        assert row["precision"] == pytest.approx(skm.precision_score(y[i], yp[i], sample_weight=w[i]), rel=1e-12)
+        assert row["accuracy"] == pytest.approx(skm.accuracy_score(y[i], yp[i], sample_weight=w[i]), rel=1e-12)
+        assert row["roc_auc"] == pytest.approx(skm.roc_auc_score(y[i], s[i], sample_weight=w[i]), rel=1e-9)
+        assert row["average_precision"] == pytest.approx(
+            skm.average_precision_score(y[i], s[i], sample_weight=w[i]), rel=1e-9
+        )
+    ym, pm, _, fm = _multiclass(8)
+    wm = _weights("random", ym.size, 8)
+    table = label_table(CVPredictions(ym, folds=fm, y_pred=pm, sample_weight=wm))
+    prec, rec, f1, support = skm.precision_recall_fscore_support(ym, pm, sample_weight=wm, zero_division=0)
+    np.testing.assert_allclose(table["precision"].to_numpy()[:4], prec, rtol=1e-12)
+    np.testing.assert_allclose(table["recall"].to_numpy()[:4], rec, rtol=1e-12)
+    np.testing.assert_allclose(table["f"].to_numpy()[:4], f1, rtol=1e-12)
+    np.testing.assert_allclose(table["support"].to_numpy()[:4], support, rtol=1e-12)
