@@ -1692,3 +1692,55 @@ ZERO_BY_ZERO.update(
         ),
     }
 )
+
+# ---- issue 21, sample weights (cv/predictions.py, cv/sklearn_adapter.py, reporting/) -------------------------
+REGISTRY.update(
+    {
+        "CVPredictions@weights": Entry(
+            lambda: {
+                "y_true": list(Y),
+                "y_pred": list(P),
+                "y_score": list(S),
+                "folds": list(F),
+                "pos_label": 1,
+                "sample_weight": list(_W) * (len(Y) // len(_W)),
+            },
+            {
+                "y_true": _labels(),
+                "y_score": Arg(SCORES),
+                "folds": Arg(FOLD_IDS),
+                "sample_weight": Arg(REAL, array=True, none_ok=True),
+            },
+            project=_predictions_state,
+        ),
+        "cross_val_predictions@params": Entry(
+            lambda: dict(
+                zip(("X", "y"), _binary_xy(), strict=True),
+                estimator=_logistic(),
+                cv=_two_fold_cv(),
+                pos_label=1,
+                params={"sample_weight": [1.0, 2.0] * (len(_binary_xy()[1]) // 2)},
+            ),
+            {"y": _labels(aligned=False), "pos_label": Arg(POSITIVE)},
+            project=_predictions_state,
+            note="X and the splitter go to scikit-learn as given; params['sample_weight'] is checked by "
+            "tests/cv/test_sklearn_weights.py",
+        ),
+    }
+)
+
+# ---- issue 21, sample weights on the ranking measures (metrics/ranking.py) ------------------------------------
+REGISTRY.update(
+    {
+        f"{name}@weights": _ranking(
+            _bin(sample_weight=list(_W)),
+            extra={"sample_weight": Arg(REAL, array=True, none_ok=True)},
+            **(
+                {"rank_project": _first_two, "thresholds": _roc_thresholds, "float_thresholds": _FLOAT_THR}
+                if name == "roc_curve"
+                else {}
+            ),
+        )
+        for name in ("roc_curve", "roc_auc", "average_precision")
+    }
+)

@@ -43,6 +43,7 @@ from apples._params import (
     unique_labels,
 )
 from apples.metrics.counts import Counts
+from apples.metrics.scoring_rules import SAMPLE_WEIGHT
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,6 +103,10 @@ class CVPredictions:
     n_cases : int, optional
         The number of cases that were split (the rows of ``X``). With ``cases``, the cases never
         tested (``TimeSeriesSplit``, hold-out splits) are then known: see :meth:`design_info`.
+    sample_weight : array-like of shape (n,), optional
+        A finite non-negative weight per row (survey weights, re-weighting; scikit-learn's
+        ``sample_weight``). :func:`apples.report` then computes every value with the weights: each row
+        counts its weight in every count, as ``sklearn.metrics`` does with ``sample_weight=``.
 
     Attributes
     ----------
@@ -111,6 +116,8 @@ class CVPredictions:
     pos_label : label or None
         The positive label of a binary task.
     y_true, y_pred, y_score, folds, repeats, cases : numpy arrays (None where not given)
+    sample_weight : float64 array or None
+        The weight of each row (None: every row counts 1).
     design : {"k-fold", "leave-one-out", "repeated k-fold", "hold-out", "repeated hold-out"}
         What the folds and repeats are. A repeat is either one partition of the tested cases into
         two or more folds (k-fold; leave-one-out when every fold holds one row) or one hold-out test
@@ -147,8 +154,9 @@ class CVPredictions:
         labels=Nullable(LABEL_SET),
         pos_label=Nullable(LABEL),
         n_cases=Nullable(Integer(1, 2**53)),  # a count of cases, exact as a float
+        sample_weight=Nullable(SAMPLE_WEIGHT),
         relations=[
-            SameLength("y_true", "folds", "y_pred", "y_score", "repeats", "cases"),
+            SameLength("y_true", "folds", "y_pred", "y_score", "repeats", "cases", "sample_weight"),
             OneLabelKind("y_true", "y_pred"),
         ],
     )
@@ -164,6 +172,7 @@ class CVPredictions:
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
         n_cases: int | None = None,
+        sample_weight: Any = None,
     ) -> None:
         t = np.asarray(y_true)
         if t.size == 0:
@@ -181,6 +190,11 @@ class CVPredictions:
         self.folds = np.asarray(folds)
         self.repeats = None if repeats is None else np.asarray(repeats)
         self.cases = None if cases is None else np.asarray(cases)
+        self.sample_weight: np.ndarray | None = None if sample_weight is None else np.asarray(sample_weight)
+        if self.sample_weight is not None and not self.sample_weight.any():
+            raise ParameterValueError(
+                "sample_weight is 0 for every row: no row counts, so every value would be 0/0", param="sample_weight"
+            )
         self.task: Literal["binary", "multiclass"] = "multiclass" if labels is not None or found.size > 2 else "binary"
         if self.task == "multiclass":
             if pos_label is not None:
@@ -381,7 +395,11 @@ class CVPredictions:
         )
 
     def fold_counts(self, repeat: int = 0) -> list[Counts]:
-        """One :class:`~apples.Counts` per fold of a binary task, in the sorted order of the fold ids."""
+        """One :class:`~apples.Counts` per fold of a binary task, in the sorted order of the fold ids.
+
+        Counts hold integers: they count rows, whatever ``sample_weight`` says (the report's weighted
+        values come from the weighted confusion matrices, :func:`apples._kernels.counting.confusion_by_fold`).
+        """
         if self.task != "binary":
             raise ParameterValueError(
                 "fold_counts is for binary tasks; a multi-class task has one count per label and fold",
@@ -392,7 +410,7 @@ class CVPredictions:
     # -- conversions -------------------------------------------------------------------------------------
     def to_frame(self) -> pd.DataFrame:
         """The predictions as a DataFrame: ``repeat`` (if given), ``fold``, ``y_true``, ``y_pred``, and ``y_score``
-        (binary) or ``y_score_<label>`` per label (multi-class)."""
+        (binary) or ``y_score_<label>`` per label (multi-class), and ``sample_weight`` if given."""
         import pandas as pd
 
         columns: dict[str, Any] = {}
@@ -402,6 +420,8 @@ class CVPredictions:
         if self.cases is not None:
             columns["case"] = self.cases
         columns["y_true"] = self.y_true
+        if self.sample_weight is not None:
+            columns["sample_weight"] = self.sample_weight
         if self.y_pred is not None:
             columns["y_pred"] = self.y_pred
         if self.y_score is not None and self.y_score.ndim == 1:
@@ -426,6 +446,7 @@ class CVPredictions:
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
         n_cases: int | None = None,
+        sample_weight: str | None = None,
     ) -> CVPredictions:
         """Predictions from the columns of a DataFrame, named by the arguments (``y_score`` a list for
         multi-class scores, one column per label in label order)."""
@@ -453,6 +474,7 @@ class CVPredictions:
             labels=labels,
             pos_label=pos_label,
             n_cases=n_cases,
+            sample_weight=None if sample_weight is None else column(sample_weight, "sample_weight"),
         )
 
     def __len__(self) -> int:
@@ -462,6 +484,7 @@ class CVPredictions:
         what = f"positive label {self.pos_label!r}" if self.task == "binary" else f"{len(self.labels)} labels"
         folds = "/".join(str(ids.size) for ids in self.fold_ids[:3]) + ("/..." if self.n_repeats > 3 else "")
         repeats = f", {self.n_repeats} repeats" if self.repeats is not None else ""
+        repeats += ", weighted" if self.sample_weight is not None else ""
         return f"<CVPredictions {self.task}, {what}: {len(self)} rows, {folds} folds{repeats} ({self.design})>"
 
 

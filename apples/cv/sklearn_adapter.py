@@ -37,6 +37,7 @@ from apples._params import (
 )
 from apples.cv.predictions import CVPredictions
 from apples.metrics.counts import Counts
+from apples.metrics.scoring_rules import SAMPLE_WEIGHT
 
 __all__ = [
     "COUNT_KEYS",
@@ -59,10 +60,12 @@ def _fit_and_predict(
     method: str,
     labels: np.ndarray,
     pos_label: Any,
+    fit_params: Mapping[str, Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Fit a clone on ``train``; predicted labels and scores (None, 1-d or one column per label) on ``test``."""
+    """Fit a clone on ``train`` (with ``fit_params``, their rows of ``train``); predicted labels and scores (None,
+    1-d or one column per label) on ``test``."""
     clone = require("sklearn.base").clone
-    model = clone(estimator).fit(_take(X, train), y[train])
+    model = clone(estimator).fit(_take(X, train), y[train], **_train_params(fit_params or {}, y.size, train))
     Xt = _take(X, test)
     y_pred = np.asarray(model.predict(Xt))
     if method == "predict":
@@ -94,6 +97,89 @@ def _positive_score(raw: np.ndarray, classes: list, pos_label: Any, method: str)
             f"score of pos_label={pos_label!r}"
         )
     return raw if classes.index(pos_label) == 1 else -raw
+
+
+def _train_params(params: Mapping[str, Any], n: int, train: np.ndarray) -> dict[str, Any]:
+    """The fit parameters of one split, as scikit-learn's ``cross_val_predict`` passes them
+    (``sklearn.utils.validation._check_method_params``): an array-like with one entry per case is cut to the
+    training rows (``sklearn.utils._safe_indexing``), anything else is passed as it is."""
+    safe_indexing = require("sklearn.utils")._safe_indexing
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        arraylike = hasattr(value, "__len__") or hasattr(value, "shape") or hasattr(value, "__array__")
+        if arraylike and not isinstance(value, (str, bytes, Mapping)) and _n_rows(value) == n:
+            out[key] = safe_indexing(value, train)
+        else:
+            out[key] = value
+    return out
+
+
+def _n_rows(value: Any) -> int | None:
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return int(shape[0]) if len(shape) else None
+    try:
+        return len(value)
+    except TypeError:
+        return None
+
+
+def _routed(
+    estimator: Any, splitter: Any, groups: Any, params: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(split parameters, fit parameters), routed as scikit-learn's ``cross_val_predict(params=...)`` routes them.
+
+    With metadata routing enabled (``sklearn.set_config(enable_metadata_routing=True)``), ``params`` go
+    through a ``MetadataRouter`` to the splitter's ``split`` and the estimator's ``fit`` (the estimator
+    must request them: ``set_fit_request(sample_weight=True)``; else scikit-learn raises), and ``groups``
+    is passed in ``params``. Without routing, ``groups`` goes to the splitter and every param to ``fit``.
+    """
+    sklearn = require("sklearn")
+    if not sklearn.get_config().get("enable_metadata_routing", False):
+        return {"groups": groups}, dict(params)
+    if groups is not None:
+        raise ParameterValueError(
+            "with metadata routing enabled, pass groups in params= (params={'groups': groups}), as scikit-learn's "
+            "cross_val_predict requires",
+            param="groups",
+        )
+    routing = require("sklearn.utils.metadata_routing")
+    router = (
+        routing.MetadataRouter(owner="cross_val_predictions")
+        .add(splitter=splitter, method_mapping=routing.MethodMapping().add(caller="fit", callee="split"))
+        .add(estimator=estimator, method_mapping=routing.MethodMapping().add(caller="fit", callee="fit"))
+    )
+    routed = routing.process_routing(router, "fit", **params)
+    return dict(routed.splitter.split), dict(routed.estimator.fit)
+
+
+class _FitParams(Kind):
+    what = "a dict of fit parameters (str keys), as scikit-learn's cross_val_predict(params=...)"
+
+    def check(self, name: str, value: object) -> dict[str, Any]:
+        if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+            raise TypeError(f"{name} must be a dict of fit parameters with str keys, got {type(value).__name__}")
+        out = dict(value)
+        if out.get("sample_weight") is not None:
+            out["sample_weight"] = SAMPLE_WEIGHT(f"{name}['sample_weight']", out["sample_weight"])
+        return out
+
+
+class _WeightsPerCase(Relation):
+    """``params['sample_weight']`` holds one weight per case (row of ``X``)."""
+
+    names = ("params", "y")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        params, y = values.get("params"), values.get("y")
+        if params is None or y is None or params.get("sample_weight") is None:
+            return
+        w = params["sample_weight"]
+        if w.size != np.size(y):
+            raise ParameterValueError(
+                f"params['sample_weight'] holds {w.size} weights, y {np.size(y)} cases: give one weight per case",
+                param="params",
+            )
 
 
 def _take(X: Any, rows: np.ndarray) -> Any:
@@ -167,7 +253,8 @@ class _ClassifierLabels(Relation):
     method=Options(*_METHODS),
     pos_label=Nullable(LABEL),
     n_jobs=Nullable(N_JOBS),
-    relations=[SameLength("X", "y", "groups"), _MethodOf(), _ClassifierLabels()],
+    params=Nullable(_FitParams()),
+    relations=[SameLength("X", "y", "groups"), _MethodOf(), _ClassifierLabels(), _WeightsPerCase()],
 )
 def cross_val_predictions(
     estimator: Any,
@@ -179,6 +266,7 @@ def cross_val_predictions(
     method: str = "auto",
     pos_label: Any = None,
     n_jobs: int | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> CVPredictions:
     """Cross-validated predictions with their fold (and repeat), ready for :func:`apples.report`.
 
@@ -208,6 +296,16 @@ def cross_val_predictions(
         required also with ``method="predict"``.
     n_jobs : int, optional
         Folds fitted in parallel (joblib); the result does not depend on it.
+    params : dict, optional
+        Parameters of the estimator's ``fit`` (and, with metadata routing, of the splitter's
+        ``split``), passed per split exactly as scikit-learn's ``cross_val_predict(params=...)``
+        passes them: without metadata routing every entry goes to ``fit``, an array-like with one
+        entry per case cut to the training rows; with routing enabled
+        (``sklearn.set_config(enable_metadata_routing=True)``) they are routed by scikit-learn's
+        ``MetadataRouter`` (the estimator requests them, e.g. ``set_fit_request(sample_weight=True)``;
+        ``groups`` then goes in ``params``). ``params["sample_weight"]`` (finite, non-negative, one per
+        case) is also kept on the result: each prediction carries its case's weight
+        (``CVPredictions.sample_weight``), so :func:`apples.report` computes every value with it.
 
     Returns
     -------
@@ -258,9 +356,14 @@ def cross_val_predictions(
     if labels.size == 2 and pos_label is None:
         pos_label = default_pos_label(labels)  # _ClassifierLabels made sure there is one
     splitter = model_selection.check_cv(cv, y_arr, classifier=True)
-    splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, y_arr, groups)]
+    fit_params: dict[str, Any] = {}
+    split_params: dict[str, Any] = {"groups": groups}
+    if params is not None:
+        split_params, fit_params = _routed(estimator, splitter, groups, params)
+    splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, y_arr, **split_params)]
     results = joblib.Parallel(n_jobs=n_jobs)(
-        joblib.delayed(_fit_and_predict)(estimator, X, y_arr, tr, te, method, labels, pos_label) for tr, te in splits
+        joblib.delayed(_fit_and_predict)(estimator, X, y_arr, tr, te, method, labels, pos_label, fit_params)
+        for tr, te in splits
     )
     split_repeat, split_fold = _repeats_of_splits(splitter, [te for _, te in splits], y_arr.size)
     repeat_of = [np.full(te.size, r) for (_, te), r in zip(splits, split_repeat, strict=True)]
@@ -272,6 +375,7 @@ def cross_val_predictions(
     order = np.lexsort((cases, rep))  # by repeat, then by row of X
     y_pred = np.concatenate([r[0] for r in results])[order]
     scores = None if results[0][1] is None else np.concatenate([r[1] for r in results])[order]
+    weights = None if params is None else params.get("sample_weight")
     return CVPredictions(
         y_arr[cases[order]],
         folds=np.concatenate(fold_of)[order],
@@ -282,6 +386,7 @@ def cross_val_predictions(
         labels=labels.tolist() if labels.size > 2 else None,
         pos_label=pos_label,
         n_cases=int(y_arr.size),
+        sample_weight=None if weights is None else weights[cases[order]],
     )
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from apples._kernels.averages import weighted_mean
+from apples._kernels.counting import confusion_by_fold
 from apples._kernels.f_measure import f_of_counts, ratio
 from apples._kernels.ranking import fold_ranking
 from apples._params import Options, ParameterValueError, Policy, Undefined, declare
@@ -42,6 +43,18 @@ def _label_counts(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """TP, FP, FN of each fold and label, shape (folds, labels), from confusion matrices ``[f, true, predicted]``."""
     tp = np.einsum("fii->fi", m)
     return tp, m.sum(axis=1) - tp, m.sum(axis=2) - tp
+
+
+def _confusion(p: CVPredictions, r: int) -> np.ndarray:
+    """The confusion matrices of repeat ``r``'s folds: counts of rows, or sums of ``sample_weight`` if given."""
+    if p.sample_weight is None:
+        return p.confusion(r)
+    assert p.pred_codes is not None
+    rows = p.rows(r)
+    q = 2 if p.task == "binary" else len(p.labels)
+    return confusion_by_fold(
+        p.fold_codes[r], p.truth_codes[rows], p.pred_codes[rows], p.fold_ids[r].size, q, p.sample_weight[rows]
+    )
 
 
 def _rows(p: CVPredictions) -> tuple[list[str], list[dict[str, Any]]]:
@@ -67,10 +80,13 @@ def _fold_frame(p: CVPredictions, beta: float) -> pd.DataFrame:
         rows_r, fold, k = p.rows(r), p.fold_codes[r], p.fold_ids[r].size
         truth = p.truth_codes[rows_r]
         add("n", np.bincount(fold, minlength=k))
+        w = None if p.sample_weight is None else p.sample_weight[rows_r]
+        if w is not None:
+            add("weight", np.bincount(fold, weights=w, minlength=k))
         if p.task == "binary":
             add("positives", np.bincount(fold, weights=truth, minlength=k).astype(np.int64))
         if p.pred_codes is not None:
-            m = p.confusion(r)
+            m = _confusion(p, r)
             correct = np.einsum("fii->f", m)
             if p.task == "binary":
                 tp, fp, fn, tn = m[:, 1, 1], m[:, 0, 1], m[:, 1, 0], m[:, 0, 0]
@@ -88,13 +104,14 @@ def _fold_frame(p: CVPredictions, beta: float) -> pd.DataFrame:
                 add("f_macro", np.nan_to_num(f_of_counts(tp, fp, fn, beta)).mean(axis=1))
             add("accuracy", ratio(correct, m.sum(axis=(1, 2))))
         if p.y_score is not None:
-            s = p.y_score[rows_r]
+            keep = slice(None) if w is None else w > 0  # weight 0: left out, as scikit-learn's ranking does
+            s, t, fk, wk = p.y_score[rows_r][keep], truth[keep], fold[keep], None if w is None else w[keep]
             if p.task == "binary":
-                rank = fold_ranking(truth == 1, s, fold, k)
+                rank = fold_ranking(t == 1, s, fk, k, weights=wk)
                 add("roc_auc", rank.auc)
                 add("average_precision", rank.ap)
             else:
-                aucs = np.array([fold_ranking(truth == j, s[:, j], fold, k).auc for j in range(len(p.labels))])
+                aucs = np.array([fold_ranking(t == j, s[:, j], fk, k, weights=wk).auc for j in range(len(p.labels))])
                 defined = (~np.isnan(aucs)).sum(axis=0)
                 with np.errstate(invalid="ignore"):
                     add(
@@ -122,7 +139,9 @@ def fold_table(predictions: CVPredictions, *, beta: float = 1.0) -> pd.DataFrame
     -------
     pandas.DataFrame
         Columns ``repeat`` (with repeats), ``fold`` (the fold id as given), ``n`` (rows of the fold),
-        then, binary: ``positives``; with ``y_pred`` ``tp``, ``fp``, ``fn``, ``tn``, ``precision``,
+        ``weight`` (with ``sample_weight``: the fold's sum of weights; every measure and count after it is
+        then weighted, as ``sklearn.metrics`` with ``sample_weight=``), then, binary: ``positives``; with
+        ``y_pred`` ``tp``, ``fp``, ``fn``, ``tn``, ``precision``,
         ``recall``, ``f`` (F_beta of the fold, eq. 2 of Forman & Scholz 2010) and ``accuracy``;
         with ``y_score`` ``roc_auc`` and ``average_precision``. A fold's 0/0 is NaN (precision
         without predicted positives, AUC of one class): the fold table shows it, the aggregations
@@ -255,7 +274,8 @@ def label_table(
         avg"`` (eq. 10 with test frequencies: weighted by support); columns ``precision``,
         ``recall``, ``f``, ``support``. Under repeats every value is the mean over repeats of the
         repeat's value (``"folds"``: over every fold of every repeat) and ``support`` the mean per
-        repeat (``"folds"``: per fold).
+        repeat (``"folds"``: per fold). With ``sample_weight`` on the predictions every count is a sum of
+        weights (``support`` too), as ``classification_report(..., sample_weight=)`` counts them.
 
     Raises
     ------
@@ -289,7 +309,7 @@ def label_table(
         names, codes = list(p.labels), list(range(len(p.labels)))
     per_repeat: list[dict[str, np.ndarray]] = []
     for r in range(p.n_repeats):
-        m = p.confusion(r)
+        m = _confusion(p, r)
         tp, fp, fn = (a[:, codes] for a in _label_counts(m))
         if over == "pooled":
             tp, fp, fn = tp.sum(axis=0), fp.sum(axis=0), fn.sum(axis=0)

@@ -14,14 +14,28 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from apples._kernels.ranking import (
+    CumulativeCounts,
     ap_from_counts,
     auc_from_counts,
     cumulative_counts,
+    fold_ranking,
     precision_at_k_from_counts,
     roc_points,
 )
-from apples._params import Kind, Options, ParameterValueError, Policy, Undefined, check_int, declare, resolve
+from apples._params import (
+    Kind,
+    Nullable,
+    Options,
+    ParameterValueError,
+    Policy,
+    SameLength,
+    Undefined,
+    check_int,
+    declare,
+    resolve,
+)
 from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of, one_class
+from apples.metrics.scoring_rules import SAMPLE_WEIGHT
 
 __all__ = [
     "PRECISION_AT_K_TIES",
@@ -51,6 +65,39 @@ class _TopK(Kind):
         return k
 
 
+#: The declaration of a ranking measure that takes ``sample_weight`` (scikit-learn's).
+_WEIGHTED = {**SCORED, "sample_weight": Nullable(SAMPLE_WEIGHT)}
+_WEIGHTED_RELATIONS = [*SCORED_RELATIONS, SameLength("y_true", "sample_weight")]
+
+
+def _kept(positive: np.ndarray, scores: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cases of positive weight (scikit-learn's ``_binary_clf_curve`` drops the others)."""
+    keep = w > 0
+    return positive[keep], scores[keep], w[keep]
+
+
+def _weighted_counts(positive: np.ndarray, scores: np.ndarray, w: np.ndarray) -> CumulativeCounts:
+    """Sums of the weights of the positives and negatives scored at or above each distinct threshold."""
+    positive, scores, w = _kept(positive, scores, w)
+    order = np.argsort(scores, kind="stable")[::-1]
+    s, p, ws = scores[order], positive[order], w[order]
+    change = np.flatnonzero(s[1:] != s[:-1])
+    last, first = np.r_[change, s.size - 1], np.r_[0, change + 1]
+    tp = np.cumsum(np.where(p, ws, 0.0))[last]
+    fp = np.cumsum(np.where(p, 0.0, ws))[last]
+    n_pos, n_neg = float(tp[-1]) if tp.size else 0.0, float(fp[-1]) if fp.size else 0.0
+    return CumulativeCounts(s[first], tp, fp, n_pos, n_neg)  # type: ignore[arg-type]
+
+
+def _weighted_ranking(positive: np.ndarray, scores: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """(AUC, AP) with case weights, from the ranking kernel (one fold)."""
+    positive, scores, w = _kept(positive, scores, w)
+    if scores.size == 0:
+        return float("nan"), float("nan")
+    r = fold_ranking(positive, scores, np.zeros(scores.size, dtype=np.intp), 1, weights=w)
+    return r.auc_merge, r.ap_merge
+
+
 class ROCCurve(NamedTuple):
     """The ROC curve: false and true positive rates at every threshold, from the origin on.
 
@@ -64,8 +111,10 @@ class ROCCurve(NamedTuple):
     thresholds: np.ndarray  #: ``inf``, then the distinct scores decreasing (float64)
 
 
-@declare(**SCORED, relations=SCORED_RELATIONS)
-def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> ROCCurve:
+@declare(**_WEIGHTED, relations=_WEIGHTED_RELATIONS)
+def roc_curve(
+    y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1, sample_weight: ArrayLike | None = None
+) -> ROCCurve:
     """ROC curve: false and true positive rate at every distinct score threshold.
 
     Parameters
@@ -77,6 +126,9 @@ def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1)
         margins, anything ranked).
     pos_label : label, default 1
         The positive class.
+    sample_weight : array-like of shape (n,), optional
+        Finite non-negative case weights: the rates are sums of weights (scikit-learn's
+        ``sample_weight=``; cases of weight 0 are left out, as scikit-learn leaves them out).
 
     Returns
     -------
@@ -117,11 +169,29 @@ def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1)
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.5, 0.1])
     """
+    if sample_weight is not None:
+        t = np.asarray(y_true)
+        positive = t == pos_label
+        c = _weighted_counts(positive, np.asarray(y_score), np.asarray(sample_weight))
+        if c.n_pos == 0 or c.n_neg == 0:
+            raise ParameterValueError(
+                f"{one_class(positive & (np.asarray(sample_weight) > 0), t, pos_label)} among the cases of "
+                "positive weight: the ROC curve is 0/0 on one axis",
+                param="y_true",
+            )
+        return ROCCurve(*roc_points(c))
     return ROCCurve(*roc_points(counts_of(y_true, y_score, pos_label)))
 
 
-@declare(**SCORED, undefined=_RANKING_POLICY, relations=SCORED_RELATIONS)
-def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1, undefined: Policy = "raise") -> float:
+@declare(**_WEIGHTED, undefined=_RANKING_POLICY, relations=_WEIGHTED_RELATIONS)
+def roc_auc(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Hashable = 1,
+    undefined: Policy = "raise",
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """Area under the ROC curve, the Mann–Whitney probability with ties counting 1/2.
 
     ``AUC = (#{pos > neg} + 0.5 · #{pos = neg}) / (P · N)`` over all
@@ -139,6 +209,10 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1, u
         :class:`~apples.UndefinedMetricError` (a ``ValueError``), or return
         ``nan`` for the caller to skip. There is no zero option: a substituted
         0 would read as "perfectly wrong ranking".
+    sample_weight : array-like of shape (n,), optional
+        Finite non-negative case weights: each pair counts the product of its weights (the weighted
+        Mann–Whitney AUC, scikit-learn's ``roc_auc_score(sample_weight=)``); with weight only in one
+        class the AUC is undefined as above.
 
     Returns
     -------
@@ -157,15 +231,23 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1, u
     """
     t = np.asarray(y_true)
     positive = t == pos_label
-    value = auc_from_counts(cumulative_counts(positive, np.asarray(y_score)))
-    if value != value:  # one class only
+    if sample_weight is None:
+        value = auc_from_counts(cumulative_counts(positive, np.asarray(y_score)))
+    else:
+        value = _weighted_ranking(positive, np.asarray(y_score), np.asarray(sample_weight))[0]
+    if value != value:  # one class only (of positive weight)
         return resolve(value, undefined, what="AUC", hint=f"{one_class(positive, t, pos_label)}; {_HINT}")
     return value
 
 
-@declare(**SCORED, undefined=_RANKING_POLICY, relations=SCORED_RELATIONS)
+@declare(**_WEIGHTED, undefined=_RANKING_POLICY, relations=_WEIGHTED_RELATIONS)
 def average_precision(
-    y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1, undefined: Policy = "raise"
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Hashable = 1,
+    undefined: Policy = "raise",
+    sample_weight: ArrayLike | None = None,
 ) -> float:
     """Average precision: precision at each threshold weighted by the recall it adds.
 
@@ -185,6 +267,9 @@ def average_precision(
         With no positives recall is 0/0 and AP is undefined: raise
         :class:`~apples.UndefinedMetricError` or return ``nan``.
         (scikit-learn returns 0 with a warning.) With no negatives AP is 1.
+    sample_weight : array-like of shape (n,), optional
+        Finite non-negative case weights: recall and precision are sums of weights (scikit-learn's
+        ``average_precision_score(sample_weight=)``; cases of weight 0 are left out, as there).
 
     References
     ----------
@@ -198,8 +283,11 @@ def average_precision(
     """
     t = np.asarray(y_true)
     positive = t == pos_label
-    value = ap_from_counts(cumulative_counts(positive, np.asarray(y_score)))
-    if value != value:  # no positives: recall is 0/0
+    if sample_weight is None:
+        value = ap_from_counts(cumulative_counts(positive, np.asarray(y_score)))
+    else:
+        value = _weighted_ranking(positive, np.asarray(y_score), np.asarray(sample_weight))[1]
+    if value != value:  # no positives (of positive weight): recall is 0/0
         hint = f"{one_class(positive, t, pos_label)}; {_HINT}"
         return resolve(value, undefined, what="average precision (recall is 0/0)", hint=hint)
     return value

@@ -243,6 +243,11 @@ def header_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
     lines = [f"{what}: {size}", f"Folds: {strat}; {seed}."]
     if d.get("beta", 1.0) != 1.0:
         lines[-1] += f" F-measures are F_beta with beta = {d['beta']:g}."
+    if "sample_weight" in d:  # weighted values (apples.report's Notes)
+        sw = d["sample_weight"]
+        lines.append(
+            f"Values weighted by sample_weight (total weight {sw['total']:g}, {sw['n_zero']:,} rows of weight 0)."
+        )
     policy = undefined_policy(d)
     if policy:
         lines.append(f"Undefined folds: {policy}.")

@@ -31,6 +31,12 @@ AUC have no such argument: under repeats they are ``null`` and their ``reason`` 
 Every interval that is ``null`` or has width 0 carries a ``reason``: the value is undefined, every fold
 was undefined (an average of substituted zeros), the fold values do not vary, the bootstrap cannot vary
 (e.g. no errors in any fold), too few folds, positives or negatives.
+Under sample weights no value gets an interval (``null``, method ``"none"``, with the reason): each
+method above assumes every case counts once (the bootstrap resamples cases, Wilson and DeLong count
+them, the corrected t sizes the folds by their cases), and an interval of a weighted value needs the
+sampling design the weights come from (strata, clusters, how the weights were made: Lumley 2010
+*Complex Surveys* ch. 2; Kish's effective sample size is exact only for weights independent of the
+outcome), which the predictions do not carry.
 Resampling intervals treat the trained models as fixed, so they miss
 the training-set part of the variance (notebook 10 §5 measures the under-coverage this causes).
 Every reported quantity lies in [0, 1], and so do the ends of its interval: a t or normal interval that
@@ -64,6 +70,7 @@ __all__ = [
     "interval_note",
     "interval_warnings",
     "multiclass_intervals",
+    "weighted_intervals",
 ]
 
 #: Most resampled cells held in memory at once by the multi-class bootstrap (float64: 32 MiB).
@@ -105,9 +112,11 @@ def interval_warnings(d: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def interval_note(settings: IntervalSettings, task: str) -> str:
+def interval_note(settings: IntervalSettings, task: str, weighted: bool = False) -> str:
     """The note that a ``task`` ("binary" or "multiclass") report prints about its intervals."""
     head = f"Intervals ({100 * settings.confidence:g}%): "
+    if weighted:
+        return head + "none under sample weights: " + WEIGHTED_NONE + "."
     if settings.repeated:
         return (
             head + "fold averages by Bouckaert & Frank's (2004) corrected repeated k-fold t over all repeats' fold "
@@ -135,6 +144,31 @@ def interval_note(settings: IntervalSettings, task: str) -> str:
         + "; fold averages by Nadeau & Bengio's corrected t. The bootstrap, Wilson and DeLong intervals see only "
         "the test cases and treat the trained models as fixed: they can be too narrow (notebook 10 §5)."
     )
+
+
+#: Why a weighted report has no intervals (see the module docstring).
+WEIGHTED_NONE = (
+    "the values are weighted (sample_weight): the bootstrap, Wilson, DeLong and the corrected t assume every case "
+    "counts once, and an interval of a weighted value needs the sampling design behind the weights (Lumley 2010, "
+    "ch. 2), which the predictions do not carry"
+)
+
+
+def weighted_intervals(values: dict[str, Any], settings: IntervalSettings) -> dict[str, Any]:
+    """The ``"intervals"`` section of a weighted report: every value of ``values`` (the report's quantity
+    sections) with a ``null`` interval whose reason says why (:data:`WEIGHTED_NONE`)."""
+
+    def none(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {key: none(child) for key, child in node.items()}
+        return {"low": None, "high": None, "method": "none", "reason": WEIGHTED_NONE}
+
+    return {
+        "confidence": settings.confidence,
+        "n_resamples": settings.n_resamples,
+        "seed": settings.seed,
+        **{section: none(tree) for section, tree in values.items()},
+    }
 
 
 def _rng(settings: IntervalSettings, repeat: int, quantity: int) -> np.random.Generator:

@@ -34,6 +34,7 @@ from apples.reporting._intervals import (
     interval_note,
     interval_warnings,
     multiclass_intervals,
+    weighted_intervals,
 )
 from apples.reporting._model import CVReport
 from apples.reporting._tables import repeat_tables
@@ -172,6 +173,7 @@ def report(
 
             binary:      {"task": "binary", "n", "n_folds", "design", "pos_label",   (each quantity if computed)
                           ["beta"], ["stratified"], ["cv_seed"],            (each if given: beta if not 1)
+                          ["sample_weight": {"total", "n_zero"}],          (weighted predictions only)
                           "f_measure": {"tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"},
                           "precision" | "recall" | "accuracy": {"pooled", "avg"},
                           "roc_auc" | "average_precision": {"avg", "merge"},
@@ -228,6 +230,15 @@ def report(
       where they are defined (a fold with one class has no AUC; a fold without
       positives has no AP), as ``cv_roc_auc(..., undefined="skip")``; ``null`` if no
       fold has one. The folds left out are listed.
+    * Sample weights (``CVPredictions(..., sample_weight=)``): every value is computed with the
+      weights, as ``sklearn.metrics`` does with ``sample_weight=`` (pooled counts are sums of weights,
+      each fold's value is weighted, ROC AUC and average precision are the weighted ones, the log loss
+      and Brier score weighted means); "avg" is still the plain mean over folds. A fold whose weights
+      are all 0 is a 0/0 for every value: precision and recall count 0 as above, accuracy, the scoring
+      rules, ROC AUC and AP leave it out of the mean; the fold lists it. Folds' ``n`` and
+      ``positives`` and the per-label counts count rows. No value gets an interval (the reason is
+      given: :mod:`apples.reporting._intervals`). ``"sample_weight"`` in the header holds the total
+      weight and the number of rows of weight 0.
     * Multi-class averages use the label set in every fold (given by ``labels=``,
       else every label of the data), a label's undefined precision or recall
       counting as 0 (``average_scores(..., undefined="zero")``, Van Asch §4.1).
@@ -313,7 +324,14 @@ def report(
             ],
             "std": {sec: _combine([b[sec] for b in bodies], _std) for sec in sections},
         }
-    if settings is not None:
+    weighted = p.sample_weight is not None
+    if weighted:
+        w = p.sample_weight
+        assert w is not None
+        d["sample_weight"] = {"total": math.fsum(w.tolist()), "n_zero": int(np.count_nonzero(w == 0))}
+    if settings is not None and weighted:
+        d["intervals"] = weighted_intervals({sec: d[sec] for sec in sections}, settings)
+    elif settings is not None:
         if p.task == "binary":
             parts = [binary_intervals(t, settings, r) for r, t in enumerate(tables)]
         else:
@@ -324,7 +342,7 @@ def report(
         d["intervals"] = combine_intervals(parts, settings)
     d["recommended"], d["notes"] = guidance(d)
     if settings is not None:
-        d["notes"].append(interval_note(settings, d["task"]))
+        d["notes"].append(interval_note(settings, d["task"], weighted))
     # the scores against the predicted labels, from each repeat's sort (the mean over repeats where defined)
     defined = [t.prediction_auc for t in tables if t.prediction_auc == t.prediction_auc]
     prediction_auc = float(np.mean(defined)) if defined else None

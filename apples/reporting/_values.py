@@ -1,8 +1,11 @@
 """The values of one repeat of a report, from its fold table: the binary and the multi-class part.
 
 Each part is a dict of quantity sections (JSON values; ``None`` where 0/0), the folds with their
-undefined values, and for multi-class tasks the per-label counts. The undefined-fold policy is
-the one :func:`apples.report` documents; every number comes from a kernel:
+undefined values, and for multi-class tasks the per-label counts. With sample weights (the table's
+``weights``) every value is computed from the weighted counts (sums of the weights, as
+``sklearn.metrics`` does with ``sample_weight=``); the folds' ``n`` and ``positives`` and the per-label
+counts stay counts of rows (integers), and a fold whose weights are all 0 has no accuracy (0/0).
+The undefined-fold policy is the one :func:`apples.report` documents; every number comes from a kernel:
 :func:`~apples._kernels.f_measure.cv_f` for the five F aggregations (Forman & Scholz §2.3),
 :func:`~apples._kernels.averages.label_averages` for Van Asch's averages (§3), and the fold
 ranking of the table for ROC AUC and average precision.
@@ -114,29 +117,38 @@ def binary_values(table: RepeatTable, beta: float = 1.0) -> dict[str, Any]:
                 "avg": math.fsum(per_fold.tolist()) / k,
             }
         n = tp + fp + fn + tn
-        out["accuracy"] = {
-            "pooled": float((tp.sum() + tn.sum()) / n.sum()),
-            "avg": math.fsum(((tp + tn) / n).tolist()) / k,
-        }
+        if table.weights is None:
+            out["accuracy"] = {
+                "pooled": float((tp.sum() + tn.sum()) / n.sum()),
+                "avg": math.fsum(((tp + tn) / n).tolist()) / k,
+            }
+        else:  # a fold whose weights are all 0 has no accuracy (0/0): left out of the mean, listed in its fold
+            out["accuracy"] = {
+                "pooled": num_or_none(float(ratio(tp.sum() + tn.sum(), n.sum()))),
+                "avg": _mean_defined(ratio(tp + tn, n)),
+            }
     if table.ranking is not None:
         rank = table.ranking[0]
         out["roc_auc"] = {"avg": _mean_defined(rank.auc), "merge": num_or_none(rank.auc_merge)}
         out["average_precision"] = {"avg": _mean_defined(rank.ap), "merge": num_or_none(rank.ap_merge)}
     if table.fold_codes is not None and table.positive is not None and are_probabilities(table.scores):
         y = table.positive.astype(np.int64)
-        rules = fold_scoring_rules(y, np.asarray(table.scores, dtype=float), table.fold_codes, k)
+        rules = fold_scoring_rules(y, np.asarray(table.scores, dtype=float), table.fold_codes, k, table.weights)
         for name, per_fold, pooled in (
             ("log_loss", rules.log_loss, rules.pooled_log_loss),
             ("brier_score", rules.brier, rules.pooled_brier),
         ):
             if not math.isfinite(pooled):
                 continue  # an infinite log loss (probability 0 for what happened) is no number: the row is absent
-            out[name] = {"pooled": float(pooled), "avg": math.fsum(per_fold.tolist()) / k}
+            avg = math.fsum(per_fold.tolist()) / k if table.weights is None else _mean_defined(per_fold)
+            out[name] = {"pooled": float(pooled), "avg": avg}
     out["folds"] = []
     for i in range(k):
         undefined = []
         if m is not None:
             c = m[i]
+            if table.weights is not None and c.sum() == 0:
+                undefined.append({"quantity": "accuracy", "reason": "every sample weight in the fold is 0"})
             if c[1, 1] + c[0, 1] == 0:
                 undefined.append({"quantity": "precision", "reason": "no positive predictions (TP + FP = 0)"})
             if c[1, 1] + c[1, 0] == 0:
@@ -205,10 +217,16 @@ def multiclass_values(table: RepeatTable, labels: list, train: np.ndarray | None
         }
     n_fold = m.sum(axis=(1, 2))
     correct = np.einsum("fii->f", m)
-    out["accuracy"] = {
-        "pooled": int(correct.sum()) / int(n_fold.sum()),
-        "avg": math.fsum((correct / n_fold).tolist()) / k,
-    }
+    if table.weights is None:
+        out["accuracy"] = {
+            "pooled": int(correct.sum()) / int(n_fold.sum()),
+            "avg": math.fsum((correct / n_fold).tolist()) / k,
+        }
+    else:  # weighted sums; a fold whose weights are all 0 has no accuracy (0/0) and is left out of the mean
+        out["accuracy"] = {
+            "pooled": num_or_none(float(ratio(correct.sum(), n_fold.sum()))),
+            "avg": _mean_defined(ratio(correct, n_fold)),
+        }
     fold_auc = np.full(k, np.nan)
     defined_in_fold = np.zeros(k, dtype=int)
     if table.ranking is not None:  # without scores there is no ROC AUC: the section is absent, never null
@@ -223,8 +241,12 @@ def multiclass_values(table: RepeatTable, labels: list, train: np.ndarray | None
                 "merge": math.fsum(merged) / len(merged) if merged else None,
             }
         }
-    total_tp, total_fp, total_fn = tp.sum(axis=0), fp.sum(axis=0), fn.sum(axis=0)
-    n_all = float(n_fold.sum())
+    rows = m if table.row_confusion is None else table.row_confusion  # per_label and folds count rows
+    row_tp = np.einsum("fii->fi", rows)
+    total_tp = row_tp.sum(axis=0)
+    total_fp, total_fn = rows.sum(axis=1).sum(axis=0) - total_tp, rows.sum(axis=2).sum(axis=0) - total_tp
+    n_rows = rows.sum(axis=(1, 2))
+    n_all = float(n_rows.sum())
     out["per_label"] = [
         {
             "label": plain(lab),
@@ -240,6 +262,8 @@ def multiclass_values(table: RepeatTable, labels: list, train: np.ndarray | None
     for f in range(k):
         absent = [plain(labels[i]) for i in range(q) if true[f, i] == 0]
         undefined: list[dict[str, Any]] = []
+        if table.weights is not None and n_fold[f] == 0:
+            undefined.append({"quantity": "accuracy", "reason": "every sample weight in the fold is 0"})
         for i, lab in enumerate(labels):
             if tp[f, i] + fp[f, i] == 0:
                 undefined.append({"quantity": "precision", "label": plain(lab), "reason": "never predicted"})
@@ -250,7 +274,7 @@ def multiclass_values(table: RepeatTable, labels: list, train: np.ndarray | None
                 {"quantity": "roc_auc", "reason": f"{q - int(defined_in_fold[f])} label(s) without both classes"}
             )
         out["folds"].append(
-            {"fold": plain(table.fold_ids[f]), "n": int(n_fold[f]), "absent_labels": absent, "undefined": undefined}
+            {"fold": plain(table.fold_ids[f]), "n": int(n_rows[f]), "absent_labels": absent, "undefined": undefined}
         )
     out["_per_fold"] = per_fold  # for the intervals' second pass; removed before the report is built
     out["_fold_auc"] = fold_auc
