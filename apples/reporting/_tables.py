@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from apples._kernels.counting import confusion_by_fold
+from apples._kernels.labels import FoldLabelCounts, fold_label_counts
 from apples._kernels.ranking import FoldRanking, fold_ranking
 from apples.cv.predictions import CVPredictions
 
@@ -34,6 +35,7 @@ class RepeatTable(NamedTuple):
     scores: np.ndarray | None  #: binary: the scores of the repeat's cases (for DeLong)
     prediction_auc: float  #: binary: the AUC of the scores against the predicted labels (NaN if undefined)
     fold_codes: np.ndarray | None = None  #: binary with scores: each case's fold code 0..k-1 (for the scoring rules)
+    label_counts: FoldLabelCounts | None = None  #: multi-label: TP, FP, FN per fold and label, exact matches per fold
 
 
 def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
@@ -45,8 +47,10 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
         fold = p.fold_codes[r]
         k = p.fold_ids[r].size
         truth = p.truth_codes[rows]
-        confusion = None
-        if p.pred_codes is not None:
+        confusion = label_counts = None
+        if p.task == "multilabel" and p.pred_codes is not None:
+            label_counts = fold_label_counts(fold, truth, p.pred_codes[rows], k)
+        elif p.pred_codes is not None:
             confusion = confusion_by_fold(fold, truth, p.pred_codes[rows], k, q)
         ranking = positive = scores = None
         prediction_auc = float("nan")
@@ -58,7 +62,8 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
                 ranking = [fold_ranking(positive, scores, fold, k, other=predicted)]
                 prediction_auc = ranking[0].other_auc_merge
             else:
-                ranking = [fold_ranking(truth == j, s[:, j], fold, k) for j in range(q)]
+                multi = p.task == "multilabel"
+                ranking = [fold_ranking(truth[:, j] if multi else truth == j, s[:, j], fold, k) for j in range(q)]
         tables.append(
             RepeatTable(
                 fold_ids=p.fold_ids[r],
@@ -72,6 +77,7 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
                 scores=scores,
                 prediction_auc=prediction_auc,
                 fold_codes=fold if scores is not None else None,
+                label_counts=label_counts,
             )
         )
     return tables
