@@ -100,6 +100,10 @@ class _LabelData(Kind):
         return LABELS.check(name, value)
 
 
+#: The kind of ``y_true`` and ``y_pred``: one label per case, or multi-label data.
+_Y_LABELS = _LabelData()
+
+
 def _indicator(name: str, value: np.ndarray) -> np.ndarray:
     """A checked 0/1 indicator table (bool), one row per case and one column per label."""
     if value.dtype.kind not in "biuf":
@@ -113,7 +117,7 @@ def _indicator(name: str, value: np.ndarray) -> np.ndarray:
         i, j = (int(x) for x in np.argwhere(bad)[0])
         raise ParameterValueError(
             f"{name} is two-dimensional {value.shape}, so a multi-label indicator array of 0/1; {name}[{i}, {j}] is "
-            f"{value[i, j]!r}",
+            f"{value[i, j].item()!r}",
             param=name,
         )
     if value.shape[1] == 0:
@@ -231,9 +235,9 @@ class CVPredictions:
     """
 
     @declare(
-        y_true=_LabelData(),
+        y_true=_Y_LABELS,
         folds=FOLD_IDS,
-        y_pred=Nullable(_LabelData()),
+        y_pred=Nullable(_Y_LABELS),
         y_score=Nullable(SCORE_ARRAY),
         repeats=Nullable(REPEAT_IDS),
         cases=Nullable(Labels("a one-dimensional array of case ids, one per row")),
@@ -356,8 +360,9 @@ class CVPredictions:
             )
         if y_pred is None:
             raise ParameterValueError(
-                "multi-label predictions need y_pred (the predicted label sets or indicator array); scores alone "
-                "name no prediction to count",
+                "y_true is multi-label (a two-dimensional indicator array or label sets), and multi-label "
+                "predictions need y_pred (the predicted label sets or indicator array): scores alone name no "
+                "prediction to count",
                 param="y_pred",
             )
         for name, v in (("y_true", y_true), ("y_pred", y_pred)):
