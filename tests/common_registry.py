@@ -70,8 +70,8 @@ class Role:
         return self.name
 
 
-#: 1-d class labels (y_true, y_pred, y); CVPredictions' also take multi-label data (2-d refused without a partner)
-LABELS = Role("labels", (_params.LABELS, LABEL_DATA, apples.cv.predictions._Y_LABELS))
+#: 1-d class labels (y_true, y_pred, y); CVPredictions' and cross_val_predictions' also take multi-label data
+LABELS = Role("labels", (_params.LABELS, LABEL_DATA, apples.cv.predictions._Y_LABELS, apples.cv.sklearn_adapter._Y))
 FOLD_IDS = Role("fold ids", (_params.FOLD_IDS, _params.REPEAT_IDS))  #: 1-d fold (or repeat) ids, checked like labels
 SCORES = Role("scores", (_params.SCORES, SCORE_ARRAY))  #: 1-d finite real scores (y_score, uncertainty)
 POSITIVE = Role("positive label", (_params.LABEL,))  #: one label that must be one of the labels and of their kind
