@@ -66,3 +66,14 @@ def test_unequal_lengths_refused():
 def test_fold_counts_is_binary_only():
     with pytest.raises(ValueError, match="binary"):
         CVPredictions(T, folds=FOLDS, y_pred=P).fold_counts()
+
+
+def test_compare_refuses_multilabel_predictions_by_name():
+    """Its fold counts are per label: a comparison of 'accuracy' on them would be a silent wrong number."""
+    import apples
+
+    a = CVPredictions(T, folds=FOLDS, y_pred=P)
+    b = CVPredictions(T, folds=FOLDS, y_pred=1 - P)
+    with pytest.raises(ValueError, match="multi-label") as err:
+        apples.compare(a, b)
+    assert err.value.param == "a"
