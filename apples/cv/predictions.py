@@ -3,9 +3,9 @@
 Introduced in notebook 09. A cross-validated result is a table with one row per prediction: the
 true label, the predicted label and/or the score, the fold the case was tested in and, for
 repeated cross-validation, the repeat. :class:`CVPredictions` holds that table, checked once when
-it is built, with the task it implies (binary with a positive label, or multi-class over a label
-set). Everything that aggregates over folds reads it: :func:`apples.report`, the command line,
-and the counts of each fold (:meth:`CVPredictions.fold_counts`).
+it is built, with the task it implies (binary with a positive label, multi-class over a label
+set, or multi-label: a label set per case, Van Asch §5). Everything that aggregates over folds
+reads it: :func:`apples.report`, the command line, and the counts of each fold (:meth:`CVPredictions.fold_counts`).
 :func:`apples.cross_val_predictions` returns one, from any scikit-learn splitter: a repeat is one
 partition into folds (k-fold, leave-one-out, each repeat of repeated k-fold) or one hold-out test
 set (``ShuffleSplit``; test sets that overlap), and :attr:`CVPredictions.design` says which.
@@ -89,6 +89,9 @@ class _LabelData(Kind):
             return _indicator(name, value)
         items = value.tolist() if hasattr(value, "tolist") and np.ndim(value) == 1 else value  # type: ignore[arg-type]
         if isinstance(items, (list, tuple)) and items and all(isinstance(x, _SET_TYPES) for x in items):
+            kinds = {type(lab) for x in items for lab in x}
+            if kinds <= {str} or kinds <= {int}:  # plain str or int labels: valid as they are, no check per case
+                return [tuple(dict.fromkeys(x)) for x in items]
             return [_label_set(f"{name}[{i}]", x) for i, x in enumerate(items)]
         if isinstance(items, (list, tuple)) and any(isinstance(x, _SET_TYPES) for x in items):
             i = next(i for i, x in enumerate(items) if not isinstance(x, _SET_TYPES))
@@ -218,7 +221,10 @@ class CVPredictions:
         ``labels=``; multi-class scores without one column per label, or binary scores with more
         than one column; a single fold without ``repeats``; some repeats with a single fold and
         others with several; a case (``cases``) twice in one repeat; ``n_cases`` below the number
-        of distinct cases.
+        of distinct cases. Multi-label: ``y_true`` and ``y_pred`` not both multi-label, or of two
+        forms without ``labels=``; an indicator array not 0/1, or whose width differs from the other's
+        or from ``labels``; a label set holding a label outside ``labels=``; no ``y_pred``;
+        ``pos_label`` given.
 
     Examples
     --------
