@@ -92,7 +92,7 @@ class _LabelData(Kind):
             kinds = {type(lab) for x in items for lab in x}
             if kinds <= {str} or kinds <= {int}:  # plain str or int labels: valid as they are, no check per case
                 return [tuple(dict.fromkeys(x)) for x in items]
-            return [_label_set(f"{name}[{i}]", x) for i, x in enumerate(items)]
+            return [_label_set(name, i, x) for i, x in enumerate(items)]
         if isinstance(items, (list, tuple)) and any(isinstance(x, _SET_TYPES) for x in items):
             i = next(i for i, x in enumerate(items) if not isinstance(x, _SET_TYPES))
             raise ParameterTypeError(
@@ -130,12 +130,17 @@ def _indicator(name: str, value: np.ndarray) -> np.ndarray:
     return value.astype(bool)
 
 
-def _label_set(name: str, value: Any) -> tuple:
-    """One case's labels, checked (no missing or continuous label), duplicates removed, in a stable order."""
+def _label_set(name: str, i: int, value: Any) -> tuple:
+    """Case ``i``'s labels, checked (no missing or continuous label), duplicates removed, in a stable order."""
     labs = list(value)
     if not labs:
         return ()
-    arr = LABELS.check(name, labs)
+    try:
+        arr = LABELS.check(f"{name}[{i}]", labs)
+    except TypeError as err:
+        raise ParameterTypeError(str(err), param=name) from None
+    except ValueError as err:
+        raise ParameterValueError(str(err), param=name) from None
     seen: dict = {}
     for v in arr.tolist():
         seen.setdefault(v, None)
@@ -396,7 +401,13 @@ class CVPredictions:
         if sets:
             every = [lab for v in sets for row in v for lab in row]
             if every:
-                found = codes_of_named("y_true and y_pred", np.asarray(every, dtype=object))[0].tolist()
+                try:
+                    found = codes_of_named("y_true and y_pred", np.asarray(every, dtype=object))[0].tolist()
+                except TypeError as err:
+                    raise ParameterTypeError(
+                        f"{err}: the label sets of y_true and y_pred hold labels of one kind (strings, or numbers)",
+                        param="y_pred",
+                    ) from None
         if labels is not None:
             self.labels = [_plain(v) for v in labels]
             outside = [v for v in found if v not in set(self.labels)]

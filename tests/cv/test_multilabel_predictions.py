@@ -49,7 +49,9 @@ def test_a_pandas_frame_is_an_indicator():
         ({"y_true": T, "y_score": np.zeros((4, 3))}, "y_pred", "need y_pred"),
         ({"y_true": [["a"], "b", [], ["a"]], "y_pred": [["a"], ["b"], [], []]}, "y_true", "mixes label sets"),
         ({"y_true": [[], [], [], []], "y_pred": [[], [], [], []]}, "labels", "no label at all"),
-        ({"y_true": [["a"], [None], [], ["a"]], "y_pred": [["a"], ["b"], [], []]}, "y_true[1]", "missing"),
+        ({"y_true": [["a"], [None], [], ["a"]], "y_pred": [["a"], ["b"], [], []]}, "y_true", r"y_true\[1\]"),
+        ({"y_true": [["a"], [1.5], [], ["a"]], "y_pred": [["a"], ["b"], [], []]}, "y_true", "continuous"),
+        ({"y_true": [["a"], ["b"], [], ["a"]], "y_pred": [[1], [2], [], []]}, "y_pred", "one kind"),
     ],
 )
 def test_refused_naming_the_argument(kwargs, param, match):
