@@ -70,7 +70,8 @@ class Role:
         return self.name
 
 
-LABELS = Role("labels", (_params.LABELS, LABEL_DATA))  #: 1-d class labels (y_true, y_pred, y)
+#: 1-d class labels (y_true, y_pred, y); CVPredictions' and cross_val_predictions' also take multi-label data
+LABELS = Role("labels", (_params.LABELS, LABEL_DATA, apples.cv.predictions._Y_LABELS, apples.cv.sklearn_adapter._Y))
 FOLD_IDS = Role("fold ids", (_params.FOLD_IDS, _params.REPEAT_IDS))  #: 1-d fold (or repeat) ids, checked like labels
 SCORES = Role("scores", (_params.SCORES, SCORE_ARRAY))  #: 1-d finite real scores (y_score, uncertainty)
 POSITIVE = Role("positive label", (_params.LABEL,))  #: one label that must be one of the labels and of their kind
@@ -1742,5 +1743,32 @@ REGISTRY.update(
             ),
         )
         for name in ("roc_curve", "roc_auc", "average_precision")
+    }
+)
+
+# ---- issue 21, multi-label predictions (cv/predictions.py, reporting/, cv/sklearn_adapter.py) ----
+_ML_TRUE = [[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 0], [0, 1, 1]]
+_ML_PRED = [[1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1]]
+REGISTRY.update(
+    {
+        "CVPredictions@multilabel": Entry(
+            lambda: {
+                "y_true": np.array(_ML_TRUE),
+                "y_pred": np.array(_ML_PRED),
+                "folds": [0, 0, 0, 1, 1, 1],
+                "labels": ["x", "y", "z"],
+            },
+            {"folds": Arg(FOLD_IDS), "labels": Arg(LABEL_SET)},
+            project=_predictions_state,
+        ),
+        "report@multilabel": Entry(
+            lambda: {
+                "predictions": apples.CVPredictions(
+                    np.array(_ML_TRUE), y_pred=np.array(_ML_PRED), folds=[0, 0, 0, 1, 1, 1], labels=["x", "y", "z"]
+                )
+            },
+            {"predictions": Arg(MODEL)},
+            project=_report_dict,
+        ),
     }
 )

@@ -8,20 +8,24 @@ labels there are: per instance and label tp = min(gold, predicted), the excess f
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import scipy.sparse as sp
 
 __all__ = [
     "DENSE_CELLS",
+    "FoldLabelCounts",
     "Table",
     "codes_in",
+    "fold_label_confusion",
+    "fold_label_counts",
     "instance_table",
     "labels_from_matrix",
     "multilabel_counts",
     "single_label_counts",
     "split_confusion",
+    "van_asch_tn",
 ]
 
 
@@ -146,3 +150,50 @@ def labels_from_matrix(matrix: np.ndarray, names: np.ndarray) -> tuple[np.ndarra
     rows, cols = np.indices((q, q))
     reps = matrix.ravel()
     return np.repeat(names[rows.ravel()], reps), np.repeat(names[cols.ravel()], reps)
+
+
+# -- multi-label indicator tables per fold (cross-validation) ---------------------------------------
+class FoldLabelCounts(NamedTuple):
+    """TP, FP, FN of each label in each fold, ``(k, q)``; cases and exact matches per fold, ``(k,)``."""
+
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    sizes: np.ndarray  #: cases per fold
+    exact: np.ndarray  #: cases per fold whose predicted label set equals the gold set (subset accuracy's numerator)
+
+
+def fold_label_counts(fold: np.ndarray, gold: np.ndarray, pred: np.ndarray, k: int) -> FoldLabelCounts:
+    """TP, FP, FN per fold and label of 0/1 tables ``gold`` and ``pred`` ``(n, q)``; ``fold`` the codes 0..k-1.
+
+    >>> c = fold_label_counts(np.array([0, 0, 1]), np.array([[1, 0], [1, 1], [0, 1]]),
+    ...                       np.array([[1, 1], [0, 1], [0, 1]]), 2)
+    >>> c.tp.tolist(), c.fp.tolist(), c.fn.tolist(), c.exact.tolist()
+    ([[1, 1], [0, 1]], [[0, 1], [0, 0]], [[1, 0], [0, 0]], [0, 1])
+    """
+    g, p = np.asarray(gold, dtype=bool), np.asarray(pred, dtype=bool)
+    n = g.shape[0]
+    incidence = sp.csr_matrix((np.ones(n, dtype=np.int64), (fold, np.arange(n))), shape=(k, n))
+    tp = np.asarray(incidence @ (g & p).astype(np.int64))
+    fp = np.asarray(incidence @ (p & ~g).astype(np.int64))
+    fn = np.asarray(incidence @ (g & ~p).astype(np.int64))
+    sizes = np.bincount(fold, minlength=k).astype(np.int64)
+    exact = np.bincount(fold, weights=(g == p).all(axis=1), minlength=k).astype(np.int64)
+    return FoldLabelCounts(tp, fp, fn, sizes, exact)
+
+
+def van_asch_tn(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """Van Asch's §5.1 true negatives: the gold occurrences of the other labels minus fp_λ (labels last), at least 0.
+
+    >>> van_asch_tn(np.array([1, 0]), np.array([0, 1]), np.array([0, 1])).tolist()  # gold: A once, B once
+    [1, 0]
+    """
+    gold = tp + fn
+    return np.maximum(gold.sum(axis=-1, keepdims=True) - gold - fp, 0)
+
+
+def fold_label_confusion(counts: FoldLabelCounts) -> np.ndarray:
+    """Each fold's per-label 2 x 2 matrices ``(k, q, 2, 2)`` as ``[[tn, fp], [fn, tp]]`` with tn counted on cases
+    (cases where the label is neither gold nor predicted), scikit-learn's ``multilabel_confusion_matrix`` layout."""
+    tn = counts.sizes[:, None] - counts.tp - counts.fp - counts.fn
+    return np.stack([np.stack([tn, counts.fp], -1), np.stack([counts.fn, counts.tp], -1)], -2)

@@ -251,6 +251,12 @@ def _fold_values(p: CVPredictions, measure: str) -> np.ndarray:
 
 
 def _measures_of(p: CVPredictions, measures: list[str] | None, param: str = "measures") -> list[str]:
+    if p.task == "multilabel":  # its fold counts are per label (Van Asch §5): no measure of compare is defined on them
+        raise ParameterValueError(
+            "compare takes binary or multi-class predictions; these are multi-label (compare their report's "
+            "values, apples.report, instead)",
+            param=param if param != "measures" else "a",
+        )
     has_pred, has_score, binary = p.y_pred is not None, p.y_score is not None, p.task == "binary"
     usable = {"f1": has_pred and binary, "accuracy": has_pred, "roc_auc": has_score and binary}
     usable["average_precision"] = usable["roc_auc"]

@@ -3,9 +3,9 @@
 Introduced in notebook 09. A cross-validated result is a table with one row per prediction: the
 true label, the predicted label and/or the score, the fold the case was tested in and, for
 repeated cross-validation, the repeat. :class:`CVPredictions` holds that table, checked once when
-it is built, with the task it implies (binary with a positive label, or multi-class over a label
-set). Everything that aggregates over folds reads it: :func:`apples.report`, the command line,
-and the counts of each fold (:meth:`CVPredictions.fold_counts`).
+it is built, with the task it implies (binary with a positive label, multi-class over a label
+set, or multi-label: a label set per case, Van Asch §5). Everything that aggregates over folds
+reads it: :func:`apples.report`, the command line, and the counts of each fold (:meth:`CVPredictions.fold_counts`).
 :func:`apples.cross_val_predictions` returns one, from any scikit-learn splitter: a repeat is one
 partition into folds (k-fold, leave-one-out, each repeat of repeated k-fold) or one hold-out test
 set (``ShuffleSplit``; test sets that overlap), and :attr:`CVPredictions.design` says which.
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from apples._kernels.counting import codes_of, confusion_by_fold
+from apples._kernels.labels import fold_label_confusion, fold_label_counts
 from apples._params import (
     FOLD_IDS,
     LABEL,
@@ -34,6 +35,7 @@ from apples._params import (
     OneLabelKind,
     ParameterTypeError,
     ParameterValueError,
+    Relation,
     SameLength,
     check_scores,
     declare,
@@ -70,6 +72,97 @@ class _ScoreArray(Kind):
 
 SCORE_ARRAY = _ScoreArray()
 
+_SET_TYPES = (list, tuple, set, frozenset)
+
+
+class _LabelData(Kind):
+    """Labels: one per case (1-D), or multi-label: a 0/1 indicator array ``(n, n_labels)`` or a label set per case."""
+
+    what = (
+        "labels: a one-dimensional array (one label per case), or multi-label data: a 0/1 indicator array of shape "
+        "(n, n_labels) or a sequence of label sets (one list, tuple or set of labels per case)"
+    )
+
+    def check(self, name: str, value: object) -> Any:
+        if hasattr(value, "to_numpy") and not isinstance(value, np.ndarray) and np.ndim(value) == 2:  # type: ignore[arg-type]
+            value = value.to_numpy()
+        if isinstance(value, np.ndarray) and value.ndim == 2:
+            return _indicator(name, value)
+        items = value.tolist() if hasattr(value, "tolist") and np.ndim(value) == 1 else value  # type: ignore[arg-type]
+        if isinstance(items, (list, tuple)) and items and all(isinstance(x, _SET_TYPES) for x in items):
+            kinds = {type(lab) for x in items for lab in x}
+            if kinds <= {str} or kinds <= {int}:  # plain str or int labels: valid as they are, no check per case
+                return [tuple(dict.fromkeys(x)) for x in items]
+            return [_label_set(name, i, x) for i, x in enumerate(items)]
+        if isinstance(items, (list, tuple)) and any(isinstance(x, _SET_TYPES) for x in items):
+            i = next(i for i, x in enumerate(items) if not isinstance(x, _SET_TYPES))
+            raise ParameterTypeError(
+                f"{name} mixes label sets and single labels: {name}[{i}] is {items[i]!r:.60}; multi-label data give "
+                "one list, tuple or set of labels per case (an empty one for no label)",
+                param=name,
+            )
+        return LABELS.check(name, value)
+
+
+#: The kind of ``y_true`` and ``y_pred``: one label per case, or multi-label data.
+_Y_LABELS = _LabelData()
+
+
+def _indicator(name: str, value: np.ndarray) -> np.ndarray:
+    """A checked 0/1 indicator table (bool), one row per case and one column per label."""
+    if value.dtype.kind not in "biuf":
+        raise ParameterTypeError(
+            f"{name} is two-dimensional {value.shape}, so a multi-label indicator array: it must hold 0/1 "
+            f"(or bools), got dtype {value.dtype}",
+            param=name,
+        )
+    bad = ~((value == 0) | (value == 1))
+    if bad.any():
+        i, j = (int(x) for x in np.argwhere(bad)[0])
+        raise ParameterValueError(
+            f"{name} is two-dimensional {value.shape}, so a multi-label indicator array of 0/1; {name}[{i}, {j}] is "
+            f"{value[i, j].item()!r}",
+            param=name,
+        )
+    if value.shape[1] == 0:
+        raise ParameterValueError(
+            f"{name} has shape {value.shape}: an indicator array needs a column per label", param=name
+        )
+    return value.astype(bool)
+
+
+def _label_set(name: str, i: int, value: Any) -> tuple:
+    """Case ``i``'s labels, checked (no missing or continuous label), duplicates removed, in a stable order."""
+    labs = list(value)
+    if not labs:
+        return ()
+    try:
+        arr = LABELS.check(f"{name}[{i}]", labs)
+    except TypeError as err:
+        raise ParameterTypeError(str(err), param=name) from None
+    except ValueError as err:
+        raise ParameterValueError(str(err), param=name) from None
+    seen: dict = {}
+    for v in arr.tolist():
+        seen.setdefault(v, None)
+    return tuple(seen)
+
+
+def _is_multilabel(value: Any) -> bool:
+    return isinstance(value, list) or (isinstance(value, np.ndarray) and value.ndim == 2)
+
+
+class _OneLabelKindSingle(Relation):
+    """OneLabelKind for single-label data; multi-label data are checked in the body (one form, one label set)."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+        self._inner = OneLabelKind(*names)
+
+    def check(self, values: Any) -> None:
+        if not any(_is_multilabel(v) for v in values.values()):
+            self._inner.check(values)
+
 
 def _plain(x: object) -> Any:
     return x.item() if isinstance(x, np.generic) else x
@@ -80,15 +173,18 @@ class CVPredictions:
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        True label of each row (a case, once per repeat).
+    y_true : array-like of shape (n,), or multi-label data
+        True label of each row (a case, once per repeat). Multi-label (Van Asch §5): a 0/1 indicator
+        array of shape (n, n_labels) (``labels=`` names its columns, default 0, 1, ...), or a sequence
+        of label sets, one list, tuple or set of labels per row (a label twice in one set counts once).
     folds : array-like of shape (n,)
         The test fold of each row, within its repeat. Fold ids are labels: numbers or strings.
-    y_pred : array-like of shape (n,), optional
-        Predicted labels (the F-measures, precision, recall, accuracy).
+    y_pred : array-like of shape (n,), or multi-label data, optional
+        Predicted labels (the F-measures, precision, recall, accuracy); for multi-label data, required,
+        in either form of ``y_true``.
     y_score : array-like of shape (n,) or (n, n_labels), optional
-        Binary: the score of the positive label (higher = more positive). Multi-class: one column per
-        label, in the order of ``labels``. At least one of ``y_pred`` and ``y_score`` is needed.
+        Binary: the score of the positive label (higher = more positive). Multi-class and multi-label:
+        one column per label, in the order of ``labels``. At least one of ``y_pred`` and ``y_score`` is needed.
     repeats : array-like of shape (n,), optional
         The repeat of each row in repeated cross-validation (each case once per repeat).
     cases : array-like of shape (n,), optional
@@ -110,9 +206,12 @@ class CVPredictions:
 
     Attributes
     ----------
-    task : {"binary", "multiclass"}
+    task : {"binary", "multiclass", "multilabel"}
+        Multi-label when ``y_true`` and ``y_pred`` are indicator arrays or label sets; then ``y_true``
+        and ``y_pred`` (and ``truth_codes``, ``pred_codes``) are bool indicator arrays ``(n, n_labels)``.
     labels : list
-        The label set, sorted unless given; for a binary task, the one or two labels found.
+        The label set, sorted unless given; for a binary task, the one or two labels found; for a
+        multi-label indicator array without ``labels=``, the column numbers.
     pos_label : label or None
         The positive label of a binary task.
     y_true, y_pred, y_score, folds, repeats, cases : numpy arrays (None where not given)
@@ -134,7 +233,10 @@ class CVPredictions:
         ``labels=``; multi-class scores without one column per label, or binary scores with more
         than one column; a single fold without ``repeats``; some repeats with a single fold and
         others with several; a case (``cases``) twice in one repeat; ``n_cases`` below the number
-        of distinct cases.
+        of distinct cases. Multi-label: ``y_true`` and ``y_pred`` not both multi-label, or of two
+        forms without ``labels=``; an indicator array not 0/1, or whose width differs from the other's
+        or from ``labels``; a label set holding a label outside ``labels=``; no ``y_pred``;
+        ``pos_label`` given.
 
     Examples
     --------
@@ -142,12 +244,18 @@ class CVPredictions:
     ...                   pos_label="spam")
     >>> p.task, p.labels, p.fold_counts()
     ('binary', ['ham', 'spam'], [Counts(tp=1, fp=1, fn=0, tn=0), Counts(tp=0, fp=0, fn=1, tn=1)])
+
+    Multi-label, one label set per case:
+
+    >>> m = CVPredictions([["a"], ["a", "b"], [], ["b"]], folds=[0, 0, 1, 1], y_pred=[["a"], ["b"], ["b"], ["b"]])
+    >>> m.task, m.labels, m.y_pred.astype(int).tolist()
+    ('multilabel', ['a', 'b'], [[1, 0], [0, 1], [0, 1], [0, 1]])
     """
 
     @declare(
-        y_true=LABELS,
+        y_true=_Y_LABELS,
         folds=FOLD_IDS,
-        y_pred=Nullable(LABELS),
+        y_pred=Nullable(_Y_LABELS),
         y_score=Nullable(SCORE_ARRAY),
         repeats=Nullable(REPEAT_IDS),
         cases=Nullable(Labels("a one-dimensional array of case ids, one per row")),
@@ -157,7 +265,7 @@ class CVPredictions:
         sample_weight=Nullable(SAMPLE_WEIGHT),
         relations=[
             SameLength("y_true", "folds", "y_pred", "y_score", "repeats", "cases", "sample_weight"),
-            OneLabelKind("y_true", "y_pred"),
+            _OneLabelKindSingle("y_true", "y_pred"),
         ],
     )
     def __init__(
@@ -174,6 +282,22 @@ class CVPredictions:
         n_cases: int | None = None,
         sample_weight: Any = None,
     ) -> None:
+        if _is_multilabel(y_true) or _is_multilabel(y_pred):
+            if sample_weight is not None:
+                raise ParameterValueError(
+                    "sample_weight is not supported for multi-label predictions yet: the per-label counts of "
+                    "Van Asch §5 are counts of rows; weight the rows of a single-label task instead",
+                    param="sample_weight",
+                )
+            self.sample_weight: np.ndarray | None = None
+            self._init_multilabel(y_true, y_pred, y_score, labels, pos_label)
+            self.folds = np.asarray(folds)
+            self.repeats = None if repeats is None else np.asarray(repeats)
+            self.cases = None if cases is None else np.asarray(cases)
+            self._split_repeats()
+            self.n_cases = n_cases
+            self._check_cases()
+            return
         t = np.asarray(y_true)
         if t.size == 0:
             raise ParameterValueError(
@@ -190,12 +314,13 @@ class CVPredictions:
         self.folds = np.asarray(folds)
         self.repeats = None if repeats is None else np.asarray(repeats)
         self.cases = None if cases is None else np.asarray(cases)
-        self.sample_weight: np.ndarray | None = None if sample_weight is None else np.asarray(sample_weight)
+        self.sample_weight = None if sample_weight is None else np.asarray(sample_weight)
         if self.sample_weight is not None and not self.sample_weight.any():
             raise ParameterValueError(
                 "sample_weight is 0 for every row: no row counts, so every value would be 0/0", param="sample_weight"
             )
-        self.task: Literal["binary", "multiclass"] = "multiclass" if labels is not None or found.size > 2 else "binary"
+        multi = labels is not None or found.size > 2
+        self.task: Literal["binary", "multiclass", "multilabel"] = "multiclass" if multi else "binary"
         if self.task == "multiclass":
             if pos_label is not None:
                 raise ParameterValueError(
@@ -256,6 +381,95 @@ class CVPredictions:
         self.n_cases = n_cases
         self._check_cases()
 
+    def _init_multilabel(
+        self, y_true: Any, y_pred: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Hashable | None
+    ) -> None:
+        """The multi-label task: both label arguments as indicator tables over one label set (Van Asch §5)."""
+        if len(y_true) == 0:
+            raise ParameterValueError(
+                "y_true is empty: cross-validated predictions need at least one case in each of two folds",
+                param="y_true",
+            )
+        if y_pred is None:
+            raise ParameterValueError(
+                "y_true is multi-label (a two-dimensional indicator array or label sets), and multi-label "
+                "predictions need y_pred (the predicted label sets or indicator array): scores alone name no "
+                "prediction to count",
+                param="y_pred",
+            )
+        for name, v in (("y_true", y_true), ("y_pred", y_pred)):
+            if not _is_multilabel(v):
+                other = "y_pred" if name == "y_true" else "y_true"
+                raise ParameterValueError(
+                    f"{other} is multi-label but {name} holds one label per case: give both as label sets or both "
+                    "as indicator arrays",
+                    param=name,
+                )
+        if pos_label is not None:
+            raise ParameterValueError(
+                "pos_label is for binary tasks; multi-label data have one binary decision per label", param="pos_label"
+            )
+        sets = [v for v in (y_true, y_pred) if isinstance(v, list)]
+        arrays = [v for v in (y_true, y_pred) if isinstance(v, np.ndarray)]
+        widths = {a.shape[1] for a in arrays}
+        if len(widths) > 1:
+            raise ParameterValueError(
+                f"y_true has {y_true.shape[1]} label columns and y_pred {y_pred.shape[1]}: one column per label "
+                "in both",
+                param="y_pred",
+            )
+        found: list = []
+        if sets:
+            every = [lab for v in sets for row in v for lab in row]
+            if every:
+                try:
+                    found = codes_of_named("y_true and y_pred", np.asarray(every, dtype=object))[0].tolist()
+                except TypeError as err:
+                    raise ParameterTypeError(
+                        f"{err}: the label sets of y_true and y_pred hold labels of one kind (strings, or numbers)",
+                        param="y_pred",
+                    ) from None
+        if labels is not None:
+            self.labels = [_plain(v) for v in labels]
+            outside = [v for v in found if v not in set(self.labels)]
+            if outside:
+                raise ParameterValueError(
+                    f"y_true or y_pred holds label(s) {outside[:5]} that are not in labels={self.labels[:10]}",
+                    param="labels",
+                )
+            if widths and widths != {len(self.labels)}:
+                raise ParameterValueError(
+                    f"labels names {len(self.labels)} labels, but the indicator array has {widths.pop()} columns: "
+                    "labels= names the columns, in order",
+                    param="labels",
+                )
+        elif arrays:
+            if sets:
+                raise ParameterValueError(
+                    "y_true and y_pred mix an indicator array and label sets: give labels= (the columns' labels) "
+                    "or both in one form",
+                    param="labels",
+                )
+            self.labels = list(range(widths.pop()))
+        else:
+            if not found:
+                raise ParameterValueError(
+                    "y_true and y_pred hold no label at all: give labels= (the label set)", param="labels"
+                )
+            self.labels = found
+        self.task = "multilabel"
+        self.pos_label = None
+        index = {lab: j for j, lab in enumerate(self.labels)}
+        self.y_true = self.truth_codes = _as_indicator(y_true, index)
+        self.y_pred = self.pred_codes = _as_indicator(y_pred, index)
+        if y_score is not None and (np.ndim(y_score) != 2 or np.shape(y_score)[1] != len(self.labels)):
+            raise ParameterValueError(
+                f"y_score has shape {np.shape(y_score)}, but the task is multi-label: its scores need one column "
+                f"per label ({len(self.labels)} columns, in the order of labels {self.labels[:10]})",
+                param="y_score",
+            )
+        self.y_score = None if y_score is None else np.asarray(y_score)
+
     # -- folds and repeats -------------------------------------------------------------------------------
     def _split_repeats(self) -> None:
         if self.repeats is None:
@@ -293,7 +507,7 @@ class CVPredictions:
             self.design: str = "hold-out" if self.n_repeats == 1 else "repeated hold-out"
         elif self.n_repeats > 1:
             self.design = "repeated k-fold"
-        elif self.fold_ids[0].size == self.y_true.size:
+        elif self.fold_ids[0].size == len(self):
             self.design = "leave-one-out"
         else:
             self.design = "k-fold"
@@ -384,11 +598,18 @@ class CVPredictions:
     def confusion(self, repeat: int = 0) -> np.ndarray:
         """The confusion matrix of each fold of a repeat, shape (folds, labels, labels): ``[f, true, predicted]``.
 
-        Binary tasks have two labels here: 0 the negatives, 1 the positives.
+        Binary tasks have two labels here: 0 the negatives, 1 the positives. Multi-label tasks have one 2 x 2
+        matrix per label instead, shape (folds, labels, 2, 2): ``[f, label]`` is ``[[tn, fp], [fn, tp]]`` with tn
+        counted on cases (scikit-learn's ``multilabel_confusion_matrix`` of each fold).
         """
         if self.pred_codes is None:
             raise ParameterValueError("these predictions have no y_pred, so no confusion counts", param="y_pred")
         rows = self.rows(repeat)
+        if self.task == "multilabel":
+            k = self.fold_ids[repeat].size
+            return fold_label_confusion(
+                fold_label_counts(self.fold_codes[repeat], self.truth_codes[rows], self.pred_codes[rows], k)
+            )
         q = 2 if self.task == "binary" else len(self.labels)
         return confusion_by_fold(
             self.fold_codes[repeat], self.truth_codes[rows], self.pred_codes[rows], self.fold_ids[repeat].size, q
@@ -419,10 +640,15 @@ class CVPredictions:
         columns["fold"] = self.folds
         if self.cases is not None:
             columns["case"] = self.cases
-        columns["y_true"] = self.y_true
+        if self.task == "multilabel":
+            for name in ("y_true", "y_pred"):
+                for j, lab in enumerate(self.labels):
+                    columns[f"{name}_{lab}"] = getattr(self, name)[:, j].astype(np.int8)
+        else:
+            columns["y_true"] = self.y_true
         if self.sample_weight is not None:
             columns["sample_weight"] = self.sample_weight
-        if self.y_pred is not None:
+        if self.y_pred is not None and self.task != "multilabel":
             columns["y_pred"] = self.y_pred
         if self.y_score is not None and self.y_score.ndim == 1:
             columns["y_score"] = self.y_score
@@ -478,7 +704,7 @@ class CVPredictions:
         )
 
     def __len__(self) -> int:
-        return int(self.y_true.size)
+        return int(self.y_true.shape[0])
 
     def __repr__(self) -> str:
         what = f"positive label {self.pos_label!r}" if self.task == "binary" else f"{len(self.labels)} labels"
@@ -494,6 +720,17 @@ def codes_of_named(name: str, values: np.ndarray) -> tuple[np.ndarray, np.ndarra
         return codes_of(values)
     except TypeError as exc:
         raise TypeError(f"{name} holds labels that cannot be compared with each other ({exc})") from None
+
+
+def _as_indicator(value: Any, index: dict) -> np.ndarray:
+    """A checked multi-label argument as a bool indicator table over the label set ``index`` (label -> column)."""
+    if isinstance(value, np.ndarray):
+        return value
+    table = np.zeros((len(value), len(index)), dtype=bool)
+    rows = [i for i, row in enumerate(value) for _ in row]
+    cols = [index[lab] for row in value for lab in row]
+    table[rows, cols] = True
+    return table
 
 
 def _label_codes(values: np.ndarray, index: dict) -> np.ndarray:

@@ -70,6 +70,8 @@ def _fit_and_predict(
     y_pred = np.asarray(model.predict(Xt))
     if method == "predict":
         return y_pred, None
+    if y.ndim == 2:
+        return y_pred, _label_scores(getattr(model, method)(Xt), model, len(test), y.shape[1], method)
     raw = np.asarray(getattr(model, method)(Xt), dtype=float)
     classes = list(model.classes_)
     if labels.size == 2:
@@ -182,6 +184,32 @@ class _WeightsPerCase(Relation):
             )
 
 
+def _label_scores(raw: Any, model: Any, n: int, q: int, method: str) -> np.ndarray:
+    """One score column per label of a multi-label model, ``(n, q)``: higher = more likely the label applies.
+
+    ``OneVsRestClassifier`` gives the table itself; ``MultiOutputClassifier``, forests and k-NN give a
+    list with one output per label, whose probability of class 1 (0 if that label's model never saw it)
+    or decision value of ``classes_[1]`` is the label's score.
+    """
+    if not isinstance(raw, list):
+        table = np.asarray(raw, dtype=float)
+        if table.shape != (n, q):
+            raise ValueError(f"{method} gave scores of shape {table.shape}, expected one column per label {(n, q)}")
+        return table
+    if len(raw) != q:
+        raise ValueError(f"{method} gave {len(raw)} outputs for {q} labels")
+    classes = getattr(model, "classes_", None)
+    out = np.zeros((n, q))
+    for j, r in enumerate(raw):
+        r = np.asarray(r, dtype=float)
+        seen = [1, 0] if classes is None else np.asarray(classes[j]).tolist()
+        if r.ndim == 1:
+            out[:, j] = r if seen[-1] == 1 else -r  # the decision value of classes_[-1]
+        elif 1 in seen:
+            out[:, j] = r[:, seen.index(1)]
+    return out
+
+
 def _take(X: Any, rows: np.ndarray) -> Any:
     return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
@@ -196,6 +224,29 @@ class _Features(Kind):
         if len(shape) != 2:
             raise ValueError(f"{name} must be two-dimensional (cases x features), got shape {shape}")
         return value
+
+
+class _Targets(Kind):
+    what = "class labels: a one-dimensional array, or for multi-label y a 0/1 indicator array (n, n_labels)"
+
+    def check(self, name: str, value: object) -> Any:
+        if hasattr(value, "to_numpy") and np.ndim(value) == 2:  # type: ignore[arg-type]
+            value = value.to_numpy()
+        if np.ndim(value) != 2:  # type: ignore[arg-type]
+            return LABELS.check(name, value)
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "biuf" or not ((arr == 0) | (arr == 1)).all() or arr.shape[1] == 0:
+            raise ParameterValueError(
+                f"{name} is two-dimensional {arr.shape}: multi-label y is a 0/1 indicator array, one column per "
+                f"label (MultiLabelBinarizer makes one from label sets); got dtype {arr.dtype}"
+                + ("" if arr.dtype.kind not in "biuf" else f" with values {np.unique(arr)[:5].tolist()}"),
+                param=name,
+            )
+        return arr.astype(np.int64)
+
+
+#: The kind of ``y``: class labels, or a multi-label indicator array.
+_Y = _Targets()
 
 
 class _Estimator(Kind):
@@ -227,8 +278,15 @@ class _ClassifierLabels(Relation):
     def check(self, values: Mapping[str, Any]) -> None:
         if "y" not in values:
             return
-        labels = unique_labels("y", values["y"])
         pos_label = values.get("pos_label")
+        if np.ndim(values["y"]) == 2:
+            if pos_label is not None:
+                raise ValueError(
+                    "pos_label is for binary y; a multi-label y has one yes/no decision per label (each label's "
+                    "score is its own column)"
+                )
+            return
+        labels = unique_labels("y", values["y"])
         if labels.size < 2:
             raise ParameterValueError(
                 f"y holds a single label ({labels.tolist()}); a classifier needs two or more", param="y"
@@ -248,7 +306,7 @@ class _ClassifierLabels(Relation):
 @declare(
     estimator=_Estimator(),
     X=_Features(),
-    y=LABELS,
+    y=_Y,
     groups=Nullable(Labels("a one-dimensional array of group ids, one per case")),
     method=Options(*_METHODS),
     pos_label=Nullable(LABEL),
@@ -275,8 +333,10 @@ def cross_val_predictions(
     estimator : scikit-learn estimator
         Cloned and fitted once per training split.
     X : array-like or DataFrame of shape (n, n_features)
-    y : array-like of shape (n,)
-        Class labels.
+    y : array-like of shape (n,) or (n, n_labels)
+        Class labels; for multi-label classification (a ``MultiOutputClassifier``, a
+        ``OneVsRestClassifier``, or an estimator that takes such ``y``), a 0/1 indicator array, one
+        column per label (Van Asch §5).
     cv : int or scikit-learn splitter
         Any splitter with ``split(X, y, groups)``, repeated and grouped ones
         included; an int means scikit-learn's default (``StratifiedKFold`` for a
@@ -322,8 +382,11 @@ def cross_val_predictions(
         ``X``), ``y_true``, ``y_pred`` and ``y_score``: for binary labels the probability of
         ``pos_label``, or the decision value oriented towards it (scikit-learn's decision value
         scores ``classes_[1]`` and is negated when ``pos_label`` is ``classes_[0]``); for more
-        labels one column per label in sorted order (0 for a label a fold's model never saw). Its
-        ``pos_label`` is the positive label of binary ``y``. ``.to_frame()`` gives the same as a DataFrame.
+        labels one column per label in sorted order (0 for a label a fold's model never saw); for a
+        multi-label ``y`` the task is ``"multilabel"``, ``y_true`` and ``y_pred`` indicator arrays and
+        ``y_score`` one column per label (the probability of the label, or its decision value; labels
+        named 0, 1, ... after the columns). Its ``pos_label`` is the positive label of binary ``y``.
+        ``.to_frame()`` gives the same as a DataFrame.
 
     Raises
     ------
@@ -350,10 +413,11 @@ def cross_val_predictions(
     model_selection = require("sklearn.model_selection")
     joblib = require("joblib")
     y_arr = y
-    labels = unique_labels("y", y_arr)
+    multilabel = y_arr.ndim == 2
+    labels = np.arange(y_arr.shape[1]) if multilabel else unique_labels("y", y_arr)
     if method == "auto":
         method = next((m for m in ("predict_proba", "decision_function") if hasattr(estimator, m)), "predict")
-    if labels.size == 2 and pos_label is None:
+    if labels.size == 2 and pos_label is None and not multilabel:
         pos_label = default_pos_label(labels)  # _ClassifierLabels made sure there is one
     splitter = model_selection.check_cv(cv, y_arr, classifier=True)
     fit_params: dict[str, Any] = {}
@@ -365,7 +429,7 @@ def cross_val_predictions(
         joblib.delayed(_fit_and_predict)(estimator, X, y_arr, tr, te, method, labels, pos_label, fit_params)
         for tr, te in splits
     )
-    split_repeat, split_fold = _repeats_of_splits(splitter, [te for _, te in splits], y_arr.size)
+    split_repeat, split_fold = _repeats_of_splits(splitter, [te for _, te in splits], len(y_arr))
     repeat_of = [np.full(te.size, r) for (_, te), r in zip(splits, split_repeat, strict=True)]
     fold_of = [np.full(te.size, f) for (_, te), f in zip(splits, split_fold, strict=True)]
     holdout = bool(split_fold) and max(split_fold) == 0
@@ -383,9 +447,9 @@ def cross_val_predictions(
         y_score=scores,
         repeats=rep[order] if repeat > 0 or holdout else None,
         cases=cases[order],
-        labels=labels.tolist() if labels.size > 2 else None,
+        labels=labels.tolist() if labels.size > 2 or multilabel else None,
         pos_label=pos_label,
-        n_cases=int(y_arr.size),
+        n_cases=len(y_arr),
         sample_weight=None if weights is None else weights[cases[order]],
     )
 

@@ -40,7 +40,10 @@ def _plain(x: object) -> Any:
 
 
 def _label_counts(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """TP, FP, FN of each fold and label, shape (folds, labels), from confusion matrices ``[f, true, predicted]``."""
+    """TP, FP, FN of each fold and label, shape (folds, labels), from confusion matrices ``[f, true, predicted]``
+    (multi-label: from each fold's per-label ``[[tn, fp], [fn, tp]]``, shape (folds, labels, 2, 2))."""
+    if m.ndim == 4:
+        return m[..., 1, 1], m[..., 0, 1], m[..., 1, 0]
     tp = np.einsum("fii->fi", m)
     return tp, m.sum(axis=1) - tp, m.sum(axis=2) - tp
 
@@ -70,6 +73,12 @@ def _rows(p: CVPredictions) -> tuple[list[str], list[dict[str, Any]]]:
 
 def _fold_frame(p: CVPredictions, beta: float) -> pd.DataFrame:
     """Every measure of every fold, NaN where 0/0 (binary) or the report's policy (multi-class)."""
+    if p.task == "multilabel":
+        raise ParameterValueError(
+            "fold_table and fold_summary take binary or multi-class predictions; for multi-label predictions "
+            "use apples.report (pooled and averaged over folds) and label_table (per label)",
+            param="predictions",
+        )
     ids, rows = _rows(p)
     columns: dict[str, list[np.ndarray]] = {}
 
@@ -216,6 +225,22 @@ def _report_rows(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float) ->
     }
 
 
+def _with_micro(
+    values: dict[str, np.ndarray], tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float
+) -> dict[str, np.ndarray]:
+    """``values`` (labels, then macro and weighted avg on the last axis) with the micro average (Van Asch eq. 9:
+    the labels' counts pooled) inserted after the labels, as ``classification_report`` has it for multi-label data."""
+    t, f_p, f_n = tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1)
+    micro = {
+        "precision": np.nan_to_num(ratio(t, t + f_p)),
+        "recall": np.nan_to_num(ratio(t, t + f_n)),
+        "f": np.nan_to_num(f_of_counts(t, f_p, f_n, beta)),
+        "support": (t + f_n).astype(float),
+    }
+    q = tp.shape[-1]
+    return {key: np.insert(v, q, micro[key], axis=-1) for key, v in values.items()}
+
+
 def _averaged(values: dict[str, np.ndarray], undefined: str) -> dict[str, np.ndarray]:
     """The labels' values with macro and support-weighted averages appended on the last axis (each average of
     the values with 0/0 counted as 0, as scikit-learn's ``zero_division=0``; the labels' own cells under
@@ -252,8 +277,9 @@ def label_table(
     Parameters
     ----------
     predictions : CVPredictions
-        With ``y_pred``; binary or multi-class (a binary task lists both labels, as
-        ``classification_report`` does).
+        With ``y_pred``; binary, multi-class (a binary task lists both labels, as
+        ``classification_report`` does) or multi-label (each label one yes/no decision per case,
+        Van Asch §5; the table then has a ``"micro avg"`` row, as ``classification_report`` has).
     over : {"pooled", "folds"}, default "pooled"
         ``"pooled"``: each label's counts summed over the folds of a repeat, then precision,
         recall and F (the per-label F_tp,fp of Forman & Scholz §2.3; for one repeat exactly
@@ -270,7 +296,8 @@ def label_table(
     Returns
     -------
     pandas.DataFrame
-        Index: the labels, then ``"macro avg"`` (Van Asch eq. 8: mean over labels) and ``"weighted
+        Index: the labels, then (multi-label) ``"micro avg"`` (eq. 9: the labels' counts pooled),
+        ``"macro avg"`` (Van Asch eq. 8: mean over labels) and ``"weighted
         avg"`` (eq. 10 with test frequencies: weighted by support); columns ``precision``,
         ``recall``, ``f``, ``support``. Under repeats every value is the mean over repeats of the
         repeat's value (``"folds"``: over every fold of every repeat) and ``support`` the mean per
@@ -313,7 +340,8 @@ def label_table(
         tp, fp, fn = (a[:, codes] for a in _label_counts(m))
         if over == "pooled":
             tp, fp, fn = tp.sum(axis=0), fp.sum(axis=0), fn.sum(axis=0)
-        per_repeat.append(_averaged(_report_rows(tp, fp, fn, beta), undefined))
+        values = _averaged(_report_rows(tp, fp, fn, beta), undefined)
+        per_repeat.append(_with_micro(values, tp, fp, fn, beta) if p.task == "multilabel" else values)
     out: dict[str, np.ndarray] = {}
     for key in ("precision", "recall", "f", "support"):
         parts = [d[key] for d in per_repeat]
@@ -321,7 +349,8 @@ def label_table(
         stacked = np.stack(parts) if over == "pooled" else np.concatenate(parts, axis=0)
         policy = "skip" if undefined == "skip" else "nan"
         out[key] = weighted_mean(np.moveaxis(stacked, 0, -1), np.ones(stacked.shape[0]), policy)
-    index = pd.Index([_plain(v) for v in names] + ["macro avg", "weighted avg"], dtype=object)
+    micro = ["micro avg"] if p.task == "multilabel" else []
+    index = pd.Index([_plain(v) for v in names] + micro + ["macro avg", "weighted avg"], dtype=object)
     table = pd.DataFrame(out, index=index)
     support = table["support"].to_numpy()
     if np.all(support == np.round(support)):  # one repeat, or repeats testing the same cases

@@ -47,7 +47,13 @@ RECOMMENDED_MARK, ZERO_MARK = "*", "\u2020"
 _FOLD_LINES = 12
 #: At most this many repeats get a line of their own in the Folds section.
 _REPEAT_LINES = 20
-_NAMES = {**QUANTITY_NAMES, "log_loss": "log loss", "brier_score": "Brier score"}
+_NAMES = {
+    **QUANTITY_NAMES,
+    "log_loss": "log loss",
+    "brier_score": "Brier score",
+    "subset_accuracy": "subset accuracy",
+    "hamming_loss": "Hamming loss",
+}
 _AVERAGE_NAMES = {"macro": "macro", "micro": "micro", "lfb_test": "lfb (test freq.)", "lfb_train": "lfb (train freq.)"}
 
 
@@ -161,8 +167,9 @@ def report_rows(d: dict) -> list[dict[str, Any]]:
             for avg, aggs in d[q].items():
                 for agg, v in aggs.items():
                     add(q, avg, agg, v, None if std is None else std[q][avg][agg])
-        for agg, v in d["accuracy"].items():
-            add("accuracy", "", agg, v, None if std is None else std["accuracy"][agg])
+        for q in ("subset_accuracy", "hamming_loss") if d["task"] == "multilabel" else ("accuracy",):
+            for agg, v in d[q].items():
+                add(q, "", agg, v, None if std is None else std[q][agg])
         for agg, v in d.get("roc_auc", {}).get("macro_ovr", {}).items():
             add("roc_auc", "macro_ovr", agg, v, None if std is None else std["roc_auc"]["macro_ovr"][agg])
     return rows
@@ -224,6 +231,8 @@ def header_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
     n_folds = [len(folds) for _, folds in groups] or [d["n_folds"]]
     if d["task"] == "binary":
         what = f"Cross-validated binary classification, positive label {user(str(d['pos_label']))}"
+    elif d["task"] == "multilabel":
+        what = f"Cross-validated multi-label classification, {len(d['labels'])} labels (Van Asch §5)"
     else:
         what = f"Cross-validated multi-class classification, {len(d['labels'])} labels"
     if "repeats" in d:

@@ -120,8 +120,8 @@ def _sections(path: _Path, d: Mapping[str, Any], task: str, leaf: Callable[[_Pat
         return
     averages = _mapping(path / "precision", d["precision"], _AVERAGES, exact=False)
     keys = _AVERAGES + (("lfb_train",) if "lfb_train" in averages else ())
-    for section in REPORT_SECTIONS["multiclass"]:
-        if section == "accuracy":
+    for section in SECTIONS[task] if task == "multilabel" else REPORT_SECTIONS["multiclass"]:
+        if section in ("accuracy", "subset_accuracy", "hamming_loss"):
             node = _mapping(path / section, d[section], _POOLED)
             for agg in _POOLED:
                 leaf(path / section / agg, node[agg])
@@ -175,8 +175,10 @@ def check_layout(data: object, name: str = "data") -> None:
     ``"text"`` for :meth:`~apples.CVReport.from_json`).
     """
     root = _Path(name)
-    if not isinstance(data, Mapping) or data.get("task") not in ("binary", "multiclass"):
-        raise TypeError(f"{name} must be the dict of CVReport.to_dict() (with 'task' 'binary' or 'multiclass')")
+    if not isinstance(data, Mapping) or data.get("task") not in ("binary", "multiclass", "multilabel"):
+        raise TypeError(
+            f"{name} must be the dict of CVReport.to_dict() (with 'task' 'binary', 'multiclass' or 'multilabel')"
+        )
     task = data["task"]
     _mapping(root, data, _COMMON, exact=False)
     if task == "binary":
@@ -185,7 +187,7 @@ def check_layout(data: object, name: str = "data") -> None:
             raise ValueError(f"{name} holds no quantity: a binary report has {list(_FROM_PREDICTIONS + _FROM_SCORES)}")
         required = tuple(s for g in groups for s in g)
     else:
-        required = tuple(s for s in REPORT_SECTIONS["multiclass"] if s != "roc_auc")
+        required = tuple(s for s in SECTIONS[task] if s != "roc_auc")
     sections = present_sections(data)
     extra = ("pos_label",) if task == "binary" else ("labels", "per_label")
     _mapping(root, data, _COMMON + required + extra, exact=False)
@@ -198,8 +200,9 @@ def check_layout(data: object, name: str = "data") -> None:
         for i, lab in enumerate(_list(root / "labels", data["labels"])):
             _label(root / "labels" / i, lab)
         for i, row in enumerate(_list(root / "per_label", data["per_label"])):
-            row = _mapping(root / "per_label" / i, row, ("label", "tp", "fp", "fn", "tn", "support"))
-            for key in ("tp", "fp", "fn", "tn", "support"):
+            counted = ("tp", "fp", "fn", "tn", "support") + (("tn_cases",) if task == "multilabel" else ())
+            row = _mapping(root / "per_label" / i, row, ("label", *counted))
+            for key in counted:
                 _count(root / "per_label" / i / key, row[key])
     _sections(root, data, task, _value)
     repeated = "repeats" in data

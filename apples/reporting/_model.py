@@ -53,8 +53,10 @@ class _ReportJSON(Kind):
             data = json.loads(value, parse_constant=no_constant)
         except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise ValueError(f"{name} is not the JSON of CVReport.to_json(): {err}") from None
-        if not isinstance(data, dict) or data.get("task") not in ("binary", "multiclass"):
-            raise ValueError(f"{name} is not the JSON of CVReport.to_json() (no 'task' of 'binary' or 'multiclass')")
+        if not isinstance(data, dict) or data.get("task") not in ("binary", "multiclass", "multilabel"):
+            raise ValueError(
+                f"{name} is not the JSON of CVReport.to_json() (no 'task' of 'binary', 'multiclass' or 'multilabel')"
+            )
         check_layout(data, name)
         return data
 

@@ -38,7 +38,7 @@ from apples.reporting._intervals import (
 )
 from apples.reporting._model import CVReport
 from apples.reporting._tables import repeat_tables
-from apples.reporting._values import SECTIONS, binary_values, multiclass_values, plain
+from apples.reporting._values import SECTIONS, binary_values, multiclass_values, multilabel_values, plain
 
 __all__ = [
     "report",
@@ -46,6 +46,15 @@ __all__ = [
 
 #: Training-set label frequencies: a mapping label -> a real number in [0, 1].
 _FREQUENCIES = MappingOf(Real(0.0, 1.0), what="a mapping label -> training-set relative frequency")
+
+
+#: The note of a multi-label report: how its labels are counted.
+_MULTILABEL_NOTE = (
+    "Multi-label (Van Asch §5): each label is one yes/no decision per case; per-label tn is Van Asch's §5.1 count "
+    "(the gold occurrences of the other labels minus fp), tn_cases the cases with the label neither gold nor "
+    "predicted (scikit-learn's multilabel_confusion_matrix). Subset accuracy counts a case right only when its "
+    "whole predicted label set is right; the Hamming loss is the share of wrong (case, label) decisions."
+)
 
 
 def _mean_or_none(values: list[float | None]) -> float | None:
@@ -80,9 +89,10 @@ def _train_weights(predictions: CVPredictions, train: Mapping[Hashable, float] |
     """The training frequencies in label order, each label covered and summing to 1 (Van Asch eq. 10)."""
     if train is None:
         return None
-    if predictions.task != "multiclass":
+    if predictions.task == "binary":
         raise ParameterValueError(
-            "train_frequencies is for multi-class reports (lfb, Van Asch §3.3); a binary task has no label average",
+            "train_frequencies is for multi-class and multi-label reports (lfb, Van Asch §3.3); a binary task has "
+            "no label average",
             param="train_frequencies",
         )
     missing = [lab for lab in predictions.labels if lab not in train]
@@ -140,7 +150,7 @@ def report(
         one repeat of one fold each: every value is then the split's own (pooled = averaged, merged
         = the split's scores, so no case counts twice in one value), averaged over the splits.
     train_frequencies : mapping label -> float, optional
-        Multi-class only: training-set label frequencies for lfb (Van Asch eq. 10, §3.3).
+        Multi-class and multi-label: training-set label frequencies for lfb (Van Asch eq. 10, §3.3).
     confidence : float, optional
         Give it (e.g. 0.95) to add a confidence interval beside every value:
         the ``"intervals"`` section of the JSON holds ``{"low", "high",
@@ -187,6 +197,12 @@ def report(
                           "per_label": [{"label", "tp", "fp", "fn", "tn", "support"}],
                           "folds": [{"fold", "n", "absent_labels", "undefined": [...]}],
                           "recommended", "notes", "warnings"}
+            multilabel:  as multiclass (Van Asch §5: each label one yes/no decision per case), with
+                          "subset_accuracy" | "hamming_loss": {"pooled", "avg"} instead of "accuracy",
+                          ["roc_auc": {"macro_ovr": {"avg", "merge"}}] from per-label scores, and
+                          "per_label": [{"label", "tp", "fp", "fn", "tn", "tn_cases", "support"}]
+                          (tn: Van Asch §5.1; tn_cases: cases with the label neither gold nor predicted);
+                          no intervals yet (confidence= is refused)
             intervals:   with confidence=, "intervals": {"confidence", "n_resamples", "seed",
                           <the quantity sections, each value replaced by {"low", "high", "method"},
                           with a "reason" where the interval is null or has width 0>}
@@ -239,7 +255,7 @@ def report(
       ``positives`` and the per-label counts count rows. No value gets an interval (the reason is
       given: :mod:`apples.reporting._intervals`). ``"sample_weight"`` in the header holds the total
       weight and the number of rows of weight 0.
-    * Multi-class averages use the label set in every fold (given by ``labels=``,
+    * Multi-class and multi-label averages use the label set in every fold (given by ``labels=``,
       else every label of the data), a label's undefined precision or recall
       counting as 0 (``average_scores(..., undefined="zero")``, Van Asch §4.1).
 
@@ -260,7 +276,7 @@ def report(
     (0.6666666666666666, {'pooled': 0.6666666666666666, 'avg': 0.75})
     """
     p = predictions
-    if p.task == "multiclass" and p.pred_codes is None:
+    if p.task != "binary" and p.pred_codes is None:
         raise ParameterValueError(
             f"a multi-class report needs y_pred (the predicted labels; labels {p.labels[:10]})", param="predictions"
         )
@@ -276,6 +292,12 @@ def report(
             f"beta={beta!r} is for binary reports: the multi-class averages of Van Asch §3 are reported as F1",
             param="beta",
         )
+    if confidence is not None and p.task == "multilabel":
+        raise ParameterValueError(
+            f"confidence={confidence!r}: the report has no intervals for multi-label predictions yet; leave "
+            "confidence out (the values, pooled and averaged over folds, are computed)",
+            param="confidence",
+        )
     settings = (
         None
         if confidence is None
@@ -284,6 +306,8 @@ def report(
     tables = repeat_tables(p)
     if p.task == "binary":
         bodies = [binary_values(t, float(beta)) for t in tables]
+    elif p.task == "multilabel":
+        bodies = [multilabel_values(t, p.labels, train) for t in tables]
     else:
         bodies = [multiclass_values(t, p.labels, train) for t in tables]
     sections = tuple(s for s in SECTIONS[p.task] if all(s in b for b in bodies))
@@ -295,17 +319,18 @@ def report(
         d["stratified"] = bool(stratified)
     if cv_seed is not None:
         d["cv_seed"] = int(cv_seed)
-    if p.task == "multiclass":
+    if p.task != "binary":
         d["labels"] = [plain(v) for v in p.labels]
     else:
         d["pos_label"] = plain(p.pos_label)
     for sec in sections:
         d[sec] = _combine([b[sec] for b in bodies], _mean_or_none)
-    if p.task == "multiclass":
+    if p.task != "binary":
+        counted = ("tp", "fp", "fn", "tn", "support") + (("tn_cases",) if p.task == "multilabel" else ())
         d["per_label"] = [
             {
                 **bodies[0]["per_label"][i],
-                **{k: sum(b["per_label"][i][k] for b in bodies) for k in ("tp", "fp", "fn", "tn", "support")},
+                **{k: sum(b["per_label"][i][k] for b in bodies) for k in counted},
             }
             for i in range(len(p.labels))
         ]
@@ -341,6 +366,8 @@ def report(
             ]
         d["intervals"] = combine_intervals(parts, settings)
     d["recommended"], d["notes"] = guidance(d)
+    if p.task == "multilabel":
+        d["notes"].append(_MULTILABEL_NOTE)
     if settings is not None:
         d["notes"].append(interval_note(settings, d["task"], weighted))
     # the scores against the predicted labels, from each repeat's sort (the mean over repeats where defined)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from apples._kernels.counting import confusion_by_fold
+from apples._kernels.labels import FoldLabelCounts, fold_label_counts
 from apples._kernels.ranking import FoldRanking, fold_ranking
 from apples.cv.predictions import CVPredictions
 
@@ -38,6 +39,7 @@ class RepeatTable(NamedTuple):
     fold_codes: np.ndarray | None = None  #: binary with scores: each case's fold code 0..k-1 (for the scoring rules)
     weights: np.ndarray | None = None  #: the sample weights of the repeat's cases (None: unweighted)
     row_confusion: np.ndarray | None = None  #: with weights: the confusion matrices counting rows (else None)
+    label_counts: FoldLabelCounts | None = None  #: multi-label: TP, FP, FN per fold and label, exact matches per fold
 
 
 def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
@@ -50,8 +52,10 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
         k = p.fold_ids[r].size
         truth = p.truth_codes[rows]
         w = None if p.sample_weight is None else p.sample_weight[rows]
-        confusion = row_confusion = None
-        if p.pred_codes is not None:
+        confusion = row_confusion = label_counts = None
+        if p.task == "multilabel" and p.pred_codes is not None:
+            label_counts = fold_label_counts(fold, truth, p.pred_codes[rows], k)  # unweighted: refused with weights
+        elif p.pred_codes is not None:
             confusion = confusion_by_fold(fold, truth, p.pred_codes[rows], k, q, weights=w)
             if w is not None:
                 row_confusion = confusion_by_fold(fold, truth, p.pred_codes[rows], k, q)
@@ -70,7 +74,11 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
                 ranking = [fold_ranking(positive[keep], scores[keep], fold[keep], k, weights=wk, other=predicted)]
                 prediction_auc = ranking[0].other_auc_merge
             else:
-                ranking = [fold_ranking(truth[keep] == j, s[keep, j], fold[keep], k, weights=wk) for j in range(q)]
+                multi = p.task == "multilabel"
+                ranking = [
+                    fold_ranking((truth[:, j] if multi else truth == j)[keep], s[keep, j], fold[keep], k, weights=wk)
+                    for j in range(q)
+                ]
         tables.append(
             RepeatTable(
                 fold_ids=p.fold_ids[r],
@@ -86,6 +94,7 @@ def repeat_tables(p: CVPredictions) -> list[RepeatTable]:
                 fold_codes=fold if scores is not None else None,
                 weights=w,
                 row_confusion=row_confusion,
+                label_counts=label_counts,
             )
         )
     return tables

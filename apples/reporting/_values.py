@@ -20,6 +20,7 @@ import numpy as np
 
 from apples._kernels.averages import label_averages
 from apples._kernels.f_measure import cv_f, ratio
+from apples._kernels.labels import van_asch_tn
 from apples._kernels.scoring_rules import fold_scoring_rules
 from apples.cv.aggregations import F_AGGREGATIONS, REPORT_SECTIONS
 from apples.reporting._tables import RepeatTable
@@ -31,6 +32,7 @@ __all__ = [
     "are_probabilities",
     "binary_values",
     "multiclass_values",
+    "multilabel_values",
     "num_or_none",
     "plain",
     "report_policy",
@@ -52,6 +54,7 @@ SCORING_RULES: tuple[str, ...] = ("log_loss", "brier_score")
 SECTIONS: dict[str, tuple[str, ...]] = {
     "binary": (*REPORT_SECTIONS["binary"], *SCORING_RULES),
     "multiclass": REPORT_SECTIONS["multiclass"],
+    "multilabel": ("precision", "recall", "f_of_averages", "mean_f", "subset_accuracy", "hamming_loss", "roc_auc"),
 }
 
 
@@ -278,4 +281,96 @@ def multiclass_values(table: RepeatTable, labels: list, train: np.ndarray | None
         )
     out["_per_fold"] = per_fold  # for the intervals' second pass; removed before the report is built
     out["_fold_auc"] = fold_auc
+    return out
+
+
+def _macro_auc(table: RepeatTable, out: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The macro one-vs-rest ROC AUC section (into ``out``): per fold the mean over the labels where it is defined,
+    averaged over the folds where one is; merged, the mean over labels of each label's merged AUC. Returns each
+    fold's macro AUC and its number of labels with a defined AUC."""
+    k = table.fold_ids.size
+    fold_auc = np.full(k, np.nan)
+    defined_in_fold = np.zeros(k, dtype=int)
+    if table.ranking is not None:  # without scores there is no ROC AUC: the section is absent, never null
+        aucs = np.array([r.auc for r in table.ranking])  # (labels, folds)
+        defined_in_fold = (~np.isnan(aucs)).sum(axis=0)
+        with np.errstate(invalid="ignore"):
+            fold_auc = np.where(defined_in_fold > 0, np.nansum(aucs, axis=0) / np.maximum(defined_in_fold, 1), np.nan)
+        merged = [r.auc_merge for r in table.ranking if not math.isnan(r.auc_merge)]
+        out["roc_auc"] = {
+            "macro_ovr": {
+                "avg": _mean_defined(fold_auc),
+                "merge": math.fsum(merged) / len(merged) if merged else None,
+            }
+        }
+    return fold_auc, defined_in_fold
+
+
+# -- multi-label ---------------------------------------------------------------------------------
+def multilabel_values(table: RepeatTable, labels: list, train: np.ndarray | None) -> dict[str, Any]:
+    """One repeat of a multi-label report (Van Asch §5): its sections, per-label counts and folds.
+
+    Each label is one binary decision per case. Precision, recall and the two macro-F definitions are
+    Van Asch's averages (§3, eqs. 8-10) of the per-label TP, FP, FN, pooled over the folds and averaged
+    over them, as the multi-class report has them; a label absent from a fold counts with precision and
+    recall 0 (§4.1). Subset accuracy is the share of cases whose predicted label set equals the gold
+    set; the Hamming loss the share of wrong (case, label) decisions, (FP + FN) / (n q).
+    """
+    c = table.label_counts
+    assert c is not None  # a multi-label report needs y_pred (CVPredictions says so)
+    k, q = table.fold_ids.size, len(labels)
+    tp, fp, fn = (a.astype(float) for a in (c.tp, c.fp, c.fn))
+    pooled = average_sections(tp.sum(axis=0), fp.sum(axis=0), fn.sum(axis=0), train)
+    per_fold = average_sections(tp, fp, fn, train)
+    out: dict[str, Any] = {}
+    for section, by_key in pooled.items():
+        out[section] = {
+            key: {
+                "pooled": num_or_none(float(value)),
+                "avg": None if np.isnan(per_fold[section][key]).any() else math.fsum(per_fold[section][key]) / k,
+            }
+            for key, value in by_key.items()
+        }
+    n = int(c.sizes.sum())
+    out["subset_accuracy"] = {
+        "pooled": int(c.exact.sum()) / n,
+        "avg": math.fsum((c.exact / c.sizes).tolist()) / k,
+    }
+    wrong = c.fp.sum(axis=1) + c.fn.sum(axis=1)  # wrong decisions per fold
+    out["hamming_loss"] = {
+        "pooled": int(wrong.sum()) / (n * q),
+        "avg": math.fsum((wrong / (c.sizes * q)).tolist()) / k,
+    }
+    _, defined_in_fold = _macro_auc(table, out)
+    total_tp, total_fp, total_fn = c.tp.sum(axis=0), c.fp.sum(axis=0), c.fn.sum(axis=0)
+    tn = van_asch_tn(total_tp, total_fp, total_fn)
+    out["per_label"] = [
+        {
+            "label": plain(lab),
+            "tp": int(total_tp[i]),
+            "fp": int(total_fp[i]),
+            "fn": int(total_fn[i]),
+            "tn": int(tn[i]),
+            "tn_cases": int(n - total_tp[i] - total_fp[i] - total_fn[i]),
+            "support": int(total_tp[i] + total_fn[i]),
+        }
+        for i, lab in enumerate(labels)
+    ]
+    true = c.tp + c.fn
+    out["folds"] = []
+    for f in range(k):
+        absent = [plain(labels[i]) for i in range(q) if true[f, i] == 0]
+        undefined: list[dict[str, Any]] = []
+        for i, lab in enumerate(labels):
+            if c.tp[f, i] + c.fp[f, i] == 0:
+                undefined.append({"quantity": "precision", "label": plain(lab), "reason": "never predicted"})
+            if true[f, i] == 0:
+                undefined.append({"quantity": "recall", "label": plain(lab), "reason": "absent from the fold"})
+        if table.ranking is not None and defined_in_fold[f] < q:
+            undefined.append(
+                {"quantity": "roc_auc", "reason": f"{q - int(defined_in_fold[f])} label(s) without both classes"}
+            )
+        out["folds"].append(
+            {"fold": plain(table.fold_ids[f]), "n": int(c.sizes[f]), "absent_labels": absent, "undefined": undefined}
+        )
     return out
