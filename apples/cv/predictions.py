@@ -283,14 +283,14 @@ class CVPredictions:
         sample_weight: Any = None,
     ) -> None:
         if _is_multilabel(y_true) or _is_multilabel(y_pred):
+            self.sample_weight: np.ndarray | None = None
+            self._init_multilabel(y_true, y_pred, y_score, labels, pos_label)  # names y_true, y_pred first
             if sample_weight is not None:
                 raise ParameterValueError(
                     "sample_weight is not supported for multi-label predictions yet: the per-label counts of "
                     "Van Asch §5 are counts of rows; weight the rows of a single-label task instead",
                     param="sample_weight",
                 )
-            self.sample_weight: np.ndarray | None = None
-            self._init_multilabel(y_true, y_pred, y_score, labels, pos_label)
             self.folds = np.asarray(folds)
             self.repeats = None if repeats is None else np.asarray(repeats)
             self.cases = None if cases is None else np.asarray(cases)
