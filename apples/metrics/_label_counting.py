@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -106,19 +107,30 @@ def _label_array(name: str, arr: np.ndarray) -> LabelData:
     return LabelData(arr, layout, [plain(x) for x in np.unique(arr)], label_kind(arr) if arr.size else "empty", arr)
 
 
+def _integer_type(t: type) -> bool:
+    """``int`` or a numpy integer type (``rng.choice`` and iterating an integer array give those); not bool."""
+    return t is int or issubclass(t, np.integer)
+
+
 def _plain_lists(items: list) -> LabelData | None:
-    """Lists (tuples, sets) of labels that are all ``str`` or all ``int``: valid as they are; None otherwise."""
+    """Lists (tuples, sets) of labels that are all ``str`` or all integers (Python or numpy): valid as they are.
+
+    None for any other input, which the general path checks label by label. The distinct labels are
+    Python scalars (numpy integers become ``int``), as the general path gives them.
+    """
     if not items or not all(type(x) in _PLAIN_COLLECTIONS for x in items):
         return None
     try:
-        seen = {lab for x in items for lab in x}
+        seen = set(chain.from_iterable(items))
     except TypeError:  # an unhashable label (a nested list): the general path names it
         return None
     kinds = {type(lab) for lab in seen}
-    if kinds not in ({str}, {int}):
+    if kinds == {str}:
+        return LabelData(items, "multi", list(seen), "str", items)
+    if not kinds or not all(_integer_type(t) for t in kinds):
         return None
-    kind = "str" if kinds == {str} else "number"
-    return LabelData(items, "multi", list(seen), kind, items)
+    distinct = list(seen) if kinds == {int} else list({plain(lab) for lab in seen})
+    return LabelData(items, "multi", distinct, "number", items)
 
 
 def _checked_items(name: str, items: list) -> LabelData:

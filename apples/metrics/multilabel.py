@@ -35,6 +35,7 @@ gold collections, the count is never negative and nothing is clipped.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any, Literal, NamedTuple, cast
 
 import numpy as np
@@ -81,6 +82,7 @@ __all__ = [
 UNMATCHED = "(unmatched)"
 
 _EMPTY = Options("ignore", "label")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _COUNTING = {
     "y_true": LABEL_DATA,
     "y_pred": LABEL_DATA,
@@ -107,6 +109,20 @@ def _codes(data: LabelData, index: dict[Hashable, int]) -> np.ndarray:
     return np.fromiter(map(index.__getitem__, items), dtype=np.intp, count=len(items))
 
 
+def _occurrence_codes(data: LabelData, index: dict[Hashable, int], size: int) -> np.ndarray:
+    """The code of each label occurrence of multi-label data, instance after instance (``size`` of them).
+
+    Integer labels (Python or numpy) are read into one int64 array and coded by a binary search; other
+    labels by a dictionary look-up each.
+    """
+    occurrences = chain.from_iterable(data.items)
+    keys = list(index)
+    if data.kind == "number" and keys and all(type(k) is int and _INT64_MIN <= k <= _INT64_MAX for k in keys):
+        values = np.fromiter(occurrences, dtype=np.int64, count=size)
+        return kl.codes_in(values, np.array(keys, dtype=np.int64))
+    return np.fromiter(map(index.__getitem__, occurrences), dtype=np.intp, count=size)
+
+
 def _table(data: LabelData, index: dict[Hashable, int], multilabel: bool, deduplicate: bool, empty: str) -> Any:
     """The instance-by-label occurrence table of checked data (``empty="label"``: an empty collection is NONE)."""
     n, q = len(data.items), len(index)
@@ -114,9 +130,7 @@ def _table(data: LabelData, index: dict[Hashable, int], multilabel: bool, dedupl
         return kl.instance_table(np.arange(n), _codes(data, index), n, q, False)
     lengths = np.fromiter(map(len, data.items), dtype=np.intp, count=n)
     instance = np.repeat(np.arange(n), lengths)
-    code = np.fromiter(
-        map(index.__getitem__, (lab for x in data.items for lab in x)), dtype=np.intp, count=instance.size
-    )
+    code = _occurrence_codes(data, index, instance.size)
     if empty == "label":
         none = np.flatnonzero(lengths == 0)
         instance = np.r_[instance, none]
