@@ -13,13 +13,13 @@ explicit label set that holds every label of the data.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
-import pandas as pd
 
 from apples._params import Kind, Relation, check_labels_1d, is_missing, label_kind
 
@@ -70,6 +70,12 @@ def _check_label(name: str, where: str, x: object) -> Hashable:
     return x
 
 
+def _is_pandas(value: object) -> bool:
+    """A pandas Series or Index (without importing pandas: if it is not imported, value is neither)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(value, (pd.Series, pd.Index))
+
+
 class _LabelData(Kind):
     what = "a sequence of labels, or of label collections (one per instance)"
 
@@ -88,8 +94,8 @@ class _LabelData(Kind):
             if value.dtype.kind in "biufUS":
                 return _label_array(name, value)
             items = list(value)
-        elif isinstance(value, (pd.Series, pd.Index)):
-            items = list(value)
+        elif _is_pandas(value):
+            items = list(cast(Iterable, value))
         elif isinstance(value, (Mapping, set, frozenset)) or not isinstance(value, Iterable):
             raise TypeError(f"{name} must be a sequence (one entry per instance), got {type(value).__name__}")
         else:

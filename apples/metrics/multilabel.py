@@ -36,10 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import chain
-from typing import Any, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
 from apples._kernels import labels as kl
@@ -67,6 +66,9 @@ from apples.metrics._label_counting import (
     plain,
 )
 from apples.metrics.counts import Counts
+
+if TYPE_CHECKING:  # pandas is imported by to_frame, not by the counting
+    import pandas as pd
 
 __all__ = [
     "NONE_LABEL",
@@ -285,6 +287,7 @@ class SplitConfusionMatrix(NamedTuple):
 
     def to_frame(self) -> pd.DataFrame:
         """Table 7 layout: split cells as ``"column\\row"``, Σ row and column, corner ``"Σcol\\Σrow"``."""
+        import pandas as pd
 
         def fmt(c: float, r: float) -> str:
             a, b = f"{c:.4g}", f"{r:.4g}"
