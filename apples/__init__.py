@@ -22,6 +22,8 @@ functions that need them. Adding a name is one line in ``__all__`` (and its impo
 under ``TYPE_CHECKING`` for type checkers; ``tests/test_layout.py`` keeps both in step).
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING
 

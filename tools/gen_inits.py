@@ -47,7 +47,7 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__} - {"importlib", "TYPE_CHECKING"})
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})
 '''
 
 
@@ -67,6 +67,8 @@ def write_init(package: Path) -> None:
             every += names
     lines = [
         '"""' + doc + '"""',
+        "",
+        "from __future__ import annotations",
         "",
         "import importlib",
         "from typing import TYPE_CHECKING",

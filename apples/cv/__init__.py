@@ -4,6 +4,8 @@ F and accuracy from fold counts (Forman & Scholz 2010 §2), ranking measures fro
 fold scores (§3).
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING
 
@@ -115,4 +117,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__} - {"importlib", "TYPE_CHECKING"})
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})

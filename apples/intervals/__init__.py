@@ -7,6 +7,8 @@ t over fold scores; paired comparisons (DeLong, corrected t, McNemar mid-p);
 and a coverage study on models whose true value is known.
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING
 
@@ -96,4 +98,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__} - {"importlib", "TYPE_CHECKING"})
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})

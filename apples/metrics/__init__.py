@@ -4,6 +4,8 @@ Counts, F and its parts, ranking measures, threshold-free measures, the H-measur
 empirical losses, multi-label counting and averaging.
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING
 
@@ -223,4 +225,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__} - {"importlib", "TYPE_CHECKING"})
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})

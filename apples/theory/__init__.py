@@ -4,6 +4,8 @@ The binormal model, Parker's costs and thresholds, Van Asch's §6 and §7 formul
 the Forman & Scholz bias model and its exact expectations, and F surfaces.
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING
 
@@ -197,4 +199,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__} - {"importlib", "TYPE_CHECKING"})
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})

@@ -4,6 +4,8 @@ The §3.2 calibration example, the §4.2 bias simulation, the digits data,
 figures and explorers.
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING
 
@@ -191,4 +193,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__} - {"importlib", "TYPE_CHECKING"})
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})

@@ -1,6 +1,8 @@
 """Parker (2011): notebook 07 (the two-classifier incoherence comparison, its figure and explorer) and notebook 08
 (the §IV–V classifier-comparison experiment: waveform data, error cases, Wilson intervals, G-test, Figures 2–5)."""
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING
 
@@ -149,4 +151,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__} - {"importlib", "TYPE_CHECKING"})
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})

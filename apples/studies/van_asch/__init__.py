@@ -4,6 +4,8 @@ Fold-size simulations and exact expectations (§7), the boosting experiment
 (§6.2.1) and figures.
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import TYPE_CHECKING
 
@@ -129,4 +131,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__} - {"importlib", "TYPE_CHECKING"})
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})
