@@ -6,7 +6,8 @@ Usage: .venv/bin/python benchmarks/counting_speed.py [n_single] [n_multi]
    apples.label_counts against sklearn.metrics.multilabel_confusion_matrix (both give the per-label
    TP, FP, FN, TN).
 2. Multi-label: n_multi instances (default 10^5) over 50 labels, apples.label_counts on the label lists
-   against MultiLabelBinarizer + multilabel_confusion_matrix.
+   against MultiLabelBinarizer + multilabel_confusion_matrix; with string labels, with Python ints and
+   with numpy integers (as ``rng.choice`` or iterating an integer array makes them).
 
 Prints seconds (best of 3), peak traced memory (tracemalloc) and the ratios apples / scikit-learn. The
 counts are checked equal first. The machine is shared: read the ratios, not the seconds.
@@ -58,9 +59,13 @@ def single_label(n: int) -> None:
     )
 
 
-def multi_label(n: int, q: int = 50) -> None:
+def multi_label(n: int, q: int = 50, kind: str = "str") -> None:
     rng = np.random.default_rng(1)
-    names = [f"topic{i:02d}" for i in range(q)]
+    names: list = {
+        "str": [f"topic{i:02d}" for i in range(q)],
+        "Python int": list(range(q)),
+        "numpy int64": list(np.arange(q)),  # np.int64 labels, as rng.choice(q, k) or list(array) give
+    }[kind]
     gold = [[names[j] for j in np.flatnonzero(row)] for row in rng.random((n, q)) < 0.1]
     pred = [
         [lab for lab in g if rng.random() < 0.8] + [names[j] for j in rng.integers(0, q, rng.integers(0, 3))]
@@ -76,9 +81,14 @@ def multi_label(n: int, q: int = 50) -> None:
     mcm = theirs()
     assert [(c.tn, c.fp, c.fn, c.tp) for c in ours.values()][:0] == []
     assert [(c.fp, c.fn, c.tp) for c in ours.values()] == [(m[0][1], m[1][0], m[1][1]) for m in mcm.tolist()]
-    compare(f"multi-label, {n:,} instances x {q} labels", lambda: apples.label_counts(gold, pred, labels=names), theirs)
+    compare(
+        f"multi-label, {n:,} instances x {q} {kind} labels",
+        lambda: apples.label_counts(gold, pred, labels=names),
+        theirs,
+    )
 
 
 if __name__ == "__main__":
     single_label(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
-    multi_label(int(sys.argv[2]) if len(sys.argv) > 2 else 100_000)
+    for kind in ("str", "Python int", "numpy int64"):
+        multi_label(int(sys.argv[2]) if len(sys.argv) > 2 else 100_000, kind=kind)

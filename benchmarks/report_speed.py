@@ -6,8 +6,10 @@ Usage: .venv/bin/python benchmarks/report_speed.py [n] [n_csv]
 1. n binary predictions (default 10^7) in 10 folds: apples.CVPredictions (the arrays checked once) and
    apples.report (five F aggregations, precision, recall and accuracy pooled and averaged, ROC AUC and
    average precision per fold and merged) against sklearn.metrics.f1_score + roc_auc_score on the same
-   data. Prints seconds (best of 3) and the ratio, for int64 labels with float64 scores and for the
-   narrower dtypes users pass (int8 labels and fold ids, float32 scores); then the same report with
+   data. Prints CPU seconds (best of 3; both are single-threaded, and CPU time is what the other jobs of a
+   shared machine disturb least) and the ratio, for int64 labels with float64 scores and for the narrower
+   dtypes users pass (``DTYPES``: int32, int16, int8 and uint8 labels and fold ids, float32 and float16
+   scores); then the same report with
    confidence=0.95 (an interval beside every value: five F bootstraps of 10,000 resamples, Wilson,
    DeLong on the merged scores, corrected t) against the same peer.
 2. `python -m apples report` on a CSV file of n_csv rows (default 10^6): wall-clock seconds of the whole
@@ -25,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _timing import best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
+from _timing import best_cpu_of, best_of  # benchmarks/_timing.py (scripts run from benchmarks/)
 from sklearn.metrics import f1_score, roc_auc_score
 
 import apples
@@ -38,29 +40,41 @@ def data(n: int, seed: int = 0):
     return y, (s > 1).astype(np.int64), s, rng.integers(0, 10, n)
 
 
+#: The dtypes users pass: labels and fold ids of every integer width, scores of every float width.
+DTYPES = (
+    (np.int64, np.float64),
+    (np.int32, np.float32),
+    (np.int16, np.float32),
+    (np.int8, np.float32),
+    (np.uint8, np.float16),
+    (np.int8, np.float64),
+)
+
+
+def narrow(n: int, y: np.ndarray, p: np.ndarray, s: np.ndarray, f: np.ndarray) -> None:
+    """One line: the report and scikit-learn on the same arrays of the given dtypes."""
+    ours = apples.report(apples.CVPredictions(y, y_pred=p, y_score=s, folds=f)).to_dict()
+    assert abs(ours["roc_auc"]["merge"] - roc_auc_score(y, s)) < 1e-12  # the same AUC of the narrow scores
+    t_ours = best_cpu_of(lambda: apples.report(apples.CVPredictions(y, y_pred=p, y_score=s, folds=f)))
+    t_theirs = best_cpu_of(lambda: (f1_score(y, p), roc_auc_score(y, s)))
+    print(
+        f"report on {n:,} predictions in 10 folds ({y.dtype.name} labels and folds, {s.dtype.name} scores): "
+        f"CVPredictions + apples.report {t_ours:.2f} s, scikit-learn f1_score + roc_auc_score {t_theirs:.2f} s "
+        f"(CPU), ratio apples/sklearn = {t_ours / t_theirs:.2f}",
+        flush=True,
+    )
+
+
 def report_vs_sklearn(n: int) -> None:
     y, p, s, f = data(n)
     d = apples.report(apples.CVPredictions(y, y_pred=p, y_score=s, folds=f)).to_dict()
     assert abs(d["f_measure"]["tp_fp"] - f1_score(y, p)) < 1e-12
     assert abs(d["roc_auc"]["merge"] - roc_auc_score(y, s)) < 1e-12
-    for label, (yy, pp, ss, ff) in (
-        ("int64 labels, float64 scores", (y, p, s, f)),
-        (
-            "int8 labels and folds, float32 scores",
-            (y.astype(np.int8), p.astype(np.int8), s.astype(np.float32), f.astype(np.int8)),
-        ),
-    ):
-        t_ours = best_of(
-            lambda yy=yy, pp=pp, ss=ss, ff=ff: apples.report(apples.CVPredictions(yy, y_pred=pp, y_score=ss, folds=ff))
-        )
-        t_theirs = best_of(lambda yy=yy, pp=pp, ss=ss: (f1_score(yy, pp), roc_auc_score(yy, ss)))
-        print(
-            f"report on {n:,} predictions in 10 folds ({label}): CVPredictions + apples.report {t_ours:.2f} s, "
-            f"scikit-learn f1_score + roc_auc_score {t_theirs:.2f} s, ratio apples/sklearn = {t_ours / t_theirs:.2f}"
-        )
+    for labels, scores in DTYPES:
+        narrow(n, y.astype(labels), p.astype(labels), s.astype(scores), f.astype(labels))
     predictions = apples.CVPredictions(y, y_pred=p, y_score=s, folds=f)
-    t_theirs = best_of(lambda: (f1_score(y, p), roc_auc_score(y, s)))
-    t_ci = best_of(lambda: apples.report(predictions, confidence=0.95))
+    t_theirs = best_cpu_of(lambda: (f1_score(y, p), roc_auc_score(y, s)))
+    t_ci = best_cpu_of(lambda: apples.report(predictions, confidence=0.95))
     print(f"  with confidence=0.95 (report only): {t_ci:.2f} s, ratio apples/sklearn = {t_ci / t_theirs:.2f}")
 
 

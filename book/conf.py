@@ -119,7 +119,10 @@ def _imports(module: str) -> dict[str, str]:
         return {}
     here = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     found = {}
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    top = ast.parse(path.read_text(encoding="utf-8")).body
+    # a lazy package (PEP 562) imports its names under `if TYPE_CHECKING:`, for type checkers and readers
+    lazy = [n for i in top if isinstance(i, ast.If) and ast.unparse(i.test) == "TYPE_CHECKING" for n in i.body]
+    for node in top + lazy:
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:

@@ -135,6 +135,35 @@ def test_import_apples_leaves_the_studies_and_optional_packages_unloaded():
     assert out.strip() == "[]"
 
 
+def test_import_apples_is_lazy_and_each_name_loads_what_it_needs():
+    """``import apples`` imports neither pandas nor scipy (nor numpy): each name is imported on first use (PEP 562);
+    label_counts needs neither scipy.stats nor pandas."""
+    code = (
+        "import sys, apples\n"
+        "heavy = ('numpy', 'pandas', 'scipy', 'apples.metrics', 'apples.cv', 'apples.intervals', 'apples.reporting')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+        "apples.label_counts([[1]], [[1]])\n"
+        "print(sorted(m for m in sys.modules if m in ('pandas', 'scipy.stats')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:2] == ["[]", "[]"]
+
+
+def test_the_names_of_import_apples_are_its_type_checking_imports():
+    """Type checkers read the imports under ``if TYPE_CHECKING:`` in apples/__init__.py, the interpreter resolves
+    ``__all__`` on first use: both list the same names, and each resolves to the object its import names."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    imported = {(alias.asname or alias.name): node.module for node in block.body for alias in node.names}
+    assert set(imported) == set(apples.__all__) - {"__version__"}
+    for name, module in imported.items():
+        source = importlib.import_module(module)
+        expected = getattr(source, name) if module != "apples" else importlib.import_module(f"apples.{name}")
+        assert getattr(apples, name) is expected, name
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        apples.no_such_name  # noqa: B018
+
+
 def test_contributing_describes_every_module():
     text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
     missing = [str(p.relative_to(PACKAGE)) for p in _modules() if p.name != "__init__.py" and p.stem not in text]

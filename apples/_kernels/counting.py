@@ -19,14 +19,21 @@ def codes_of(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> uniq, codes = codes_of(np.array([7, 3, 7, 5]))
     >>> uniq.tolist(), codes.tolist()
     ([3, 5, 7], [2, 0, 2, 1])
+    >>> [a.tolist() for a in codes_of(np.array([100, -100, 100], dtype=np.int8))]
+    [[-100, 100], [1, 0, 1]]
     """
     if values.dtype.kind in "iu" and values.size:
         lo, hi = int(values.min()), int(values.max())
         if hi - lo < 1 << 16:
-            present = np.flatnonzero(np.bincount((values - lo).astype(np.intp, copy=False), minlength=hi - lo + 1))
+            if values.dtype.itemsize < 8:  # subtract in intp: int8 labels -100 and 100 are 200 apart
+                shifted = np.subtract(values, lo, dtype=np.intp)
+            else:  # in the values' dtype (uint64 beyond int64): hi - lo < 2**16 cannot overflow
+                shifted = (values - values.dtype.type(lo)).astype(np.intp)
+            present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
             lut = np.full(hi - lo + 1, -1, dtype=np.intp)
             lut[present] = np.arange(present.size)
-            return (present + lo).astype(values.dtype), lut[values - lo]
+            # in the values' dtype, modulo its width: the sum fits it, any wrap of present alone is undone
+            return present.astype(values.dtype) + values.dtype.type(lo), lut[shifted]
     uniq, inverse = np.unique(values, return_inverse=True)
     return uniq, inverse.reshape(-1)
 

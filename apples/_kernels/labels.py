@@ -8,10 +8,12 @@ labels there are: per instance and label tp = min(gold, predicted), the excess f
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast
 
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:  # scipy.sparse is imported by the functions that build a sparse table
+    import scipy.sparse as sp
 
 __all__ = [
     "DENSE_CELLS",
@@ -62,7 +64,8 @@ def single_label_counts(
 #: Largest instance-by-label table kept dense (cells); larger ones are sparse (32 MiB of int64 here).
 DENSE_CELLS = 1 << 22
 
-Table = np.ndarray | sp.csr_matrix
+#: An instance-by-label table: a dense array, or a scipy CSR matrix beyond :data:`DENSE_CELLS` cells.
+Table: TypeAlias = "np.ndarray | sp.csr_matrix"
 
 
 def instance_table(instance: np.ndarray, code: np.ndarray, n: int, q: int, deduplicate: bool) -> Table:
@@ -77,6 +80,8 @@ def instance_table(instance: np.ndarray, code: np.ndarray, n: int, q: int, dedup
     if n * q <= DENSE_CELLS:
         table = np.bincount(instance * q + code, minlength=n * q).reshape(n, q)
         return np.minimum(table, 1) if deduplicate else table
+    import scipy.sparse as sp
+
     ones = np.ones(code.size, dtype=np.int64)
     sparse = sp.csr_matrix((ones, (instance, code)), shape=(n, q))
     sparse.sum_duplicates()
@@ -124,7 +129,9 @@ def split_confusion(gold: Table, pred: Table) -> tuple[np.ndarray, np.ndarray, b
     alone_p = (n_p == 0) & (n_g > 0)  # unmatched gold labels only: crossed with the extra predicted column q
     inv_g = 1.0 / np.where(alone_g, 1.0, np.where(n_g > 0, n_g, np.inf))
     inv_p = 1.0 / np.where(alone_p, 1.0, np.where(n_p > 0, n_p, np.inf))
-    if sp.issparse(ug):
+    if not isinstance(ug, np.ndarray):  # sparse tables
+        import scipy.sparse as sp
+
         ug = sp.hstack([cast(Any, ug), sp.csr_matrix(alone_g.astype(float)[:, None])]).tocsr()
         up = sp.hstack([cast(Any, up), sp.csr_matrix(alone_p.astype(float)[:, None])]).tocsr()
         rows = (ug.T @ sp.diags(inv_p) @ up).toarray()
@@ -171,6 +178,8 @@ def fold_label_counts(fold: np.ndarray, gold: np.ndarray, pred: np.ndarray, k: i
     >>> c.tp.tolist(), c.fp.tolist(), c.fn.tolist(), c.exact.tolist()
     ([[1, 1], [0, 1]], [[0, 1], [0, 0]], [[1, 0], [0, 0]], [0, 1])
     """
+    import scipy.sparse as sp  # imported when used (import apples stays light)
+
     g, p = np.asarray(gold, dtype=bool), np.asarray(pred, dtype=bool)
     n = g.shape[0]
     incidence = sp.csr_matrix((np.ones(n, dtype=np.int64), (fold, np.arange(n))), shape=(k, n))

@@ -249,10 +249,114 @@ def fold_ranking(
     """
     # Tied scores form one group whatever their order, so the order within ties matters only for the sums
     # of weights (a stable sort keeps those the same on every CPU; numpy's default sort is SIMD-dispatched).
-    order = np.argsort(scores) if weights is None else np.argsort(scores, kind="stable")
+    if weights is not None:
+        return _weighted_fold_ranking(positive, scores, fold, n_folds, weights, other)
+    n = scores.size
+    order = np.argsort(scores)
+    merged_scores = scores[order]
+    start = _group_start_flags(merged_scores)
+    ties = not start.all()
+    first = np.flatnonzero(start) if ties else None
+    one = np.zeros(1, dtype=np.intp)  # the merged scores: one segment starting at 0
+
+    pos_sorted = positive[order]
+    auc_m, ap_m = _segment_sums(_hits(pos_sorted, first, one))
+    other_auc = float("nan") if other is None else float(_segment_sums(_hits(other[order], first, one), ap=False)[0][0])
+    # the cases fold by fold, each fold in the merged order: a stable sort on the fold (a radix sort for 8 and
+    # 16 bits); the folds start where their cumulated sizes say
+    small = np.uint8 if n_folds <= 256 else np.uint16 if n_folds <= 1 << 16 else np.int64
+    fold_sorted = fold.astype(small)[order]
+    perm = np.argsort(fold_sorted, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(fold_sorted, minlength=n_folds))[:-1]])
+    if ties:  # the groups of equal scores within each fold
+        start = _group_start_flags(merged_scores[perm])
+        start[bounds[bounds < n]] = True
+        first = np.flatnonzero(start)
+    auc, ap = _segment_sums(_hits(pos_sorted[perm], first, bounds))
+    return FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)
+
+
+def _group_start_flags(scores: np.ndarray) -> np.ndarray:
+    """Whether each of sorted scores starts a group of equal scores (differs from its predecessor)."""
+    start = np.empty(scores.size, dtype=bool)
+    start[:1] = True
+    np.not_equal(scores[1:], scores[:-1], out=start[1:])
+    return start
+
+
+class _Hits(NamedTuple):
+    """The groups of sorted scores that hold a positive, in increasing score order: all a segment's sums need.
+
+    The groups holding no positive add 0 to every sum of :func:`_segments`, so they are left out.
+    """
+
+    seg: np.ndarray  #: the segment of each such group
+    pos: np.ndarray  #: its positives
+    neg: np.ndarray  #: its negatives
+    pos_before: np.ndarray  #: the positives of all lower groups (of every segment)
+    neg_before: np.ndarray  #: the negatives of all lower groups
+    pos_edges: np.ndarray  #: the positives before each segment, and the total last
+    neg_edges: np.ndarray  #: the negatives before each segment, and the total last
+
+
+def _hits(positive: np.ndarray, first: np.ndarray | None, bounds: np.ndarray) -> _Hits:
+    """:class:`_Hits` of sorted scores: groups starting at ``first`` (None: no ties, each case its own group),
+    segments at the cases ``bounds`` (each also starts a group). Only the P positives are visited."""
+    n = positive.size
+    hit = np.flatnonzero(positive)
+    if first is None:
+        lead, start, end = np.arange(hit.size), hit, hit + 1
+    else:
+        group = np.searchsorted(first, hit, side="right") - 1  # the group of each positive
+        new = np.empty(hit.size, dtype=bool)
+        new[:1] = True
+        np.not_equal(group[1:], group[:-1], out=new[1:])
+        lead = np.flatnonzero(new)  # the first positive of each group holding one
+        after = group[lead] + 1  # the next group
+        start, end = first[after - 1], first[np.minimum(after, first.size - 1)]
+        end[after == first.size] = n
+    pos = np.diff(lead, append=hit.size)
+    edges = np.append(bounds, n)
+    pos_edges = np.searchsorted(hit, edges)
+    seg = np.repeat(np.arange(bounds.size), np.diff(np.searchsorted(start, edges)))
+    return _Hits(seg, pos, (end - start) - pos, lead, start - lead, pos_edges, edges - pos_edges)
+
+
+def _segment_sums(h: _Hits, ap: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """AUC and AP of each segment (NaN where undefined), the formulas of :func:`_segments` on counts.
+
+    Exact integer arithmetic up to the last division, and the float sums over the same groups in the same
+    order: the results of :func:`_segments` bit for bit wherever its float sums are exact (below 2**53,
+    i.e. 2·P·N < 2**53: up to about 10^8 cases), and exact beyond.
+    """
+    k = h.pos_edges.size - 1
+    p_seg, n_seg = np.diff(h.pos_edges), np.diff(h.neg_edges)
+    below_neg = h.neg_before - h.neg_edges[h.seg]
+    twice = np.bincount(h.seg, weights=h.pos * (2 * below_neg + h.neg), minlength=k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        auc = np.where((p_seg > 0) & (n_seg > 0), twice / (2.0 * p_seg * n_seg), np.nan)
+        if not ap:
+            return auc, auc
+        below_pos = h.pos_before - h.pos_edges[h.seg]
+        at_or_above_pos = p_seg[h.seg] - below_pos
+        at_or_above = (p_seg + n_seg)[h.seg] - (below_neg + below_pos)
+        ap_terms = np.bincount(h.seg, weights=h.pos * (at_or_above_pos / at_or_above), minlength=k)
+        return auc, np.where(p_seg > 0, ap_terms / p_seg, np.nan)
+
+
+def _weighted_fold_ranking(
+    positive: np.ndarray,
+    scores: np.ndarray,
+    fold: np.ndarray,
+    n_folds: int,
+    weights: np.ndarray,
+    other: np.ndarray | None,
+) -> FoldRanking:
+    """:func:`fold_ranking` with case weights: float sums of weights, in the order of a stable sort."""
+    order = np.argsort(scores, kind="stable")
     merged_scores = scores[order]
     merged_pos = positive[order]
-    merged_w = None if weights is None else weights[order]
+    merged_w = weights[order]
     auc_m, ap_m = _segments(merged_scores, merged_pos, np.zeros(scores.size, dtype=np.intp), 1, merged_w)
     other_auc = float("nan") if other is None else _merged_auc(merged_scores, other[order], merged_w)
     small = np.uint8 if n_folds <= 256 else np.uint16 if n_folds <= 1 << 16 else np.int64
@@ -263,6 +367,6 @@ def fold_ranking(
         merged_pos[perm],
         fold_sorted[perm].astype(np.intp),
         n_folds,
-        None if merged_w is None else merged_w[perm],
+        merged_w[perm],
     )
     return FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)

@@ -8,28 +8,34 @@
   Benavoli 2015; Benavoli et al. 2017).
 """
 
-from apples.comparison.bayes import (
-    BayesianComparison,
-    bayesian_correlated_t,
-)
-from apples.comparison.folds import (
-    COMPARE_MEASURES,
-    MeasureDifference,
-    ModelComparison,
-    compare,
-)
-from apples.comparison.plots import (
-    plot_critical_difference,
-)
-from apples.comparison.ranks import (
-    SCORE_TABLE,
-    FriedmanResult,
-    NemenyiResult,
-    WilcoxonHolmResult,
-    friedman_test,
-    nemenyi,
-    wilcoxon_holm,
-)
+from __future__ import annotations
+
+import importlib.util
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from apples.comparison.bayes import (
+        BayesianComparison,
+        bayesian_correlated_t,
+    )
+    from apples.comparison.folds import (
+        COMPARE_MEASURES,
+        MeasureDifference,
+        ModelComparison,
+        compare,
+    )
+    from apples.comparison.plots import (
+        plot_critical_difference,
+    )
+    from apples.comparison.ranks import (
+        SCORE_TABLE,
+        FriedmanResult,
+        NemenyiResult,
+        WilcoxonHolmResult,
+        friedman_test,
+        nemenyi,
+        wilcoxon_holm,
+    )
 
 __all__ = [
     "COMPARE_MEASURES",
@@ -47,3 +53,36 @@ __all__ = [
     "plot_critical_difference",
     "wilcoxon_holm",
 ]
+
+#: The module that defines each name: imported when the name is first used.
+_SOURCES = {
+    "BayesianComparison": "apples.comparison.bayes",
+    "bayesian_correlated_t": "apples.comparison.bayes",
+    "COMPARE_MEASURES": "apples.comparison.folds",
+    "MeasureDifference": "apples.comparison.folds",
+    "ModelComparison": "apples.comparison.folds",
+    "compare": "apples.comparison.folds",
+    "plot_critical_difference": "apples.comparison.plots",
+    "FriedmanResult": "apples.comparison.ranks",
+    "NemenyiResult": "apples.comparison.ranks",
+    "SCORE_TABLE": "apples.comparison.ranks",
+    "WilcoxonHolmResult": "apples.comparison.ranks",
+    "friedman_test": "apples.comparison.ranks",
+    "nemenyi": "apples.comparison.ranks",
+    "wilcoxon_holm": "apples.comparison.ranks",
+}
+
+
+def __getattr__(name: str) -> object:
+    """Import the module that defines ``name`` on first use (PEP 562), so importing the package is cheap."""
+    if name not in _SOURCES:
+        if importlib.util.find_spec(f"{__name__}.{name}") is None:  # a submodule is imported on access too
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return importlib.import_module(f"{__name__}.{name}")
+    value = getattr(importlib.import_module(_SOURCES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})

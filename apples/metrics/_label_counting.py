@@ -13,12 +13,13 @@ explicit label set that holds every label of the data.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from itertools import chain
+from typing import Any, NamedTuple, cast
 
 import numpy as np
-import pandas as pd
 
 from apples._params import Kind, Relation, check_labels_1d, is_missing, label_kind
 
@@ -69,6 +70,12 @@ def _check_label(name: str, where: str, x: object) -> Hashable:
     return x
 
 
+def _is_pandas(value: object) -> bool:
+    """A pandas Series or Index (without importing pandas: if it is not imported, value is neither)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(value, (pd.Series, pd.Index))
+
+
 class _LabelData(Kind):
     what = "a sequence of labels, or of label collections (one per instance)"
 
@@ -87,8 +94,8 @@ class _LabelData(Kind):
             if value.dtype.kind in "biufUS":
                 return _label_array(name, value)
             items = list(value)
-        elif isinstance(value, (pd.Series, pd.Index)):
-            items = list(value)
+        elif _is_pandas(value):
+            items = list(cast(Iterable, value))
         elif isinstance(value, (Mapping, set, frozenset)) or not isinstance(value, Iterable):
             raise TypeError(f"{name} must be a sequence (one entry per instance), got {type(value).__name__}")
         else:
@@ -106,19 +113,30 @@ def _label_array(name: str, arr: np.ndarray) -> LabelData:
     return LabelData(arr, layout, [plain(x) for x in np.unique(arr)], label_kind(arr) if arr.size else "empty", arr)
 
 
+def _integer_type(t: type) -> bool:
+    """``int`` or a numpy integer type (``rng.choice`` and iterating an integer array give those); not bool."""
+    return t is int or issubclass(t, np.integer)
+
+
 def _plain_lists(items: list) -> LabelData | None:
-    """Lists (tuples, sets) of labels that are all ``str`` or all ``int``: valid as they are; None otherwise."""
+    """Lists (tuples, sets) of labels that are all ``str`` or all integers (Python or numpy): valid as they are.
+
+    None for any other input, which the general path checks label by label. The distinct labels are
+    Python scalars (numpy integers become ``int``), as the general path gives them.
+    """
     if not items or not all(type(x) in _PLAIN_COLLECTIONS for x in items):
         return None
     try:
-        seen = {lab for x in items for lab in x}
+        seen = set(chain.from_iterable(items))
     except TypeError:  # an unhashable label (a nested list): the general path names it
         return None
     kinds = {type(lab) for lab in seen}
-    if kinds not in ({str}, {int}):
+    if kinds == {str}:
+        return LabelData(items, "multi", list(seen), "str", items)
+    if not kinds or not all(_integer_type(t) for t in kinds):
         return None
-    kind = "str" if kinds == {str} else "number"
-    return LabelData(items, "multi", list(seen), kind, items)
+    distinct = list(seen) if kinds == {int} else list({plain(lab) for lab in seen})
+    return LabelData(items, "multi", distinct, "number", items)
 
 
 def _checked_items(name: str, items: list) -> LabelData:

@@ -35,10 +35,10 @@ gold collections, the count is never negative and nothing is clipped.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, Literal, NamedTuple, cast
+from itertools import chain
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
 from apples._kernels import labels as kl
@@ -67,6 +67,9 @@ from apples.metrics._label_counting import (
 )
 from apples.metrics.counts import Counts
 
+if TYPE_CHECKING:  # pandas is imported by to_frame, not by the counting
+    import pandas as pd
+
 __all__ = [
     "NONE_LABEL",
     "UNMATCHED",
@@ -81,6 +84,7 @@ __all__ = [
 UNMATCHED = "(unmatched)"
 
 _EMPTY = Options("ignore", "label")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _COUNTING = {
     "y_true": LABEL_DATA,
     "y_pred": LABEL_DATA,
@@ -107,6 +111,20 @@ def _codes(data: LabelData, index: dict[Hashable, int]) -> np.ndarray:
     return np.fromiter(map(index.__getitem__, items), dtype=np.intp, count=len(items))
 
 
+def _occurrence_codes(data: LabelData, index: dict[Hashable, int], size: int) -> np.ndarray:
+    """The code of each label occurrence of multi-label data, instance after instance (``size`` of them).
+
+    Integer labels (Python or numpy) are read into one int64 array and coded by a binary search; other
+    labels by a dictionary look-up each.
+    """
+    occurrences = chain.from_iterable(data.items)
+    keys = list(index)
+    if data.kind == "number" and keys and all(type(k) is int and _INT64_MIN <= k <= _INT64_MAX for k in keys):
+        values = np.fromiter(occurrences, dtype=np.int64, count=size)
+        return kl.codes_in(values, np.array(keys, dtype=np.int64))
+    return np.fromiter(map(index.__getitem__, occurrences), dtype=np.intp, count=size)
+
+
 def _table(data: LabelData, index: dict[Hashable, int], multilabel: bool, deduplicate: bool, empty: str) -> Any:
     """The instance-by-label occurrence table of checked data (``empty="label"``: an empty collection is NONE)."""
     n, q = len(data.items), len(index)
@@ -114,9 +132,7 @@ def _table(data: LabelData, index: dict[Hashable, int], multilabel: bool, dedupl
         return kl.instance_table(np.arange(n), _codes(data, index), n, q, False)
     lengths = np.fromiter(map(len, data.items), dtype=np.intp, count=n)
     instance = np.repeat(np.arange(n), lengths)
-    code = np.fromiter(
-        map(index.__getitem__, (lab for x in data.items for lab in x)), dtype=np.intp, count=instance.size
-    )
+    code = _occurrence_codes(data, index, instance.size)
     if empty == "label":
         none = np.flatnonzero(lengths == 0)
         instance = np.r_[instance, none]
@@ -271,6 +287,7 @@ class SplitConfusionMatrix(NamedTuple):
 
     def to_frame(self) -> pd.DataFrame:
         """Table 7 layout: split cells as ``"column\\row"``, Σ row and column, corner ``"Σcol\\Σrow"``."""
+        import pandas as pd
 
         def fmt(c: float, r: float) -> str:
             a, b = f"{c:.4g}", f"{r:.4g}"

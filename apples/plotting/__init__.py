@@ -16,20 +16,26 @@ imports with the core install.
 - :mod:`apples.plotting.calibration`: the reliability diagram of each fold and pooled.
 """
 
-from apples.plotting.calibration import (
-    plot_reliability,
-)
-from apples.plotting.curves import (
-    plot_cv_precision_recall,
-    plot_cv_roc,
-)
-from apples.plotting.style import (
-    EXPLORER_NOTE,
-    decorate,
-    explorer_mimebundle,
-    panel_axes,
-    set_style,
-)
+from __future__ import annotations
+
+import importlib.util
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from apples.plotting.calibration import (
+        plot_reliability,
+    )
+    from apples.plotting.curves import (
+        plot_cv_precision_recall,
+        plot_cv_roc,
+    )
+    from apples.plotting.style import (
+        EXPLORER_NOTE,
+        decorate,
+        explorer_mimebundle,
+        panel_axes,
+        set_style,
+    )
 
 __all__ = [
     "EXPLORER_NOTE",
@@ -41,3 +47,30 @@ __all__ = [
     "plot_reliability",
     "set_style",
 ]
+
+#: The module that defines each name: imported when the name is first used.
+_SOURCES = {
+    "plot_reliability": "apples.plotting.calibration",
+    "plot_cv_precision_recall": "apples.plotting.curves",
+    "plot_cv_roc": "apples.plotting.curves",
+    "EXPLORER_NOTE": "apples.plotting.style",
+    "decorate": "apples.plotting.style",
+    "explorer_mimebundle": "apples.plotting.style",
+    "panel_axes": "apples.plotting.style",
+    "set_style": "apples.plotting.style",
+}
+
+
+def __getattr__(name: str) -> object:
+    """Import the module that defines ``name`` on first use (PEP 562), so importing the package is cheap."""
+    if name not in _SOURCES:
+        if importlib.util.find_spec(f"{__name__}.{name}") is None:  # a submodule is imported on access too
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return importlib.import_module(f"{__name__}.{name}")
+    value = getattr(importlib.import_module(_SOURCES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__} - {"annotations", "importlib", "TYPE_CHECKING"})
