@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special, stats
+from scipy import special  # scipy.special is light; scipy.stats is imported where it is used
 
 __all__ = [
     "fold_t_interval",
@@ -61,6 +61,8 @@ def proportion_interval(k: int, n: int, confidence: float, method: str) -> tuple
         high = 1.0 if k == n else min(centre + half, 1.0)
         return low, high
     if method == "clopper_pearson":
+        from scipy import stats
+
         low = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2.0, k, n - k + 1))
         high = 1.0 if k == n else float(stats.beta.ppf(1.0 - alpha / 2.0, k + 1, n - k))
         return low, high

@@ -212,7 +212,9 @@ def _segments(
     at_or_above_pos = p_seg[seg_g] - below_pos
     at_or_above = (p_seg + n_seg_tot)[seg_g] - below_all
     with np.errstate(divide="ignore", invalid="ignore"):
-        ap_terms = np.bincount(seg_g, weights=pos_g * (at_or_above_pos / at_or_above), minlength=n_seg)
+        # a group without positives adds nothing, even at a 0/0 precision (a tie group of weight 0 at the top)
+        terms = np.where(pos_g > 0, pos_g * (at_or_above_pos / at_or_above), 0.0)
+        ap_terms = np.bincount(seg_g, weights=terms, minlength=n_seg)
         auc = np.where((p_seg > 0) & (n_seg_tot > 0), twice / (2.0 * p_seg * n_seg_tot), np.nan)
         ap = np.where(p_seg > 0, ap_terms / p_seg, np.nan)
     return auc, ap
