@@ -51,3 +51,16 @@ def test_fold_ranking_of_one_class_and_one_case():
     assert np.isnan(r.auc_merge) and r.ap_merge == 1.0 and np.isnan(r.auc).all() and r.ap.tolist() == [1.0, 1.0]
     r = fold_ranking(np.array([False, True]), np.array([0.3, 0.3]), np.array([0, 0]), 1)
     assert r.auc_merge == 0.5 and r.ap_merge == 0.5  # one tie: half a pair, precision 1/2 at the only threshold
+
+
+def test_a_zero_weight_tie_group_at_the_top_adds_nothing_to_average_precision():
+    """The top score's only case weighs 0: its precision is 0/0, and scikit-learn's AP (which drops the case) is
+    the same as with the case left in (it adds no positive weight)."""
+    positive = np.array([False, True, False, True, True, False])
+    scores = np.array([0.9, 0.8, 0.7, 0.6, 0.4, 0.2])
+    weights = np.array([0.0, 1.0, 2.0, 0.5, 1.0, 1.0])
+    r = fold_ranking(positive, scores, np.zeros(6, dtype=np.intp), 1, weights=weights)
+    keep = weights > 0
+    expected = average_precision_score(positive[keep], scores[keep], sample_weight=weights[keep])
+    assert r.ap[0] == pytest.approx(expected, rel=1e-12) and r.ap_merge == pytest.approx(expected, rel=1e-12)
+    assert r.auc[0] == pytest.approx(roc_auc_score(positive, scores, sample_weight=weights), rel=1e-12)
