@@ -235,7 +235,23 @@ def header_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
         what = f"Cross-validated multi-label classification, {len(d['labels'])} labels (Van Asch §5)"
     else:
         what = f"Cross-validated multi-class classification, {len(d['labels'])} labels"
-    if "repeats" in d:
+    design = d.get("design", {})
+    if "repeats" in d and design.get("design") == "repeated hold-out":
+        r = d["repeats"]["n_repeats"]
+        of = f" of {design['n_cases']:,} cases" if design.get("n_cases") else ""
+        size = (
+            f"{r} hold-out splits{of}, {_range(cases)} test cases each ({d['n']:,} predictions; "
+            "values are means over the splits, std across them)"
+        )
+        if "overlap" in design:
+            o = design["overlap"]
+            size += (
+                f"; the test sets overlap: {o['n_tested_in_several_repeats']:,} of {o['n_tested']:,} tested cases "
+                f"in two or more splits (up to {o['max_times_tested']})"
+            )
+        if design.get("n_untested"):
+            size += f"; {design['n_untested']:,} cases never tested"
+    elif "repeats" in d:
         r = d["repeats"]["n_repeats"]
         size = (
             f"{_range(cases)} cases, {_range(n_folds)} fold{'' if max(n_folds) == 1 else 's'} per repeat, "

@@ -47,6 +47,7 @@ resampled value is undefined (a fold that loses its positives), never a clipped 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from functools import partial
@@ -97,6 +98,7 @@ class IntervalSettings(NamedTuple):
     seed: int
     repeated: bool = False  #: more than one repeat: no bootstrap or DeLong interval (see the module docstring)
     beta: float = 1.0  #: the report's F_beta
+    n_cases: int | None = None  #: the number of cases, for a hold-out split's training size (None: unknown)
 
 
 def interval_warnings(d: Mapping[str, Any]) -> list[str]:
@@ -219,19 +221,24 @@ class _FoldValues(NamedTuple):
     all_substituted: str | None = None  #: why every fold's value is a substituted 0 (None: some fold is defined)
 
 
-def _fold_values(values: Any, n: int, k: int, undefined: np.ndarray | None = None, why: str = "") -> _FoldValues:
+def _fold_values(
+    values: Any, n: int, k: int, undefined: np.ndarray | None = None, why: str = "", *, n_cases: int | None = None
+) -> _FoldValues:
+    """A repeat's fold values with its split: ``n`` cases in ``k`` folds train on ``n - n/k`` each; a hold-out
+    split (``k = 1``) trains on the ``n_cases - n`` cases it does not test (0: unknown, no interval)."""
     n_test = max(1, round(n / k))
+    known = n_cases is not None and n_cases > n_test
+    n_train = max(1, n - n_test) if k > 1 else (n_cases - n_test if known and n_cases is not None else 0)
     every = None
     if undefined is not None and bool(np.all(undefined)):
         every = f"{why} in every fold: the average is of substituted zeros, and has no interval"
-    return _FoldValues(
-        [float(v) for v in values if v is not None and not math.isnan(v)], max(1, n - n_test), n_test, every
-    )
+    return _FoldValues([float(v) for v in values if v is not None and not math.isnan(v)], n_train, n_test, every)
 
 
 # -- binary --------------------------------------------------------------------------------------
 def binary_intervals(table: RepeatTable, settings: IntervalSettings, repeat: int) -> dict[str, Any]:
     """One repeat's intervals of the binary report: ``{"repeat": tree, "avg": tree of _FoldValues}``."""
+    _fold_values_n = functools.partial(_fold_values, n_cases=settings.n_cases)
     conf = settings.confidence
     n, k = int(table.sizes.sum()), table.fold_ids.size
     per: dict[str, dict[str, Any]] = {}
@@ -261,7 +268,7 @@ def binary_intervals(table: RepeatTable, settings: IntervalSettings, repeat: int
         per["accuracy"] = {"pooled": _Proportion(int(tp.sum() + tn.sum()), int(counts.sum()), n)}
         # Per-fold precision and recall with 0 for 0/0, as the report's "avg" values.
         avg["precision"] = {
-            "avg": _fold_values(
+            "avg": _fold_values_n(
                 np.nan_to_num(ratio(tp, tp + fp)),
                 n,
                 k,
@@ -270,11 +277,11 @@ def binary_intervals(table: RepeatTable, settings: IntervalSettings, repeat: int
             )
         }
         avg["recall"] = {
-            "avg": _fold_values(
+            "avg": _fold_values_n(
                 np.nan_to_num(ratio(tp, tp + fn)), n, k, tp + fn == 0, "recall is undefined (no positives)"
             )
         }
-        avg["accuracy"] = {"avg": _fold_values((tp + tn) / counts.sum(axis=1), n, k)}
+        avg["accuracy"] = {"avg": _fold_values_n((tp + tn) / counts.sum(axis=1), n, k)}
     if table.ranking is not None and table.positive is not None and table.scores is not None:
         rank = table.ranking[0]
         p = placements(table.positive, table.scores)
@@ -290,8 +297,8 @@ def binary_intervals(table: RepeatTable, settings: IntervalSettings, repeat: int
         per["average_precision"] = {
             "merge": {**NO_INTERVAL, "reason": "apples has no interval for merged average precision"}
         }
-        avg["roc_auc"] = {"avg": _fold_values(rank.auc, n, k)}
-        avg["average_precision"] = {"avg": _fold_values(rank.ap, n, k)}
+        avg["roc_auc"] = {"avg": _fold_values_n(rank.auc, n, k)}
+        avg["average_precision"] = {"avg": _fold_values_n(rank.ap, n, k)}
     return {"repeat": per, "avg": avg}
 
 
@@ -304,6 +311,7 @@ def multiclass_intervals(
     repeat: int,
 ) -> dict[str, Any]:
     """One repeat's intervals of the multi-class report, from its table and the per-fold values it computed."""
+    _fold_values_n = functools.partial(_fold_values, n_cases=settings.n_cases)
     m = table.confusion
     assert m is not None
     conf = settings.confidence
@@ -333,13 +341,13 @@ def multiclass_intervals(
                 per[section][key] = {"pooled": _ci(None, None, "bootstrap", _REPEATED_NONE)}
             else:
                 per[section][key] = {"pooled": _percentile(replicates, conf, "bootstrap")}
-            avg[section][key] = {"avg": _fold_values(per_fold[section][key], n, k)}
-    avg["accuracy"] = {"avg": _fold_values([np.trace(m[f]) / m[f].sum() for f in range(k)], n, k)}
+            avg[section][key] = {"avg": _fold_values_n(per_fold[section][key], n, k)}
+    avg["accuracy"] = {"avg": _fold_values_n([np.trace(m[f]) / m[f].sum() for f in range(k)], n, k)}
     if table.ranking is not None:
         per["roc_auc"] = {
             "macro_ovr": {"merge": {**NO_INTERVAL, "reason": "apples has no interval for the merged macro AUC"}}
         }
-        avg["roc_auc"] = {"macro_ovr": {"avg": _fold_values(values["_fold_auc"], n, k)}}
+        avg["roc_auc"] = {"macro_ovr": {"avg": _fold_values_n(values["_fold_auc"], n, k)}}
     return {"repeat": per, "avg": avg}
 
 
@@ -396,6 +404,8 @@ def _corrected_t(parts: list[_FoldValues], confidence: float) -> dict[str, Any]:
     values = np.array([v for p in parts for v in p.values])
     if values.size < 2:
         return _ci(None, None, method, "fewer than two folds with a defined value")
+    if any(p.n_train == 0 for p in parts):
+        return _ci(None, None, method, "a hold-out split's training size is unknown: give CVPredictions n_cases=")
     n_train = round(sum(p.n_train for p in parts) / len(parts))
     n_test = round(sum(p.n_test for p in parts) / len(parts))
     _, low, high = fold_t_interval(values, confidence, n_train=n_train, n_test=n_test, corrected=True)

@@ -301,7 +301,7 @@ def report(
     settings = (
         None
         if confidence is None
-        else IntervalSettings(confidence, n_resamples, int(seed), p.n_repeats > 1, float(beta))
+        else IntervalSettings(confidence, n_resamples, int(seed), p.n_repeats > 1, float(beta), p.n_cases)
     )
     tables = repeat_tables(p)
     if p.task == "binary":
