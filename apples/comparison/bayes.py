@@ -78,6 +78,7 @@ def bayesian_correlated_t(
 
     Examples
     --------
+    >>> from apples.comparison import bayesian_correlated_t
     >>> r = bayesian_correlated_t([0.05, 0.0, 0.1, 0.05, 0.05], rope=0.01, n_train=400, n_test=100)  # as baycomp
     >>> round(r.p_left, 4), round(r.p_rope, 4), round(r.p_right, 4), r.rho
     (0.0323, 0.0511, 0.9165, 0.2)

@@ -347,6 +347,7 @@ def compare(
     Examples
     --------
     >>> import apples
+    >>> from apples import compare
     >>> y = [1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]
     >>> folds = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
     >>> a = apples.CVPredictions(y, folds=folds, y_pred=[1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0])

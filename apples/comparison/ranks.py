@@ -157,6 +157,7 @@ def friedman_test(scores: Any, *, greater_is_better: bool = True, undefined: Pol
 
     Examples
     --------
+    >>> from apples.comparison import friedman_test
     >>> r = friedman_test([[0.9, 0.8, 0.7], [0.8, 0.7, 0.6], [0.7, 0.6, 0.5]])
     >>> r.statistic, r.average_ranks.tolist()
     (6.0, [1.0, 2.0, 3.0])
@@ -217,6 +218,7 @@ def nemenyi(scores: Any, *, alpha: float = 0.05, greater_is_better: bool = True)
     Demšar's example has k = 4 models and N = 14 data sets: q_0.05 = 2.569 and CD = 1.25.
 
     >>> import numpy as np
+    >>> from apples.comparison import nemenyi
     >>> r = nemenyi(np.arange(56.0).reshape(4, 14) % 5)
     >>> round(r.q_alpha, 3), round(r.critical_difference, 2)
     (2.569, 1.25)
@@ -264,6 +266,7 @@ def wilcoxon_holm(
 
     Examples
     --------
+    >>> from apples.comparison import wilcoxon_holm
     >>> r = wilcoxon_holm([[0.9, 0.8, 0.7, 0.85, 0.95, 0.6], [0.85, 0.78, 0.64, 0.78, 0.92, 0.59]])
     >>> float(r.p_values.iloc[0, 1])
     0.03125

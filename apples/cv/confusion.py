@@ -56,6 +56,7 @@ def fold_validity(fold_counts: Sequence[Counts]) -> np.ndarray:
 
     Examples
     --------
+    >>> from apples import Counts, fold_validity
     >>> fold_validity([Counts(2, 0, 2), Counts(0, 0, 4)]).tolist()
     [True, False]
     """
@@ -117,6 +118,7 @@ def cv_f_measure(
     --------
     Table 1 of the paper:
 
+    >>> from apples import Counts, cv_f_measure
     >>> folds = [Counts.from_fold(positives=p, negatives=n, tp=tp, fp=fp)
     ...          for n, p, tp, fp in [(373, 3, 3, 0), (372, 4, 4, 1), (372, 4, 4, 13), (372, 4, 3, 5)]]
     >>> [round(cv_f_measure(folds, method=m), 2) for m in ("tp_fp", "avg", "pr_re")]
@@ -148,6 +150,7 @@ def cv_accuracy(fold_counts: Sequence[Counts], *, method: Literal["pooled", "avg
 
     Examples
     --------
+    >>> from apples import Counts, cv_accuracy
     >>> folds = [Counts(tp=15, fp=10, fn=10, tn=15), Counts(tp=20, fp=5, fn=5, tn=20)]
     >>> cv_accuracy(folds, method="pooled"), cv_accuracy(folds, method="avg")
     (0.7, 0.7)
@@ -183,6 +186,7 @@ def cv_table(fold_counts: Sequence[Counts], *, beta: float = 1.0) -> pd.DataFram
 
     Examples
     --------
+    >>> from apples import Counts, cv_table
     >>> t = cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)])
     >>> t.loc[1, "undefined"]
     'precision'
@@ -256,6 +260,7 @@ def percent(value: float, *, decimals: int = 0) -> str:
 
     Examples
     --------
+    >>> from apples.cv import percent
     >>> percent(0.625), percent(0.58333), percent(0.7336, decimals=1)
     ('63%', '58%', '73.4%')
     """
@@ -296,6 +301,7 @@ def round_half_up(x: float, *, digits: int) -> float:
 
     Examples
     --------
+    >>> from apples.cv import round_half_up
     >>> round_half_up(0.6125, digits=3), round_half_up(2.5, digits=0), round_half_up(-0.5, digits=0)
     (0.613, 3.0, -1.0)
     """
@@ -350,6 +356,7 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
 
     Examples
     --------
+    >>> from apples import Counts, cv_table, format_cv_table
     >>> format_cv_table(cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)])).loc[1, "Precision"]
     '0% †'
     """

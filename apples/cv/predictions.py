@@ -240,6 +240,7 @@ class CVPredictions:
 
     Examples
     --------
+    >>> from apples import CVPredictions
     >>> p = CVPredictions(["spam", "ham", "spam", "ham"], folds=[0, 0, 1, 1], y_pred=["spam", "spam", "ham", "ham"],
     ...                   pos_label="spam")
     >>> p.task, p.labels, p.fold_counts()
@@ -557,6 +558,7 @@ class CVPredictions:
 
         Examples
         --------
+        >>> from apples import CVPredictions
         >>> p = CVPredictions([0, 1, 1, 0, 1, 0], folds=[0, 0, 0, 0, 0, 0], repeats=[0, 0, 0, 1, 1, 1],
         ...                   cases=[0, 1, 2, 2, 3, 4], y_pred=[0, 1, 0, 0, 1, 1], n_cases=6)
         >>> info = p.design_info()

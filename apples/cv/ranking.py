@@ -156,6 +156,7 @@ def cv_ranking_score(
     --------
     Two folds that each rank perfectly, but on different scales:
 
+    >>> from apples import cv_ranking_score
     >>> y, s, f = [1, 0, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.3, 0.2, 0.1], [0, 0, 0, 1, 1, 1]
     >>> cv_ranking_score(y, s, folds=f, metric="roc_auc", method="avg")
     1.0
@@ -240,6 +241,7 @@ def cv_roc_auc(
 
     Examples
     --------
+    >>> from apples import cv_roc_auc
     >>> y, s = [1, 0, 0, 1, 1, 0, 0, 0], [0.9, 0.1, 0.4, 0.3, 5.0, 4.0, 1.0, 2.0]
     >>> f = [0, 0, 0, 0, 1, 1, 1, 1]
     >>> cv_roc_auc(y, s, folds=f, method="avg"), cv_roc_auc(y, s, folds=f, method="merge")
@@ -274,6 +276,7 @@ def auc_table(
 
     Examples
     --------
+    >>> from apples import auc_table
     >>> t = auc_table([1, 0, 0, 1, 0, 0], [3, 2, 1, 0.3, 0.2, 0.1], folds=[0, 0, 0, 1, 1, 1])
     >>> t["auc"].tolist()
     [1.0, 1.0, 1.0, 0.75]
@@ -351,6 +354,7 @@ def merge_decomposition(
 
     Examples
     --------
+    >>> from apples import merge_decomposition
     >>> d = merge_decomposition([1, 0, 0, 1, 0, 0], [3, 2, 1, 0.3, 0.2, 0.1], folds=[0, 0, 0, 1, 1, 1])
     >>> d.within, d.between, d.within_share, d.merged   # 4 of 8 pairs are within-fold
     (1.0, 0.5, 0.5, 0.75)

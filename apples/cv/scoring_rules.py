@@ -173,6 +173,7 @@ def cv_log_loss(
 
     Examples
     --------
+    >>> from apples.cv import cv_log_loss
     >>> r = cv_log_loss([1, 0, 1, 0, 1, 1], [0.5, 0.5, 0.5, 0.5, 0.5, 0.5], folds=[0, 0, 0, 0, 1, 1])
     >>> r.fold_values.round(12).tolist(), r.fold_sizes.tolist(), round(r.pooled, 12)   # log 2 everywhere
     ([0.69314718056, 0.69314718056], [4.0, 2.0], 0.69314718056)
@@ -220,6 +221,7 @@ def cv_brier_score(
 
     Examples
     --------
+    >>> from apples.cv import cv_brier_score
     >>> r = cv_brier_score([1, 0, 1, 0, 1, 1], [0.75, 0.25, 0.75, 0.25, 0.5, 0.5], folds=[0, 0, 0, 0, 1, 1])
     >>> r.fold_values.tolist(), r.pooled, r.mean   # (4 · 1/16 + 2 · 1/4) / 6; (1/16 + 1/4) / 2
     ([0.0625, 0.25], 0.125, 0.15625)
@@ -250,7 +252,7 @@ def scoring_rules_table(predictions: CVPredictions, *, sample_weight: ArrayLike 
 
     Examples
     --------
-    >>> from apples.cv import CVPredictions
+    >>> from apples.cv import CVPredictions, scoring_rules_table
     >>> p = CVPredictions([1, 0, 1, 0], folds=[0, 0, 1, 1], y_score=[0.75, 0.25, 0.5, 0.5])
     >>> t = scoring_rules_table(p)
     >>> t.folds["brier_score"].tolist(), t.pooled["brier_score"].tolist()
@@ -352,6 +354,7 @@ def reliability_table(
 
     Examples
     --------
+    >>> from apples.cv import reliability_table
     >>> t = reliability_table([0, 0, 1, 1], [0.25, 0.75, 0.75, 0.75], folds=[0, 1, 0, 1], n_bins=2)
     >>> t.pooled[["count", "mean_predicted", "observed"]].to_numpy().tolist()
     [[1.0, 0.25, 0.0], [3.0, 0.75, 0.6666666666666666]]

@@ -397,8 +397,10 @@ def cross_val_predictions(
 
     Examples
     --------
+    >>> import numpy as np
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.model_selection import RepeatedStratifiedKFold
+    >>> from apples import cross_val_predictions
     >>> X = np.arange(40, dtype=float).reshape(20, 2); y = np.array([0, 1] * 10)
     >>> cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=2, random_state=0)
     >>> p = cross_val_predictions(LogisticRegression(), X, y, cv=cv)
@@ -513,6 +515,7 @@ def counts_scorer(*, pos_label: Any = 1) -> Callable[[Any, Any, Any], dict[str, 
     Examples
     --------
     >>> from sklearn.dummy import DummyClassifier
+    >>> from apples import counts_scorer
     >>> scorer = counts_scorer()
     >>> scorer(DummyClassifier(strategy="constant", constant=1).fit([[0], [1]], [0, 1]), [[0], [1]], [0, 1])
     {'tp': 1, 'fp': 1, 'fn': 0, 'tn': 0}
@@ -634,6 +637,7 @@ def fold_counts_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
 
     Examples
     --------
+    >>> from apples import fold_counts_from_cross_validate
     >>> fold_counts_from_cross_validate({"test_tp": [3, 4], "test_fp": [1, 0], "test_fn": [0, 2], "test_tn": [6, 4]})
     [Counts(tp=3, fp=1, fn=0, tn=6), Counts(tp=4, fp=0, fn=2, tn=4)]
     """

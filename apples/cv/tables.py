@@ -164,7 +164,7 @@ def fold_table(predictions: CVPredictions, *, beta: float = 1.0) -> pd.DataFrame
 
     Examples
     --------
-    >>> from apples.cv import CVPredictions
+    >>> from apples.cv import CVPredictions, fold_table
     >>> p = CVPredictions([1, 0, 1, 1, 0, 0], folds=[0, 0, 0, 1, 1, 1], y_pred=[1, 0, 0, 1, 1, 0])
     >>> fold_table(p)[["fold", "n", "tp", "fp", "fn", "precision", "recall", "f"]]
        fold  n  tp  fp  fn  precision  recall         f
@@ -190,7 +190,7 @@ def fold_summary(predictions: CVPredictions, *, beta: float = 1.0) -> pd.DataFra
 
     Examples
     --------
-    >>> from apples.cv import CVPredictions
+    >>> from apples.cv import CVPredictions, fold_summary
     >>> p = CVPredictions([1, 0, 1, 1, 0, 0], folds=[0, 0, 0, 1, 1, 1], y_pred=[1, 0, 0, 1, 1, 0])
     >>> s = fold_summary(p)
     >>> row = s.loc["precision"]   # folds 0 and 1: precision 1/1 and 1/2
@@ -311,7 +311,7 @@ def label_table(
 
     Examples
     --------
-    >>> from apples.cv import CVPredictions
+    >>> from apples.cv import CVPredictions, label_table
     >>> p = CVPredictions(["a", "b", "c", "a", "b", "c"], folds=[0, 0, 0, 1, 1, 1],
     ...                   y_pred=["a", "b", "b", "a", "c", "c"])
     >>> label_table(p).round(3)

@@ -102,6 +102,7 @@ def coverage_settings() -> pd.DataFrame:
 
     Examples
     --------
+    >>> from apples.intervals import coverage_settings
     >>> s = coverage_settings()
     >>> s.groupby("model").size().to_dict()
     {'binormal': 20, 'f_model': 12}
@@ -316,6 +317,7 @@ def coverage_study(
 
     Examples
     --------
+    >>> from apples.intervals import coverage_settings, coverage_study
     >>> s = coverage_settings().query("model == 'f_model' and prior == 0.5 and n_cases == 200 and n_folds == 5")
     >>> t = coverage_study(s, n_studies=50, n_resamples=50)
     >>> t["interval"].tolist()

@@ -113,6 +113,7 @@ def cv_f_measure_ci(
 
     Examples
     --------
+    >>> from apples import Counts, cv_f_measure_ci
     >>> folds = [Counts.from_fold(positives=p, negatives=n, tp=tp, fp=fp)
     ...          for n, p, tp, fp in [(373, 3, 3, 0), (372, 4, 4, 1), (372, 4, 4, 13), (372, 4, 3, 5)]]
     >>> ci = cv_f_measure_ci(folds, method="tp_fp", seed=1)

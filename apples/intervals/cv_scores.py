@@ -118,6 +118,7 @@ def cv_score_ci(
 
     Examples
     --------
+    >>> from apples import cv_score_ci
     >>> ci = cv_score_ci([0.8, 0.7, 0.9, 0.75, 0.85], n_train=400, n_test=100)
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
     (0.8, 0.6528, 0.9472)
@@ -180,6 +181,7 @@ def compare_cv_scores(
 
     Examples
     --------
+    >>> from apples import compare_cv_scores
     >>> c = compare_cv_scores([0.8, 0.7, 0.9, 0.75, 0.85], [0.75, 0.7, 0.8, 0.7, 0.8], n_train=400, n_test=100)
     >>> round(c.estimate, 4), round(c.statistic, 4), round(c.p_value, 4)
     (0.05, 2.1082, 0.1027)
@@ -250,6 +252,7 @@ def mcnemar_test(
 
     Examples
     --------
+    >>> from apples.intervals import mcnemar_test
     >>> y = [1, 0, 1, 1, 0, 0, 1, 0, 1, 1]
     >>> c = mcnemar_test(y, [1, 0, 1, 1, 0, 0, 1, 0, 0, 0], [0, 1, 0, 1, 0, 0, 1, 0, 0, 0])
     >>> c.estimate, c.statistic, c.p_value

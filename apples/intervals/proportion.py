@@ -68,6 +68,7 @@ def proportion_ci(
 
     Examples
     --------
+    >>> from apples import proportion_ci
     >>> ci = proportion_ci(7, 10)   # Brown et al.'s kind of small-n example
     >>> round(ci.low, 4), round(ci.high, 4)
     (0.3968, 0.8922)

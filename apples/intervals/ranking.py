@@ -128,6 +128,7 @@ def roc_auc_ci(
 
     Examples
     --------
+    >>> from apples import roc_auc_ci
     >>> ci = roc_auc_ci([1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
     (0.8889, 0.5809, 1.0)
@@ -207,6 +208,7 @@ def compare_roc_auc(
 
     Examples
     --------
+    >>> from apples import compare_roc_auc
     >>> y = [1, 1, 0, 1, 0, 0, 1, 0]
     >>> c = compare_roc_auc(y, [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2], [0.1, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.9])
     >>> round(c.estimate, 4), round(c.p_value, 4)

@@ -32,6 +32,7 @@ class ConfidenceInterval:
 
     Examples
     --------
+    >>> from apples import ConfidenceInterval
     >>> ci = ConfidenceInterval(0.5, 0.25, 0.75, 0.95, "wilson")
     >>> ci.width
     0.5

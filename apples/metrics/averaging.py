@@ -288,6 +288,8 @@ def frequencies_from_counts(counts_by_label: Mapping[Hashable, Counts]) -> dict[
 
     Examples
     --------
+    >>> from apples import Counts
+    >>> from apples.metrics import frequencies_from_counts
     >>> table3 = {"c1": Counts(3, 2, 7), "c2": Counts(1, 7, 9), "c3": Counts(6, 6, 8), "c4": Counts(6, 9, 0)}
     >>> frequencies_from_counts(table3)   # Van Asch Table 3, column f_test
     {'c1': 0.25, 'c2': 0.25, 'c3': 0.35, 'c4': 0.15}
@@ -370,6 +372,7 @@ def average_scores(
     --------
     Van Asch Table 3 (training frequencies differ from the test frequencies):
 
+    >>> from apples import Counts, average_scores
     >>> table3 = {"c1": Counts(3, 2, 7), "c2": Counts(1, 7, 9), "c3": Counts(6, 6, 8), "c4": Counts(6, 9, 0)}
     >>> train = {"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.4}
     >>> s = average_scores(table3, average="macro")
@@ -431,6 +434,7 @@ def averaging_table(
 
     Examples
     --------
+    >>> from apples import Counts, averaging_table
     >>> t = averaging_table({"c1": Counts(10, 10, 10), "c2": Counts(90, 10, 10)})   # Table 2
     >>> print(t[["precision", "recall"]].round(2).to_string())
                     precision  recall

@@ -67,6 +67,7 @@ class Counts:
 
     Examples
     --------
+    >>> from apples import Counts
     >>> a = Counts(tp=3, fp=0, fn=0, tn=373)
     >>> b = Counts(tp=4, fp=1, fn=0, tn=371)
     >>> a + b
@@ -132,6 +133,7 @@ class Counts:
 
         Examples
         --------
+        >>> from apples import Counts
         >>> Counts.from_fold(positives=4, negatives=372, tp=3, fp=5)
         Counts(tp=3, fp=5, fn=1, tn=367)
         """
@@ -182,6 +184,7 @@ class Counts:
 
         Examples
         --------
+        >>> from apples import Counts
         >>> Counts.from_labels([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])
         Counts(tp=1, fp=1, fn=1, tn=2)
         >>> Counts.from_labels([0, 0], [0, 0])        # a fold without positives
@@ -234,6 +237,7 @@ def fold_counts(y_true: ArrayLike, y_pred: ArrayLike, *, folds: ArrayLike, pos_l
 
     Examples
     --------
+    >>> from apples import fold_counts
     >>> fold_counts([1, 0, 1, 0], [1, 0, 0, 1], folds=[0, 0, 1, 1])
     [Counts(tp=1, fp=0, fn=0, tn=1), Counts(tp=0, fp=1, fn=1, tn=0)]
     """

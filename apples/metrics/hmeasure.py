@@ -168,6 +168,7 @@ def roc_convex_hull(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashabl
 
     Examples
     --------
+    >>> from apples.metrics import roc_convex_hull
     >>> h = roc_convex_hull([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     >>> h.fpr.tolist(), h.tpr.tolist(), h.thresholds.tolist()
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.3, 0.1])
@@ -276,6 +277,7 @@ def h_measure_prior(
 
     Examples
     --------
+    >>> from apples.metrics import h_measure_prior
     >>> h_measure_prior(0.25)                       # Beta(2, 1 + 3)
     (2.0, 4.0)
     >>> h_measure_prior(0.25, severity_ratio=1)     # Hand 2009
@@ -313,6 +315,7 @@ def minimum_loss(hull: ROCHull, cost: ArrayLike) -> np.ndarray:
 
     Examples
     --------
+    >>> from apples.metrics import minimum_loss, roc_convex_hull
     >>> h = roc_convex_hull([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     >>> minimum_loss(h, [0.0, 0.5, 1.0]).tolist()   # at c = 1/2: half the minimum error rate
     [0.0, 0.125, 0.0]
@@ -390,6 +393,7 @@ def h_measure_details(
     [0, 1/2], so with u(c) = 6c(1 − c): L = 2 · ∫_0^{1/2} (c/4) u(c) dc = 5/64 and
     L_max = 2 · ∫_0^{1/2} (c/2) u(c) dc = 5/32.
 
+    >>> from apples.metrics import h_measure_details
     >>> r = h_measure_details([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], severity_ratio=1)
     >>> (r.alpha, r.beta), round(r.loss, 12), round(r.max_loss, 12), round(r.h, 12)
     ((2.0, 2.0), 0.078125, 0.15625, 0.5)
@@ -448,6 +452,7 @@ def h_measure(
 
     Examples
     --------
+    >>> from apples import h_measure
     >>> h_measure([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.1])    # perfect ranking
     1.0
     >>> h_measure([1, 0, 1, 0], [0.5, 0.5, 0.5, 0.5])    # constant scores

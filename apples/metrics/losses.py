@@ -110,6 +110,7 @@ def empirical_hand_loss(
 
     Examples
     --------
+    >>> from apples.metrics import empirical_hand_loss
     >>> h = empirical_hand_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])  # AUC = 0.875
     >>> h.missed, h.false_alarm, h.loss
     (0.125, 0.125, 0.0625)
@@ -158,6 +159,7 @@ def empirical_cost_intervals(y_true: ArrayLike, y_score: ArrayLike, *, pos_label
 
     Examples
     --------
+    >>> from apples.metrics import empirical_cost_intervals
     >>> r = empirical_cost_intervals([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1])
     >>> r.on_hull.tolist()
     [True, False, True, False, True, False, True]
@@ -191,6 +193,7 @@ def empirical_loss(
     Two positives (3, 1) and one negative (2); at t = 2 one positive is missed
     and one negative is a false positive, each 1/3 of the cases:
 
+    >>> from apples.metrics import empirical_loss
     >>> empirical_loss([1, 0, 1], [3, 2, 1], 0.25).round(4).tolist()
     [0.1667, 0.0833, 0.3333, 0.25]
     """
@@ -216,6 +219,8 @@ def empirical_optimal_threshold(y_true: ArrayLike, y_score: ArrayLike, c: ArrayL
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from apples.metrics import empirical_optimal_threshold
     >>> empirical_optimal_threshold([1, 1, 0, 1, 0, 0], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1], [0.1, 0.6]).tolist()
     [0.5, 0.3]
     >>> empirical_optimal_threshold([1, 1, 0, 1, 0, 0], [6, 5, 4, 3, 2, 1], [0.0, 0.1, 0.6]).tolist()
@@ -253,6 +258,7 @@ def empirical_uniform_threshold_loss(
 
     Examples
     --------
+    >>> from apples.metrics import empirical_uniform_threshold_loss
     >>> empirical_uniform_threshold_loss([1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2])  # AUC = 0.875
     0.3125
     """
@@ -291,6 +297,7 @@ def uniform_threshold_loss_draws(
 
     Examples
     --------
+    >>> from apples.metrics import empirical_uniform_threshold_loss, uniform_threshold_loss_draws
     >>> y, s = [1, 0, 1, 0], [0.8, 0.5, 0.5, 0.2]
     >>> d = uniform_threshold_loss_draws(y, s, 100_000, seed=0)
     >>> bool(abs(d.mean() - empirical_uniform_threshold_loss(y, s)) < 4 * d.std() / 100_000**0.5)

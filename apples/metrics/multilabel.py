@@ -199,6 +199,7 @@ def label_counts(
     --------
     Van Asch §5.5 / Table 6:
 
+    >>> from apples import label_counts
     >>> for label, c in label_counts([["A"], ["A"]], [["B", "C"], ["A"]]).items():
     ...     print(label, c)
     A Counts(tp=1, fp=0, fn=1, tn=0)
@@ -257,6 +258,7 @@ def label_frequencies(
 
     Examples
     --------
+    >>> from apples.metrics import label_frequencies
     >>> label_frequencies(["a", "b", "b", "b"], labels=["a", "b", "c"])
     {'a': 0.25, 'b': 0.75, 'c': 0.0}
     """
@@ -344,6 +346,7 @@ def split_confusion_matrix(
 
     Examples
     --------
+    >>> from apples import split_confusion_matrix
     >>> m = split_confusion_matrix([["A"], ["A"]], [["B", "C"], ["A"]])   # Table 7
     >>> print(m.to_frame())
        A      B      C    Σ
@@ -443,6 +446,7 @@ def labels_from_confusion_matrix(
 
     Examples
     --------
+    >>> from apples import labels_from_confusion_matrix
     >>> t, p = labels_from_confusion_matrix([[1, 2], [0, 1]], ["a", "b"])
     >>> t.tolist(), p.tolist()
     (['a', 'a', 'a', 'b'], ['a', 'b', 'b', 'b'])

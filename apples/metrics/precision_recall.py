@@ -108,6 +108,7 @@ def f_beta_weights(beta: float) -> tuple[float, float]:
     exact: ``β = 0`` gives ``(0, 1)`` (F is precision), ``β = inf`` gives
     ``(1, 0)`` (F is recall).
 
+    >>> from apples.metrics import f_beta_weights
     >>> f_beta_weights(1.0)
     (0.5, 0.5)
     >>> f_beta_weights(1e200)
@@ -139,6 +140,7 @@ def precision(counts: Counts, *, undefined: Policy = "zero") -> float:
 
     Examples
     --------
+    >>> from apples import Counts, precision
     >>> precision(Counts(tp=4, fp=13, fn=0))
     0.23529411764705882
     >>> precision(Counts(tp=0, fp=0, fn=4), undefined="nan")
@@ -164,6 +166,7 @@ def recall(counts: Counts, *, undefined: Policy = "zero") -> float:
 
     Examples
     --------
+    >>> from apples import Counts, recall
     >>> recall(Counts(tp=3, fp=5, fn=1))
     0.75
     """
@@ -193,6 +196,7 @@ def f_from_precision_recall(precision: float, recall: float, *, beta: float = 1.
 
     Examples
     --------
+    >>> from apples import f_from_precision_recall
     >>> round(f_from_precision_recall(0.60, 0.94), 4)   # Forman & Scholz §3.1
     0.7325
     >>> f_from_precision_recall(0.6, 0.94, beta=0), f_from_precision_recall(0.6, 0.94, beta=float("inf"))
@@ -254,6 +258,7 @@ def f_measure(
 
     Examples
     --------
+    >>> from apples import Counts, f_measure
     >>> f_measure(Counts(tp=14, fp=19, fn=1))          # Table 1 totals: F_tp,fp
     0.5833333333333334
     >>> f_measure(Counts(tp=0, fp=0, fn=4))             # eq. (2) is 0 here ...
@@ -285,6 +290,7 @@ def accuracy(counts: Counts, *, undefined: Policy = "raise") -> float:
 
     Examples
     --------
+    >>> from apples import Counts, accuracy
     >>> accuracy(Counts(tp=20, fp=5, fn=5, tn=20))
     0.8
     """

@@ -165,6 +165,7 @@ def roc_curve(
 
     Examples
     --------
+    >>> from apples import roc_curve
     >>> fpr, tpr, thr = roc_curve([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.5, 0.1])
@@ -224,6 +225,7 @@ def roc_auc(
 
     Examples
     --------
+    >>> from apples import roc_auc
     >>> roc_auc([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # pairs: 1, 1, 1, 0.5 of 4
     0.875
     >>> roc_auc([0, 0], [0.3, 0.4], undefined="nan")
@@ -278,6 +280,7 @@ def average_precision(
 
     Examples
     --------
+    >>> from apples import average_precision
     >>> round(average_precision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]), 12)   # (1/1 + 2/3) / 2
     0.833333333333
     """
@@ -346,6 +349,7 @@ def precision_at_k(
 
     Examples
     --------
+    >>> from apples import precision_at_k
     >>> y, s = [1, 0, 1, 0, 0], [0.9, 0.8, 0.5, 0.5, 0.1]
     >>> [precision_at_k(y, s, k=3, ties=t) for t in ("expected", "pessimistic", "optimistic")]
     [0.5, 0.3333333333333333, 0.6666666666666666]

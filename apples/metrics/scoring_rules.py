@@ -157,6 +157,7 @@ def log_loss(
 
     Examples
     --------
+    >>> from apples import log_loss
     >>> log_loss([1, 0, 1, 0], [0.5, 0.5, 0.5, 0.5])   # log 2
     0.6931471805599453
     >>> log_loss(["spam", "ham"], [1.0, 1.0], pos_label="spam")   # certain, and wrong on "ham"
@@ -200,6 +201,7 @@ def brier_score(
 
     Examples
     --------
+    >>> from apples import brier_score
     >>> brier_score([1, 0, 1, 0], [0.75, 0.25, 0.5, 0.5])   # (1/16 + 1/16 + 1/4 + 1/4) / 4
     0.15625
     >>> brier_score(["b", "a"], [0.75, 0.25], pos_label="a")   # positive sorts first: p("a") = 0.25 for "a"

@@ -124,6 +124,7 @@ def kappa_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 
 
     Examples
     --------
+    >>> from apples.metrics import kappa_curve
     >>> c = kappa_curve([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.1])
     >>> c.fpr.tolist(), c.kappa.tolist()
     ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 0.5, 0.0])
@@ -168,6 +169,7 @@ def auk(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> fl
 
     Examples
     --------
+    >>> from apples import auk
     >>> auk([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.1])     # perfect ranking, balanced: AUC - 1/2
     0.5
     >>> auk([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])     # AUC = 0.75
@@ -211,6 +213,7 @@ def max_f1(y_true: ArrayLike, y_score: ArrayLike, *, beta: float = 1.0, pos_labe
 
     Examples
     --------
+    >>> from apples import max_f1
     >>> max_f1([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])   # best: top 3, F = 2·2/(2·2 + 1)
     ThresholdResult(value=0.8, threshold=0.3)
     """
@@ -260,6 +263,7 @@ def max_mcc(
 
     Examples
     --------
+    >>> from apples import max_mcc
     >>> max_mcc([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])    # 2/sqrt(12) at 0.9 and at 0.3: highest wins
     ThresholdResult(value=0.5773502691896258, threshold=0.9)
     >>> max_mcc([1, 0], [0.5, 0.5])                       # one threshold, constant prediction
@@ -324,6 +328,7 @@ def ks_statistic(
 
     Examples
     --------
+    >>> from apples import ks_statistic
     >>> ks_statistic([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     ThresholdResult(value=0.5, threshold=0.9)
     >>> ks_statistic([0, 0, 1, 1], [0.9, 0.8, 0.3, 0.1]).value                   # reversed
@@ -368,6 +373,7 @@ def min_error_rate(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable
 
     Examples
     --------
+    >>> from apples import min_error_rate
     >>> min_error_rate([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     ThresholdResult(value=0.25, threshold=0.9)
     >>> min_error_rate([1, 0, 0, 0], [0.1, 0.8, 0.3, 0.9])      # best: predict all negative
@@ -418,6 +424,7 @@ def r_precision(
 
     Examples
     --------
+    >>> from apples import r_precision
     >>> r_precision([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])    # top 2 hold 1 of the 2 positives
     0.5
     >>> r_precision([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # 1 + (1 of 2 tied places) x 1/2
@@ -455,6 +462,7 @@ def gini(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> f
 
     Examples
     --------
+    >>> from apples import gini
     >>> gini([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # AUC = 0.875
     0.75
     """

@@ -74,6 +74,7 @@ class CVReport:
 
     Examples
     --------
+    >>> from apples import CVReport
     >>> from apples.cv import CVPredictions
     >>> from apples.reporting import report
     >>> r = report(CVPredictions([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]))

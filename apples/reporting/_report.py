@@ -269,6 +269,7 @@ def report(
 
     Examples
     --------
+    >>> from apples import report
     >>> from apples.cv import CVPredictions
     >>> r = report(CVPredictions([1, 0, 1, 1, 0, 0], folds=[0, 0, 0, 1, 1, 1], y_pred=[1, 0, 0, 1, 1, 0]))
     >>> d = r.to_dict()

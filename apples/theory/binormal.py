@@ -157,6 +157,7 @@ class Binormal:
 
     Examples
     --------
+    >>> from apples.theory import Binormal
     >>> m = Binormal(mu_pos=1.0, mu_neg=0.0)
     >>> round(m.auc, 6)
     0.76025
@@ -316,6 +317,8 @@ class Binormal:
 
         Examples
         --------
+        >>> import numpy as np
+        >>> from apples.theory import Binormal
         >>> y, s = Binormal().sample(3, 2, seed=0)
         >>> y.tolist()
         [1, 1, 1, 0, 0]

@@ -245,6 +245,7 @@ def exact_cv_f(
     --------
     At 1% positives and F = 80%, F_tp,fp is almost unbiased and F_avg is not:
 
+    >>> from apples.theory import exact_cv_f
     >>> round(exact_cv_f(0.01, 0.8, stratified=True, method="tp_fp"), 4)
     0.7988
     >>> round(exact_cv_f(0.01, 0.8, stratified=True, method="avg"), 4)
@@ -278,6 +279,8 @@ def exact_grid(points: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
+    >>> import pandas as pd
+    >>> from apples.theory import exact_grid
     >>> g = exact_grid(pd.DataFrame({"prior": [0.01], "f_true": [0.8], "stratified": [True]}))
     >>> g["method"].tolist(), g["exact_mean"].round(4).tolist()
     (['tp_fp', 'avg'], [0.7988, 0.7492])
@@ -340,6 +343,7 @@ def p_fold_without_positives(n_pos: int, *, n_cases: int = 1000, n_folds: int = 
 
     Examples
     --------
+    >>> from apples.theory import p_fold_without_positives
     >>> p_fold_without_positives(5), p_fold_without_positives(0)
     (1.0, 1.0)
     >>> round(p_fold_without_positives(10), 4)      # 10 positives in 10 folds of 100

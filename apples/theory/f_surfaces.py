@@ -50,6 +50,7 @@ def f_from_rates(tpr: ArrayLike, fpr: ArrayLike, *, prior: float, undefined: Pol
     --------
     A 1% false positive rate at 1% positives: as many false alarms as positives.
 
+    >>> from apples.theory import f_from_rates
     >>> round(f_from_rates(0.8, 0.01, prior=0.01), 4)
     0.5735
     """
@@ -67,6 +68,7 @@ def f_of_tp(tp: ArrayLike, *, positives: int, fp: int) -> Any:
 
     Examples
     --------
+    >>> from apples.theory import f_of_tp
     >>> f_of_tp(3, positives=4, fp=1)
     0.75
     """

@@ -179,6 +179,7 @@ def simulation_design(prior: float, f_true: float, *, n_cases: int = 1000, n_fol
 
     Examples
     --------
+    >>> from apples.theory import simulation_design
     >>> d = simulation_design(0.01, 0.8)
     >>> d.n_pos, d.n_neg, d.fold_size, round(d.fpr, 6)
     (10, 990, 100, 0.00202)
@@ -256,6 +257,7 @@ def fold_positives(
 
     Examples
     --------
+    >>> from apples.theory import fold_positives
     >>> fold_positives(25, n_cases=1000, n_folds=10, stratified=True)
     array([[3, 3, 3, 3, 3, 2, 2, 2, 2, 2]])
     >>> fold_positives(25, n_folds=10, stratified=False, n_reps=4, seed=1).sum(axis=1)

@@ -188,6 +188,7 @@ def theoretical_f1(
 
     Examples
     --------
+    >>> from apples.theory import theoretical_f1
     >>> round(theoretical_f1(0.10), 6)                    # Figure 2's right edge
     0.887295
     >>> round(theoretical_f1(0.10, average="binary"), 6)  # 2 * 0.8 / (1.8 + 0.023 * 9)
@@ -215,6 +216,7 @@ def fold_sizes(n_instances: int, n_folds: int) -> np.ndarray:
 
     Examples
     --------
+    >>> from apples.theory import fold_sizes
     >>> fold_sizes(1000, 10).tolist() == [100] * 10
     True
     >>> fold_sizes(1003, 5).tolist()
@@ -234,6 +236,7 @@ def corpus_counts(
 
     Examples
     --------
+    >>> from apples.theory import corpus_counts
     >>> corpus_counts(0.10, n_instances=10_000)
     {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
     """
@@ -297,6 +300,7 @@ def fold_f1(
     --------
     Two folds of 10 with 2 and 0 class-A instances (fold 2 has F1 = 0):
 
+    >>> from apples.theory import fold_f1
     >>> fold_f1([2, 0], [2, 0], [8, 9], fold_size=10, method="tp_fp")   # 4 / (20 + 2 - 17)
     0.8
     >>> fold_f1([2, 0], [2, 0], [8, 9], fold_size=10, method="avg")     # (1 + 0) / 2
@@ -339,6 +343,7 @@ def delta_factors(n_a: ArrayLike, tp_a: ArrayLike, tp_b: ArrayLike, *, fold_size
 
     Examples
     --------
+    >>> from apples.theory import delta_factors
     >>> delta_factors([2, 0], [2, 0], [8, 9], fold_size=10).tolist()   # (20 + 2 - 17) / (2 * 4), / (2 * 1)
     [0.625, 2.5]
     """
@@ -362,6 +367,7 @@ def delta_table(n_a: ArrayLike, tp_a: ArrayLike, tp_b: ArrayLike, *, fold_size: 
 
     Examples
     --------
+    >>> from apples.theory import delta_table
     >>> t = delta_table([2, 0], [2, 0], [8, 9], fold_size=10)
     >>> t["gap"].round(4).tolist(), round(float(t["gap"].sum()), 4)
     ([-0.3, 0.0], -0.3)

@@ -120,6 +120,8 @@ def misclassification_loss(t: ArrayLike, c: ArrayLike, model: Binormal, *, scale
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from apples.theory import Binormal, misclassification_loss
     >>> m = Binormal(pi_pos=0.25)
     >>> round(misclassification_loss(np.inf, 0.3, m), 12), round(misclassification_loss(-np.inf, 0.3, m), 12)
     (0.075, 0.525)
@@ -139,6 +141,7 @@ def implied_cost(t: ArrayLike, model: Binormal) -> Any:
 
     Examples
     --------
+    >>> from apples.theory import Binormal, implied_cost
     >>> m = Binormal(mu_pos=1.0, mu_neg=0.0, pi_pos=0.5)
     >>> implied_cost(0.5, m)  # midway between equal-variance means: c = 1/2
     0.5
@@ -159,6 +162,7 @@ def optimal_threshold(c: ArrayLike, model: Binormal) -> Any:
 
     Examples
     --------
+    >>> from apples.theory import Binormal, implied_cost, optimal_threshold
     >>> m = Binormal(mu_pos=2.0, mu_neg=0.0)
     >>> optimal_threshold(0.5, m)
     1.0
@@ -214,6 +218,8 @@ def threshold_measure(t: ArrayLike, model: Binormal, measure: str) -> Any:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from apples.theory import Binormal, threshold_measure
     >>> m = Binormal(pi_pos=0.5)
     >>> t = 0.3
     >>> bool(np.isclose(threshold_measure(t, m, "kappa"), m.tpr(t) - m.fpr(t)))  # balanced: κ = TPR - FPR
@@ -242,6 +248,7 @@ def integrated_measure(model: Binormal, measure: str, *, over: str = "fpr") -> f
 
     Examples
     --------
+    >>> from apples.theory import Binormal, integrated_measure
     >>> m = Binormal(mu_pos=1.2, sd_pos=0.8)
     >>> abs(integrated_measure(m, "tpr") - m.auc) < 1e-12
     True
@@ -295,6 +302,7 @@ def expected_loss(model: Binormal, weight: Weighting) -> float:
     --------
     Hand's identity, L_G = 2π_0π_1(1 - AUC):
 
+    >>> from apples.theory import Binormal, expected_loss, weight_g
     >>> m = Binormal(mu_pos=1.0, sd_pos=1.5, pi_pos=0.3)
     >>> L = expected_loss(m, lambda t: weight_g(t, m))
     >>> abs(L - 2 * 0.3 * 0.7 * (1 - m.auc)) < 1e-12
@@ -323,6 +331,7 @@ def implied_cost_density(c: ArrayLike, model: Binormal, weight: Weighting | None
 
     Examples
     --------
+    >>> from apples.theory import Binormal, implied_cost_density
     >>> m = Binormal(mu_pos=1.0)
     >>> from scipy.integrate import quad
     >>> round(quad(lambda c: implied_cost_density(c, m), 0, 1)[0], 8)
@@ -358,6 +367,7 @@ def implied_cost_quantiles(
     --------
     With W_G and π_0 = π_1 the model is symmetric about c = 1/2:
 
+    >>> from apples.theory import Binormal, implied_cost_quantiles
     >>> m = Binormal(mu_pos=1.0, pi_pos=0.5)
     >>> round(float(implied_cost_quantiles(m, q=0.5)[0]), 10)
     0.5
@@ -386,6 +396,7 @@ def uniform_threshold_loss(model: Binormal, *, scale: float = 2.0) -> float:
 
     Examples
     --------
+    >>> from apples.theory import Binormal, uniform_threshold_loss
     >>> m = Binormal(mu_pos=1.0, pi_pos=0.4)
     >>> abs(uniform_threshold_loss(m) - (0.4 * 0.6 * (1 - 2 * m.auc) + 0.5)) < 1e-9
     True
@@ -458,6 +469,7 @@ def h_prior_density(
 
     Examples
     --------
+    >>> from apples.theory import h_prior_density
     >>> round(h_prior_density(0.5, 0.5, severity_ratio=1), 6)  # Beta(2, 2) at its mode
     1.5
     """
@@ -482,6 +494,7 @@ def binormal_h_measure(
 
     Examples
     --------
+    >>> from apples.theory import Binormal, binormal_h_measure
     >>> round(binormal_h_measure(Binormal(mu_pos=30.0)), 6)  # separable in practice
     1.0
     """

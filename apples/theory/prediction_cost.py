@@ -241,6 +241,8 @@ def label_weights(
 
     Examples
     --------
+    >>> from apples import Counts
+    >>> from apples.theory import label_weights
     >>> t = {"a": Counts(3, 2, 7), "b": Counts(1, 7, 9)}
     >>> label_weights(t, average="macro")
     {'a': 0.5, 'b': 0.5}
@@ -296,6 +298,8 @@ def precision_factor(
     --------
     Table 3, label c1 (tp = 3, fp = 2, f_train = 0.1) receiving one false positive:
 
+    >>> from apples import Counts
+    >>> from apples.theory import precision_factor
     >>> round(precision_factor(Counts(3, 2, 7), 1, weight=0.1), 6)
     -0.01
     >>> round(3 / 6 * 0.1 - 3 / 5 * 0.1, 6)  # brute force
@@ -333,6 +337,8 @@ def recall_factor(counts: Counts, delta: int, *, weight: float = 1.0, undefined:
 
     Examples
     --------
+    >>> from apples import Counts
+    >>> from apples.theory import recall_factor
     >>> round(recall_factor(Counts(3, 2, 7), 1, weight=0.1), 6)  # Table 3, c1: 0.1 / 10
     0.01
     """
@@ -396,6 +402,8 @@ def precision_change(
     --------
     Table 3 (lfb with training frequencies), one false positive from c2 to c4:
 
+    >>> from apples import Counts
+    >>> from apples.theory import precision_change
     >>> t = {"c1": Counts(3, 2, 7), "c2": Counts(1, 7, 9), "c3": Counts(6, 6, 8), "c4": Counts(6, 9, 0)}
     >>> f = {"c1": 0.1, "c2": 0.2, "c3": 0.3, "c4": 0.4}
     >>> round(precision_change(t, ("c2", "c4", 1), average="lfb", frequencies=f), 6)
@@ -465,6 +473,8 @@ def recall_change(
 
     Examples
     --------
+    >>> from apples import Counts
+    >>> from apples.theory import recall_change
     >>> t = {"c1": Counts(3, 2, 7), "c2": Counts(1, 7, 9), "c3": Counts(6, 6, 8), "c4": Counts(6, 9, 0)}
     >>> recall_change(t, {"c1": 1}, average="micro")  # 1 / 40
     0.025
@@ -520,6 +530,8 @@ def move_false_positives(
 
     Examples
     --------
+    >>> from apples import Counts
+    >>> from apples.theory import move_false_positives
     >>> t = {"A": Counts(5, 2, 1, 7), "B": Counts(3, 0, 2, 10)}
     >>> move_false_positives(t, "A", "B", 2)["B"]
     Counts(tp=3, fp=2, fn=2, tn=8)
@@ -573,6 +585,8 @@ def shift_true_positives(
 
     Examples
     --------
+    >>> from apples import Counts
+    >>> from apples.theory import shift_true_positives
     >>> t = {"A": Counts(5, 2, 1, 7), "B": Counts(3, 0, 2, 10)}
     >>> s = shift_true_positives(t, "A", -1, other="B")
     >>> s["A"], s["B"]
@@ -628,6 +642,8 @@ def score_change(
 
     Examples
     --------
+    >>> from apples import Counts
+    >>> from apples.theory import move_false_positives, precision_change, score_change
     >>> t = {"A": Counts(5, 2, 1, 7), "B": Counts(3, 0, 2, 10), "C": Counts(1, 1, 0, 13)}
     >>> d = score_change(t, move_false_positives(t, "A", "B"), average="macro")
     >>> round(d.precision, 6), d.recall

@@ -166,7 +166,7 @@ def plot_method_curves(
 
     Examples
     --------
-    >>> from apples.studies.forman_scholz import figure_grid, simulate_grid
+    >>> from apples.studies.forman_scholz import figure_grid, plot_method_curves, simulate_grid
     >>> g = simulate_grid(figure_grid().head(2), n_reps=50)
     >>> ax = plot_method_curves(g, x="prior", y="bias")
     >>> len(ax.lines)

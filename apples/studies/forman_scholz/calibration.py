@@ -112,6 +112,7 @@ def stratified_fold_sizes(n_positives: int, n_cases: int, n_folds: int) -> list[
 
     Examples
     --------
+    >>> from apples.studies.forman_scholz import stratified_fold_sizes
     >>> stratified_fold_sizes(38, 1504, 4)      # Forman & Scholz §3.2
     [(10, 366), (10, 366), (9, 367), (9, 367)]
     """
@@ -178,7 +179,9 @@ def scores_with_auc(
 
     Examples
     --------
+    >>> import numpy as np
     >>> from apples import roc_auc
+    >>> from apples.studies.forman_scholz import scores_with_auc
     >>> y, z = scores_with_auc(10, 366, 0.96, rng=np.random.default_rng(0))
     >>> roc_auc(y, z) * 10 * 366                     # round(0.96 * 3660) = 3514
     3514.0
@@ -371,6 +374,7 @@ def section32_study(
     --------
     >>> from apples import auc_table
     >>> from apples.cv import percent
+    >>> from apples.studies.forman_scholz import section32_study
     >>> study = section32_study()
     >>> table = auc_table(study.y_true, study.scores(), folds=study.folds)   # folds 1-4, AUC_avg, AUC_merge
     >>> [percent(v) for v in table["auc"]]

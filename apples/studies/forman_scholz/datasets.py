@@ -196,6 +196,7 @@ def breast_cancer_one_vs_rest(
 
     Examples
     --------
+    >>> from apples.studies.forman_scholz import breast_cancer_one_vs_rest
     >>> X, y = breast_cancer_one_vs_rest(30, seed=0)
     >>> X.shape, int(y.sum())
     ((387, 3), 30)
@@ -336,6 +337,7 @@ def auc_comparison(
 
     Examples
     --------
+    >>> from apples.studies.forman_scholz import auc_comparison
     >>> t = auc_comparison([1, 0, 0, 1, 0, 0], {"m": [3, 2, 1, 0.3, 0.2, 0.1]}, folds=[1, 1, 1, 2, 2, 2])
     >>> t.loc["m"].round(2).tolist()
     [1.0, 1.0, 1.0, 0.75, 25.0]
@@ -419,6 +421,8 @@ def summarize_auc_gaps(gaps: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
+    >>> import pandas as pd
+    >>> from apples.studies.forman_scholz import summarize_auc_gaps
     >>> g = pd.DataFrame({"model": ["a", "a"], "seed": [0, 1], "AUC_avg": [0.9, 0.8],
     ...                   "AUC_merge": [0.85, 0.81], "gap": [0.05, -0.01]})
     >>> s = summarize_auc_gaps(g)
@@ -479,6 +483,7 @@ class TrainingSetCalibration:
     --------
     >>> from sklearn.svm import LinearSVC
     >>> from apples import roc_auc
+    >>> from apples.studies.forman_scholz import TrainingSetCalibration, digits_one_vs_rest
     >>> X, y = digits_one_vs_rest(8, n_positives=38, seed=0)
     >>> model = TrainingSetCalibration(LinearSVC(dual=False)).fit(X, y)
     >>> p = model.predict_proba(X)[:, 1]

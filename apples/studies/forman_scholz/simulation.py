@@ -433,6 +433,7 @@ def sample_cv_f(
 
     Examples
     --------
+    >>> from apples.studies.forman_scholz import sample_cv_f
     >>> est = sample_cv_f(0.05, 0.8, stratified=True, n_reps=1000, seed=1)
     >>> list(est.columns), est.shape
     (['tp_fp', 'avg', 'pr_re', 'avg_skip', 'pr_re_skip'], (1000, 5))
@@ -559,6 +560,7 @@ def simulate_cv_f(
 
     Examples
     --------
+    >>> from apples.studies.forman_scholz import simulate_cv_f
     >>> t = simulate_cv_f(0.05, 0.8, stratified=True, n_reps=20000, seed=0)
     >>> bool(abs(t.loc["tp_fp", "relative_bias"]) < abs(t.loc["avg", "relative_bias"]))
     True
@@ -582,6 +584,7 @@ def figure_grid() -> pd.DataFrame:
 
     Examples
     --------
+    >>> from apples.studies.forman_scholz import figure_grid
     >>> len(figure_grid())
     62
     """
@@ -631,6 +634,7 @@ def simulate_grid(
 
     Examples
     --------
+    >>> from apples.studies.forman_scholz import figure_grid, simulate_grid
     >>> g = simulate_grid(figure_grid().head(2), n_reps=100)
     >>> g.shape
     (10, 12)
@@ -755,6 +759,7 @@ def explore_cv_f(
 
     Examples
     --------
+    >>> from apples.studies.forman_scholz import explore_cv_f
     >>> from apples.theory import exact_cv_f
     >>> r = explore_cv_f(0.01, 0.8, n_reps=2000)
     >>> bool(r.summary.loc["tp_fp", "exact_mean"] == exact_cv_f(0.01, 0.8, stratified=True, method="tp_fp"))

@@ -252,6 +252,7 @@ def agreement_levels(preferences: pd.DataFrame) -> pd.Series:
     Examples
     --------
     >>> import pandas as pd
+    >>> from apples.studies.parker import agreement_levels
     >>> p = pd.DataFrame({"a": [1, 1, 1], "b": [1, -1, 0], "c": [1, 1, -1], "d": [1, 1, 1]})
     >>> agreement_levels(p).tolist()
     [0, 1, 2]
@@ -289,6 +290,7 @@ def odd_one_out(preferences: pd.DataFrame) -> pd.Series:
     Examples
     --------
     >>> import pandas as pd
+    >>> from apples.studies.parker import odd_one_out
     >>> p = pd.DataFrame({"a": [1, 1, 1], "b": [1, -1, 0], "c": [1, 1, float("nan")], "d": [1, 1, 1]})
     >>> odd_one_out(p).tolist()
     [None, 'b', 'b']
@@ -345,6 +347,7 @@ def count_error_cases(preferences: pd.DataFrame) -> pd.Series:
     Examples
     --------
     >>> import pandas as pd
+    >>> from apples.studies.parker import count_error_cases
     >>> p = pd.DataFrame({"AUC": [1, -1, 1, 0], "AP": [1, 1, 1, 1], "H": [1, 1, -1, 1]})
     >>> count_error_cases(p).to_dict()
     {'AUC': 2, 'AP': 0, 'H': 1}
@@ -393,6 +396,7 @@ def wilson_interval(
 
     Examples
     --------
+    >>> from apples.studies.parker import wilson_interval
     >>> low, high = wilson_interval(7, 10)
     >>> round(low, 4), round(high, 4)
     (0.3968, 0.8922)
@@ -446,6 +450,7 @@ def g_test(observed: ArrayLike, expected: ArrayLike | None = None) -> GTest:
 
     Examples
     --------
+    >>> from apples.studies.parker import g_test
     >>> r = g_test([10, 20, 30])
     >>> round(r.statistic, 3), r.dof
     (10.465, 2)
@@ -498,6 +503,7 @@ def error_case_shares(
     Examples
     --------
     >>> import pandas as pd
+    >>> from apples.studies.parker import error_case_shares
     >>> p = pd.DataFrame({"AUC": [1, -1, 1, 0], "AP": [1, 1, 1, 1], "H": [1, 1, -1, 1]})
     >>> error_case_shares(p)[["measure", "error_cases", "total"]].values.tolist()
     [['AUC', 2, 3], ['AP', 0, 3], ['H', 1, 3]]
@@ -558,6 +564,7 @@ def classifier_error_rates(
     Examples
     --------
     >>> import pandas as pd
+    >>> from apples.studies.parker import classifier_error_rates
     >>> c = pd.DataFrame({"clf_a": ["NB", "NB", "LR"], "clf_b": ["LR", "kNN", "kNN"]})
     >>> p = pd.DataFrame({"AUC": [1, -1, 1], "AP": [1, 1, 1], "H": [1, 1, 1]})
     >>> classifier_error_rates(c, p)["error_cases"].to_dict()
@@ -615,6 +622,7 @@ def error_case_breakdown(
     Examples
     --------
     >>> import pandas as pd
+    >>> from apples.studies.parker import PARKER_MEASURES, error_case_breakdown
     >>> c = pd.DataFrame({m: [1, 1, 1, 1] for m in PARKER_MEASURES})
     >>> c["AUC"] = [-1, 1, 1, -1]
     >>> c["pos_prop"] = [0.1, 0.2, 0.3, 0.4]

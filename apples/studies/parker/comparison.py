@@ -85,6 +85,8 @@ def incoherence_comparison(model_a: Binormal, model_b: Binormal, *, n_grid: int 
 
     Examples
     --------
+    >>> from apples.studies.parker import incoherence_comparison
+    >>> from apples.theory import Binormal
     >>> r = incoherence_comparison(Binormal(mu_pos=1.0, pi_pos=0.3), Binormal(mu_pos=2.0, pi_pos=0.3), n_grid=5)
     >>> r.table.round(4).loc["AUC"].tolist()
     [0.7602, 0.9214]

@@ -166,6 +166,7 @@ def experiment_config(design: Literal["default", "full", "tiny"] = "default", **
 
     Examples
     --------
+    >>> from apples.studies.parker import experiment_config
     >>> experiment_config("full").waveform_samples
     5000
     >>> experiment_config(seed=3).seed
@@ -243,6 +244,7 @@ def experiment_tasks(config: ExperimentConfig) -> list[tuple[str, str]]:
 
     Examples
     --------
+    >>> from apples.studies.parker import experiment_config, experiment_tasks
     >>> experiment_tasks(experiment_config("tiny"))
     [('iris', 'original'), ('iris', 'pca'), ('synthetic-20%', 'original'), ('synthetic-20%', 'pca')]
     """
@@ -370,6 +372,7 @@ def seven_measures(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable
 
     Examples
     --------
+    >>> from apples.studies.parker import seven_measures
     >>> m = seven_measures([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1])
     >>> {k: round(v, 4) for k, v in m.items()}
     {'max-F1': 0.8, 'max-MCC': 0.5774, 'r-precision': 0.5, 'AUC': 0.75, 'AP': 0.8333, 'AUK': 0.25, 'H': 0.5}
@@ -453,6 +456,7 @@ def measure_preferences(values_a: ArrayLike, values_b: ArrayLike, *, tol: float 
 
     Examples
     --------
+    >>> from apples.studies.parker import measure_preferences
     >>> measure_preferences([0.5, 0.7, 0.6, float("nan")], [0.6, 0.7 + 1e-13, 0.5, 0.1]).tolist()
     [-1.0, 0.0, 1.0, nan]
     """

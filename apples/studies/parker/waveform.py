@@ -85,6 +85,7 @@ def waveform_bases() -> np.ndarray:
 
     Examples
     --------
+    >>> from apples.studies.parker import waveform_bases
     >>> h = waveform_bases()
     >>> h.shape, (h.argmax(axis=1) + 1).tolist(), float(h.max())
     ((3, 21), [11, 15, 7], 6.0)
@@ -129,6 +130,7 @@ def make_waveform(
 
     Examples
     --------
+    >>> from apples.studies.parker import make_waveform
     >>> X, y = make_waveform(6, noise_features=True, seed=0)
     >>> X.shape, sorted(set(y.tolist())) <= [0, 1, 2]
     ((6, 40), True)

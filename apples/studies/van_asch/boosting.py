@@ -214,6 +214,7 @@ def accuracy_by_uncertainty(
 
     Examples
     --------
+    >>> from apples.studies.van_asch import accuracy_by_uncertainty
     >>> accuracy_by_uncertainty([0, 0, 1, 1], [0, 0, 1, 0], [0.1, 0.2, 0.3, 0.9], bins=2)
        low  high  n  correct  accuracy
     0  0.1   0.2  2        2       1.0
@@ -267,6 +268,7 @@ def expected_accuracy(y_true: ArrayLike, y_pred: ArrayLike, uncertainty: ArrayLi
 
     Examples
     --------
+    >>> from apples.studies.van_asch import expected_accuracy
     >>> expected_accuracy([0] * 4, [0, 1, 0, 1], [1, 2, 3, 4]).expected.tolist()
     [1.0, 0.5, 0.5, 0.0]
     """
@@ -301,6 +303,7 @@ def uncertainty_threshold(
 
     Examples
     --------
+    >>> from apples.studies.van_asch import uncertainty_threshold
     >>> uncertainty_threshold([0, 0, 1, 1, 1], [0, 0, 1, 0, 0], [1, 2, 3, 4, 5], max_accuracy=0.35)
     4.0
     """
@@ -348,6 +351,7 @@ def zipf_subsample(
 
     Examples
     --------
+    >>> from apples.studies.van_asch import zipf_subsample
     >>> y = [0] * 12 + [1] * 12 + [2] * 12
     >>> import numpy as np
     >>> np.bincount(np.asarray(y)[zipf_subsample(y, exponent=1.0, seed=0)]).tolist()
@@ -393,6 +397,7 @@ def relabel_uncertain(y_pred: ArrayLike, uncertainty: ArrayLike, *, threshold: f
 
     Examples
     --------
+    >>> from apples.studies.van_asch import relabel_uncertain
     >>> relabel_uncertain(["a", "b", "c"], [0.1, 0.5, 0.9], threshold=0.5, target="a").tolist()
     ['a', 'a', 'a']
     """
@@ -426,6 +431,7 @@ def relabel_errors(y_true: ArrayLike, y_pred: ArrayLike, *, target: Hashable) ->
 
     Examples
     --------
+    >>> from apples.studies.van_asch import relabel_errors
     >>> relabel_errors(["a", "b", "c"], ["b", "b", "b"], target="a").tolist()
     ['a', 'b', 'a']
     """
@@ -493,6 +499,7 @@ def boosting_table(y_true: ArrayLike, predictions: Mapping[Any, ArrayLike], *, l
 
     Examples
     --------
+    >>> from apples.studies.van_asch import boosting_table
     >>> y = ["A"] * 6 + ["B", "B", "C", "C"]
     >>> p = ["A"] * 6 + ["B", "C", "C", "B"]
     >>> table = boosting_table(y, {"NORMAL": p, "CHANGED": p[:7] + ["A", "C", "A"]}, labels=["A", "B", "C"])
@@ -557,6 +564,7 @@ def boosting_curve(
 
     Examples
     --------
+    >>> from apples.studies.van_asch import boosting_curve
     >>> y = ["A"] * 6 + ["B", "B", "C", "C"]
     >>> p = ["A"] * 6 + ["B", "C", "C", "B"]
     >>> u = [0, 0, 0, 0, 0, 0, 1, 5, 2, 4]
@@ -668,6 +676,7 @@ def nearest_neighbour_boosting(
     Examples
     --------
     >>> from sklearn.datasets import load_digits
+    >>> from apples.studies.van_asch import nearest_neighbour_boosting
     >>> X, y = load_digits(return_X_y=True)
     >>> table = nearest_neighbour_boosting(X, y, seed=0)
     >>> table.attrs["target"], int(table.changed["CHANGED"]), int(table.gained["CHANGED"])

@@ -66,6 +66,8 @@ def summarize_boosting_runs(runs: Sequence[pd.DataFrame]) -> dict[str, float]:
 
     Examples
     --------
+    >>> import pandas as pd
+    >>> from apples.studies.van_asch import summarize_boosting_runs
     >>> t = pd.DataFrame({"precision": [0.5, 0.6, 0.9], "accuracy": [0.8, 0.7, 0.8],
     ...                   "changed": [0, 3, 5], "gained": [0, 0, 0]}, index=["NORMAL", "CHANGED", "UPPER"])
     >>> s = summarize_boosting_runs([t, t])

@@ -179,6 +179,7 @@ def figure2_curves(
 
     Examples
     --------
+    >>> from apples.studies.van_asch import figure2_curves
     >>> c = figure2_curves(props=[0.05], panels={"a": (5, 1000)}, n_reps=0)
     >>> list(c), len(c["a"])
     (['a'], 4)
@@ -412,6 +413,7 @@ def fold_f1_readings(
     --------
     Stratified folds put F_avg above F_tp,fp, random folds below (Figure 2a, 1 % class A):
 
+    >>> from apples.studies.van_asch import fold_f1_readings
     >>> r = fold_f1_readings([0.01], n_folds=5)
     >>> bool(r["avg: random, fixed"].iloc[0] < r["tp_fp: fixed"].iloc[0] < r["avg: stratified, fixed"].iloc[0])
     True

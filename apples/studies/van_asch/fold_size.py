@@ -380,6 +380,7 @@ def simulate_fold_counts(
 
     Examples
     --------
+    >>> from apples.studies.van_asch import simulate_fold_counts
     >>> sim = simulate_fold_counts(0.02, n_instances=1000, n_folds=10, n_reps=3, seed=1)
     >>> sim.n_a.sum(axis=1).tolist(), sim.tp_a.sum(axis=1).tolist(), sim.tp_b.sum(axis=1).tolist()
     ([20, 20, 20], [16, 16, 16], [957, 957, 957])
@@ -496,6 +497,7 @@ def simulate_fold_f1(
 
     Examples
     --------
+    >>> from apples.studies.van_asch import simulate_fold_f1
     >>> r = simulate_fold_f1(0.05, n_folds=5, n_reps=2000, seed=0)
     >>> float(r.loc[("binary", "tp_fp"), "std"])       # fixed errors: the pooled counts never change
     0.0
@@ -638,6 +640,7 @@ def exact_fold_f1(
 
     Examples
     --------
+    >>> from apples.studies.van_asch import exact_fold_f1
     >>> exact_fold_f1(0.10, method="tp_fp", n_instances=10_000) == 1600 / 2007   # 2 tp / (2 tp + fn + fp)
     True
     >>> round(exact_fold_f1(0.01, method="avg", n_folds=50), 4)
