@@ -88,6 +88,10 @@ class _LabelData(Kind):
             value = value.to_numpy()
         if isinstance(value, np.ndarray) and value.ndim == 2:
             return _indicator(name, value)
+        dtype = getattr(value, "dtype", None)
+        plain = dtype is not None and (getattr(dtype, "kind", "O") != "O" or str(dtype) in ("str", "string"))
+        if plain and np.ndim(value) == 1:  # type: ignore[arg-type]
+            return LABELS.check(name, value)  # an array of labels or strings holds no label sets: no scan per case
         items = value.tolist() if hasattr(value, "tolist") and np.ndim(value) == 1 else value  # type: ignore[arg-type]
         if isinstance(items, (list, tuple)) and items and all(isinstance(x, _SET_TYPES) for x in items):
             kinds = {type(lab) for x in items for lab in x}
