@@ -68,6 +68,7 @@ from apples._params.label_checks import (
     default_pos_label,
     is_missing,
     label_kind,
+    positive_indicator,
     unique_labels,
 )
 from apples._params.relations import BinaryLabels, LabelOf, OneLabelKind, SameLength, SkipNeedsAverage, TwoClasses
@@ -142,6 +143,7 @@ __all__ = [
     "is_missing",
     "label_kind",
     "nested_calls",
+    "positive_indicator",
     "raise_if_undefined",
     "resolve",
     "rng_from_seed",

@@ -26,6 +26,7 @@ __all__ = [
     "has_missing_pandas",
     "is_missing",
     "label_kind",
+    "positive_indicator",
     "unique_labels",
 ]
 
@@ -305,3 +306,20 @@ def check_label_kind(name: str, value: object, labels: np.ndarray, *, where: str
             f"{name}={value!r} is a {_label_kind(value)} but the labels in {where} are "
             f"{label_kind(labels)}s ({labels[:5].tolist()}); pass {name}= a label of that type"
         )
+
+
+def positive_indicator(y_true: np.ndarray, pos_label: object | None) -> np.ndarray:
+    """1.0 where ``y_true`` is the positive label, else 0.0: ``pos_label``, or when it is None the default of
+    :func:`default_pos_label` (1 for 0/1 or -1/1 labels), whose refusal names ``pos_label``.
+
+    Examples
+    --------
+    >>> positive_indicator(np.array([-1, 1, 1]), None).tolist(), positive_indicator(np.array(["a", "b"]), "a").tolist()
+    ([0.0, 1.0, 1.0], [1.0, 0.0])
+    """
+    if pos_label is None:
+        try:
+            pos_label = default_pos_label(unique_labels("y_true", y_true))
+        except ValueError as err:
+            raise ParameterValueError(str(err), param="pos_label") from None
+    return (y_true == pos_label).astype(np.float64)

@@ -31,8 +31,7 @@ from apples._params import (
     SameLength,
     TwoClasses,
     declare,
-    default_pos_label,
-    unique_labels,
+    positive_indicator,
 )
 from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
 from apples.metrics.scoring_rules import PROBABILITIES, SAMPLE_WEIGHT
@@ -82,15 +81,6 @@ class ReliabilityTable(NamedTuple):
     edges: np.ndarray  #: the ``n_bins + 1`` bin edges (fewer with ``strategy="quantile"`` and repeated values)
 
 
-def _positive(y_true: np.ndarray, pos_label: Hashable | None) -> np.ndarray:
-    if pos_label is None:
-        try:
-            pos_label = default_pos_label(unique_labels("y_true", y_true))
-        except ValueError as err:
-            raise ParameterValueError(str(err), param="pos_label") from None
-    return (y_true == pos_label).astype(np.float64)
-
-
 def _fold_name(ids: np.ndarray, i: int) -> str:
     value = ids[i].item() if isinstance(ids[i], np.generic) else ids[i]
     return f"fold {value!r}"
@@ -114,7 +104,7 @@ def _rules(
         raise ParameterValueError("y_true is empty: there are no cases, hence no folds", param="y_true")
     ids, code = codes_of(np.asarray(folds))
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    r = fold_scoring_rules(_positive(t, pos_label), np.asarray(y_prob), code, ids.size, w)
+    r = fold_scoring_rules(positive_indicator(t, pos_label), np.asarray(y_prob), code, ids.size, w)
     _weighed(ids, r.size, w)
     return ids, r
 
@@ -370,7 +360,7 @@ def reliability_table(
     edges = bin_edges(p, n_bins, strategy)
     if edges.size < 2:  # quantile edges of predictions that are all equal
         edges = np.array([edges[0], edges[0]])
-    r = reliability(_positive(t, pos_label), p, code, ids.size, edges, w)
+    r = reliability(positive_indicator(t, pos_label), p, code, ids.size, edges, w)
     k = edges.size - 1
     bins = pd.DataFrame({"bin": np.arange(k), "lower": edges[:-1], "upper": edges[1:]})
     by_fold = pd.concat(

@@ -32,8 +32,7 @@ from apples._params import (
     TwoClasses,
     check_scores,
     declare,
-    default_pos_label,
-    unique_labels,
+    positive_indicator,
 )
 
 __all__ = [
@@ -90,16 +89,6 @@ _SCORING = {
 _RELATIONS = [SameLength("y_true", "y_prob", "sample_weight"), TwoClasses("pos_label", "y_true")]
 
 
-def _positive(y_true: np.ndarray, pos_label: Hashable | None) -> np.ndarray:
-    """1 where ``y_true`` is the positive label (given, or 1 for 0/1 and -1/1 labels), else 0."""
-    if pos_label is None:
-        try:
-            pos_label = default_pos_label(unique_labels("y_true", y_true))
-        except ValueError as err:
-            raise ParameterValueError(str(err), param="pos_label") from None
-    return (y_true == pos_label).astype(np.float64)
-
-
 def _weights(sample_weight: Any) -> np.ndarray | None:
     if sample_weight is None:
         return None
@@ -112,7 +101,7 @@ def _weights(sample_weight: Any) -> np.ndarray | None:
 
 
 def _pooled(y_true: Any, y_prob: Any, pos_label: Hashable | None, sample_weight: Any) -> tuple[float, float]:
-    y = _positive(np.asarray(y_true), pos_label)
+    y = positive_indicator(np.asarray(y_true), pos_label)
     r = fold_scoring_rules(y, np.asarray(y_prob), np.zeros(y.size, dtype=np.intp), 1, _weights(sample_weight))
     return r.pooled_log_loss, r.pooled_brier
 

@@ -29,8 +29,7 @@ from apples._params import (
     SameLength,
     TwoClasses,
     declare,
-    default_pos_label,
-    unique_labels,
+    positive_indicator,
 )
 from apples.metrics.scoring_rules import PROBABILITIES, SAMPLE_WEIGHT
 from apples.plotting.curves import FOLD_COLORS
@@ -107,12 +106,7 @@ def plot_reliability(
     t = np.asarray(y_true)
     if t.size == 0:
         raise ParameterValueError("y_true is empty: there are no cases, hence no folds", param="y_true")
-    if pos_label is None:
-        try:
-            pos_label = default_pos_label(unique_labels("y_true", t))
-        except ValueError as err:
-            raise ParameterValueError(str(err), param="pos_label") from None
-    y = (t == pos_label).astype(np.float64)
+    y = positive_indicator(t, pos_label)
     p = np.asarray(y_prob)
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     if w is not None and not w.sum() > 0:

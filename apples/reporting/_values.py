@@ -230,20 +230,7 @@ def multiclass_values(table: RepeatTable, labels: list, train: np.ndarray | None
             "pooled": num_or_none(float(ratio(correct.sum(), n_fold.sum()))),
             "avg": _mean_defined(ratio(correct, n_fold)),
         }
-    fold_auc = np.full(k, np.nan)
-    defined_in_fold = np.zeros(k, dtype=int)
-    if table.ranking is not None:  # without scores there is no ROC AUC: the section is absent, never null
-        aucs = np.array([r.auc for r in table.ranking])  # (labels, folds)
-        defined_in_fold = (~np.isnan(aucs)).sum(axis=0)
-        with np.errstate(invalid="ignore"):
-            fold_auc = np.where(defined_in_fold > 0, np.nansum(aucs, axis=0) / np.maximum(defined_in_fold, 1), np.nan)
-        merged = [r.auc_merge for r in table.ranking if not math.isnan(r.auc_merge)]
-        out["roc_auc"] = {
-            "macro_ovr": {
-                "avg": _mean_defined(fold_auc),
-                "merge": math.fsum(merged) / len(merged) if merged else None,
-            }
-        }
+    fold_auc, defined_in_fold = _macro_auc(table, out)
     rows = m if table.row_confusion is None else table.row_confusion  # per_label and folds count rows
     row_tp = np.einsum("fii->fi", rows)
     total_tp = row_tp.sum(axis=0)
