@@ -341,7 +341,11 @@ def _simulate(
     return FoldCounts(sizes, m, tpa, tpb)
 
 
-@declare(prop_a=_PROPORTION, **_SETUP, n_reps=Integer(1, None), seed=SEED, relations=_SETUP_RULES)
+#: ``n_reps`` of the simulations: at least one repetition, a count exact in float64.
+_N_REPS = Integer(1, MAX_EXACT_INT)
+
+
+@declare(prop_a=_PROPORTION, **_SETUP, n_reps=_N_REPS, seed=SEED, relations=_SETUP_RULES)
 def simulate_fold_counts(
     prop_a: float,
     *,
@@ -457,9 +461,6 @@ def _simulate_f1(
 
 
 #: ``n_reps`` of simulate_fold_f1: its mean divides by ``n_reps`` in float, so at most 2**53.
-_N_REPS = Integer(1, MAX_EXACT_INT)
-
-
 @declare(prop_a=_PROPORTION, **_SETUP, n_reps=_N_REPS, seed=SEED, relations=_SETUP_RULES)
 def simulate_fold_f1(
     prop_a: float,
