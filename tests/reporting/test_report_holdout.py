@@ -52,5 +52,8 @@ def test_the_header_counts_splits_cases_and_the_overlap():
     first = str(apples.report(p)).splitlines()[0]
     assert "4 hold-out splits of 40 cases, 10 test cases each" in first
     assert d["design"]["design"] == "repeated hold-out"
-    if "overlap" in d["design"]:
-        assert "the test sets overlap" in first
+    times = np.bincount(np.asarray(p.cases), minlength=40)  # how often each case was tested, counted here
+    shared, tested, untested = int((times >= 2).sum()), int((times >= 1).sum()), int((times == 0).sum())
+    assert shared > 0  # with this seed, four draws of 10 from 40 share cases
+    assert f"the test sets overlap: {shared} of {tested} tested cases in two or more splits" in first
+    assert f"{untested} cases never tested" in first
