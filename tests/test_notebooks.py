@@ -37,7 +37,7 @@ def test_opens_with_title_summary_goals_and_notation(nb):
     path, book = nb
     first = next(c for c in book.cells if c.cell_type == "markdown").source
     assert re.match(rf"# {path.name[:2]} · \S", first), "first markdown cell must start with '# NN · Title'"
-    head = "\n".join(c.source for c in book.cells[:4] if c.cell_type == "markdown")
+    head = "\n".join(c.source for c in book.cells[:6] if c.cell_type == "markdown")
     assert "What you will learn" in head
     assert re.search(r"^\|.*\|.*apples", head, re.M | re.I), (
         "a notation table (paper symbol → apples name) near the top"
@@ -282,12 +282,6 @@ def test_no_markdown_cell_over_1500_characters(nb):
     _, book = nb
     long = [(i, len(c.source)) for i, c in enumerate(book.cells) if c.cell_type == "markdown" and len(c.source) > 1500]
     assert not long, f"markdown cells over 1,500 characters (cell, length): {long}; split them at a paragraph"
-
-
-def test_opens_with_key_takeaways(nb):
-    _, book = nb
-    head = [c.source for c in book.cells[:6] if c.cell_type == "markdown"]
-    assert any(s.lstrip().startswith("**Key takeaways**") for s in head), "a key-takeaways box near the top"
 
 
 def test_book_renders_every_notebook_offline_with_navigation_and_search(book_html):
