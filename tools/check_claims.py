@@ -17,7 +17,8 @@ Not checked, because they are not claims about a result:
   (“...” or "..."), or a table column whose header names the paper ("Paper says", "F&S print").
 
 What cannot be printed (a number from a figure's axis, a paper's running text in a sentence of ours) goes in
-tools/claims_allowed.toml with its reason; an entry that no longer matches anything is an error too.
+tools/claims_allowed/NN.toml (NN: the notebook) with its reason; an entry that no longer matches anything
+is an error too.
 
 Usage: python tools/check_claims.py [NOTEBOOK ...]   (prints each unmatched number with its sentence)
 """
@@ -35,7 +36,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-ALLOWED = ROOT / "tools" / "claims_allowed.toml"
+ALLOWED = ROOT / "tools" / "claims_allowed"  # one NN.toml per notebook
 
 # a number as prose writes it: 0.43, 58 %, 1,000,000, 10 000, −26.14
 _NUMBER = re.compile(
@@ -208,9 +209,10 @@ def unmatched(path: Path, books: dict[str, nbformat.NotebookNode] | None = None)
 
 
 def allowed() -> list[dict[str, str]]:
-    if not ALLOWED.exists():
-        return []
-    return tomllib.loads(ALLOWED.read_text())["allow"]
+    entries = []
+    for path in sorted(ALLOWED.glob("*.toml")):
+        entries += [{**e, "file": path.name} for e in tomllib.loads(path.read_text()).get("allow", [])]
+    return entries
 
 
 def check(paths: list[Path]) -> tuple[list[Claim], list[dict[str, str]]]:
@@ -220,7 +222,7 @@ def check(paths: list[Path]) -> tuple[list[Claim], list[dict[str, str]]]:
     entries = allowed()
     for e in entries:
         if not e.get("reason", "").strip():
-            raise ValueError(f"tools/claims_allowed.toml: entry {e} has no reason")
+            raise ValueError(f"tools/claims_allowed/{e['file']}: entry {e} has no reason")
     keys = {(e["notebook"], e["number"]) for e in entries}
     left = [c for c in claims if (c.notebook, c.number) not in keys]
     checked = {p.name[:2] for p in paths}
