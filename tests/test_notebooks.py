@@ -146,6 +146,35 @@ def _images(cells) -> int:
     return sum("image/png" in o.get("data", {}) for c in cells if c.cell_type == "code" for o in c.outputs)
 
 
+def _strip_tool():
+    spec = importlib.util.spec_from_file_location("strip_solutions", ROOT / "tools" / "strip_solutions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_student_answer_cells_are_numbered_and_typed_after_their_exercise():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    sol = {"tags": ["solution"]}
+    cells = [
+        md("## Exercises"),
+        md("### Exercise 1 · Derive"),
+        md("The derivation.", metadata=sol),
+        md("### Exercise 2 · Compute"),
+        md("Why.", metadata=sol),
+        code("x = 1", metadata=sol),
+        md("A remark that gives exercise 2 away.", metadata={"tags": ["instructor"]}),
+        md("## Going deeper"),
+    ]
+    out, answered = _strip_tool().student_cells(cells)
+    assert answered == 2
+    assert [(c.cell_type, c.source.split(":")[0]) for c in out if "your-answer" in c.metadata.get("tags", [])] == [
+        ("markdown", "**Exercise 1"),
+        ("code", "# Exercise 2"),
+    ]
+    assert not any("gives exercise 2 away" in c.source or c.source == "x = 1" for c in out)
+
+
 def test_student_copy_keeps_figures_and_drops_solutions(tmp_path):
     subprocess.run(
         [sys.executable, str(ROOT / "tools" / "strip_solutions.py"), str(tmp_path / "student"), *map(str, NOTEBOOKS)],
@@ -156,21 +185,34 @@ def test_student_copy_keeps_figures_and_drops_solutions(tmp_path):
         teacher = nbformat.read(p, as_version=4)
         student = nbformat.read(tmp_path / "student" / p.name, as_version=4)
         solutions = [c for c in teacher.cells if "solution" in c.metadata.get("tags", [])]
+        hidden = solutions + [c for c in teacher.cells if "instructor" in c.metadata.get("tags", [])]
         answers = [c for c in student.cells if "your-answer" in c.metadata.get("tags", [])]
-        assert not any("solution" in c.metadata.get("tags", []) for c in student.cells)
-        assert len(answers) == len(solutions) > 0 and all(not c.outputs for c in answers)
-        # no solution text survives: every substantial line of every solution is gone
+        exercises = re.findall(r"^### Exercise (\d+) · ", "\n".join(c.source for c in teacher.cells), re.M)
+        assert not any({"solution", "instructor"} & set(c.metadata.get("tags", [])) for c in student.cells)
+        # one answer cell per exercise, numbered after it, right after it
+        assert [re.search(r"Exercise (\d+)", c.source).group(1) for c in answers] == exercises, p.name
+        assert all(c.cell_type == "markdown" or not c.outputs for c in answers)
+        for i, c in enumerate(student.cells):
+            if "your-answer" in c.metadata.get("tags", []):
+                n = re.search(r"Exercise (\d+)", c.source).group(1)
+                above = next(
+                    d.source for d in reversed(student.cells[:i]) if "your-answer" not in d.metadata.get("tags", [])
+                )
+                assert f"### Exercise {n} · " in above, f"{p.name}: answer cell {n} is not right after its exercise"
+        # no text that points at solutions the student copy does not have
         text = "\n".join(c.source for c in student.cells)
-        elsewhere = "\n".join(c.source for c in teacher.cells if c not in solutions)  # lines the main text shares
+        assert not re.search(r"collapsed cell|solutions? (follow|below)|worked solution", text, re.I), p.name
+        # no solution text survives: every substantial line of every solution is gone
+        elsewhere = "\n".join(c.source for c in teacher.cells if c not in hidden)  # lines the main text shares
         leaked = [
             line
-            for c in solutions
+            for c in hidden
             for line in c.source.splitlines()
             if len(line.strip()) > 25 and line in text and line not in elsewhere
         ]
         assert not leaked, f"{p.name}: solution lines in the student copy: {leaked[:3]}"
         # every other cell keeps its outputs, figures included
-        kept = [c for c in teacher.cells if "solution" not in c.metadata.get("tags", [])]
+        kept = [c for c in teacher.cells if c not in hidden]
         assert _images(student.cells) == _images(kept) > 0
         assert [
             c.outputs
@@ -180,7 +222,7 @@ def test_student_copy_keeps_figures_and_drops_solutions(tmp_path):
 
 
 def test_student_copy_executes(tmp_path):
-    """The student edition of the shortest notebook runs top to bottom (answer cells are comments)."""
+    """The student edition of the first notebook runs top to bottom (answer cells are comments or markdown)."""
     from nbclient import NotebookClient
 
     first = NOTEBOOKS[0]

@@ -1,37 +1,84 @@
-"""Make the student edition: every output kept (figures too), each worked solution replaced by an empty cell.
+"""Make the student edition: every output kept (figures too), each exercise's solution replaced by one answer cell.
 
-A cell tagged ``solution`` becomes an empty code cell tagged ``your-answer`` that
-starts with a comment asking for the answer; its source and outputs are gone.
-Every other cell keeps its outputs and execution count, so the student copy shows
-all the figures without re-running the long simulations. The instructor's copy is
-the repository.
+Each exercise is a markdown cell starting ``### Exercise n · title`` followed by its cells tagged ``solution``
+(tools/course_shape.py holds the template). In the student copy those solution cells become one empty answer
+cell tagged ``your-answer``, numbered after its exercise and of the exercise's kind: a code cell when a solution
+cell is code, a markdown cell when the exercise asks for a derivation or an explanation. Cells tagged
+``instructor`` (a remark that would give an answer away) are left out. Every other cell keeps its outputs and
+execution count, so the student copy shows all the figures without re-running the long simulations. The
+instructor's copy is the repository.
 
 Usage: python tools/strip_solutions.py OUTPUT_DIR NOTEBOOK [NOTEBOOK ...]
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import nbformat
 
-ANSWER_PROMPT = "# Your answer here (the worked solution is in the instructor's copy).\n"
+_EXERCISE = re.compile(r"^### Exercise (\d+) · ", re.M)
+
+
+def _tags(cell) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def answer_cell(number: str, solutions: list) -> nbformat.NotebookNode:
+    """The empty answer cell of exercise ``number``: code if any of its solution cells is code, else markdown."""
+    if any(c.cell_type == "code" for c in solutions):
+        cell = nbformat.v4.new_code_cell(source=f"# Exercise {number}: your answer\n")
+    else:
+        cell = nbformat.v4.new_markdown_cell(source=f"**Exercise {number}: your answer.** *(Write it here.)*")
+    cell.metadata["tags"] = ["your-answer"]
+    cell.id = solutions[0].get("id", cell.id)
+    return cell
+
+
+def student_cells(cells: list) -> tuple[list, int]:
+    """The student edition's cells and how many exercises got an answer cell."""
+    out: list = []
+    exercise = None
+    pending: list = []
+    answered = 0
+
+    def flush() -> None:
+        nonlocal pending, answered
+        if pending:
+            if exercise is None:
+                raise ValueError(
+                    f"a solution cell comes before any '### Exercise n · ' cell: {pending[0].source[:60]!r}"
+                )
+            out.append(answer_cell(exercise, pending))
+            answered += 1
+            pending = []
+
+    for cell in cells:
+        if "solution" in _tags(cell):
+            pending.append(cell)
+            continue
+        flush()
+        if "instructor" in _tags(cell):
+            continue
+        if cell.cell_type == "markdown":
+            found = _EXERCISE.search(cell.source)
+            if found:
+                exercise = found.group(1)
+            elif re.search(r"^## ", cell.source, re.M):
+                exercise = None
+        out.append(cell)
+    flush()
+    return out, answered
 
 
 def strip(path: Path, out_dir: Path) -> int:
-    """Write the student edition of ``path`` into ``out_dir``; return how many solutions it replaced."""
+    """Write the student edition of ``path`` into ``out_dir``; return how many answer cells it holds."""
     nb = nbformat.read(path, as_version=4)
-    replaced = 0
-    for i, cell in enumerate(nb.cells):
-        if "solution" not in cell.get("metadata", {}).get("tags", []):
-            continue
-        answer = nbformat.v4.new_code_cell(source=ANSWER_PROMPT, metadata={"tags": ["your-answer"]})
-        answer.id = cell.get("id", answer.id)
-        nb.cells[i] = answer
-        replaced += 1
+    nb.cells, answered = student_cells(nb.cells)
     nbformat.write(nb, out_dir / path.name)
-    return replaced
+    return answered
 
 
 def main(out: str, *paths: str) -> None:
@@ -39,7 +86,7 @@ def main(out: str, *paths: str) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for p in paths:
         n = strip(Path(p), out_dir)
-        print(f"{p}: replaced {n} solution cells by empty answer cells")
+        print(f"{p}: {n} exercises, each with an empty answer cell")
 
 
 if __name__ == "__main__":
