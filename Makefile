@@ -2,6 +2,8 @@
 #   make book   create .venv, execute every notebook, write build/html/index.html
 #   make test   create .venv if needed, lint, then run unit, property and notebook (nbval) tests
 #   make lab    open JupyterLab on the collection
+#   make student  the student edition: notebooks without solutions and a student HTML book (build/student)
+#   make figures  every figure as SVG for slides (build/figures)
 #   make lint   ruff (lint rules, formatting) on all code and mypy on apples/; make test runs it first
 PYTHON ?= python3
 VENV   := .venv
@@ -9,7 +11,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 
-.PHONY: book test lint lab venv execute student clean
+.PHONY: book test lint lab venv execute student figures clean
 
 venv: $(STAMP)
 
@@ -59,9 +61,21 @@ execute: $(STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=1800 $(NOTEBOOKS)
 
-# Teachers: the student edition (outputs and figures kept, each solution replaced by an empty answer cell).
+# Teachers: the student edition under build/student: the notebooks (outputs and figures kept, each exercise's
+# solution replaced by one numbered answer cell, instructor-only cells left out) and a student HTML book rendered
+# from them (-t student: no teacher's guide, no quiz answers; stored outputs, nothing executed).
 student: $(STAMP)
-	$(BIN)/python tools/strip_solutions.py build/student $(NOTEBOOKS)
+	rm -rf build/student
+	$(BIN)/python tools/strip_solutions.py build/student/notebooks $(NOTEBOOKS)
+	mkdir -p build/student/book
+	cp -r book/. build/student/book/
+	rm -rf build/student/book/notebooks && cp -r build/student/notebooks build/student/book/notebooks
+	$(BIN)/sphinx-build -q -t student -b html build/student/book build/student/html
+	@echo "Student notebooks: build/student/notebooks/   Student book: build/student/html/index.html"
+
+# Teachers: every figure the notebooks show, as SVG for slides, with an index of titles (executes copies).
+figures: $(STAMP)
+	$(BIN)/python tools/export_figures.py build/figures $(NOTEBOOKS)
 
 clean:
 	rm -rf build .pytest_cache .hypothesis .mypy_cache .ruff_cache

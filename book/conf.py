@@ -38,7 +38,8 @@ extensions = [
     "sphinx.ext.autosummary",  # one table per package and one page per name (api/generated/)
     "numpydoc",  # apples' docstrings are numpydoc (Parameters, Returns, References, Examples)
 ]
-exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+# guide/_generated: tables the guide pages include (written at each build); quizzes: the quiz sources it reads
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "guide/_generated", "quizzes", "_ext"]
 templates_path = ["api/_templates"]  # autosummary's page of a class (Sphinx excludes it from the sources)
 
 nb_execution_mode = "off"  # render the outputs make book stored; never execute again
@@ -332,6 +333,22 @@ def skip_field_alias(app: Any, what: str, name: str, obj: object, skip: bool, op
     return None
 
 
+# -- the teacher's guide and the student edition ------------------------------------------------------------------
+
+
+def write_guide(app: Any, config: Any) -> None:
+    """``config-inited``: write the guide's generated tables; the student edition (``-t student``) leaves out the
+    teacher's guide and the quiz answers (``make student``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
+    from apples_guide import write_guide_parts
+
+    student = app.tags.has("student")
+    if student:
+        config.exclude_patterns.append("guide/teachers.md")
+    if (Path(app.srcdir) / "guide").is_dir():
+        write_guide_parts(Path(app.srcdir), student=student)
+
+
 def setup(app: Any) -> None:
     from sphinx.ext import autosummary
 
@@ -339,5 +356,6 @@ def setup(app: Any) -> None:
     # not a known abbreviation; apples' summaries cite "Parker eq. (7)" and "Fig. 2" (read at each call).
     autosummary.WELL_KNOWN_ABBREVIATIONS = (*autosummary.WELL_KNOWN_ABBREVIATIONS, "eq.", "Fig.")
     app.connect("config-inited", write_api_pages)
+    app.connect("config-inited", write_guide)
     app.connect("autodoc-process-docstring", document_constant)
     app.connect("autodoc-skip-member", skip_field_alias)

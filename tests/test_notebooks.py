@@ -424,3 +424,93 @@ def test_checked_cells_show_no_trained_model_values(nb):
         "checked cells that show a trained model's values (CONTRIBUTING.md, 'Checked outputs'): "
         + "; ".join(f"Cell {i} uses {', '.join(names)}" for i, names in found)
     )
+
+
+# -- for teachers: the guide, the quiz, the slides ------------------------------------------------------------------
+def _guide_module():
+    spec = importlib.util.spec_from_file_location("apples_guide", ROOT / "book" / "_ext" / "apples_guide.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_every_notebook_has_a_three_question_quiz_with_answers(path):
+    quiz = ROOT / "book" / "quizzes" / f"{path.name[:2]}.md"
+    assert quiz.is_file(), f"no quiz for {path.name}: book/quizzes/{path.name[:2]}.md"
+    text = quiz.read_text()
+    questions = re.findall(r"^(\d+)\. \S", text, re.M)
+    answers = re.findall(r"^\s+- answer: \S", text, re.M)
+    assert questions == ["1", "2", "3"] and len(answers) == 3, text
+
+
+def test_the_student_quiz_has_no_answers():
+    guide = _guide_module()
+    text = "1. Why?\n   - answer: Because F is concave.\n2. How many?\n   - answer: 5.\n"
+    assert "concave" in guide.quiz(text, answers=True) and "*Answer:*" in guide.quiz(text, answers=True)
+    student = guide.quiz(text, answers=False)
+    assert "concave" not in student and "Answer" not in student and "1. Why?" in student and "2. How many?" in student
+
+
+def test_guide_tables_come_from_the_stored_notebooks(tmp_path):
+    """Class time and slow cells of the guide are measured on the notebooks being built, for either edition."""
+    guide = _guide_module()
+    (tmp_path / "notebooks").mkdir()
+    book = nbformat.v4.new_notebook()
+    slow = nbformat.v4.new_code_cell("run_the_grid()")
+    slow.metadata["execution"] = {
+        "iopub.execute_input": "2026-01-01T10:00:00.000Z",
+        "shell.execute_reply": "2026-01-01T10:00:42.500Z",
+    }
+    book.cells = [nbformat.v4.new_markdown_cell("# 01 · T\n\n## What you will learn\n- compute <x>"), slow]
+    nbformat.write(book, tmp_path / "notebooks" / "01_t.ipynb")
+    (tmp_path / "quizzes").mkdir()
+    (tmp_path / "quizzes" / "01.md").write_text("1. Q?\n   - answer: secret\n")
+    guide.write_guide_parts(tmp_path, student=True)
+    made = tmp_path / "guide" / "_generated"
+    assert "| 01 | 2 | `run_the_grid()` | 42 s |" in (made / "slow_cells.md").read_text()  # 42.5 s, cell 2
+    assert "secret" not in (made / "quiz.md").read_text()
+
+
+def test_book_has_the_teachers_guide_and_the_quiz_with_answers(book_html):
+    guide = (book_html / "guide" / "teachers.html").read_text()
+    for heading in ("Prerequisites", "Two session plans", "Slow cells", "Learning outcomes", "Licences"):
+        assert heading in guide
+    for p in NOTEBOOKS:
+        assert f"notebooks/{p.stem}.html" in guide, f"{p.name} missing from the guide's outcomes"
+    assert "Answer:" in (book_html / "guide" / "quiz.html").read_text()
+
+
+def test_make_student_builds_a_student_book_without_the_guide():
+    import shutil
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    out = subprocess.run(["make", "-n", "student"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert "tools/strip_solutions.py build/student/notebooks" in out
+    assert "sphinx-build -q -t student -b html build/student/book build/student/html" in out
+
+
+def test_figures_are_exported_as_svg_with_their_titles(tmp_path):
+    """tools/export_figures.py on a two-figure notebook: two SVG files and an index with each title and cell."""
+    spec = importlib.util.spec_from_file_location("export_figures", ROOT / "tools" / "export_figures.py")
+    export = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(export)
+    book = nbformat.v4.new_notebook()
+    book.cells = [
+        nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nimport apples\n\napples.set_style()"),
+        nbformat.v4.new_code_cell(
+            "fig, ax = plt.subplots()\nax.plot([0, 1])\nax.set_title('Figure 4 | a')\nplt.show()"
+        ),
+        nbformat.v4.new_code_cell("fig, axs = plt.subplots(1, 2)\nfig.suptitle('Two panels')\nplt.show()"),
+    ]
+    path = tmp_path / "07_x.ipynb"
+    nbformat.write(book, path)
+    export.main(str(tmp_path / "figures"), str(path))
+    files = sorted(p.name for p in (tmp_path / "figures").glob("*.svg"))
+    assert files == ["07-1.svg", "07-2.svg"]
+    assert (tmp_path / "figures" / "07-1.svg").read_text().lstrip().startswith("<?xml")
+    index = (tmp_path / "figures" / "index.md").read_text()
+    assert "| 07-1.svg | Figure 4 \\| a | 07_x.ipynb, In [2] |" in index
+    assert "| 07-2.svg | Two panels | 07_x.ipynb, In [3] |" in index
+    assert not (tmp_path / "figures" / "_run").exists()
