@@ -494,6 +494,10 @@ def plot_figure8(grid: pd.DataFrame, *, ax: Sequence[Axes] | None = None) -> Fig
     return fig
 
 
+#: Figure 9's x ticks: counts of positives a reader can read off a log axis.
+_FIGURE9_TICKS = (10, 20, 50, 100, 200, 400)
+
+
 @declare(n_reps=_AllocationReps())
 def plot_figure9(*, n_reps: int = 100_000, ax: Axes | None = None) -> Axes:
     """Forman & Scholz Figure 9: probability that some fold has no positives, 10-fold unstratified CV.
@@ -532,10 +536,14 @@ def plot_figure9(*, n_reps: int = 100_000, ax: Axes | None = None) -> Axes:
     freq = [(draw_positives(np.random.default_rng(n), 1000, 10, n, n_reps).min(axis=1) == 0).mean() for n in check]
     ax.plot(check, np.array(freq) * 100, "o", color="C0", label="simulated, 1 trial, 1,000 cases")
     ax.set_xscale("log")
+    ticker = require("matplotlib.ticker")
+    ax.xaxis.set_major_locator(ticker.FixedLocator(_FIGURE9_TICKS))  # plain counts, not 10^1 and 10^2
+    ax.xaxis.set_major_formatter(ticker.FixedFormatter([str(t) for t in _FIGURE9_TICKS]))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
     decorate(
         ax,
-        xlabel="positives in the data set (count)",
-        ylabel="P(some fold has no positives) (%)",
+        xlabel="positives in the data set (count, log scale)",
+        ylabel="P(some fold has no positives, %)",
         title="Forman & Scholz Fig. 9 (reproduced): 10-fold unstratified CV",
     )
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))  # outside: inside, it hides a curve

@@ -182,6 +182,15 @@ def _summary_html(result: ExploreResult) -> str:
     return f"<table><tr>{head}</tr>{rows}</table>"
 
 
+def _design_title(point: dict) -> str:
+    """The explorer's design in a figure title: prior, true F, folds, cases and stratification."""
+    kind = "stratified" if point["stratified"] else "unstratified"
+    return (
+        f"{point['prior']:.1%} positives, true F = {point['f_true']:.0%},\n"
+        f"{point['n_folds']}-fold {kind} CV of {point['n_cases']:,} cases"
+    )
+
+
 @exempt("a result type: sim_explorer builds it")
 class SimExplorer(NamedTuple):
     """Parts of :func:`sim_explorer`; display ``.widget``, set control values in tests."""
@@ -202,10 +211,12 @@ class SimExplorer(NamedTuple):
     def snapshot(self) -> Figure:
         """A matplotlib Figure of the histograms at the current settings (what the widget shows)."""
         plt = require("matplotlib.pyplot")
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.6, 3.6))
         if self.result is not None:
             _histograms(ax, self.result.estimates, self.result.f_true, 40)
-        ax.set_title("Distribution of each estimator over repetitions (snapshot)")
+            ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))  # outside: inside, it hides bars
+        point = {name: control.value for name, control in self.controls.items()}
+        ax.set_title(f"Explorer snapshot (not a paper figure): {_design_title(point)}", fontsize="medium")
         return fig
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:
@@ -278,9 +289,10 @@ def sim_explorer(*, n_reps: int = 20_000, seed: int | np.random.Generator = 0, d
         if plt is not None:  # draw
             with plot:
                 plot.clear_output(wait=True)
-                _fig, ax = plt.subplots(figsize=(6.4, 3.6))
+                _fig, ax = plt.subplots(figsize=(7.6, 3.6))
                 _histograms(ax, result.estimates, result.f_true, 40)
-                ax.set_title("Distribution of each estimator over repetitions")
+                ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+                ax.set_title(_design_title(point), fontsize="medium")
                 plt.show()
 
     for control in controls.values():

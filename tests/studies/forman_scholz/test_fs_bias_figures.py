@@ -339,6 +339,8 @@ def test_figure9_curves_are_the_exact_probabilities():
     ]
     np.testing.assert_allclose(dots.get_ydata(), freq)
     assert ax.get_title() == "Forman & Scholz Fig. 9 (reproduced): 10-fold unstratified CV"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["10", "20", "50", "100", "200", "400"]
+    assert "%" in ax.get_ylabel() and "count" in ax.get_xlabel()
     with pytest.raises(ValueError, match="n_reps"):
         fs.plot_figure9(n_reps=0)
 

@@ -139,3 +139,19 @@ def test_sim_explorer_states_its_summary_once_in_a_padded_table():
     sentence = ex.result.text
     assert sentence in ex.status.value and sentence not in ex.summary.value
     assert ex.summary.value.count("padding") >= 6 * 6  # every header and data cell
+
+
+def test_snapshot_names_its_design_and_labels_its_axes():
+    """The stored snapshot is read without the controls: its title says the design it shows."""
+    import matplotlib.pyplot as plt
+
+    from apples.studies import forman_scholz as fs
+
+    ex = fs.sim_explorer(n_reps=300, draw=False)
+    ex.controls["n_folds"].value = 5
+    ax = ex.snapshot().axes[0]
+    title = ax.get_title()
+    assert "1.0% positives" in title and "true F = 80%" in title and "5-fold stratified CV of 1,000 cases" in title
+    assert ax.get_xlabel() == "cross-validated F (%)" and ax.get_ylabel() == "repetitions (%)"
+    assert ax.get_legend() is not None
+    plt.close("all")
