@@ -415,6 +415,10 @@ def plot_f_rates(
     ax.set(xlabel=xlabel, ylabel="True positive rate (%)")
     if log_fpr:
         ax.set_xscale("log")
+        # plain decimals (0.01, 0.1, 1, 10) instead of powers of ten, which a reader of percentages cannot read
+        ticker = require("matplotlib.ticker")
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     ax.grid(False)
     return ax
 

@@ -92,6 +92,9 @@ def test_figure_1b_log_fpr_axis_shows_where_f_is_above_one_half():
     fig, ax = plt.subplots()
     fs.plot_f_rates(ax=ax, prior=0.01, max_fpr=0.1, log_fpr=True)
     assert ax.get_xscale() == "log" and ax.get_xlim()[0] == pytest.approx(0.01)
+    fig.canvas.draw()
+    labels = {t.get_text() for t in ax.get_xticklabels() if t.get_text()}
+    assert {"0.01", "0.1", "1", "10"} <= labels and not any("^" in t for t in labels)  # plain decimals
     f_at_bound = apples.theory.f_from_rates(1.0, 2 * 0.01 / 0.99, prior=0.01)
     assert f_at_bound == pytest.approx(0.5, abs=1e-12)
     with pytest.raises(ValueError, match="min_fpr"):
