@@ -160,17 +160,22 @@ def test_student_answer_cells_are_numbered_and_typed_after_their_exercise():
         md("## Exercises"),
         md("### Exercise 1 · Derive"),
         md("The derivation.", metadata=sol),
-        md("### Exercise 2 · Compute"),
+        md("### Exercise 2 · Derive and check"),
         md("Why.", metadata=sol),
         code("x = 1", metadata=sol),
+        code("y = 2", metadata=sol),
+        md("### Exercise 3 · Compute"),
+        code("z = 3", metadata=sol),
         md("A remark that gives exercise 2 away.", metadata={"tags": ["instructor"]}),
         md("## Going deeper"),
     ]
     out, answered = _strip_tool().student_cells(cells)
-    assert answered == 2
+    assert answered == 3
     assert [(c.cell_type, c.source.split(":")[0]) for c in out if "your-answer" in c.metadata.get("tags", [])] == [
         ("markdown", "**Exercise 1"),
+        ("markdown", "**Exercise 2"),
         ("code", "# Exercise 2"),
+        ("code", "# Exercise 3"),
     ]
     assert not any("gives exercise 2 away" in c.source or c.source == "x = 1" for c in out)
 
@@ -189,8 +194,18 @@ def test_student_copy_keeps_figures_and_drops_solutions(tmp_path):
         answers = [c for c in student.cells if "your-answer" in c.metadata.get("tags", [])]
         exercises = re.findall(r"^### Exercise (\d+) · ", "\n".join(c.source for c in teacher.cells), re.M)
         assert not any({"solution", "instructor"} & set(c.metadata.get("tags", [])) for c in student.cells)
-        # one answer cell per exercise, numbered after it, right after it
-        assert [re.search(r"Exercise (\d+)", c.source).group(1) for c in answers] == exercises, p.name
+        # answer cells numbered after their exercise, right after it, of the kinds its solution uses
+        numbers = [re.search(r"Exercise (\d+)", c.source).group(1) for c in answers]
+        assert list(dict.fromkeys(numbers)) == exercises, p.name
+        for n in exercises:
+            heading = next(i for i, c in enumerate(teacher.cells) if f"### Exercise {n} · " in c.source)
+            own = []
+            for c in teacher.cells[heading + 1 :]:
+                if "solution" not in c.metadata.get("tags", []):
+                    break
+                own.append(c.cell_type)
+            kinds = [c.cell_type for c, m in zip(answers, numbers, strict=True) if m == n]
+            assert kinds == list(dict.fromkeys(own)), f"{p.name} exercise {n}: answer cells {kinds}, solution {own}"
         assert all(c.cell_type == "markdown" or not c.outputs for c in answers)
         for i, c in enumerate(student.cells):
             if "your-answer" in c.metadata.get("tags", []):

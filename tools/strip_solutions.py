@@ -1,9 +1,10 @@
 """Make the student edition: every output kept (figures too), each exercise's solution replaced by one answer cell.
 
 Each exercise is a markdown cell starting ``### Exercise n · title`` followed by its cells tagged ``solution``
-(tools/course_shape.py holds the template). In the student copy those solution cells become one empty answer
-cell tagged ``your-answer``, numbered after its exercise and of the exercise's kind: a code cell when a solution
-cell is code, a markdown cell when the exercise asks for a derivation or an explanation. Cells tagged
+(tools/course_shape.py holds the template). In the student copy those solution cells become empty answer cells
+tagged ``your-answer``, numbered after their exercise and of the exercise's kind: a markdown cell when the
+exercise asks for a derivation or an explanation, a code cell when it asks for code, and one of each, in the
+solution's order, when it asks for both (a derivation, then a check in code). Cells tagged
 ``instructor`` (a remark that would give an answer away) are left out. Every other cell keeps its outputs and
 execution count, so the student copy shows all the figures without re-running the long simulations. The
 instructor's copy is the repository.
@@ -26,15 +27,19 @@ def _tags(cell) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
 
 
-def answer_cell(number: str, solutions: list) -> nbformat.NotebookNode:
-    """The empty answer cell of exercise ``number``: code if any of its solution cells is code, else markdown."""
-    if any(c.cell_type == "code" for c in solutions):
-        cell = nbformat.v4.new_code_cell(source=f"# Exercise {number}: your answer\n")
-    else:
-        cell = nbformat.v4.new_markdown_cell(source=f"**Exercise {number}: your answer.** *(Write it here.)*")
-    cell.metadata["tags"] = ["your-answer"]
-    cell.id = solutions[0].get("id", cell.id)
-    return cell
+def answer_cells(number: str, solutions: list) -> list[nbformat.NotebookNode]:
+    """The empty answer cells of exercise ``number``: one per kind of cell its solution uses, in that order."""
+    kinds = list(dict.fromkeys(c.cell_type for c in solutions))
+    cells = []
+    for kind in kinds:
+        if kind == "code":
+            cell = nbformat.v4.new_code_cell(source=f"# Exercise {number}: your answer\n")
+        else:
+            cell = nbformat.v4.new_markdown_cell(source=f"**Exercise {number}: your answer.** *(Write it here.)*")
+        cell.metadata["tags"] = ["your-answer"]
+        cell.id = next(c for c in solutions if c.cell_type == kind).get("id", cell.id)
+        cells.append(cell)
+    return cells
 
 
 def student_cells(cells: list) -> tuple[list, int]:
@@ -51,7 +56,7 @@ def student_cells(cells: list) -> tuple[list, int]:
                 raise ValueError(
                     f"a solution cell comes before any '### Exercise n · ' cell: {pending[0].source[:60]!r}"
                 )
-            out.append(answer_cell(exercise, pending))
+            out.extend(answer_cells(exercise, pending))
             answered += 1
             pending = []
 
