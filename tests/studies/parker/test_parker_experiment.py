@@ -409,10 +409,31 @@ def test_dask_distributed_cluster_gives_the_serial_result(tiny_serial):
     pd.testing.assert_frame_equal(tiny_serial.measures, result.measures)
 
 
-def test_progress_prints_a_bar(capsys):
-    pk.run_experiment(pk.experiment_config("tiny", datasets=("iris",), representations=("original",)), progress=True)
-    out = capsys.readouterr().out
-    assert "1/1 tasks" in out and "[" in out
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_progress_bar_leaves_the_results_unchanged(tiny_serial, n_jobs, capsys):
+    # tqdm.auto outside a notebook: one bar on stderr, counting the 4 tasks (2 data sets x 2 representations)
+    shown = pk.run_experiment(pk.experiment_config("tiny"), n_jobs=n_jobs, progress=True)
+    err = capsys.readouterr().err
+    assert "tasks" in err and "4/4" in err and "[#" not in err  # tqdm's bar, not the old hand-drawn one
+    pd.testing.assert_frame_equal(tiny_serial.comparisons, shown.comparisons)
+    pd.testing.assert_frame_equal(tiny_serial.measures, shown.measures)
+
+
+def test_progress_bar_without_tqdm_names_the_extra(monkeypatch):
+    import sys
+
+    for name in [m for m in sys.modules if m == "tqdm" or m.startswith("tqdm.")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # an import of tqdm now fails as if it were not installed
+    with pytest.raises(ModuleNotFoundError, match=r'pip install "apples\[notebooks\]"'):
+        pk.run_experiment(pk.experiment_config("tiny"), progress=True)
+    pk.run_experiment(pk.experiment_config("tiny", datasets=("iris",), representations=("original",)))  # no bar
+
+
+def test_no_progress_bar_prints_nothing(capsys):
+    pk.run_experiment(pk.experiment_config("tiny", datasets=("iris",), representations=("original",)))
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
 
 
 # -- the AUK example and the default run of notebook 08, against the paper's findings ------------------------
