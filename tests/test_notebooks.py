@@ -472,7 +472,7 @@ def test_guide_tables_come_from_the_stored_notebooks(tmp_path):
     guide = _guide_module()
     (tmp_path / "notebooks").mkdir()
     book = nbformat.v4.new_notebook()
-    slow = nbformat.v4.new_code_cell("run_the_grid()")
+    slow = nbformat.v4.new_code_cell("run_the_grid()", execution_count=7)
     slow.metadata["execution"] = {
         "iopub.execute_input": "2026-01-01T10:00:00.000Z",
         "shell.execute_reply": "2026-01-01T10:00:42.500Z",
@@ -483,7 +483,7 @@ def test_guide_tables_come_from_the_stored_notebooks(tmp_path):
     (tmp_path / "quizzes" / "01.md").write_text("1. Q?\n   - answer: secret\n")
     guide.write_guide_parts(tmp_path, student=True)
     made = tmp_path / "guide" / "_generated"
-    assert "| 01 | 2 | `run_the_grid()` | 42 s |" in (made / "slow_cells.md").read_text()  # 42.5 s, cell 2
+    assert "| 01 | In [7] | `run_the_grid()` | 42 s |" in (made / "slow_cells.md").read_text()  # 42.5 s
     assert "secret" not in (made / "quiz.md").read_text()
 
 

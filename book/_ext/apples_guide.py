@@ -54,14 +54,15 @@ def outcomes(book: nbformat.NotebookNode) -> list[str]:
 
 
 def slow_cells(book: nbformat.NotebookNode, tool: ModuleType) -> list[tuple[int, str, float]]:
-    """(cell number counted from 1, first line, stored seconds) of every code cell over :data:`SLOW` seconds."""
+    """(execution count, first line, stored seconds) of every code cell over :data:`SLOW` seconds: the ``In [n]``
+    a reader sees beside the cell in JupyterLab."""
     found = []
-    for i, cell in enumerate(book.cells):
+    for cell in book.cells:
         if cell.cell_type == "code":
             seconds = tool.cell_seconds(cell)
             if seconds > SLOW:
                 line = next((x for x in cell.source.splitlines() if x.strip() and not x.startswith("#")), "")
-                found.append((i + 1, line.strip(), seconds))
+                found.append((cell.execution_count, line.strip(), seconds))
     return found
 
 
@@ -89,7 +90,7 @@ def write_guide_parts(srcdir: Path, *, student: bool) -> None:
         "| Notebook | Main path: words | code cells | stored runtime | estimated class time |",
         "|---|---|---|---|---|",
     ]
-    slow = ["| Notebook | Cell | Starts with | Stored runtime |", "|---|---|---|---|"]
+    slow = ["| Notebook | Cell | Starts with | Stored runtime |", "|---|---|---|---|"]  # cell: In [n]
     if tool is None:
         rows = ["(Measured from the repository's `tools/course_shape.py`, which this installation does not have.)"]
         slow = rows
@@ -105,7 +106,8 @@ def write_guide_parts(srcdir: Path, *, student: bool) -> None:
                 f"| {shape.minutes:.0f} min |"
             )
             slow += [
-                f"| {name[:2]} | {i} | `{_escape(line[:60])}` | {s:.0f} s |" for i, line, s in slow_cells(book, tool)
+                f"| {name[:2]} | In [{i}] | `{_escape(line[:60])}` | {s:.0f} s |"
+                for i, line, s in slow_cells(book, tool)
             ]
     (out / "outcomes.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (out / "class_time.md").write_text("\n".join(rows) + "\n", encoding="utf-8")
