@@ -127,6 +127,17 @@ def test_checked_outputs_show_no_roundoff(nb):
             )
 
 
+def test_stored_progress_bars_show_their_finished_state(nb):
+    """A tqdm widget's stored text is what a reader without a kernel sees (the book): the finished bar, n of n."""
+    _, book = nb
+    for c in _code(book):
+        for o in c.outputs:
+            data = o.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" in data and re.search(r"\d+/\d+", data.get("text/plain", "")):
+                done, total = re.search(r"(\d+)/(\d+)", data["text/plain"]).groups()
+                assert done == total, f"a stored progress bar stopped at {done}/{total}: {c.source[:80]!r}"
+
+
 def test_plot_cells_end_with_show(nb):
     _, book = nb
     for c in _code(book):

@@ -44,7 +44,7 @@ from __future__ import annotations
 import time
 import warnings
 import zlib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -520,6 +520,30 @@ def _run_task(
     return measures, comparisons, timing
 
 
+def _with_progress(tqdm: Any, results: Iterator[Any], total: int) -> Iterator[Any]:
+    """Yield ``results`` under tqdm's bar (``tqdm.auto``: a widget in a notebook, a line on stderr elsewhere).
+
+    In a notebook the widget is shown with a display id and shown again once the tasks are done, so the
+    notebook stores the finished bar (``70/70``) where no kernel runs the widget (the book, a viewer) instead of
+    its first state. ``display=False``, ``container`` and ``display_id`` are tqdm's and IPython's documented ways.
+    """
+    # tasks done out of all, no clock: a stored notebook output shows no timing (it would differ on every run)
+    options = {"total": total, "desc": "tasks", "bar_format": "{l_bar}{bar}| {n_fmt}/{total_fmt}"}
+    if not any(base.__module__ == "tqdm.notebook" for base in tqdm.__mro__):  # tqdm.auto subclasses it there
+        yield from tqdm(results, **options)
+        return
+    bar = tqdm(display=False, **options)
+    handle = require("IPython.display").display(bar.container, display_id=True)
+    try:
+        for result in results:
+            yield result
+            bar.update()
+    finally:
+        bar.close()
+        if handle is not None:  # None outside an IPython shell, where display() only prints
+            handle.update(bar.container)
+
+
 @declare(config=Nullable(_CONFIG), n_jobs=Nullable(N_JOBS), progress=FLAG)
 def run_experiment(
     config: ExperimentConfig | None = None, *, n_jobs: int | None = None, progress: bool = False
@@ -542,7 +566,7 @@ def run_experiment(
         Workers for joblib; None takes the value of an enclosing
         ``joblib.parallel_config`` (1 without one), -1 means all cores.
     progress : bool, default False
-        Show tqdm's progress bar (tasks done out of all, elapsed time) as tasks
+        Show tqdm's progress bar (tasks done out of all) as tasks
         finish: ``tqdm.auto``, a widget in a notebook, a line on stderr
         elsewhere. tqdm comes with the ``notebooks`` extra. The results are the
         same with or without the bar.
@@ -568,9 +592,7 @@ def run_experiment(
     calls = (joblib.delayed(_run_task)(d, r, config) for d, r in tasks)
     tqdm = require("tqdm.auto").tqdm if progress else None  # before any task runs, as scikit-learn above
     finished = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(calls)  # in the order of `tasks`
-    if tqdm is not None:
-        finished = tqdm(finished, total=len(tasks), desc="tasks", unit="task")
-    outputs = list(finished)
+    outputs = list(finished if tqdm is None else _with_progress(tqdm, finished, len(tasks)))
     measures = pd.DataFrame([row for m, _, _ in outputs for row in m])
     comparisons = pd.DataFrame([row for _, c, _ in outputs for row in c])
     timings = pd.DataFrame([t for _, _, t in outputs])

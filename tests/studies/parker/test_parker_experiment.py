@@ -419,6 +419,15 @@ def test_progress_bar_leaves_the_results_unchanged(tiny_serial, n_jobs, capsys):
     pd.testing.assert_frame_equal(tiny_serial.measures, shown.measures)
 
 
+def test_notebook_progress_bar_leaves_the_results_unchanged():
+    """The widget path (tqdm.notebook, shown with a display id) yields every result in order, also without a kernel."""
+    from tqdm.notebook import tqdm
+
+    from apples.studies.parker.experiment import _with_progress
+
+    assert list(_with_progress(tqdm, iter(range(5)), 5)) == [0, 1, 2, 3, 4]
+
+
 def test_progress_bar_without_tqdm_names_the_extra(monkeypatch):
     import sys
 
