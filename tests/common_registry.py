@@ -820,6 +820,11 @@ REGISTRY: dict[str, Entry] = {
         {"prior": Arg(REAL), "f_true": Arg(REAL)},
     ),
     "format_chance": Entry(lambda: {"p": 0.25}, {"p": Arg(REAL)}),
+    "bias_peaks": Entry(
+        lambda: {"grid": _bias_grid()},
+        project=lambda r: r["peak_f"].to_numpy(float),
+        note="a simulate_grid table; its columns are checked by check_frame",
+    ),
     "bias_ratios": Entry(
         lambda: {"grid": _bias_grid()},
         project=lambda r: r.to_numpy(float),

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         plot_method_curves,
     )
     from apples.studies.forman_scholz.bias_tables import (
+        bias_peaks,
         bias_ratios,
         format_chance,
         format_fold_counts,
@@ -91,6 +92,7 @@ __all__ = [
     "TrainingSetCalibration",
     "auc_comparison",
     "auc_gaps_over_splits",
+    "bias_peaks",
     "bias_ratios",
     "breast_cancer_one_vs_rest",
     "calibration_explorer",
@@ -139,6 +141,7 @@ _SOURCES = {
     "plot_figure8": "apples.studies.forman_scholz.bias_figures",
     "plot_figure9": "apples.studies.forman_scholz.bias_figures",
     "plot_method_curves": "apples.studies.forman_scholz.bias_figures",
+    "bias_peaks": "apples.studies.forman_scholz.bias_tables",
     "bias_ratios": "apples.studies.forman_scholz.bias_tables",
     "format_chance": "apples.studies.forman_scholz.bias_tables",
     "format_fold_counts": "apples.studies.forman_scholz.bias_tables",

@@ -23,8 +23,10 @@ from apples._params import (
     declare,
 )
 from apples.cv.aggregations import F_AGGREGATIONS
+from apples.studies.forman_scholz.simulation import FIGURE_F_TRUE, FIGURE_PANEL_PRIORS
 
 __all__ = [
+    "bias_peaks",
     "bias_ratios",
     "format_chance",
     "format_fold_counts",
@@ -189,6 +191,46 @@ def bias_ratios(grid: pd.DataFrame) -> pd.DataFrame:
     others = wide.drop(columns="tp_fp").abs()
     tp_fp = wide["tp_fp"].abs()
     return pd.DataFrame({"best_other": others.min(axis=1) / tp_fp, "mean_other": others.mean(axis=1) / tp_fp})
+
+
+@declare(grid=_grid("stratified", "prior", "f_true", "method", "relative_bias"))
+def bias_peaks(grid: pd.DataFrame) -> pd.DataFrame:
+    """Where each method's absolute relative bias peaks as the true F rises, per panel of Figures 6–7 (§4.3, claim 3).
+
+    Forman & Scholz write that the bias "generally" grows as the true F falls. For each panel (stratified or
+    not, a prior of :data:`FIGURE_PANEL_PRIORS`) and method, over the true F of :data:`FIGURE_F_TRUE`, this says
+    whether ``|relative_bias|`` is larger at the lowest true F than at the highest, and at which true F it is
+    largest: a peak above the lowest F is a step where it does not grow. Other rows of the grid (Figures 4–5
+    vary the prior at F = 80 %) are left out.
+
+    Parameters
+    ----------
+    grid : DataFrame
+        :func:`simulate_grid` output (columns ``stratified``, ``prior``, ``f_true``, ``method``,
+        ``relative_bias``), one row per point and method.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``stratified``, ``prior``, ``method``, ``lowest_f_larger`` (bool) and ``peak_f``; stratified
+        panels first (as Figures 4–7), priors ascending, methods in the order of :data:`apples.cv.F_AGGREGATIONS`.
+    """
+    keys = ["stratified", "prior", "method", "f_true"]
+    if grid.duplicated(keys).any():
+        raise ParameterValueError("grid must hold one row per point and method (simulate_grid output)", param="grid")
+    on_panels = np.isclose(grid["prior"].to_numpy(float)[:, None], FIGURE_PANEL_PRIORS).any(axis=1) & np.isclose(
+        grid["f_true"].to_numpy(float)[:, None], FIGURE_F_TRUE
+    ).any(axis=1)
+    size = grid[on_panels].assign(size=grid["relative_bias"].abs())
+    wide = size.pivot_table(index=["stratified", "prior", "method"], columns="f_true", values="size")  # F ascending
+    table = pd.DataFrame({"lowest_f_larger": wide.iloc[:, 0] > wide.iloc[:, -1], "peak_f": wide.idxmax(axis=1)})
+    order = list(F_AGGREGATIONS)
+    table = table.reset_index().sort_values(
+        ["stratified", "prior", "method"],
+        ascending=[False, True, True],
+        key=lambda column: column.map(order.index) if column.name == "method" else column,
+    )
+    return table.reset_index(drop=True)
 
 
 @declare(grid=_grid("stratified", "prior", "f_true", "method", "std"))

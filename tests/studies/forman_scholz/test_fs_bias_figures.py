@@ -127,6 +127,36 @@ def test_bias_ratios_by_hand():
     assert r.loc[(False, 0.05, 0.8)].tolist() == pytest.approx([1.0, 5.5])
 
 
+def test_bias_peaks_by_hand():
+    """Relative biases chosen by hand: where |bias| is largest over F = 60 %, 80 %, 95 %, and 60 % against 95 %."""
+    rb = {  # (stratified, prior) -> method -> |relative bias| at F = 0.6, 0.8, 0.95 (signs mixed on purpose)
+        (False, 0.05): {"pr_re": [0.02, -0.03, 0.01], "avg": [-0.04, -0.02, -0.01]},
+        (True, 0.01): {"pr_re": [0.005, 0.001, 0.009], "avg": [-0.2, -0.1, 0.0]},
+    }
+    rows = [
+        {"stratified": st, "prior": prior, "f_true": f, "method": m, "relative_bias": v}
+        for (st, prior), methods in rb.items()
+        for m, values in methods.items()
+        for f, v in zip((0.95, 0.6, 0.8), (values[2], values[0], values[1]), strict=True)  # rows out of order
+    ]
+    off_panels = [  # Figure 4's prior axis and an F outside Figures 6-7: left out
+        {"stratified": True, "prior": 0.02, "f_true": 0.8, "method": "avg", "relative_bias": 0.9},
+        {"stratified": True, "prior": 0.01, "f_true": 0.5, "method": "avg", "relative_bias": 0.9},
+    ]
+    peaks = fs.bias_peaks(pd.DataFrame(rows + off_panels))
+    # stratified first, then prior; methods in F_AGGREGATIONS order (avg before pr_re)
+    assert peaks[["stratified", "prior", "method"]].to_numpy().tolist() == [
+        [True, 0.01, "avg"],
+        [True, 0.01, "pr_re"],
+        [False, 0.05, "avg"],
+        [False, 0.05, "pr_re"],
+    ]
+    assert peaks["lowest_f_larger"].tolist() == [True, False, True, True]  # 0.005 < 0.009 for pr_re at 1 %
+    assert peaks["peak_f"].tolist() == [0.6, 0.95, 0.6, 0.8]
+    with pytest.raises(ValueError, match="one row per point"):
+        fs.bias_peaks(pd.DataFrame(rows + rows[:1]))
+
+
 def test_sd_leaders_by_hand_reads_only_stratified_rows():
     s = fs.sd_leaders(_hand_grid())
     assert list(s.index) == [(0.01, 0.8), (0.05, 0.8)]
