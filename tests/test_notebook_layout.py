@@ -7,30 +7,19 @@ we get: do we agree?"), so a reader sees at a glance what reproduces and what do
 text goes unbacked by an output (tools/check_claims.py).
 """
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from tools import check_claims as claims_tool
+from tools import course_shape as shape_tool
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 #: The notebooks that reproduce a paper's tables, figures or findings (09 and 10 build on them).
 REPRODUCING = [p for p in NOTEBOOKS if int(p.name[:2]) <= 8]
-
-
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-shape_tool = _tool("course_shape")
-claims_tool = _tool("check_claims")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])

@@ -1,6 +1,5 @@
 """House rules every notebook follows (CONTRIBUTING.md); nbval checks their outputs separately."""
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -9,6 +8,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
+from book._ext import apples_guide
+from tools import export_figures, strip_solutions, trained_outputs
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -157,13 +159,6 @@ def _images(cells) -> int:
     return sum("image/png" in o.get("data", {}) for c in cells if c.cell_type == "code" for o in c.outputs)
 
 
-def _strip_tool():
-    spec = importlib.util.spec_from_file_location("strip_solutions", ROOT / "tools" / "strip_solutions.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_student_answer_cells_are_numbered_and_typed_after_their_exercise():
     md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
     sol = {"tags": ["solution"]}
@@ -180,7 +175,7 @@ def test_student_answer_cells_are_numbered_and_typed_after_their_exercise():
         md("A remark that gives exercise 2 away.", metadata={"tags": ["instructor"]}),
         md("## Going deeper"),
     ]
-    out, answered = _strip_tool().student_cells(cells)
+    out, answered = strip_solutions.student_cells(cells)
     assert answered == 3
     assert [(c.cell_type, c.source.split(":")[0]) for c in out if "your-answer" in c.metadata.get("tags", [])] == [
         ("markdown", "**Exercise 1"),
@@ -388,13 +383,6 @@ def test_explorer_cells_say_they_need_a_kernel_and_store_a_snapshot(nb):
 
 
 # -- checked outputs show no trained model's values (CONTRIBUTING.md, "Checked outputs") -------------------------
-def _trained_outputs():
-    spec = importlib.util.spec_from_file_location("trained_outputs", ROOT / "tools" / "trained_outputs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _cells(*sources, tags=()):
     return [{"cell_type": "code", "source": s, "metadata": {"tags": list(tags)}} for s in sources]
 
@@ -435,17 +423,17 @@ def _cells(*sources, tags=()):
     ],
 )
 def test_trained_value_tracking(sources, flagged):
-    assert [i for i, _ in _trained_outputs().checked_cells_with_trained_values(_cells(*sources))] == flagged
+    assert [i for i, _ in trained_outputs.checked_cells_with_trained_values(_cells(*sources))] == flagged
 
 
 def test_solution_cells_are_not_tracked():
     cells = _cells("p = m.predict(X)", tags=("solution",)) + _cells("# NBVAL_CHECK_OUTPUT\nprint(p)")
-    assert _trained_outputs().checked_cells_with_trained_values(cells) == []
+    assert trained_outputs.checked_cells_with_trained_values(cells) == []
 
 
 def test_checked_cells_show_no_trained_model_values(nb):
     _, book = nb
-    found = _trained_outputs().checked_cells_with_trained_values(book.cells)
+    found = trained_outputs.checked_cells_with_trained_values(book.cells)
     assert not found, (
         "checked cells that show a trained model's values (CONTRIBUTING.md, 'Checked outputs'): "
         + "; ".join(f"Cell {i} uses {', '.join(names)}" for i, names in found)
@@ -453,13 +441,6 @@ def test_checked_cells_show_no_trained_model_values(nb):
 
 
 # -- for teachers: the guide, the quiz, the slides ------------------------------------------------------------------
-def _guide_module():
-    spec = importlib.util.spec_from_file_location("apples_guide", ROOT / "book" / "_ext" / "apples_guide.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_every_notebook_has_a_three_question_quiz_with_answers(path):
     quiz = ROOT / "book" / "quizzes" / f"{path.name[:2]}.md"
@@ -471,16 +452,14 @@ def test_every_notebook_has_a_three_question_quiz_with_answers(path):
 
 
 def test_the_student_quiz_has_no_answers():
-    guide = _guide_module()
     text = "1. Why?\n   - answer: Because F is concave.\n2. How many?\n   - answer: 5.\n"
-    assert "concave" in guide.quiz(text, answers=True) and "*Answer:*" in guide.quiz(text, answers=True)
-    student = guide.quiz(text, answers=False)
+    assert "concave" in apples_guide.quiz(text, answers=True) and "*Answer:*" in apples_guide.quiz(text, answers=True)
+    student = apples_guide.quiz(text, answers=False)
     assert "concave" not in student and "Answer" not in student and "1. Why?" in student and "2. How many?" in student
 
 
 def test_guide_tables_come_from_the_stored_notebooks(tmp_path):
     """Class time and slow cells of the guide are measured on the notebooks being built, for either edition."""
-    guide = _guide_module()
     (tmp_path / "notebooks").mkdir()
     book = nbformat.v4.new_notebook()
     slow = nbformat.v4.new_code_cell("run_the_grid()", execution_count=7)
@@ -492,7 +471,7 @@ def test_guide_tables_come_from_the_stored_notebooks(tmp_path):
     nbformat.write(book, tmp_path / "notebooks" / "01_t.ipynb")
     (tmp_path / "quizzes").mkdir()
     (tmp_path / "quizzes" / "01.md").write_text("1. Q?\n   - answer: secret\n")
-    guide.write_guide_parts(tmp_path, student=True)
+    apples_guide.write_guide_parts(tmp_path, student=True)
     made = tmp_path / "guide" / "_generated"
     assert "| 01 | In [7] | `run_the_grid()` | 42 s |" in (made / "slow_cells.md").read_text()  # 42.5 s
     assert "secret" not in (made / "quiz.md").read_text()
@@ -517,11 +496,21 @@ def test_make_student_builds_a_student_book_without_the_guide():
     assert "sphinx-build -q -t student -b html build/student/book build/student/html" in out
 
 
+@pytest.mark.parametrize("student", [True, False])
+def test_the_student_tag_leaves_the_teachers_guide_out(tmp_path, student):
+    """book/conf.py's hook: `-t student` excludes guide/teachers.md; the instructor's book keeps it."""
+    from types import SimpleNamespace
+
+    from book import conf
+
+    app = SimpleNamespace(tags=SimpleNamespace(has=lambda tag: student and tag == "student"), srcdir=str(tmp_path))
+    config = SimpleNamespace(exclude_patterns=[])
+    conf.write_guide(app, config)
+    assert ("guide/teachers.md" in config.exclude_patterns) is student
+
+
 def test_figures_are_exported_as_svg_with_their_titles(tmp_path):
     """tools/export_figures.py on a two-figure notebook: two SVG files and an index with each title and cell."""
-    spec = importlib.util.spec_from_file_location("export_figures", ROOT / "tools" / "export_figures.py")
-    export = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(export)
     book = nbformat.v4.new_notebook()
     book.cells = [
         nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nimport apples\n\napples.set_style()"),
@@ -532,7 +521,7 @@ def test_figures_are_exported_as_svg_with_their_titles(tmp_path):
     ]
     path = tmp_path / "07_x.ipynb"
     nbformat.write(book, path)
-    export.main(str(tmp_path / "figures"), str(path))
+    export_figures.main(str(tmp_path / "figures"), str(path))
     files = sorted(p.name for p in (tmp_path / "figures").glob("*.svg"))
     assert files == ["07-1.svg", "07-2.svg"]
     assert (tmp_path / "figures" / "07-1.svg").read_text().lstrip().startswith("<?xml")
