@@ -69,7 +69,7 @@ student: $(STAMP)
 	$(BIN)/python tools/strip_solutions.py build/student/notebooks $(NOTEBOOKS)
 	mkdir -p build/student/book
 	cp -r book/. build/student/book/
-	rm -rf build/student/book/notebooks && cp -r build/student/notebooks build/student/book/notebooks
+	cp -r build/student/notebooks build/student/book/
 	$(BIN)/sphinx-build -q -t student -b html build/student/book build/student/html
 	@echo "Student notebooks: build/student/notebooks/   Student book: build/student/html/index.html"
 

@@ -101,19 +101,14 @@ def support(book) -> list[float]:
     return numbers
 
 
-def _matches(value: float, decimals: int, percent: bool, shown: list[float]) -> bool:
+def _matches(value: float, decimals: int, shown: list[float]) -> bool:
+    """Whether an output, as a fraction or a percentage, rounds (half up) to the text's number at its precision."""
     scale = 10.0**decimals
-    targets = [value] if not percent else [value / 100, value]
-    for s in shown:
-        for candidate in (s, s * 100) if not percent else (s * 100, s):
-            # the output, rounded to the text's precision, is the text's number
-            if math.isfinite(candidate) and abs(math.floor(candidate * scale + 0.5) / scale - value) < 0.5e-9 * max(
-                1, value
-            ):
-                return True
-        if s in targets:
-            return True
-    return False
+    return any(
+        math.isfinite(candidate) and abs(math.floor(candidate * scale + 0.5) / scale - value) < 0.5e-9 * max(1, value)
+        for s in shown
+        for candidate in (s, s * 100)
+    )
 
 
 def _quoted_spans(line: str) -> list[tuple[int, int]]:
@@ -203,7 +198,7 @@ def unmatched(path: Path, books: dict[str, nbformat.NotebookNode] | None = None)
                 shown += cache.setdefault(n, support(books[n]))
         for text, line in claims_in(cell.source):
             value, decimals = _value(text.rstrip(" %"))
-            if not _matches(value, decimals, text.endswith("%"), shown):
+            if not _matches(value, decimals, shown):
                 found.append(Claim(number, i, text, line[:160]))
     return found
 

@@ -118,8 +118,8 @@ def cell_seconds(cell) -> float:
     start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
     if not (start and end):
         return 0.0
-    parse = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
-    return max((parse(end) - parse(start)).total_seconds(), 0.0)
+    seconds = datetime.fromisoformat(end) - datetime.fromisoformat(start)  # ISO 8601, "Z" read as UTC
+    return max(seconds.total_seconds(), 0.0)
 
 
 def words(markdown: str) -> int:
