@@ -25,6 +25,7 @@ PACKAGES = (
     "apples/intervals",
     "apples/plotting",
     "apples/comparison",
+    "apples/measures",
     "apples/studies/forman_scholz",
     "apples/studies/van_asch",
     "apples/studies/parker",

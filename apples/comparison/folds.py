@@ -1,36 +1,45 @@
 """One call to compare models cross-validated on the same folds: :func:`compare` and :class:`ModelComparison`.
 
-Each measure's difference is tested over the folds with the corrected repeated k-fold t
-(Nadeau & Bengio 2003; Bouckaert & Frank 2004), because per-fold differences of k-fold
-cross-validation are not independent: two training sets share (k − 2)/(k − 1) of their cases.
+Each measure's difference is tested over the folds with the corrected repeated k-fold t (Nadeau &
+Bengio 2003; Bouckaert & Frank 2004), because per-fold differences of k-fold cross-validation are
+not independent: two training sets share (k − 2)/(k − 1) of their cases. A measure is any record of
+:mod:`apples.measures` (your own too) under any of its aggregations and label averages: the points
+paired fold by fold are the folds' values for an average over folds and the leave-one-fold-out
+jackknife pseudo-values for a pooled or merged value (:mod:`apples.measures._evaluate`), the same
+points the report's intervals are made of. Binary, multi-class and multi-label predictions from any
+splitter (k-fold, repeated, leave-one-out, hold-out splits) and their sample weights are used as the
+report uses them.
 """
 
 from __future__ import annotations
 
 import html
 import string
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from apples._kernels.comparison import corrected_t_test, holm_adjust, ratio_pseudo_values
-from apples._kernels.ranking import fold_ranking
+from apples._kernels.comparison import corrected_t_test, holm_adjust
 from apples._params import (
     CONFIDENCE,
     Kind,
+    MappingOf,
     Nullable,
-    Options,
     ParameterValueError,
     Policy,
+    Real,
     SequenceOf,
     Undefined,
     declare,
     resolve,
 )
 from apples.cv import CV_PREDICTIONS, CVPredictions
+from apples.measures import MEASURES, Measure
+from apples.measures._evaluate import Context, estimate
+from apples.measures._tables import are_probabilities, fold_tables, train_weights
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,16 +51,36 @@ __all__ = [
     "compare",
 ]
 
-#: The measures :func:`compare` tests, and what each one is over the folds.
-COMPARE_MEASURES: dict[str, str] = {
-    "f1": "F1 as F_tp,fp: 2ΣTP/(2ΣTP + ΣFP + ΣFN), pooled over each repeat's folds (Forman & Scholz 2010 §2.3, §4)",
-    "accuracy": "accuracy pooled over each repeat's folds: Σ correct / Σ cases",
-    "roc_auc": "ROC AUC as AUC_avg, the mean of the per-fold AUCs (Forman & Scholz 2010 §3)",
-    "average_precision": "average precision as AP_avg, the mean of the per-fold APs",
+#: The default comparisons by task: (measure, label average, aggregation), each the aggregation the papers support.
+COMPARE_MEASURES: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "binary": (
+        ("f_measure", "", "tp_fp"),
+        ("accuracy", "", "pooled"),
+        ("balanced_accuracy", "", "pooled"),
+        ("mcc", "", "pooled"),
+        ("roc_auc", "", "avg"),
+        ("average_precision", "", "avg"),
+        ("h_measure", "", "avg"),
+        ("log_loss", "", "pooled"),
+        ("brier_score", "", "pooled"),
+    ),
+    "multiclass": (
+        ("mean_f", "macro", "pooled"),
+        ("f_of_averages", "macro", "pooled"),
+        ("accuracy", "", "pooled"),
+        ("balanced_accuracy", "", "pooled"),
+        ("mcc", "", "pooled"),
+        ("roc_auc", "macro_ovr", "avg"),
+    ),
+    "multilabel": (
+        ("mean_f", "macro", "pooled"),
+        ("mean_f", "micro", "pooled"),
+        ("subset_accuracy", "", "pooled"),
+        ("hamming_loss", "", "pooled"),
+        ("roc_auc", "macro_ovr", "avg"),
+    ),
 }
-_POOLED = ("f1", "accuracy")
 
-_TEST = "corrected_t"
 _WHY = (
     "Test: the corrected repeated k-fold t (Nadeau & Bengio 2003, Machine Learning 52, §4; Bouckaert & Frank 2004, "
     "PAKDD, §3) over the J = r·k per-fold differences, paired by repeat and fold, with J − 1 degrees of freedom and "
@@ -59,9 +88,14 @@ _WHY = (
     "correlated and the naive paired t is too liberal (Dietterich 1998, Neural Computation 10(7))."
 )
 _POOLED_WHY = (
-    "Pooled measures (f1 = F_tp,fp, accuracy): the difference of the pooled values is tested through each fold's "
-    "linearised contribution u_f = R + (num_f − R·den_f)/mean(den), whose mean is the pooled R exactly (the delta "
-    "method for a ratio of sums, Cochran 1977 §6.3); the corrected t is applied to u_f(A) − u_f(B)."
+    "Pooled and merged values (F_tp,fp, pooled accuracy, merged AUC, ...) have one value per repeat, not per fold: "
+    "the difference is tested through each fold's leave-one-fold-out jackknife pseudo-value k·V − (k − 1)·V₋f "
+    "(Quenouille 1956; Tukey 1958), whose mean is the value; for a ratio of sums it is the fold's linearised "
+    "contribution of the delta method (Cochran 1977 §6.3) up to the denominator of the other folds."
+)
+_HOLD_OUT = (
+    "Hold-out splits (one test set per repeat): the corrected resampled t of Nadeau & Bengio over the splits' "
+    "differences, n_train the cases each split did not test."
 )
 _NOT_DELONG = (
     "Not DeLong on the merged scores nor McNemar on the pooled predictions: both treat the cases as the only source "
@@ -86,6 +120,8 @@ class MeasureDifference(NamedTuple):
     p_value: float
     p_holm: float
     test: str
+    average: str = ""  #: the label average (multi-class and multi-label; "" for a measure of the whole table)
+    aggregation: str = ""  #: the aggregation over the folds
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +135,7 @@ class ModelComparison:
     names : tuple of str
         The models, in the order given.
     measures : tuple of str
-        The measures compared (keys of :data:`COMPARE_MEASURES`).
+        The comparisons made, as ``measure``, ``measure:aggregation`` or ``measure:average:aggregation``.
     confidence : float
         Nominal coverage of the intervals.
     n_folds, n_repeats : int
@@ -110,6 +146,9 @@ class ModelComparison:
         Whether the p-values were adjusted by Holm's method (more than two models: all pairs per measure).
     notes : tuple of str
         Which test, why, and for which question DeLong or McNemar would be the right test instead.
+    fold_differences : tuple of numpy arrays
+        For each row of ``differences``, the J paired per-fold differences its test is computed from (for the
+        Bayesian correlated t, :func:`apples.comparison.bayesian_correlated_t`).
     """
 
     differences: tuple[MeasureDifference, ...]
@@ -122,12 +161,17 @@ class ModelComparison:
     n_test: float
     holm: bool
     notes: tuple[str, ...]
+    fold_differences: tuple[np.ndarray, ...] = ()
 
     def to_frame(self) -> pd.DataFrame:
         """One tidy row per measure and pair: the fields of :class:`MeasureDifference`."""
         import pandas as pd
 
         return pd.DataFrame([row._asdict() for row in self.differences], columns=list(MeasureDifference._fields))
+
+    def _label(self, d: MeasureDifference) -> str:
+        parts = [d.measure] + ([d.average] if d.average else []) + ([d.aggregation] if d.aggregation else [])
+        return ":".join(parts)
 
     def _cells(self) -> list[list[str]]:
         pct = f"{self.confidence:.0%}"
@@ -137,7 +181,7 @@ class ModelComparison:
         rows = [head]
         for d in self.differences:
             row = [
-                d.measure,
+                self._label(d),
                 d.model_a,
                 d.model_b,
                 f"{d.value_a:.4f}",
@@ -158,6 +202,27 @@ class ModelComparison:
         return (
             f"Comparison of {', '.join(self.names)} over {self.n_folds} folds{repeats} "
             f"(n_train ≈ {self.n_train:g}, n_test ≈ {self.n_test:g})"
+        )
+
+    def methods_text(self) -> str:
+        """A paragraph for a paper's methods section: the test, its correction, the adjustment, with references."""
+        holm = (
+            f" With {len(self.names)} models every pair was tested and the p-values of each measure adjusted by "
+            "Holm's step-down method (Holm 1979)."
+            if self.holm
+            else ""
+        )
+        return (
+            f"We compared {', '.join(self.names)} on the same {self.n_folds} folds"
+            + (f" of {self.n_repeats} repeats" if self.n_repeats > 1 else "")
+            + " with the corrected repeated k-fold t test (Nadeau & Bengio 2003; Bouckaert & Frank 2004) over the "
+            "paired per-fold differences (for pooled and merged values, their leave-one-fold-out jackknife "
+            "pseudo-values), which accounts for the overlap of the training sets (Dietterich 1998)."
+            + holm
+            + "\n\nReferences\n- Nadeau, C. & Bengio, Y. (2003). Machine Learning 52(3), 239-281.\n"
+            "- Bouckaert, R. R. & Frank, E. (2004). PAKDD, LNCS 3056, 3-12.\n"
+            "- Dietterich, T. G. (1998). Neural Computation 10(7), 1895-1923."
+            + ("\n- Holm, S. (1979). Scandinavian Journal of Statistics 6(2), 65-70." if self.holm else "")
         )
 
     def __str__(self) -> str:
@@ -191,34 +256,82 @@ class _Names(Kind):
         return list(value)
 
 
+class _Choice(NamedTuple):
+    measure: Measure
+    average: str
+    aggregation: str
+
+
+class _Selection(Kind):
+    what = (
+        "a sequence of comparisons: a measure key ('mcc'), 'key:aggregation' ('roc_auc:merge'), "
+        "'key:average:aggregation' ('mean_f:macro:avg'), or an apples.measures.Measure"
+    )
+
+    def check(self, name: str, value: object) -> list[tuple[Measure, str | None, str | None]]:
+        if isinstance(value, (str, Measure)):
+            value = [value]
+        if not isinstance(value, Sequence) or not value:
+            raise TypeError(f"{name} must be {self.what}, got {value!r:.80}")
+        out: list[tuple[Measure, str | None, str | None]] = []
+        for i, v in enumerate(value):
+            if isinstance(v, Measure):
+                out.append((v, None, None))
+                continue
+            if not isinstance(v, str):
+                raise TypeError(f"{name}[{i}] must be a str or a Measure, got {type(v).__name__}")
+            parts = v.split(":")
+            if parts[0] not in MEASURES or len(parts) > 3:
+                raise ValueError(f"{name}[{i}] is {v!r}: the measures are {list(MEASURES)} ({self.what})")
+            m = MEASURES[parts[0]]
+            average, aggregation = (None, parts[1]) if len(parts) == 2 else (parts[1:] + [None, None])[:2]
+            if aggregation is not None and aggregation not in [a.key for a in m.aggregations]:
+                raise ValueError(
+                    f"{name}[{i}] asks for aggregation {aggregation!r} of {m.key}, which has "
+                    f"{[a.key for a in m.aggregations]}"
+                )
+            out.append((m, average, aggregation))
+        return out
+
+
 def _default_names(m: int) -> list[str]:
     letters = string.ascii_uppercase
     return [letters[i] if i < len(letters) else f"M{i + 1}" for i in range(m)]
 
 
+def _param(i: int) -> str:
+    return "a" if i == 0 else "b" if i == 1 else f"more[{i - 2}]"
+
+
+def _same(x: np.ndarray | None, y: np.ndarray | None) -> bool:
+    if x is None or y is None:
+        return x is None and y is None
+    return x.shape == y.shape and bool(np.array_equal(x, y))
+
+
 def _check_same_design(models: list[CVPredictions]) -> None:
     first = models[0]
     for i, p in enumerate(models[1:], start=1):
-        param = "b" if i == 1 else f"more[{i - 2}]"
-        for what, x, y in (
-            ("y_true", first.y_true, p.y_true),
-            ("fold ids", first.folds, p.folds),
-        ):
-            if x.shape != y.shape or not np.array_equal(x, y):
-                where = "" if x.shape != y.shape else f" (first difference at row {int(np.flatnonzero(x != y)[0])})"
+        param = _param(i)
+        for what, x, y in (("y_true", first.y_true, p.y_true), ("fold ids", first.folds, p.folds)):
+            if not _same(x, y):
+                where = ""
+                if x.shape == y.shape:
+                    diff = np.flatnonzero(np.any((x != y).reshape(x.shape[0], -1), axis=1))
+                    where = f" (first difference at row {int(diff[0])})"
                 raise ParameterValueError(
                     f"{param} does not share the {what} of a{where}: a paired comparison needs the same cases in "
                     "the same folds and repeats, in the same row order",
                     param=param,
                 )
-        same = (
-            first.repeats is None
-            if p.repeats is None
-            else first.repeats is not None and np.array_equal(first.repeats, p.repeats)
-        )
-        if not same:
+        if not _same(first.repeats, p.repeats):
             raise ParameterValueError(
-                f"{param} does not share the repeat ids of a: a paired comparison needs the same repeats",
+                f"{param} does not share the repeat ids of a: a paired comparison needs the same repeats", param=param
+            )
+        if not _same(first.sample_weight, p.sample_weight):
+            raise ParameterValueError(
+                f"{param} does not carry the sample_weight of a: each model's values must be weighted alike "
+                "(the same sample_weight, or none)",
                 param=param,
             )
         if p.task != first.task or p.pos_label != first.pos_label or p.labels != first.labels:
@@ -229,114 +342,125 @@ def _check_same_design(models: list[CVPredictions]) -> None:
             )
 
 
-def _fold_values(p: CVPredictions, measure: str) -> np.ndarray:
-    """The J = r·k per-fold values of one model: pseudo-values for a pooled measure, fold values otherwise."""
-    out = []
-    for r in range(p.n_repeats):
-        k = p.fold_ids[r].size
-        if measure in _POOLED:
-            m = p.confusion(r)
-            if measure == "f1":
-                tp, fp, fn = m[:, 1, 1], m[:, 0, 1], m[:, 1, 0]
-                num, den = 2 * tp, 2 * tp + fp + fn
-            else:
-                num, den = np.trace(m, axis1=1, axis2=2), m.sum(axis=(1, 2))
-            out.append(ratio_pseudo_values(num[None, :], den[None, :])[0])
-        else:
-            rows = p.rows(r)
-            assert p.y_score is not None
-            ranking = fold_ranking(p.truth_codes[rows] == 1, p.y_score[rows], p.fold_codes[r], k)
-            out.append(ranking.auc if measure == "roc_auc" else ranking.ap)
-    return np.concatenate(out)
+def _usable(m: Measure, p: CVPredictions) -> str | None:
+    if p.task not in m.tasks:
+        return f"{m.key} is for {', '.join(m.tasks)} tasks, not {p.task}"
+    if m.needs == "y_pred" and p.pred_codes is None:
+        return f"{m.key} needs y_pred"
+    if m.needs == "y_score" and p.y_score is None:
+        return f"{m.key} needs y_score"
+    if m.needs == "probabilities" and not are_probabilities(p.y_score, p.task):
+        return f"{m.key} needs probabilities in y_score"
+    return None
 
 
-def _measures_of(p: CVPredictions, measures: list[str] | None, param: str = "measures") -> list[str]:
-    if p.task == "multilabel":  # its fold counts are per label (Van Asch §5): no measure of compare is defined on them
-        raise ParameterValueError(
-            "compare takes binary or multi-class predictions; these are multi-label (compare their report's "
-            "values, apples.report, instead)",
-            param=param if param != "measures" else "a",
-        )
-    has_pred, has_score, binary = p.y_pred is not None, p.y_score is not None, p.task == "binary"
-    usable = {"f1": has_pred and binary, "accuracy": has_pred, "roc_auc": has_score and binary}
-    usable["average_precision"] = usable["roc_auc"]
-    if measures is None:
-        found = [m for m in COMPARE_MEASURES if usable[m]]
-        if not found:
+def _choices(
+    models: list[CVPredictions], selection: list[tuple[Measure, str | None, str | None]] | None, train: bool
+) -> list[_Choice]:
+    first = models[0]
+    if selection is None:
+        out = []
+        for key, average, aggregation in COMPARE_MEASURES[first.task]:
+            m = MEASURES[key]
+            if all(_usable(m, p) is None for p in models):
+                out.append(_Choice(m, average, aggregation))
+        if not out:
             raise ParameterValueError("these predictions allow no measure of compare", param="measures")
-        return found
-    for m in measures:
-        if not usable[m]:
-            need = "y_pred" if m in _POOLED else "y_score"
-            where = "" if param == "measures" else f"; {param} has none"
-            raise ParameterValueError(
-                f"measures asks for {m!r}, which needs {need} in every model's predictions"
-                + ("" if binary or m == "accuracy" else " and a binary task")
-                + where,
-                param=param,
-            )
-    return list(dict.fromkeys(measures))
+        return out
+    out = []
+    for m, average, aggregation in selection:
+        for i, p in enumerate(models):
+            why = _usable(m, p)
+            if why:
+                where = "" if i == 0 else f"; {_param(i)} has none"
+                raise ParameterValueError(f"measures: {why}{where}", param="measures" if i == 0 else _param(i))
+        if first.task == "binary" or not m.averages:
+            if average:
+                raise ParameterValueError(f"measures: {m.key} has no label average here (got {average!r})", "measures")
+            average = ""
+        else:
+            allowed = [a for a in m.averages if a != "lfb_train" or train]
+            average = average or ("macro" if "macro" in allowed else allowed[0])
+            if average not in allowed:
+                raise ParameterValueError(f"measures: {m.key} has the averages {allowed}, not {average!r}", "measures")
+        aggregation = aggregation or m.recommended or m.aggregations[0].key
+        out.append(_Choice(m, average, aggregation))
+    return out
+
+
+_FREQUENCIES = MappingOf(Real(0.0, 1.0), what="a mapping label -> training-set relative frequency")
 
 
 @declare(
     a=CV_PREDICTIONS,
     b=CV_PREDICTIONS,
     more=SequenceOf(CV_PREDICTIONS),
-    measures=Nullable(SequenceOf(Options(*COMPARE_MEASURES))),
+    measures=Nullable(_Selection()),
     names=Nullable(_Names()),
     confidence=CONFIDENCE,
     undefined=Undefined("raise", "nan"),
+    train_frequencies=Nullable(_FREQUENCIES),
 )
 def compare(
     a: CVPredictions,
     b: CVPredictions,
     *more: CVPredictions,
-    measures: Sequence[str] | None = None,
+    measures: Sequence[str | Measure] | None = None,
     names: Sequence[str] | None = None,
     confidence: float = 0.95,
     undefined: Policy = "raise",
+    train_frequencies: Mapping[Hashable, float] | None = None,
 ) -> ModelComparison:
     """Compare two or more models cross-validated on the same cases, folds and repeats, measure by measure.
 
     For each measure and pair of models, the difference A − B with its interval, the test that
     respects the folds (the corrected repeated k-fold t of Nadeau & Bengio 2003, §4, and Bouckaert &
-    Frank 2004, §3: ``t = d̄ / √((1/J + n_test/n_train)·σ̂²)`` over the J = r·k fold differences,
-    J − 1 degrees of freedom) and its p-value. With more than two models every pair is tested and
-    the p-values of each measure are adjusted by Holm's method (``p_holm``).
+    Frank 2004, §3: ``t = d̄ / √((1/J + n_test/n_train)·σ̂²)`` over the J paired per-fold points,
+    J − 1 degrees of freedom) and its p-value. With more than two models every pair is tested and the
+    p-values of each measure are adjusted by Holm's method (``p_holm``).
 
     Parameters
     ----------
     a, b, *more : CVPredictions
-        The models' cross-validated predictions: the same ``y_true``, fold ids and repeat ids, row for
-        row (a model that does not share them is refused, naming it: ``b``, ``more[0]``, ...).
-    measures : sequence of str, optional
-        Among ``"f1"`` (F_tp,fp, pooled over each repeat's folds, as Forman & Scholz 2010 §2.3 and §4
-        recommend), ``"accuracy"`` (pooled), ``"roc_auc"`` (AUC_avg, the mean over folds, F&S §3) and
-        ``"average_precision"`` (AP_avg). Default: every measure the predictions allow (f1 and accuracy
-        need ``y_pred``, the ranking measures binary ``y_score``).
+        The models' cross-validated predictions: the same ``y_true``, fold ids, repeat ids and
+        ``sample_weight``, row for row (a model that does not share them is refused, naming it: ``b``,
+        ``more[0]``, ...). Binary, multi-class or multi-label; any splitter (hold-out splits need
+        ``n_cases``, which :func:`apples.cross_val_predictions` sets).
+    measures : sequence, optional
+        What to compare: measure keys of :data:`apples.measures.MEASURES` (at the aggregation the papers
+        support: F_tp,fp, pooled accuracy, AUC_avg, ...), ``"key:aggregation"`` (``"roc_auc:merge"``),
+        ``"key:average:aggregation"`` (``"mean_f:micro:pooled"``), or Measure records (your own: see
+        :mod:`apples.measures.custom`). Default, by task: binary F_tp,fp, accuracy, balanced accuracy, MCC,
+        AUC_avg, AP_avg, H_avg, log loss and Brier score; multi-class macro F (both definitions),
+        accuracy, balanced accuracy, MCC, macro one-vs-rest AUC; multi-label macro and micro F, subset
+        accuracy, Hamming loss, macro AUC — each that every model's predictions allow.
     names : sequence of str, optional
         The models' names, default ``"A"``, ``"B"``, ``"C"``, ...
     confidence : float, default 0.95
         Nominal coverage of the intervals of the differences.
     undefined : {"raise", "nan"}, default "raise"
-        0/0: every fold difference the same (the t statistic is 0/0; a model against itself), or a
-        measure undefined in a fold (an AUC of a fold with one class, F1 of a repeat without positives
-        nor positive predictions): raise :class:`~apples.UndefinedMetricError`, or give NaN.
+        0/0: every fold difference the same (the t statistic is 0/0; a model against itself), or a point
+        defined for one model and not the other: raise :class:`~apples.UndefinedMetricError`, or give NaN.
+    train_frequencies : mapping label -> float, optional
+        Multi-class and multi-label: training-set label frequencies, for the ``lfb_train`` average.
 
     Returns
     -------
     ModelComparison
-        ``differences`` (one :class:`MeasureDifference` per measure and pair), ``to_frame()``, a
-        readable ``str()`` that names the test and why, and an HTML table in notebooks.
+        ``differences`` (one :class:`MeasureDifference` per measure and pair), ``to_frame()``, a readable
+        ``str()`` that names the test and why, an HTML table in notebooks, ``methods_text()``, and each
+        row's paired per-fold differences (``fold_differences``).
 
     Notes
     -----
-    A pooled measure (F_tp,fp, accuracy) has one value per repeat, not per fold: its difference is
-    tested through each fold's linearised contribution ``u_f = R + (num_f − R·den_f)/mean(den)``,
-    whose mean is the pooled ratio R exactly (the delta method for a ratio of sums, Cochran 1977,
-    §6.3). DeLong's test on the merged scores and McNemar's on the pooled predictions ignore the
-    variation of the training sets (Dietterich 1998, Neural Computation 10(7), 1895–1923); they
-    answer another question, valid for one held-out test set scored by fixed models.
+    A pooled or merged value (F_tp,fp, pooled accuracy, AUC_merge) has one value per repeat, not per fold:
+    its difference is tested through each fold's leave-one-fold-out jackknife pseudo-value
+    ``k·V − (k − 1)·V₋f`` (for a ratio of sums, the delta method's linearised contribution up to the
+    denominator of the other folds: Cochran 1977, §6.3). An average over folds that leaves out a fold where
+    the measure is undefined (AUC of a fold with one class) leaves it out of both models. DeLong's test on
+    the merged scores and McNemar's on the pooled predictions ignore the variation of the training sets
+    (Dietterich 1998, Neural Computation 10(7), 1895–1923); they answer another question, valid for one
+    held-out test set scored by fixed models.
 
     References
     ----------
@@ -357,7 +481,8 @@ def compare(
     >>> round(d.value_a, 4), round(d.value_b, 4), round(d.difference, 4), d.df
     (0.9167, 0.5833, 0.3333, 2)
 
-    Fold differences 1/4, 1/4, 1/2: ``t = (1/3) / √((1/3 + 4/8)·(1/48)) = 2.5298``.
+    Equal folds: the jackknife pseudo-values of the pooled accuracy are the folds' accuracies, whose
+    differences are 1/4, 1/4, 1/2: ``t = (1/3) / √((1/3 + 4/8)·(1/48)) = 2.5298``.
 
     >>> round(d.statistic, 4)
     2.5298
@@ -370,34 +495,55 @@ def compare(
         raise ParameterValueError(f"names has {len(names)} names for {len(models)} models", param="names")
     elif len(set(names)) != len(names):
         raise ParameterValueError(f"names holds a name twice: {list(names)}", param="names")
-    chosen = _measures_of(models[0], None if measures is None else list(measures))
-    for i, p in enumerate(models[1:], start=1):  # every model must allow the measures chosen for the first
-        _measures_of(p, chosen, "b" if i == 1 else f"more[{i - 2}]")
     first = models[0]
-    sizes = [np.bincount(first.fold_codes[r]) for r in range(first.n_repeats)]
-    n_test = float(np.mean(np.concatenate(sizes)))
-    n_train = float(np.mean([s.sum() for s in sizes])) - n_test
+    train = train_weights(first, train_frequencies)
+    chosen = _choices(models, None if measures is None else list(measures), train is not None)  # type: ignore[arg-type]
+    records = list({c.measure.key: c.measure for c in chosen}.values())
+    tables = [fold_tables(p, records) for p in models]
     pairs = list(combinations(range(len(models)), 2))
     rows: list[MeasureDifference] = []
-    for measure in chosen:
-        values = [_fold_values(p, measure) for p in models]
-        tests = [corrected_t_test(values[i] - values[j], confidence, n_train=n_train, n_test=n_test) for i, j in pairs]
-        p_holm = holm_adjust(np.array([t.p_value for t in tests])) if len(models) > 2 else [t.p_value for t in tests]
+    folds_of_rows: list[np.ndarray] = []
+    sizes: tuple[float, float] | None = None
+    for c in chosen:
+        estimates = []
+        for p, t in zip(models, tables, strict=True):
+            ctx = Context(p.task, train, p.n_cases)
+            if c.measure.family == "predictions":
+                y = p.y_pred if c.measure.needs == "y_pred" else p.y_score
+                ctx = ctx._replace(y_true=p.y_true, y=y, sample_weight=p.sample_weight)
+            estimates.append(estimate(c.measure, t, c.aggregation, c.average, ctx))
+        n_train, n_test = estimates[0].n_train, estimates[0].n_test
+        if n_train is None:
+            raise ParameterValueError(
+                "a's hold-out splits have no known training size: build the predictions with n_cases= (the cases "
+                "split), as apples.cross_val_predictions does",
+                param="a",
+            )
+        sizes = (n_train, n_test)
+        label = c.measure.key + (f" ({c.average})" if c.average else "") + f" {c.aggregation}"
+        tests = []
+        for i, j in pairs:
+            d = _paired(estimates[i], estimates[j])
+            folds_of_rows.append(d)
+            tests.append(corrected_t_test(d, confidence, n_train=n_train, n_test=n_test))
+        raw = np.array([t.p_value for t in tests])
+        p_holm = holm_adjust(raw) if len(models) > 2 else raw
         for (i, j), t, ph in zip(pairs, tests, p_holm, strict=True):
-            what = f"the {measure} difference {names[i]} − {names[j]}"
+            what = f"the {label} difference {names[i]} − {names[j]}"
             resolve(
                 t.statistic,
                 undefined,
-                what=f"the t statistic of {what} (a fold value is 0/0, or every fold difference is the same)",
+                what=f"the t statistic of {what} (a fold value is 0/0 for one model only, or every fold difference "
+                "is the same)",
                 hint="pass undefined='nan' to get NaN",
             )
             rows.append(
                 MeasureDifference(
-                    measure,
+                    c.measure.key,
                     names[i],
                     names[j],
-                    float(np.mean(values[i])),
-                    float(np.mean(values[j])),
+                    estimates[i].value,
+                    estimates[j].value,
                     t.mean,
                     t.low,
                     t.high,
@@ -405,12 +551,17 @@ def compare(
                     t.df,
                     t.p_value,
                     float(ph),
-                    _TEST,
+                    "corrected_resampled_t" if estimates[0].basis == "split values" else "corrected_t",
+                    c.average,
+                    c.aggregation,
                 )
             )
+    assert sizes is not None
     notes = [_WHY]
-    if any(m in _POOLED for m in chosen):
+    if any(c.measure.aggregation(c.aggregation).kind != "avg" for c in chosen):
         notes.append(_POOLED_WHY)
+    if first.design in ("hold-out", "repeated hold-out"):
+        notes.append(_HOLD_OUT)
     if len(models) > 2:
         notes.append(
             f"{len(models)} models: all {len(pairs)} pairs tested; p_holm adjusts the p-values of each measure by "
@@ -420,12 +571,26 @@ def compare(
     return ModelComparison(
         tuple(rows),
         tuple(names),
-        tuple(chosen),
+        tuple(
+            ":".join([c.measure.key] + ([c.average] if c.average else []) + [c.aggregation]) for c in chosen
+        ),
         confidence,
         int(max(ids.size for ids in first.fold_ids)),
         first.n_repeats,
-        n_train,
-        n_test,
+        sizes[0],
+        sizes[1],
         len(models) > 2,
         tuple(notes),
+        tuple(folds_of_rows),
     )
+
+
+def _paired(x: Any, y: Any) -> np.ndarray:
+    """The paired per-fold differences of two models' points: a fold left out of both (a skip average of a fold
+    where the measure is undefined for the data) is left out; one undefined for one model only is NaN."""
+    if x.basis == "split values":
+        return np.asarray(x.per_repeat) - np.asarray(y.per_repeat)
+    px, py = np.concatenate(x.raw_points), np.concatenate(y.raw_points)
+    both = np.isnan(px) & np.isnan(py)
+    return (px - py)[~both]
+

@@ -1,196 +1,155 @@
-"""Rendering a :class:`apples.CVReport` dict: tidy rows, aligned text, HTML and Markdown.
+"""Rendering a :class:`apples.CVReport` dict: its rows, aligned text, HTML and Markdown.
 
-Every format is built from :func:`report_rows`, one row per (quantity, average,
-aggregation), so the text, the HTML table, the Markdown table, the LaTeX table and
-``CVReport.to_frame()`` always show the same numbers. Rates print as percentages
-with one decimal, the log loss and the Brier score as decimals; an undefined value
-prints as ``undefined``. The header states the cases, folds (per repeat) and repeats,
-what is known of how the folds were made (stratification, seed) and the undefined-fold
-policy; a row whose value counted an undefined fold (or label) as 0 carries a mark
-(:data:`ZERO_MARK`) and the legend says so, and a legend line appears only for a mark
-that some row has. With many folds or repeats the Folds section is a summary (per
-repeat: the sizes' range, the folds with undefined values by id).
+Every format is built from :func:`report_rows`, one row per (quantity, average, aggregation) of the
+report's long table with the names its measure records give, so the text, the HTML table, the
+Markdown table, the LaTeX table and ``CVReport.to_frame()`` always show the same numbers. A rate
+prints as a percentage with one decimal, a measure that is no rate (MCC, kappa, log loss, Brier
+score) with its record's decimals; an undefined value prints as ``undefined``, an infinite one as
+``infinite``. The header states the cases, folds (per repeat) and repeats, what is known of how the
+folds were made (stratification, seed), the weights and the H-measure's severity ratio; a row whose
+value counted an undefined fold (or label) as 0 carries a mark (:data:`ZERO_MARK`), and a legend line
+appears only for a mark that some row has. With many folds or repeats the Folds section is a
+summary (per repeat: the sizes' range, the folds with undefined values by id). User text (labels,
+fold and repeat ids) is escaped in every format, line breaks included.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from apples.cv.aggregations import AGGREGATION_NAMES, F_AGGREGATIONS, QUANTITY_NAMES
-from apples.reporting._guidance import undefined_policy
-from apples.reporting._values import SCORING_RULES, SECTIONS
+from apples.measures import LABEL_AVERAGES
 
 __all__ = [
     "RECOMMENDED_MARK",
     "ZERO_MARK",
-    "aggregation_name",
-    "average_name",
     "fmt_value",
     "fold_lines",
     "header_lines",
     "interval_notes",
     "interval_text",
     "legend_lines",
-    "quantity_name",
+    "markdown_user",
+    "one_line",
     "render_html",
     "render_markdown",
     "render_text",
     "report_rows",
+    "rule_lines",
+    "value_range",
 ]
 
-_MULTI = ("precision", "recall", "f_of_averages", "mean_f")
 #: The mark of a recommended row (what the papers support), and of a row that counted an undefined fold as 0.
 RECOMMENDED_MARK, ZERO_MARK = "*", "\u2020"
 #: More folds than this (or any repeats): the Folds section is a summary, not one line per fold.
 _FOLD_LINES = 12
 #: At most this many repeats get a line of their own in the Folds section.
 _REPEAT_LINES = 20
-_NAMES = {
-    **QUANTITY_NAMES,
-    "log_loss": "log loss",
-    "brier_score": "Brier score",
-    "subset_accuracy": "subset accuracy",
-    "hamming_loss": "Hamming loss",
-}
-_AVERAGE_NAMES = {"macro": "macro", "micro": "micro", "lfb_test": "lfb (test freq.)", "lfb_train": "lfb (train freq.)"}
+_LINE_BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x0b\x0c\x85]+\s*")
 
 
-def quantity_name(d: dict, quantity: str) -> str:
-    """How a quantity prints: ``F-measure`` (``F2-measure`` with beta 2), ``ROC AUC``, ``log loss``, ..."""
-    if quantity == "f_measure" and d.get("beta", 1.0) != 1.0:
-        return f"F{d['beta']:g}-measure"
-    return _NAMES.get(quantity, quantity)
+def one_line(text: str) -> str:
+    """User text on one line: every line break (and the blanks around it) becomes one space."""
+    return _LINE_BREAKS.sub(" ", text)
 
 
-def aggregation_name(aggregation: str, quantity: str = "") -> str:
-    """How an aggregation of ``quantity`` prints: the F symbols with their meaning, pooled, averaged, merged."""
-    if quantity == "f_measure" and aggregation in F_AGGREGATIONS:
-        a = F_AGGREGATIONS[aggregation]
-        return f"{a.symbol} ({a.name})"
-    return AGGREGATION_NAMES.get(aggregation, aggregation)
+def value_range(d: Mapping[str, Any], quantity: str) -> tuple[float, float]:
+    """The range of a quantity's values, from the report's description of its measure."""
+    lo, hi = d["measures"][quantity]["range"]
+    return float(lo), float(hi)
+
+
+def fmt_value(meta: Mapping[str, Any], v: float | None, *, infinite: bool = False, sign: str = "%") -> str:
+    """A value as printed: a rate in percent with one decimal, else the record's decimals."""
+    if infinite:
+        return "infinite"
+    if v is None:
+        return "undefined"
+    return f"{100 * v:.1f}{sign}" if meta["percent"] else f"{v:.{meta['digits']}f}"
+
+
+def _fmt_spread(meta: Mapping[str, Any], v: float | None) -> str:
+    if v is None:
+        return ""
+    return f"{100 * v:.1f}" if meta["percent"] else f"{v:.{meta['digits']}f}"
+
+
+def quantity_name(d: Mapping[str, Any], quantity: str) -> str:
+    """How a quantity prints: its record's name, with the setting that changes it (``F2-measure``)."""
+    meta = d["measures"][quantity]
+    name = str(meta["name"])
+    beta = meta["options"].get("beta")
+    if beta not in (None, 1, 1.0) and "F" in name:
+        name = name.replace("F", f"F{beta:g}", 1)
+    return name
+
+
+def aggregation_name(d: Mapping[str, Any], quantity: str, aggregation: str) -> str:
+    """How an aggregation prints: the paper's symbol with its meaning (``F_tp,fp (pooled counts)``), or its name."""
+    a = d["measures"][quantity]["aggregations"][aggregation]
+    return f"{a['symbol']} ({a['name']})" if a["symbol"] else str(a["name"])
 
 
 def average_name(average: str) -> str:
-    """How a multi-class average prints."""
-    return _AVERAGE_NAMES.get(average, average)
+    """How a label average prints."""
+    return LABEL_AVERAGES.get(average, average)
 
 
-def fmt_value(quantity: str, v: float | None, percent_sign: str = "%") -> str:
-    """A value as printed: a rate in percent with one decimal, a scoring rule with four decimals."""
-    if v is None:
-        return "undefined"
-    return f"{v:.4f}" if quantity in SCORING_RULES else f"{100 * v:.1f}{percent_sign}"
+def interval_text(r: Mapping[str, Any], sign: str = "%", to: str = " to ") -> str:
+    """A row's interval as printed: ``63.8 to 84.5%``, or ``none`` where it has none."""
+    if r["low"] is None or r["high"] is None:
+        return "none"
+    meta = r["meta"]
+    if not meta["percent"]:
+        return f"{r['low']:.{meta['digits']}f}{to}{r['high']:.{meta['digits']}f}"
+    return f"{100 * r['low']:.1f}{to}{100 * r['high']:.1f}{sign}"
 
 
-def _fmt_spread(quantity: str, v: float | None) -> str:
-    if v is None:
-        return ""
-    return f"{v:.4f}" if quantity in SCORING_RULES else f"{100 * v:.1f}"
-
-
-def _recommended(d: dict, quantity: str, aggregation: str) -> bool:
-    if d["task"] == "binary":
-        return d["recommended"].get(quantity) == aggregation
-    return False
-
-
-def _interval(d: dict, quantity: str, average: str, aggregation: str) -> dict[str, Any]:
-    """The ``{"low", "high", "method"}`` of one value (all None without ``confidence=``)."""
-    node: Any = d.get("intervals")
-    for key in (quantity, average, aggregation):
-        if node is None:
-            break
-        if key:
-            node = node.get(key)
-    return node if node is not None else {"low": None, "high": None, "method": None}
-
-
-def _undefined_quantities(d: dict) -> set[str]:
-    return {u["quantity"] for f in d["folds"] for u in f["undefined"]}
-
-
-def _substituted(d: dict, undefined: set[str], quantity: str, average: str, aggregation: str) -> bool:
-    """Whether the value counted an undefined fold (or label) as 0, under the report's policy (``undefined``:
-    the quantities undefined in some fold)."""
-    if d["task"] == "binary":
-        if quantity == "f_measure":
-            return aggregation in ("avg", "pr_re") and bool({"precision", "recall"} & undefined)
-        if quantity in ("precision", "recall"):
-            return aggregation == "avg" and quantity in undefined
-        return False
-    if quantity not in _MULTI or average == "micro":
-        return False
-    if aggregation == "avg":
-        return bool({"precision", "recall"} & undefined)
-    rows = d["per_label"]
-    if average == "lfb_test":  # a label with no test cases weighs 0
-        rows = [r for r in rows if r["support"] > 0]
-    return any(r["tp"] + r["fp"] == 0 or r["support"] == 0 for r in rows)
-
-
-def report_rows(d: dict) -> list[dict[str, Any]]:
-    """One dict per reported value: quantity, average ('' for binary), aggregation, value, std, recommended,
-    substituted (an undefined fold or label counted as 0), and the interval's low, high, method and the
-    reason of a ``null`` or zero-width interval (None without intervals)."""
-    std = d.get("repeats", {}).get("std")
-    undefined = _undefined_quantities(d)
-    rows = []
-
-    def add(quantity: str, average: str, aggregation: str, value: Any, spread: Any) -> None:
-        ci = _interval(d, quantity, average, aggregation)
-        rows.append(
+def report_rows(d: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One dict per value of the long table: its keys and names, value, std, recommended, substituted, infinite,
+    the reason of an undefined value, and the interval's low, high, method and reason (None without intervals)."""
+    out = []
+    for r in d["values"]:
+        q, avg, agg = r["quantity"], r["average"], r["aggregation"]
+        ci = r.get("interval", {})
+        out.append(
             {
-                "quantity": quantity,
-                "average": average,
-                "aggregation": aggregation,
-                "value": value,
-                "std": spread,
-                "recommended": _recommended(d, quantity, aggregation),
-                "substituted": _substituted(d, undefined, quantity, average, aggregation),
-                "low": ci["low"],
-                "high": ci["high"],
-                "interval": ci["method"],
+                "quantity": q,
+                "average": avg,
+                "aggregation": agg,
+                "quantity_name": quantity_name(d, q),
+                "average_name": average_name(avg) if avg else "",
+                "aggregation_name": aggregation_name(d, q, agg),
+                "meta": d["measures"][q],
+                "value": r["value"],
+                "infinite": bool(r.get("infinite")),
+                "value_reason": r.get("reason"),
+                "std": r.get("std"),
+                "recommended": d["recommended"].get(q) == agg,
+                "substituted": bool(r["substituted"]),
+                "low": ci.get("low"),
+                "high": ci.get("high"),
+                "interval": ci.get("method"),
                 "reason": ci.get("reason"),
             }
         )
-
-    if d["task"] == "binary":
-        for q in SECTIONS["binary"]:
-            if q not in d:  # not computed: no y_pred, or no y_score
-                continue
-            for agg, v in d[q].items():
-                add(q, "", agg, v, None if std is None else std[q][agg])
-    else:
-        for q in _MULTI:
-            for avg, aggs in d[q].items():
-                for agg, v in aggs.items():
-                    add(q, avg, agg, v, None if std is None else std[q][avg][agg])
-        for q in ("subset_accuracy", "hamming_loss") if d["task"] == "multilabel" else ("accuracy",):
-            for agg, v in d[q].items():
-                add(q, "", agg, v, None if std is None else std[q][agg])
-        for agg, v in d.get("roc_auc", {}).get("macro_ovr", {}).items():
-            add("roc_auc", "macro_ovr", agg, v, None if std is None else std["roc_auc"]["macro_ovr"][agg])
-    return rows
+    return out
 
 
 def _plain(text: str) -> str:
-    return text
+    return one_line(text)
 
 
 #: Characters with a meaning in Markdown that a label may hold: a backslash escape makes each literal.
-_MARKDOWN_SPECIAL = frozenset("\\`*_[]()!|~#{}")
+_MARKDOWN_SPECIAL = frozenset("\\`*_[]()!|~#{}<>")
 
 
-def _markdown_user(text: str) -> str:
-    """User text (a label, a fold or repeat id) made inert in Markdown: HTML-escaped, Markdown punctuation escaped.
-
-    Most Markdown viewers render raw HTML, so ``<script>`` or ``<img onerror=...>`` in a label must
-    not reach them as such; ``|`` would split a table cell, ``[...](...)`` make a link, a backtick
-    open a code span.
-    """
-    escaped = html.escape(text, quote=False)
+def markdown_user(text: str) -> str:
+    """User text (a label, a fold or repeat id) made inert in Markdown: on one line, HTML-escaped, Markdown
+    punctuation escaped (``<script>`` or ``|`` in a label must not reach a viewer as such)."""
+    escaped = html.escape(one_line(text), quote=False)
     return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in escaped)
 
 
@@ -210,7 +169,7 @@ def _range(values: list[int]) -> str:
     return f"{low:,}" if low == high else f"{low:,}-{high:,}"
 
 
-def _repeats(d: dict) -> list[tuple[object, list[dict]]]:
+def _repeats(d: Mapping[str, Any]) -> list[tuple[object, list[dict]]]:
     """The folds of each repeat, in report order: ``[(repeat id or None, folds)]``."""
     if "repeats" not in d:
         return [(None, d["folds"])]
@@ -220,7 +179,7 @@ def _repeats(d: dict) -> list[tuple[object, list[dict]]]:
     return [(r, groups.get(r, [])) for r in d["repeats"]["ids"]] if groups else []
 
 
-def header_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
+def header_lines(d: Mapping[str, Any], user: Callable[[str], str] = _plain) -> list[str]:
     """The report's header: what was measured (cases, folds per repeat, repeats), and how the folds were made.
 
     ``user`` escapes the user text in it (the positive label). Cases are counted per repeat (a case
@@ -266,38 +225,43 @@ def header_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
         strat = "stratification not stated"
     seed = f"split seed {d['cv_seed']}" if "cv_seed" in d else "split seed not stated"
     lines = [f"{what}: {size}", f"Folds: {strat}; {seed}."]
-    if d.get("beta", 1.0) != 1.0:
-        lines[-1] += f" F-measures are F_beta with beta = {d['beta']:g}."
-    if "sample_weight" in d:  # weighted values (apples.report's Notes)
+    settings = []
+    for key, meta in d["measures"].items():
+        beta = meta["options"].get("beta")
+        if beta not in (None, 1, 1.0) and key in ("f_measure", "f_of_averages", "mean_f"):
+            settings.append(f"F-measures are F_beta with beta = {beta:g}")
+            break
+    h = d["measures"].get("h_measure", {}).get("options", {})
+    if h.get("severity_ratio") is not None:
+        settings.append(f"H-measure with severity ratio r = {h['severity_ratio']:.4g} (prior Beta(2, 1 + 1/r))")
+    eps = d["measures"].get("log_loss", {}).get("options", {}).get("eps")
+    if eps is not None:
+        settings.append(f"log loss with probabilities clipped at eps = {eps}")
+    if settings:
+        lines[-1] += " " + "; ".join(settings) + "."
+    if "sample_weight" in d:
         sw = d["sample_weight"]
         lines.append(
             f"Values weighted by sample_weight (total weight {sw['total']:g}, {sw['n_zero']:,} rows of weight 0)."
         )
-    policy = undefined_policy(d)
-    if policy:
-        lines.append(f"Undefined folds: {policy}.")
     return lines
 
 
-def _ci_header(d: dict) -> str:
-    return f"{100 * d['intervals']['confidence']:g}% interval"
+def rule_lines(d: Mapping[str, Any]) -> list[str]:
+    """Each measure's 0/0 rule, as its record states it."""
+    return [f"{quantity_name(d, k)}: {m['undefined']}" for k, m in d["measures"].items() if m["undefined"]]
 
 
-def _right(d: dict) -> set[str]:
+def _ci_header(d: Mapping[str, Any]) -> str:
+    return f"{100 * d['confidence']:g}% interval"
+
+
+def _right(d: Mapping[str, Any]) -> set[str]:
     """The right-aligned (numeric) columns."""
-    return {"value", "std"} | ({_ci_header(d)} if "intervals" in d else set())
+    return {"value", "std"} | ({_ci_header(d)} if "confidence" in d else set())
 
 
-def interval_text(r: dict[str, Any], percent_sign: str = "%", to: str = " to ") -> str:
-    """A row's interval as printed: ``63.8 to 84.5%``, ``none`` (no interval in apples) or ``undefined``."""
-    if r["low"] is None:
-        return "none" if r["interval"] in ("none", None) else "undefined"
-    if r["quantity"] in SCORING_RULES:
-        return f"{r['low']:.4f}{to}{r['high']:.4f}"
-    return f"{100 * r['low']:.1f}{to}{100 * r['high']:.1f}{percent_sign}"
-
-
-def _marks(r: dict[str, Any]) -> str:
+def _marks(r: Mapping[str, Any]) -> str:
     return (" " + RECOMMENDED_MARK if r["recommended"] else "") + (" " + ZERO_MARK if r["substituted"] else "")
 
 
@@ -307,51 +271,51 @@ def legend_lines(rows: list[dict[str, Any]]) -> list[str]:
     if any(r["recommended"] for r in rows):
         out.append(f"{RECOMMENDED_MARK} what the papers support")
     if any(r["substituted"] for r in rows):
-        out.append(f"{ZERO_MARK} an undefined fold (or label) counted as 0, as the undefined-fold policy says")
+        out.append(f"{ZERO_MARK} an undefined fold (or label) counted as 0, as the measure's 0/0 rule says")
     return out
 
 
-def _table(d: dict, rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+def _table(d: Mapping[str, Any], rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     repeated = "repeats" in d
     header = ["quantity", "average", "aggregation", "value"] + (["std"] if repeated else [])
-    if "intervals" in d:
+    if "confidence" in d:
         header += [_ci_header(d), "method"]
     if d["task"] == "binary":
         header.remove("average")
     body = []
     for r in rows:
-        row = [quantity_name(d, r["quantity"])]
+        row = [r["quantity_name"]]
         if d["task"] != "binary":
-            row.append(average_name(r["average"]))
-        row += [aggregation_name(r["aggregation"], r["quantity"]) + _marks(r), fmt_value(r["quantity"], r["value"])]
+            row.append(r["average_name"])
+        row += [r["aggregation_name"] + _marks(r), fmt_value(r["meta"], r["value"], infinite=r["infinite"])]
         if repeated:
-            row.append(_fmt_spread(r["quantity"], r["std"]))
-        if "intervals" in d:
+            row.append(_fmt_spread(r["meta"], r["std"]))
+        if "confidence" in d:
             row.append(interval_text(r))
             row.append(r["interval"] or "")
         body.append(row)
     return header, body
 
 
-def interval_notes(d: dict, rows: list[dict[str, Any]]) -> list[str]:
-    """Why an interval is ``null`` or has width 0, one line per row that needs it."""
-    if "intervals" not in d:
+def interval_notes(d: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[str]:
+    """Why an interval is missing or has width 0, one line per reason with the rows it applies to."""
+    if "confidence" not in d:
         return []
     by_reason: dict[str, list[str]] = {}
     for r in rows:
-        if r["reason"] and r["interval"] not in (None, "none"):
-            average = f" ({average_name(r['average'])})" if r["average"] else ""
-            name = f"{quantity_name(d, r['quantity'])}{average} {aggregation_name(r['aggregation'], r['quantity'])}"
-            by_reason.setdefault(r["reason"], []).append(name)
+        if r["reason"]:
+            average = f" ({r['average_name']})" if r["average"] else ""
+            by_reason.setdefault(r["reason"], []).append(f"{r['quantity_name']}{average} {r['aggregation_name']}")
     return [f"{'; '.join(names)}: {reason}" for reason, names in by_reason.items()]
 
 
-def _undefined_words(u: dict, user: Callable[[str], str]) -> str:
+def _undefined_words(d: Mapping[str, Any], u: Mapping[str, Any], user: Callable[[str], str]) -> str:
     label = f" of {user(str(u['label']))}" if "label" in u else ""
-    return f"{quantity_name({}, u['quantity'])}{label} undefined ({u['reason']})"
+    name = quantity_name(d, u["quantity"]) if u["quantity"] in d["measures"] else u["quantity"]
+    return f"{name}{label} undefined ({u['reason']})"
 
 
-def fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
+def fold_lines(d: Mapping[str, Any], user: Callable[[str], str] = _plain) -> list[str]:
     """The Folds section: one line per fold, or with repeats or many folds a summary per repeat.
 
     ``user`` escapes the user text in it (fold and repeat ids, labels).
@@ -365,7 +329,7 @@ def fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
             else:
                 absent = ", ".join(user(str(lab)) for lab in f["absent_labels"])
                 size = f"n = {f['n']}" + (f", absent labels {absent}" if f["absent_labels"] else "")
-            und = "; ".join(_undefined_words(u, user) for u in f["undefined"])
+            und = "; ".join(_undefined_words(d, u, user) for u in f["undefined"])
             lines.append(f"fold {user(str(f['fold']))}: {size}" + (f"; {und}" if und else ""))
         return lines
     lines = []
@@ -377,7 +341,8 @@ def fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
             sizes += f", {_range([f['positives'] for f in folds])} positives"
         which: dict[str, list[object]] = {}
         for f in folds:
-            for name in dict.fromkeys(quantity_name({}, u["quantity"]) for u in f["undefined"]):
+            names = (quantity_name(d, u["quantity"]) if u["quantity"] in d["measures"] else u["quantity"] for u in f["undefined"])
+            for name in dict.fromkeys(names):
                 which.setdefault(name, []).append(f["fold"])
         und = "; ".join(
             f"{name} undefined in "
@@ -390,7 +355,19 @@ def fold_lines(d: dict, user: Callable[[str], str] = _plain) -> list[str]:
     return lines
 
 
-def render_text(d: dict) -> str:
+def _value_notes(rows: list[dict[str, Any]]) -> list[str]:
+    """Why a value is undefined or infinite, one line per reason with the rows it applies to."""
+    by_reason: dict[str, list[str]] = {}
+    for r in rows:
+        if r["value_reason"]:
+            average = f" ({r['average_name']})" if r["average"] else ""
+            by_reason.setdefault(r["value_reason"], []).append(
+                f"{r['quantity_name']}{average} {r['aggregation_name']}"
+            )
+    return [f"{'; '.join(names)}: {reason}" for reason, names in by_reason.items()]
+
+
+def render_text(d: Mapping[str, Any]) -> str:
     """The report as aligned plain text, for a terminal."""
     rows = report_rows(d)
     header, body = _table(d, rows)
@@ -407,34 +384,38 @@ def render_text(d: dict) -> str:
     legend = legend_lines(rows)
     if legend:
         out += ["", *legend]
+    undefined = _value_notes(rows)
+    if undefined:
+        out += ["", "Undefined or infinite values:"] + [f"  {s}" for s in undefined]
     notes = interval_notes(d, rows)
     if notes:
         out += ["", "Intervals:"] + [f"  {s}" for s in notes]
     out += ["", "Folds:"] + [f"  {s}" for s in fold_lines(d)]
+    out += ["", "0/0 rules:"] + [f"  - {s}" for s in rule_lines(d)]
     out += ["", "Notes:"] + [f"  - {s}" for s in d["notes"]]
     if d["warnings"]:
         out += ["", "Warnings:"] + [f"  ! {s}" for s in d["warnings"]]
     return "\n".join(out)
 
 
-def render_markdown(d: dict) -> str:
+def render_markdown(d: Mapping[str, Any]) -> str:
     """The report as Markdown: a title, a pipe table, then folds, notes and warnings as lists.
 
     User text (labels, fold and repeat ids) is escaped so that it stays text in any viewer
-    (:func:`_markdown_user`); the rest is HTML-escaped, and ``|`` escaped inside the table.
+    (:func:`markdown_user`); the rest is HTML-escaped, and ``|`` escaped inside the table.
     """
     rows = report_rows(d)
     header, body = _table(d, rows)
 
     def cell(s: str) -> str:
-        return html.escape(s, quote=False).replace("|", "\\|").replace("*", "\\*")
+        return html.escape(one_line(s), quote=False).replace("|", "\\|").replace("*", "\\*")
 
     def text(s: str) -> str:
-        return html.escape(s, quote=False)
+        return html.escape(one_line(s), quote=False)
 
     right = _right(d)
-    title, *more = header_lines(d, _markdown_user)
-    out = [f"**{title}**", "", *[f"{text(m)}  " for m in more], ""]
+    title, *more = header_lines(d, markdown_user)
+    out = [f"**{title}**", "", *[f"{m}  " for m in more], ""]
     out += [
         "| " + " | ".join(cell(h) for h in header) + " |",
         "|" + "|".join("---:" if h in right else ":---" for h in header) + "|",
@@ -443,17 +424,21 @@ def render_markdown(d: dict) -> str:
     legend = legend_lines(rows)
     if legend:
         out += [""] + [cell(s) + "  " for s in legend]
+    undefined = _value_notes(rows)
+    if undefined:
+        out += ["", "Undefined or infinite values:", ""] + [f"- {text(s)}" for s in undefined]
     notes = interval_notes(d, rows)
     if notes:
         out += ["", "Intervals:", ""] + [f"- {text(s)}" for s in notes]
-    out += ["", "Folds:", ""] + [f"- {s}" for s in fold_lines(d, _markdown_user)]
+    out += ["", "Folds:", ""] + [f"- {s}" for s in fold_lines(d, markdown_user)]
+    out += ["", "0/0 rules:", ""] + [f"- {text(s)}" for s in rule_lines(d)]
     out += ["", "Notes:", ""] + [f"- {text(s)}" for s in d["notes"]]
     if d["warnings"]:
         out += ["", "Warnings:", ""] + [f"- {text(s)}" for s in d["warnings"]]
     return "\n".join(out)
 
 
-def render_html(d: dict) -> str:
+def render_html(d: Mapping[str, Any]) -> str:
     """The report as an HTML fragment: a table, then folds, notes and warnings (for notebooks)."""
     rows_ = report_rows(d)
     header, body = _table(d, rows_)
@@ -475,12 +460,15 @@ def render_html(d: dict) -> str:
         f"<table><thead><tr>{th}</tr></thead><tbody>{rows}</tbody></table>",
         *[f"<p>{esc(s)}</p>" for s in legend_lines(rows_)],
     ]
-    notes = interval_notes(d, rows_)
-    if notes:
-        parts.append("<p>Intervals:</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in notes) + "</ul>")
+    for title_, lines in (("Undefined or infinite values:", _value_notes(rows_)), ("Intervals:", interval_notes(d, rows_))):
+        if lines:
+            parts.append(f"<p>{title_}</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in lines) + "</ul>")
     parts += [
         "<details><summary>Folds</summary><ul>"
         + "".join(f"<li>{esc(s)}</li>" for s in fold_lines(d))
+        + "</ul></details>",
+        "<details><summary>0/0 rules</summary><ul>"
+        + "".join(f"<li>{esc(s)}</li>" for s in rule_lines(d))
         + "</ul></details>",
         "<p>Notes:</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in d["notes"]) + "</ul>",
     ]
@@ -488,3 +476,4 @@ def render_html(d: dict) -> str:
         parts.append("<p>Warnings:</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in d["warnings"]) + "</ul>")
     parts.append("</div>")
     return "".join(parts)
+

@@ -2,22 +2,24 @@
 
 The table has the rows of :func:`~apples.reporting._format.report_rows` (so the same numbers as
 every other rendering), the header lines as its caption (cases, folds, repeats, stratification,
-seed, the undefined-fold policy), and below it the legend of the marks some row carries. It needs
-``\\usepackage{booktabs}`` in the preamble (``\\textdagger`` is in LaTeX's core).
+seed, weights), and below it the legend of the marks some row carries. It needs
+``\\usepackage{booktabs}`` in the preamble (``\\textdagger`` is in LaTeX's core). Every word is
+escaped; a line break in user text becomes a space (a blank line would end the caption's paragraph).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from apples.reporting._format import (
     RECOMMENDED_MARK,
     ZERO_MARK,
-    aggregation_name,
-    average_name,
     fmt_value,
     header_lines,
     interval_text,
     legend_lines,
-    quantity_name,
+    one_line,
     report_rows,
 )
 
@@ -63,12 +65,14 @@ def _math(escaped: str) -> str:
 
 
 def latex_escape(text: str) -> str:
-    """``text`` as LaTeX that prints it literally (labels, fold ids, every word of the report).
+    """``text`` as LaTeX that prints it literally, on one line (labels, fold ids, every word of the report).
 
     >>> latex_escape("50% of a_b & {c}")
     '50\\\\% of a\\\\_b \\\\& \\\\{c\\\\}'
+    >>> latex_escape("a\\n\\n\\\\end{table}")
+    'a \\\\textbackslash{}end\\\\{table\\\\}'
     """
-    return "".join(_LATEX.get(c, c) for c in text)
+    return "".join(_LATEX.get(c, c) for c in one_line(text))
 
 
 def _mark(recommended: bool, substituted: bool) -> str:
@@ -76,39 +80,39 @@ def _mark(recommended: bool, substituted: bool) -> str:
     return r"\textsuperscript{" + ",".join(marks) + "}" if marks else ""
 
 
-def _own_caption(d: dict, lines: list[str], text: str) -> str:
+def _own_caption(d: Mapping[str, Any], lines: list[str], text: str) -> str:
     """The header as a caption: user text (the positive label) escaped, our F symbols typeset."""
-    first = lines[0]
     if d["task"] == "binary":  # the positive label is the user's: escape it, never typeset it
-        head, label = first.split("positive label ", 1)[0], str(d["pos_label"])
-        rest = text[len(head) + len("positive label ") + len(label) :]
-        return _math(latex_escape(head)) + "positive label " + latex_escape(label) + _math(latex_escape(rest))
+        marker = "positive label "
+        head, _, _ = text.partition(marker)
+        label = one_line(str(d["pos_label"]))
+        rest = text[len(head) + len(marker) + len(label) :]
+        return _math(latex_escape(head)) + marker + latex_escape(label) + _math(latex_escape(rest))
     return _math(latex_escape(text))
 
 
-def render_latex(d: dict, *, caption: str | None = None, label: str | None = None) -> str:
+def render_latex(d: Mapping[str, Any], *, caption: str | None = None, label: str | None = None) -> str:
     """The report as a LaTeX ``table`` with a booktabs ``tabular``; ``caption`` replaces the header lines."""
     rows = report_rows(d)
     multi = d["task"] != "binary"
     repeated = "repeats" in d
-    intervals = "intervals" in d
+    intervals = "confidence" in d
     columns = ["Quantity"] + (["Average"] if multi else []) + ["Aggregation", "Value"]
     columns += ["SD over repeats"] if repeated else []
-    columns += [f"{100 * d['intervals']['confidence']:g}\\% interval", "Method"] if intervals else []
+    columns += [f"{100 * d['confidence']:g}\\% interval", "Method"] if intervals else []
     spec = "l" + ("l" if multi else "") + "lr" + ("r" if repeated else "") + ("rl" if intervals else "")
     body = []
     for r in rows:
-        cells = [latex_escape(quantity_name(d, r["quantity"]))]
+        cells = [latex_escape(r["quantity_name"])]
         if multi:
-            cells.append(latex_escape(average_name(r["average"])))
+            cells.append(latex_escape(r["average_name"]))
         cells += [
-            _math(latex_escape(aggregation_name(r["aggregation"], r["quantity"])))
-            + _mark(r["recommended"], r["substituted"]),
-            latex_escape(fmt_value(r["quantity"], r["value"])),
+            _math(latex_escape(r["aggregation_name"])) + _mark(r["recommended"], r["substituted"]),
+            latex_escape(fmt_value(r["meta"], r["value"], infinite=r["infinite"])),
         ]
         if repeated:
             spread = r["std"]
-            cells.append("" if spread is None else latex_escape(fmt_value(r["quantity"], spread, "")))
+            cells.append("" if spread is None else latex_escape(fmt_value(r["meta"], spread, sign="")))
         if intervals:
             cells.append(latex_escape(interval_text(r, "", "--")))
             cells.append(latex_escape(r["interval"] or ""))

@@ -1,44 +1,45 @@
-"""One call for every aggregation of a cross-validated result: :func:`report` and :class:`CVReport`.
+"""One call for every aggregation of a cross-validated result: :func:`report`.
 
-Introduced in notebook 09. A cross-validated F-measure, AUC or macro average
-is one number only once the aggregation over folds is named: Forman & Scholz
-(2010) show five F aggregations that differ by many points on the same
-predictions (§2.3, §4), and AUC_avg against AUC_merge (§3); Van Asch (2013)
-shows that macro, micro and label-frequency-based averages and the two macro-F
-definitions differ as much (§3, §4). :func:`report` computes them all side by
-side from one table of predictions (:class:`apples.CVPredictions`), lists the folds where a quantity is
-undefined, says what the papers support, and warns where two aggregations of
-the same quantity differ by more than one percentage point.
-
-The undefined-fold policy is in the Notes of :func:`report` (``help(apples.report)``).
-
-A fold with one class is therefore reported, never an error.
+Introduced in notebook 10. A cross-validated F-measure, AUC or macro average is one number only
+once the aggregation over folds is named: Forman & Scholz (2010) show five F aggregations that
+differ by many points on the same predictions (§2.3, §4), and AUC_avg against AUC_merge (§3); Van
+Asch (2013) shows that macro, micro and label-frequency-based averages and the two macro-F
+definitions differ as much (§3, §4). :func:`report` computes every measure (one record each,
+:mod:`apples.measures`) under each of its aggregations from one set of fold tables, lists the folds
+where a value is undefined, says what the papers support, warns where two aggregations of the same
+quantity differ by more than one percentage point, and, on request, puts an interval beside every
+value.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from apples._params import CONFIDENCE, FLAG, SEED, MappingOf, Nullable, ParameterValueError, Real, Size, declare
-from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
-from apples.metrics.precision_recall import BETA
-from apples.reporting._guidance import gap_warnings, guidance, score_direction_warnings
-from apples.reporting._intervals import (
-    IntervalSettings,
-    binary_intervals,
-    combine_intervals,
-    interval_note,
-    interval_warnings,
-    multiclass_intervals,
-    weighted_intervals,
+from apples._kernels.labels import van_asch_tn
+from apples._params import (
+    CONFIDENCE,
+    FLAG,
+    Integer,
+    Kind,
+    MappingOf,
+    Nullable,
+    Options,
+    ParameterTypeError,
+    ParameterValueError,
+    Real,
+    declare,
 )
-from apples.reporting._model import CVReport
-from apples.reporting._tables import repeat_tables
-from apples.reporting._values import SECTIONS, binary_values, multiclass_values, multilabel_values, plain
+from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
+from apples.measures import MEASURES, Measure
+from apples.measures._evaluate import Context, Estimate, estimate, spread
+from apples.measures._tables import RepeatTables, are_probabilities, fold_tables, train_weights
+from apples.metrics.hmeasure import SEVERITY_RATIO
+from apples.reporting._guidance import gap_warnings, guidance, score_direction_warnings
+from apples.reporting._model import LAYOUT, CVReport, json_value, plain
 
 __all__ = [
     "report",
@@ -46,7 +47,49 @@ __all__ = [
 
 #: Training-set label frequencies: a mapping label -> a real number in [0, 1].
 _FREQUENCIES = MappingOf(Real(0.0, 1.0), what="a mapping label -> training-set relative frequency")
+#: F_beta's beta: positive and finite (F_0 is the precision and F_inf the recall, rows of their own).
+_BETA = Real(0.0, None, low_inclusive=False)
 
+
+class _Eps(Kind):
+    what = "None, 'auto', or a real number in (0, 0.5): how the log loss clips probabilities"
+
+    def check(self, name: str, value: object) -> float | str | None:
+        if value is None or value == "auto":
+            return value  # type: ignore[return-value]
+        if isinstance(value, str):
+            raise ValueError(f"{name} must be None, 'auto' or a number in (0, 0.5), got {value!r}")
+        return Real(0.0, 0.5, low_inclusive=False, high_inclusive=False)(name, value)  # type: ignore[no-any-return]
+
+
+class _Measures(Kind):
+    what = "a sequence of measure keys (apples.measures.MEASURES) or apples.measures.Measure records"
+
+    def check(self, name: str, value: object) -> list[Measure]:
+        if isinstance(value, (str, Measure)):
+            value = [value]
+        if not isinstance(value, Sequence) or isinstance(value, (bytes, bytearray)):
+            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__}")
+        if not value:
+            raise ValueError(f"{name} is empty: name at least one measure, or leave it out for every measure")
+        out: list[Measure] = []
+        for i, v in enumerate(value):
+            if isinstance(v, Measure):
+                out.append(v)
+            elif isinstance(v, str):
+                if v not in MEASURES:
+                    raise ValueError(f"{name}[{i}] is {v!r}, which is not a measure; the measures are {list(MEASURES)}")
+                out.append(MEASURES[v])
+            else:
+                raise TypeError(f"{name}[{i}] must be a measure key (str) or a Measure, got {type(v).__name__}")
+        keys = [m.key for m in out]
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        if twice:
+            raise ValueError(f"{name} names {twice} twice; each measure once (a Measure's key must be new)")
+        return out
+
+
+_MEASURES = _Measures()
 
 #: The note of a multi-label report: how its labels are counted.
 _MULTILABEL_NOTE = (
@@ -57,20 +100,51 @@ _MULTILABEL_NOTE = (
 )
 
 
-def _mean_or_none(values: list[float | None]) -> float | None:
-    return None if not values or any(v is None for v in values) else math.fsum(values) / len(values)  # type: ignore[arg-type]
+def _usable(m: Measure, p: CVPredictions) -> str | None:
+    """Why measure ``m`` cannot be computed on ``p`` (None: it can)."""
+    if p.task not in m.tasks:
+        return f"{m.key} is for {', '.join(m.tasks)} tasks; these predictions are {p.task}"
+    if m.needs == "y_pred" and p.pred_codes is None:
+        return f"{m.key} needs predicted labels (y_pred)"
+    if m.needs == "y_score" and p.y_score is None:
+        return f"{m.key} needs scores (y_score)"
+    if m.needs == "probabilities" and not are_probabilities(p.y_score, p.task):
+        return f"{m.key} needs probabilities in y_score (in [0, 1]; multi-class: one column per label, rows summing to 1)"
+    if p.sample_weight is not None and not m.weights:
+        return f"{m.key} does not take sample weights, and these predictions are weighted (sample_weight)"
+    return None
 
 
-def _std(values: list[float | None]) -> float | None:
-    if len(values) < 2 or any(v is None for v in values):
-        return None
-    return float(np.std(np.asarray(values, dtype=float), ddof=1))
+def _choose(p: CVPredictions, measures: list[Measure] | None, options: dict[str, Any]) -> list[Measure]:
+    if measures is None:
+        chosen = [m for m in MEASURES.values() if _usable(m, p) is None]
+    else:
+        for m in measures:
+            why = _usable(m, p)
+            if why:
+                raise ParameterValueError(f"measures: {why}", param="measures")
+        chosen = list(measures)
+    if not chosen:
+        raise ParameterValueError("these predictions allow no measure", param="predictions")
+    out = []
+    for m in chosen:
+        own = {k: v for k, v in options.items() if k in m.options or (k == "beta" and m.family == "f_measure")}
+        own = {k: v for k, v in own.items() if v is not None and m.options.get(k) != v}
+        if "beta" in own and own["beta"] == 1.0:
+            own.pop("beta")
+        out.append(m.using(**own) if own else m)
+    return out
+
+
+def _averages(m: Measure, task: str, train: np.ndarray | None) -> list[str]:
+    if task == "binary" or not m.averages:
+        return [""]
+    return [a for a in m.averages if a != "lfb_train" or train is not None]
 
 
 def _design_section(info: dict[str, Any]) -> dict[str, Any]:
     """What the splits were, and only what changes the reading: cases never tested, hold-out test sets that share
-    cases (known from the case ids). A k-fold result whose every case was tested once reads the same from a
-    file without case ids."""
+    cases (known from the case ids)."""
     out = {k: info[k] for k in ("design", "n_repeats", "folds_per_repeat")}
     if info["n_untested"]:
         out["n_cases"], out["n_untested"] = info["n_cases"], info["n_untested"]
@@ -79,302 +153,267 @@ def _design_section(info: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _combine(trees: list, fn: Any) -> Any:
-    if isinstance(trees[0], dict):
-        return {k: _combine([t[k] for t in trees], fn) for k in trees[0]}
-    return fn(trees)
+def _row(e: Estimate, m: Measure, repeated: bool) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "quantity": e.quantity,
+        "average": e.average,
+        "aggregation": e.aggregation,
+        "value": json_value(e.value),
+    }
+    if math.isinf(e.value):
+        row["infinite"] = True
+    if repeated:
+        row["std"] = json_value(e.std)
+    row["substituted"] = e.substituted
+    if e.reason:
+        row["reason"] = e.reason
+    row["spread"] = spread(e)
+    return row
 
 
-def _train_weights(predictions: CVPredictions, train: Mapping[Hashable, float] | None) -> np.ndarray | None:
-    """The training frequencies in label order, each label covered and summing to 1 (Van Asch eq. 10)."""
-    if train is None:
-        return None
-    if predictions.task == "binary":
-        raise ParameterValueError(
-            "train_frequencies is for multi-class and multi-label reports (lfb, Van Asch §3.3); a binary task has "
-            "no label average",
-            param="train_frequencies",
+def _folds(
+    p: CVPredictions, tables: list[RepeatTables], estimates: list[Estimate], measures: Mapping[str, Measure]
+) -> list[dict[str, Any]]:
+    """Each fold: its id, size (rows), positives or absent labels, and the values undefined in it, by measure."""
+    repeated = p.repeats is not None
+    first_avg: dict[str, Estimate] = {}
+    for e in estimates:
+        if e.fold_values is not None and e.quantity not in first_avg and not e.average:
+            first_avg[e.quantity] = e
+    out = []
+    for r, tab in enumerate(tables):
+        totals = tab.row_totals if tab.row_totals is not None else tab.totals
+        truth = p.truth_codes[tab.rows]
+        positives = (
+            np.bincount(tab.fold_codes, weights=truth == 1, minlength=tab.fold_ids.size).astype(int)
+            if p.task == "binary"
+            else None
         )
-    missing = [lab for lab in predictions.labels if lab not in train]
-    extra = [lab for lab in train if lab not in set(predictions.labels)]
-    if missing or extra:
-        raise ParameterValueError(
-            f"train_frequencies must give every label of the task ({predictions.labels[:10]}) and no other: "
-            f"missing {missing[:5]}, extra {extra[:5]}",
-            param="train_frequencies",
-        )
-    weights = np.array([float(train[lab]) for lab in predictions.labels])
-    if abs(math.fsum(weights.tolist()) - 1.0) > 1e-9:
-        raise ParameterValueError(
-            f"train_frequencies must sum to 1 (relative frequencies, Van Asch eq. 10), they sum to {weights.sum()!r}",
-            param="train_frequencies",
-        )
-    return weights
+        for f, fold_id in enumerate(tab.fold_ids):
+            undefined: list[dict[str, Any]] = []
+            if p.task != "binary" and totals is not None:
+                for i, lab in enumerate(p.labels):
+                    if totals.tp[f, i] + totals.fp[f, i] == 0:
+                        undefined.append({"quantity": "precision", "label": plain(lab), "reason": "never predicted"})
+                    if totals.tp[f, i] + totals.fn[f, i] == 0:
+                        undefined.append({"quantity": "recall", "label": plain(lab), "reason": "absent from the fold"})
+            for key, e in first_avg.items():
+                assert e.fold_values is not None
+                if math.isnan(e.fold_values[r][f]):
+                    m = measures[key]
+                    why = "a fold of one case ranks nothing" if m.family == "ranking" and tab.sizes[f] < 2 else None
+                    undefined.append({"quantity": key, "reason": why or m.fold_undefined or "0/0"})
+            if p.task != "binary" and tab.ranking is not None:
+                both = sum(1 for rk in tab.ranking if not math.isnan(rk.auc[f]))
+                q = len(tab.ranking)
+                if both < q:
+                    undefined.append({"quantity": "roc_auc", "reason": f"{q - both} label(s) without both classes"})
+            fold: dict[str, Any] = {"fold": plain(fold_id), "n": int(tab.sizes[f])}
+            if repeated:
+                fold = {"repeat": plain(p.repeat_ids[r]), **fold}
+            if positives is not None:
+                fold["positives"] = int(positives[f])
+            else:
+                fold["absent_labels"] = (
+                    [] if totals is None else [plain(lab) for i, lab in enumerate(p.labels) if totals.true[f, i] == 0]
+                )
+            fold["undefined"] = undefined
+            out.append(fold)
+    return out
+
+
+def _per_label(p: CVPredictions, tables: list[RepeatTables]) -> list[dict[str, Any]]:
+    """Per-label counts of rows summed over the repeats (multi-class and multi-label)."""
+    if not tables or tables[0].totals is None:
+        return []
+    tp = fp = fn = 0
+    n = 0
+    for t in tables:
+        c = t.row_totals if t.row_totals is not None else t.totals
+        assert c is not None
+        tp, fp, fn = tp + c.tp.sum(axis=0), fp + c.fp.sum(axis=0), fn + c.fn.sum(axis=0)
+        n += int(np.sum(c.n))
+    tp, fp, fn = (np.asarray(a).astype(np.int64) for a in (tp, fp, fn))
+    out = []
+    van_asch = van_asch_tn(tp, fp, fn) if p.task == "multilabel" else None
+    for i, lab in enumerate(p.labels):
+        row = {"label": plain(lab), "tp": int(tp[i]), "fp": int(fp[i]), "fn": int(fn[i])}
+        if van_asch is not None:
+            row["tn"] = int(van_asch[i])
+            row["tn_cases"] = int(n - tp[i] - fp[i] - fn[i])
+        else:
+            row["tn"] = int(n - tp[i] - fp[i] - fn[i])
+        row["support"] = int(tp[i] + fn[i])
+        out.append(row)
+    return out
 
 
 @declare(
     predictions=CV_PREDICTIONS,
+    measures=Nullable(_MEASURES),
+    beta=_BETA,
+    eps=_Eps(),
+    severity_ratio=SEVERITY_RATIO,
     train_frequencies=Nullable(_FREQUENCIES),
     confidence=Nullable(CONFIDENCE),
-    n_resamples=Size(bytes_each=64, table="the report's bootstrap replicates"),
-    seed=SEED,
-    beta=BETA,
     stratified=Nullable(FLAG),
-    cv_seed=Nullable(SEED),
+    cv_seed=Nullable(Integer(0, 2**63 - 1)),
 )
 def report(
     predictions: CVPredictions,
     *,
+    measures: Sequence[str | Measure] | None = None,
+    beta: float = 1.0,
+    eps: float | str | None = None,
+    severity_ratio: float | None = None,
     train_frequencies: Mapping[Hashable, float] | None = None,
     confidence: float | None = None,
-    n_resamples: int = 10_000,
-    seed: int = 0,
-    beta: float = 1.0,
     stratified: bool | None = None,
     cv_seed: int | None = None,
 ) -> CVReport:
-    """Every aggregation of a cross-validated result, with the undefined folds and what the papers support.
+    """Every aggregation of every measure of a cross-validated result, with the undefined folds and the guidance.
 
     Parameters
     ----------
     predictions : CVPredictions
         The cross-validated predictions, with their folds (and repeats), task, labels and positive
         label: :func:`apples.cross_val_predictions` returns them, ``apples.CVPredictions(y_true,
-        folds=..., y_pred=..., y_score=...)`` builds them from arrays. With ``y_pred`` the report has
-        the F-measures, precision, recall and accuracy; with ``y_score`` ROC AUC and average
-        precision (binary: the positive label's score; multi-class: one column per label, the macro
-        one-vs-rest AUC). A quantity that cannot be computed is absent, never ``null``. With repeats,
-        each quantity is computed per repeat; the report holds the mean across repeats and, under
-        ``"repeats"``, every repeat's value and the standard deviation across repeats (ddof=1).
-        Hold-out splits (``ShuffleSplit``, ``StratifiedShuffleSplit``, test sets that overlap) are
-        one repeat of one fold each: every value is then the split's own (pooled = averaged, merged
-        = the split's scores, so no case counts twice in one value), averaged over the splits.
+        folds=..., y_pred=..., y_score=...)`` builds them from arrays. Their ``sample_weight``, repeats
+        and case ids are used throughout (each value weighted; each quantity computed per repeat and
+        averaged over the repeats, with the standard deviation across them; the intervals over all
+        the repeats' folds).
+    measures : sequence of str or Measure, optional
+        The measures to report: keys of :data:`apples.measures.MEASURES` (``"f_measure"``, ``"mcc"``,
+        ``"roc_auc"``, ...) or records, your own among them (:func:`apples.measures.from_counts`,
+        :func:`apples.measures.from_predictions`). Default: every built-in measure these predictions
+        allow (counts with ``y_pred``; ranking measures with ``y_score``; log loss and Brier score when
+        the scores are probabilities). A measure named here that the predictions do not allow is refused.
+    beta : float, default 1.0
+        0 < beta < inf: the F-measures are F_beta (Forman & Scholz eqs. 1-2; Van Asch eq. 4).
+    eps : None, "auto" or float, default None
+        How the log loss treats a probability of 0 for a case's true label: None reports the log loss as
+        infinite and says why; a number clips the probabilities to [eps, 1 − eps]; "auto" clips at the
+        machine epsilon of the scores' dtype, as scikit-learn's ``log_loss`` does.
+    severity_ratio : float, optional
+        The H-measure's severity ratio r (the cost of a false positive over that of a false negative; its
+        prior on the cost share is Beta(2, 1 + 1/r), Hand 2009 §6). Default: π1/π0 of all the predictions,
+        the R package's default, stated in the report and fixed for every fold, so the folds' H and the
+        merged H measure the same thing.
     train_frequencies : mapping label -> float, optional
         Multi-class and multi-label: training-set label frequencies for lfb (Van Asch eq. 10, §3.3).
     confidence : float, optional
-        Give it (e.g. 0.95) to add a confidence interval beside every value:
-        the ``"intervals"`` section of the JSON holds ``{"low", "high",
-        "method"}`` at the same keys as the value, and the tables get the
-        columns ``low``, ``high`` and ``interval``. Which interval each value
-        gets, and how repeats combine, is in :mod:`apples.reporting._intervals`:
-        a within-fold bootstrap for F (:func:`apples.cv_f_measure_ci`), Wilson
-        for pooled proportions, DeLong for merged AUC, Nadeau & Bengio's
-        corrected t for fold averages. Default None: no intervals.
-    n_resamples : int, default 10000
-        Bootstrap resamples of the bootstrap intervals.
-    seed : int, default 0
-        Seed of the bootstrap intervals; each (repeat, quantity) gets its own
-        ``SeedSequence`` stream, so the report is reproducible.
-    beta : float, default 1.0
-        Binary reports, 0 < beta < inf: the F-measures are F_beta (Forman & Scholz eq. 1-2; Van Asch eq. 4); the JSON
-        holds ``"beta"`` when it is not 1. Multi-class averages are F1 (``beta`` other than 1 is refused).
+        Give it (e.g. 0.95) to print an interval beside every value; :meth:`CVReport.confidence_interval`
+        computes them at any level afterwards, from what the report stores. Every interval is the
+        corrected repeated k-fold t over per-fold points whose mean is the value: the folds' values for
+        an average over folds, the leave-one-fold-out jackknife pseudo-values for a pooled or merged value
+        (:mod:`apples.measures._evaluate`; Nadeau & Bengio 2003; Bouckaert & Frank 2004).
     stratified : bool, optional
-        Whether the folds were stratified, if you know it: the header states it (the notes ask you to).
+        Whether the folds were stratified, if you know it: the header states it.
     cv_seed : int, optional
-        The seed of the splitter that made the folds, if you know it: the header states it.
+        The integer seed the splitter was given (``random_state=``), if you know it: the header states it.
 
     Returns
     -------
     CVReport
-        Its :meth:`~CVReport.to_dict` / :meth:`~CVReport.to_json` layout (keys are
-        stable; undefined values are ``null``; ``pooled`` is the quantity of the
-        summed fold counts, ``avg`` the mean of the per-fold values, ``merge`` the
-        ranking measure on all folds' scores together)::
-
-            binary:      {"task": "binary", "n", "n_folds", "design", "pos_label",   (each quantity if computed)
-                          ["beta"], ["stratified"], ["cv_seed"],            (each if given: beta if not 1)
-                          ["sample_weight": {"total", "n_zero"}],          (weighted predictions only)
-                          "f_measure": {"tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"},
-                          "precision" | "recall" | "accuracy": {"pooled", "avg"},
-                          "roc_auc" | "average_precision": {"avg", "merge"},
-                          ["log_loss" | "brier_score": {"pooled", "avg"}],  (scores in [0, 1] only)
-                          "folds": [{"fold", "n", "positives", "undefined": [{"quantity", "reason"}]}],
-                          "recommended", "notes", "warnings": [str]}
-            multiclass:  {"task": "multiclass", "n", "n_folds", "design", "labels", ["stratified"], ["cv_seed"],
-                          "precision" | "recall" | "f_of_averages" | "mean_f":
-                              {"macro" | "micro" | "lfb_test" [| "lfb_train"]: {"pooled", "avg"}},
-                          "accuracy": {"pooled", "avg"}, ["roc_auc": {"macro_ovr": {"avg", "merge"}}],
-                          "per_label": [{"label", "tp", "fp", "fn", "tn", "support"}],
-                          "folds": [{"fold", "n", "absent_labels", "undefined": [...]}],
-                          "recommended", "notes", "warnings"}
-            multilabel:  as multiclass (Van Asch §5: each label one yes/no decision per case), with
-                          "subset_accuracy" | "hamming_loss": {"pooled", "avg"} instead of "accuracy",
-                          ["roc_auc": {"macro_ovr": {"avg", "merge"}}] from per-label scores, and
-                          "per_label": [{"label", "tp", "fp", "fn", "tn", "tn_cases", "support"}]
-                          (tn: Van Asch §5.1; tn_cases: cases with the label neither gold nor predicted);
-                          no intervals yet (confidence= is refused)
-            intervals:   with confidence=, "intervals": {"confidence", "n_resamples", "seed",
-                          <the quantity sections, each value replaced by {"low", "high", "method"},
-                          with a "reason" where the interval is null or has width 0>}
-            repeated:    the same ("n" counts predictions: cases x repeats), quantities the mean over
-                         repeats, each fold with "repeat", and
-                         "repeats": {"n_repeats", "ids", "per_repeat": [{"repeat", <quantities>}],
-                                     "std": {<quantities>}}
-
-        ``design`` says what the splits were (from :meth:`CVPredictions.design_info`): ``"design"``
-        (``"k-fold"``, ``"leave-one-out"``, ``"repeated k-fold"``, ``"hold-out"`` or ``"repeated
-        hold-out"``), ``"n_repeats"``, ``"folds_per_repeat"``, and only where it changes the
-        reading and the case ids tell it: ``"n_cases"`` and ``"n_untested"`` (cases never tested,
-        as ``TimeSeriesSplit`` leaves its first block), ``"overlap"`` (hold-out test sets sharing
-        cases: ``"n_tested"``, ``"n_tested_in_several_repeats"``, ``"max_times_tested"``).
-        Undefined folds are handled by the policy in the Notes below.
-        ``warnings`` lists, first, scores that seem to be the other label's
-        (binary: the scores rank the cases predicted negative above those
-        predicted positive; any task: a ROC AUC, averaged or merged, below
-        50%), then every quantity whose aggregations differ by more than one
-        percentage point, the folds with undefined values, and, with
-        ``confidence=``, folds of one case (whose bootstrap cannot vary).
+        One long table (quantity, average, aggregation, repeat, value, interval) with the folds, the
+        per-label counts, the recommendations, notes and warnings: :meth:`~CVReport.value`,
+        :meth:`~CVReport.confidence_interval`, :meth:`~CVReport.to_frame`, text, HTML, Markdown, LaTeX,
+        JSON and :meth:`~CVReport.methods_text`. A quantity that cannot be computed is absent; an undefined
+        value is None with the reason.
 
     Raises
     ------
     ValueError, TypeError
-        ``predictions`` is not a CVPredictions; a multi-class task without ``y_pred``;
-        ``train_frequencies`` for a binary task, or not covering the labels. Everything about the
-        predictions themselves was checked when they were built (:class:`apples.CVPredictions`).
+        ``predictions`` is not a CVPredictions; a measure unknown, named twice, or not allowed by the
+        predictions (its task, y_pred, y_score, probabilities); ``train_frequencies`` for a binary task,
+        or not covering the labels. Everything about the predictions themselves was checked when they
+        were built (:class:`apples.CVPredictions`).
 
     Notes
     -----
-    The undefined-fold policy, applied everywhere in the report (the header states it):
-
-    * F-measure: the five methods of :func:`apples.cv_f_measure`, each with the
-      paper's own treatment (§2.3): F_avg and F_pr,re substitute 0, the skip
-      methods leave the fold out; a method with nothing left is ``null``.
-    * Precision and recall averaged over folds substitute 0 for an undefined fold,
-      as F_pr,re does, so ``f_measure.pr_re`` is F1 of ``precision.avg`` and
-      ``recall.avg``; pooled precision or recall is ``null`` when its own 0/0 occurs.
-    * ROC AUC and average precision averaged over folds are the mean over the folds
-      where they are defined (a fold with one class has no AUC; a fold without
-      positives has no AP), as ``cv_roc_auc(..., undefined="skip")``; ``null`` if no
-      fold has one. The folds left out are listed.
-    * Sample weights (``CVPredictions(..., sample_weight=)``): every value is computed with the
-      weights, as ``sklearn.metrics`` does with ``sample_weight=`` (pooled counts are sums of weights,
-      each fold's value is weighted, ROC AUC and average precision are the weighted ones, the log loss
-      and Brier score weighted means); "avg" is still the plain mean over folds. A fold whose weights
-      are all 0 is a 0/0 for every value: precision and recall count 0 as above, accuracy, the scoring
-      rules, ROC AUC and AP leave it out of the mean; the fold lists it. Folds' ``n`` and
-      ``positives`` and the per-label counts count rows. No value gets an interval (the reason is
-      given: :mod:`apples.reporting._intervals`). ``"sample_weight"`` in the header holds the total
-      weight and the number of rows of weight 0.
-    * Multi-class and multi-label averages use the label set in every fold (given by ``labels=``,
-      else every label of the data), a label's undefined precision or recall
-      counting as 0 (``average_scores(..., undefined="zero")``, Van Asch §4.1).
-
-
-    A fold with one class is therefore reported, never an error.
+    The undefined-fold (0/0) policy of each measure is its record's, stated in the notes: F_avg and
+    F_pr,re count a fold with an undefined precision or recall as 0 and F~_avg, F~_pr,re leave it out
+    (Forman & Scholz §2.3); precision and recall averaged over folds count it 0; ranking measures
+    averaged over folds leave out the folds where they are undefined (a fold with one class), as
+    ``cv_roc_auc(..., undefined="skip")``; MCC counts 0, as scikit-learn does; multi-class averages use
+    the label set in every fold, a label's undefined precision or recall counting 0 (Van Asch §4.1).
+    A value whose own pooled or merged 0/0 occurs is None. A row that counted an undefined fold (or
+    label) as 0 carries a mark.
 
     References
     ----------
-    Forman & Scholz (2010) §2.3 (five F aggregations), §2.4 and §3.2 (AUC_avg,
-    AUC_merge), §4.3 and §5 (F_tp,fp); Van Asch (2013) §3 eqs. (8)-(10), §4.1.
+    Forman & Scholz (2010) §2.3, §2.4, §3.2, §4.3, §5; Van Asch (2013) §3 eqs. (8)-(10), §4.1, §5;
+    Nadeau & Bengio (2003) §4; Bouckaert & Frank (2004) §3; Hand (2009) §§4-6.
 
     Examples
     --------
     >>> from apples import report
     >>> from apples.cv import CVPredictions
     >>> r = report(CVPredictions([1, 0, 1, 1, 0, 0], folds=[0, 0, 0, 1, 1, 1], y_pred=[1, 0, 0, 1, 1, 0]))
-    >>> d = r.to_dict()
-    >>> d["f_measure"]["tp_fp"], d["precision"]
-    (0.6666666666666666, {'pooled': 0.6666666666666666, 'avg': 0.75})
+    >>> r.value("f_measure", "tp_fp"), r.value("precision", "pooled"), r.value("precision", "avg")
+    (0.6666666666666666, 0.6666666666666666, 0.75)
     """
     p = predictions
     if p.task != "binary" and p.pred_codes is None:
         raise ParameterValueError(
-            f"a multi-class report needs y_pred (the predicted labels; labels {p.labels[:10]})", param="predictions"
+            f"a {p.task} report needs y_pred (the predicted labels; labels {p.labels[:10]})", param="predictions"
         )
-    train = _train_weights(p, train_frequencies)
-    if not 0.0 < beta < math.inf:
-        raise ParameterValueError(
-            f"beta={beta!r}: the report takes a positive finite beta; F_0 is the precision and F_inf the recall, "
-            "which the report shows as rows of their own",
-            param="beta",
-        )
-    if beta != 1.0 and p.task != "binary":
-        raise ParameterValueError(
-            f"beta={beta!r} is for binary reports: the multi-class averages of Van Asch §3 are reported as F1",
-            param="beta",
-        )
-    if confidence is not None and p.task == "multilabel":
-        raise ParameterValueError(
-            f"confidence={confidence!r}: the report has no intervals for multi-label predictions yet; leave "
-            "confidence out (the values, pooled and averaged over folds, are computed)",
-            param="confidence",
-        )
-    settings = (
-        None
-        if confidence is None
-        else IntervalSettings(confidence, n_resamples, int(seed), p.n_repeats > 1, float(beta), p.n_cases)
-    )
-    tables = repeat_tables(p)
-    if p.task == "binary":
-        bodies = [binary_values(t, float(beta)) for t in tables]
-    elif p.task == "multilabel":
-        bodies = [multilabel_values(t, p.labels, train) for t in tables]
-    else:
-        bodies = [multiclass_values(t, p.labels, train) for t in tables]
-    sections = tuple(s for s in SECTIONS[p.task] if all(s in b for b in bodies))
-    d: dict[str, Any] = {"task": p.task, "n": len(p), "n_folds": max(ids.size for ids in p.fold_ids)}
+    train = train_weights(p, train_frequencies)
+    chosen = _choose(p, measures, {"beta": beta, "eps": eps, "severity_ratio": severity_ratio})
+    by_key = {m.key: m for m in chosen}
+    tables = fold_tables(p, chosen, severity_ratio=severity_ratio, eps=eps)
+    repeated = p.repeats is not None
+    estimates: list[Estimate] = []
+    for m in chosen:
+        ctx = Context(p.task, train, p.n_cases)
+        if m.family == "predictions":
+            y = p.y_pred if m.needs == "y_pred" else p.y_score
+            ctx = ctx._replace(y_true=p.y_true, y=y, sample_weight=p.sample_weight)
+        for average in _averages(m, p.task, train):
+            estimates.extend(estimate(m, tables, a.key, average, ctx) for a in m.aggregations)
+    d: dict[str, Any] = {"layout": LAYOUT, "task": p.task, "n": len(p), "n_folds": max(ids.size for ids in p.fold_ids)}
     d["design"] = _design_section(p.design_info())
-    if beta != 1.0:
-        d["beta"] = float(beta)
+    if p.task == "binary":
+        d["pos_label"] = plain(p.pos_label)
+    else:
+        d["labels"] = [plain(v) for v in p.labels]
     if stratified is not None:  # what is not known is absent: null means 0/0 only
         d["stratified"] = bool(stratified)
     if cv_seed is not None:
         d["cv_seed"] = int(cv_seed)
-    if p.task != "binary":
-        d["labels"] = [plain(v) for v in p.labels]
-    else:
-        d["pos_label"] = plain(p.pos_label)
-    for sec in sections:
-        d[sec] = _combine([b[sec] for b in bodies], _mean_or_none)
-    if p.task != "binary":
-        counted = ("tp", "fp", "fn", "tn", "support") + (("tn_cases",) if p.task == "multilabel" else ())
-        d["per_label"] = [
-            {
-                **bodies[0]["per_label"][i],
-                **{k: sum(b["per_label"][i][k] for b in bodies) for k in counted},
-            }
-            for i in range(len(p.labels))
-        ]
-    repeated = p.repeats is not None
-    d["folds"] = [
-        ({"repeat": plain(p.repeat_ids[r]), **fold} if repeated else fold)
-        for r, b in enumerate(bodies)
-        for fold in b["folds"]
-    ]
+    if p.sample_weight is not None:
+        w = np.asarray(p.sample_weight, dtype=float)
+        d["sample_weight"] = {"total": float(np.sum(w)), "n_zero": int(np.count_nonzero(w == 0))}
+    d["measures"] = {m.key: m.describe() for m in chosen}
+    if "h_measure" in by_key and tables:
+        d["measures"]["h_measure"]["options"]["severity_ratio"] = tables[0].severity_ratio
+    d["values"] = [_row(e, by_key[e.quantity], repeated) for e in estimates]
     if repeated:
         d["repeats"] = {
             "n_repeats": p.n_repeats,
             "ids": [plain(v) for v in p.repeat_ids],
-            "per_repeat": [
-                {"repeat": plain(p.repeat_ids[r]), **{sec: b[sec] for sec in sections}} for r, b in enumerate(bodies)
+            "values": [
+                {
+                    "repeat": plain(p.repeat_ids[r]),
+                    "quantity": e.quantity,
+                    "average": e.average,
+                    "aggregation": e.aggregation,
+                    "value": json_value(e.per_repeat[r]),
+                }
+                for e in estimates
+                for r in range(p.n_repeats)
             ],
-            "std": {sec: _combine([b[sec] for b in bodies], _std) for sec in sections},
         }
-    weighted = p.sample_weight is not None
-    if weighted:
-        w = p.sample_weight
-        assert w is not None
-        d["sample_weight"] = {"total": math.fsum(w.tolist()), "n_zero": int(np.count_nonzero(w == 0))}
-    if settings is not None and weighted:
-        d["intervals"] = weighted_intervals({sec: d[sec] for sec in sections}, settings)
-    elif settings is not None:
-        if p.task == "binary":
-            parts = [binary_intervals(t, settings, r) for r, t in enumerate(tables)]
-        else:
-            parts = [
-                multiclass_intervals(t, b, train, settings, r)
-                for r, (t, b) in enumerate(zip(tables, bodies, strict=True))
-            ]
-        d["intervals"] = combine_intervals(parts, settings)
-    d["recommended"], d["notes"] = guidance(d)
+    d["folds"] = _folds(p, tables, estimates, by_key)
+    if p.task != "binary":
+        d["per_label"] = _per_label(p, tables)
+    d["recommended"], d["notes"] = guidance(d, by_key)
     if p.task == "multilabel":
         d["notes"].append(_MULTILABEL_NOTE)
-    if settings is not None:
-        d["notes"].append(interval_note(settings, d["task"], weighted))
-    # the scores against the predicted labels, from each repeat's sort (the mean over repeats where defined)
     defined = [t.prediction_auc for t in tables if t.prediction_auc == t.prediction_auc]
     prediction_auc = float(np.mean(defined)) if defined else None
-    d["warnings"] = score_direction_warnings(d, prediction_auc) + gap_warnings(d)
-    if settings is not None:
-        d["warnings"] += interval_warnings(d)
-    return CVReport(d)
+    d["warnings"] = score_direction_warnings(d, prediction_auc) + gap_warnings(d, by_key)
+    result = CVReport._build(d, by_key)
+    if confidence is not None:
+        result = result._with_intervals(confidence)
+    return result

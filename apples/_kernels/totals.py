@@ -1,0 +1,207 @@
+"""Per-label totals of every fold, and the measures that need nothing more than them.
+
+Every count measure of a cross-validated report reads, per fold and label, three totals: the
+correct predictions of the label (TP), its wrong predictions (FP: predicted, another label true)
+and its misses (FN: true, another label predicted), and the fold's size. Accuracy, Van Asch's
+averages of precision, recall and F (§3), balanced accuracy, Matthews' correlation and Cohen's
+kappa are functions of these totals alone: the q × q confusion matrix is never formed, so the cost
+is O(n + folds · q) whatever the number of labels (20,000 labels take 20,000 cells a fold, not
+4·10^8).
+
+A :class:`LabelTotals` holds arrays with any leading shape and the labels last: ``(k, q)`` for the
+k folds, ``(q,)`` pooled, ``(k, q)`` again for the k leave-one-fold-out tables. Totals are integer
+counts, or float sums of sample weights (each case counts its weight, as ``sklearn.metrics`` does).
+Each measure returns float64 with NaN exactly where it is 0/0 and never a numpy warning; it is
+scale-invariant (weights times 1e-300 or 1e300 give the same value) because it is computed from
+shares of the fold's total, never from products of totals.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from apples._kernels.f_measure import ratio
+
+__all__ = [
+    "LabelTotals",
+    "accuracy",
+    "balanced_accuracy",
+    "cohen_kappa",
+    "hamming_loss",
+    "label_totals",
+    "leave_one_fold_out",
+    "matthews_corrcoef",
+    "multilabel_totals",
+    "pooled",
+    "subset_accuracy",
+]
+
+
+class LabelTotals(NamedTuple):
+    """TP, FP, FN per label (labels last) and the size of each table; multi-label tables also count the cases.
+
+    Single-label: ``n`` is the number (or weight) of cases, and every case adds 1 to one label's TP
+    or to one label's FP and another's FN. Multi-label (Van Asch §5): ``n`` counts cases, each case
+    decides every label, ``exact`` counts the cases whose predicted label set is the gold one.
+    """
+
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    n: np.ndarray
+    exact: np.ndarray | None = None  #: multi-label: cases whose predicted set equals the gold set
+
+    @property
+    def predicted(self) -> np.ndarray:
+        """Cases predicted as each label (TP + FP)."""
+        return self.tp + self.fp
+
+    @property
+    def true(self) -> np.ndarray:
+        """Cases of each label (TP + FN): the support."""
+        return self.tp + self.fn
+
+
+def label_totals(
+    fold: np.ndarray, truth: np.ndarray, pred: np.ndarray, n_folds: int, n_labels: int, weights: np.ndarray | None = None
+) -> LabelTotals:
+    """The totals of each fold, ``(n_folds, n_labels)``, from integer codes; two ``bincount`` calls.
+
+    Weighted totals are sums of weights taken case by case in the data's order (the same bits on every
+    CPU); FP and FN are summed directly, never as a difference of two sums, so a 0 is exactly 0.
+
+    >>> t = label_totals(np.array([0, 0, 1]), np.array([1, 0, 1]), np.array([1, 1, 0]), 2, 2)
+    >>> t.tp.tolist(), t.fp.tolist(), t.fn.tolist(), t.n.tolist()
+    ([[0, 1], [0, 0]], [[0, 1], [1, 0]], [[1, 0], [0, 1]], [2, 1])
+    """
+    q = n_labels
+    base = fold.astype(np.intp) * q
+    wrong = truth != pred
+    by_truth = np.bincount((base + truth) * 2 + wrong, weights=weights, minlength=n_folds * q * 2)
+    by_pred = np.bincount((base + pred) * 2 + wrong, weights=weights, minlength=n_folds * q * 2)
+    by_truth = by_truth.reshape(n_folds, q, 2)
+    tp, fn = by_truth[..., 0], by_truth[..., 1]
+    fp = by_pred.reshape(n_folds, q, 2)[..., 1]
+    n = np.bincount(fold, weights=weights, minlength=n_folds)
+    return LabelTotals(tp, fp, fn, n)
+
+
+def multilabel_totals(fold: np.ndarray, truth: np.ndarray, pred: np.ndarray, n_folds: int) -> LabelTotals:
+    """The totals of each fold from bool indicator tables ``(n, q)`` (Van Asch §5: one decision per label and case).
+
+    >>> t = multilabel_totals(np.array([0, 0, 1]), np.array([[1, 0], [1, 1], [0, 1]], bool),
+    ...                       np.array([[1, 0], [0, 1], [1, 1]], bool), 2)
+    >>> t.tp.tolist(), t.fp.tolist(), t.fn.tolist(), t.n.tolist(), t.exact.tolist()
+    ([[1, 1], [0, 1]], [[0, 0], [1, 0]], [[1, 0], [0, 0]], [2, 1], [1, 0])
+    """
+    q = truth.shape[1]
+    one_hot = np.zeros((n_folds, fold.size), dtype=np.int64)
+    one_hot[fold, np.arange(fold.size)] = 1
+
+    def per_fold(x: np.ndarray) -> np.ndarray:
+        return (one_hot @ x.astype(np.int64)).reshape(n_folds, q)
+
+    tp = per_fold(truth & pred)
+    fp = per_fold(~truth & pred)
+    fn = per_fold(truth & ~pred)
+    n = np.bincount(fold, minlength=n_folds)
+    exact = np.bincount(fold, weights=(truth == pred).all(axis=1), minlength=n_folds).astype(np.int64)
+    return LabelTotals(tp, fp, fn, n, exact)
+
+
+def pooled(t: LabelTotals) -> LabelTotals:
+    """The totals summed over the folds (the first axis), one fold after another (the same bits on every CPU)."""
+
+    def total(a: np.ndarray | None) -> np.ndarray | None:
+        if a is None:
+            return None
+        out = a[0].copy()
+        for j in range(1, a.shape[0]):
+            out += a[j]
+        return out
+
+    return LabelTotals(*(total(a) for a in t))  # type: ignore[arg-type]
+
+
+def leave_one_fold_out(t: LabelTotals) -> LabelTotals:
+    """Row f: the totals of every fold but f (the pooled totals minus fold f's), for the jackknife over folds.
+
+    Integer totals are exact; weighted ones are a difference of float sums, exact to rounding.
+    """
+    total = pooled(t)
+    return LabelTotals(*(None if a is None else s[None, ...] - a for a, s in zip(t, total, strict=True)))  # type: ignore[operator]
+
+
+# -- measures of the totals ------------------------------------------------------------------------------------
+def accuracy(t: LabelTotals) -> np.ndarray:
+    """Single-label accuracy, ΣTP / n; NaN where n = 0 (a fold whose weights are all 0).
+
+    >>> float(accuracy(LabelTotals(np.array([3, 2]), np.array([1, 0]), np.array([0, 1]), np.array(6))))
+    0.8333333333333334
+    """
+    return ratio(t.tp.sum(axis=-1), t.n)
+
+
+def balanced_accuracy(t: LabelTotals) -> np.ndarray:
+    """The mean recall over the labels present (TP + FN > 0), as scikit-learn's ``balanced_accuracy_score``
+    (Brodersen et al. 2010): a label absent from the table is left out, not counted as 0; NaN if none is present.
+    Binary: (TPR + TNR) / 2.
+
+    >>> float(balanced_accuracy(LabelTotals(np.array([3, 2]), np.array([1, 0]), np.array([0, 1]), np.array(6))))
+    0.8333333333333333
+    """
+    recall = ratio(t.tp, t.true)
+    present = ~np.isnan(recall)
+    return ratio(np.where(present, recall, 0.0).sum(axis=-1), present.sum(axis=-1))
+
+
+def _shares(t: LabelTotals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Correct share, predicted and true shares per label: the totals over n (NaN where n = 0)."""
+    n = np.asarray(t.n, dtype=float)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(n > 0, 1.0 / np.where(n > 0, n, 1.0), np.nan)
+    correct = t.tp.sum(axis=-1) * scale[..., 0]
+    return correct, t.predicted * scale, t.true * scale
+
+
+def matthews_corrcoef(t: LabelTotals) -> np.ndarray:
+    """Matthews' correlation coefficient (Matthews 1975), for q > 2 labels Gorodkin's (2004) R_K:
+
+    ``(c − Σ p_k t_k) / √((1 − Σ p_k²)(1 − Σ t_k²))`` with c the correct share and p_k, t_k the shares of cases
+    predicted as and belonging to label k (scikit-learn's ``matthews_corrcoef``). 0/0 (NaN) when every case is
+    predicted as one label, or belongs to one (scikit-learn returns 0 there).
+
+    >>> float(matthews_corrcoef(LabelTotals(np.array([5, 3]), np.array([1, 1]), np.array([1, 1]), np.array(10))))
+    0.5833333333333334
+    """
+    c, p, s = _shares(t)
+    cov = c - (p * s).sum(axis=-1)
+    with np.errstate(invalid="ignore"):
+        den = np.sqrt(np.maximum(1.0 - (p * p).sum(axis=-1), 0.0) * np.maximum(1.0 - (s * s).sum(axis=-1), 0.0))
+    return np.clip(ratio(cov, den), -1.0, 1.0)
+
+
+def cohen_kappa(t: LabelTotals) -> np.ndarray:
+    """Cohen's (1960) kappa, ``(p_o − p_e) / (1 − p_e)`` with p_e = Σ p_k t_k the agreement expected by chance
+    (scikit-learn's ``cohen_kappa_score``, unweighted); NaN where p_e = 1 (one label predicted and true).
+
+    >>> float(cohen_kappa(LabelTotals(np.array([5, 3]), np.array([1, 1]), np.array([1, 1]), np.array(10))))
+    0.5833333333333334
+    """
+    c, p, s = _shares(t)
+    expected = (p * s).sum(axis=-1)
+    return ratio(c - expected, 1.0 - expected)
+
+
+def subset_accuracy(t: LabelTotals) -> np.ndarray:
+    """Multi-label: the share of cases whose predicted label set is the gold set (scikit-learn's accuracy_score)."""
+    assert t.exact is not None
+    return ratio(t.exact, t.n)
+
+
+def hamming_loss(t: LabelTotals) -> np.ndarray:
+    """Multi-label: the share of wrong (case, label) decisions, (ΣFP + ΣFN) / (n q) (scikit-learn's hamming_loss)."""
+    q = t.tp.shape[-1]
+    return ratio((t.fp + t.fn).sum(axis=-1), np.asarray(t.n, dtype=float) * q)

@@ -1,0 +1,236 @@
+"""The fold tables of a cross-validated result: everything its measures are computed from, in one pass.
+
+One pass over an :class:`apples.CVPredictions` gives, for each repeat: the per-label totals of every
+fold (TP, FP, FN and the fold's size: every count measure), the ranking of every fold and of all the
+repeat's scores merged (ROC AUC, average precision and the H-measure per fold and merged, and
+without each fold for the jackknife, from one sort per label), and the per-fold sums of the proper
+scoring rules. Each is built only when a chosen measure needs it. The values and intervals
+(:mod:`apples.measures._evaluate`) read these tables and never the predictions again, except a
+researcher's own measure of one fold's rows (family ``predictions``), which is called on the rows.
+
+Sample weights are scaled by a power of two before they are summed (exact: only the exponent
+changes), so weights of 1e-300 or 1e308 give the values of weights of 1 instead of underflowing to
+0/0 or overflowing to infinity.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from apples._kernels.ranking import FoldRanking, fold_ranking
+from apples._kernels.scoring_rules import case_brier, case_log_loss
+from apples._kernels.totals import LabelTotals, label_totals, multilabel_totals
+from apples._params import ParameterValueError
+from apples.cv.predictions import CVPredictions
+from apples.measures.record import Measure
+
+__all__: list[str] = []  # private: the engine of apples.reporting and apples.comparison
+
+
+class ScoringSums(NamedTuple):
+    """Per-fold sums of a proper scoring rule's case losses (each case times its weight), and the folds' weights."""
+
+    log_loss: np.ndarray  #: (k,), +inf in a fold where some case of weight > 0 has probability 0 for its true label
+    brier: np.ndarray  #: (k,)
+    weight: np.ndarray  #: (k,) the folds' total weights (their sizes without weights)
+    n_infinite: np.ndarray  #: (k,) cases of weight > 0 whose true label got probability 0
+
+
+class RepeatTables(NamedTuple):
+    """One repeat of a cross-validation reduced to what its measures need."""
+
+    fold_ids: np.ndarray  #: the sorted fold ids
+    fold_codes: np.ndarray  #: each row's fold, 0..k-1
+    rows: np.ndarray | slice  #: the repeat's rows in the predictions
+    sizes: np.ndarray  #: rows per fold
+    weights: np.ndarray | None  #: the repeat's sample weights, scaled by a power of two (None: unweighted)
+    totals: LabelTotals | None  #: per-label totals of each fold (weighted with weights), (k, q)
+    row_totals: LabelTotals | None  #: the same counting rows, for folds' sizes and supports (None if unweighted)
+    ranking: list[FoldRanking] | None  #: per label (binary: one): per-fold, merged and leave-one-fold-out values
+    scoring: ScoringSums | None  #: per-fold sums of the log loss and the Brier score
+    prediction_auc: float  #: binary: AUC of the scores for the predicted labels (NaN if undefined or not computed)
+    severity_ratio: float | None = None  #: the H-measure's severity ratio r (None: no H computed)
+
+
+def scaled_weights(w: np.ndarray) -> np.ndarray:
+    """The weights times ``2**-e``, e the binary exponent of the largest: exact, and their sums neither underflow
+    (1e-300) nor overflow (1e308); every ratio of sums is unchanged.
+
+    >>> scaled_weights(np.array([1e-300, 3e-300])).tolist() == [0.25, 0.75]
+    False
+    >>> r = scaled_weights(np.array([1e-300, 3e-300])); float(r[1] / r[0])
+    3.0
+    """
+    top = float(np.max(w)) if w.size else 0.0
+    if top == 0.0 or not np.isfinite(top):
+        return w
+    _, e = np.frexp(top)
+    return np.ldexp(w, -int(e))
+
+
+def train_weights(p: CVPredictions, train: Mapping[Hashable, float] | None) -> np.ndarray | None:
+    """The training frequencies in label order, each label covered and summing to 1 (Van Asch eq. 10, §3.3)."""
+    if train is None:
+        return None
+    if p.task == "binary":
+        raise ParameterValueError(
+            "train_frequencies is for multi-class and multi-label predictions (lfb, Van Asch §3.3); a binary task "
+            "has no label average",
+            param="train_frequencies",
+        )
+    missing = [lab for lab in p.labels if lab not in train]
+    extra = [lab for lab in train if lab not in set(p.labels)]
+    if missing or extra:
+        raise ParameterValueError(
+            f"train_frequencies must give every label of the task ({p.labels[:10]}) and no other: "
+            f"missing {missing[:5]}, extra {extra[:5]}",
+            param="train_frequencies",
+        )
+    weights = np.array([float(train[lab]) for lab in p.labels])
+    if abs(math.fsum(weights.tolist()) - 1.0) > 1e-9:
+        raise ParameterValueError(
+            f"train_frequencies must sum to 1 (relative frequencies, Van Asch eq. 10), they sum to {weights.sum()!r}",
+            param="train_frequencies",
+        )
+    return weights
+
+
+def are_probabilities(scores: np.ndarray | None, task: str) -> bool:
+    """Whether the scores read as probabilities: binary, the positive label's in [0, 1]; multi-class, one column
+    per label in [0, 1] with rows summing to 1 (to 1e-6, as a classifier's ``predict_proba`` gives them)."""
+    if scores is None or scores.size == 0 or scores.dtype.kind not in "biuf":
+        return False
+    if not (np.isfinite(scores).all() and scores.min() >= 0 and scores.max() <= 1):
+        return False
+    if task == "binary":
+        return scores.ndim == 1
+    if task == "multiclass":
+        return scores.ndim == 2 and bool(np.all(np.abs(scores.sum(axis=1) - 1.0) <= 1e-6))
+    return False
+
+
+def _scoring_sums(
+    y: np.ndarray, p: np.ndarray, fold: np.ndarray, k: int, w: np.ndarray | None, eps: float | str | None
+) -> ScoringSums:
+    """Per-fold sums of the binary log loss and Brier score (``y`` 0/1, ``p`` the positive label's probability);
+    ``eps`` clips the probabilities of the log loss to [eps, 1 − eps] ("auto": the machine epsilon of p's dtype)."""
+    weight = np.bincount(fold, weights=w, minlength=k).astype(float)
+    if eps is not None:
+        e = float(np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps) if eps == "auto" else float(eps)
+        losses = case_log_loss(y, np.clip(p, e, 1.0 - e))
+    else:
+        losses = case_log_loss(y, p)
+    infinite = np.isinf(losses) if w is None else np.isinf(losses) & (w > 0)
+    with np.errstate(invalid="ignore"):  # 0 × inf: a case of weight 0 adds nothing
+        ll = losses if w is None else np.where(w > 0, w * losses, 0.0)
+    br = case_brier(y, p) if w is None else w * case_brier(y, p)
+    return ScoringSums(
+        np.bincount(fold, weights=ll, minlength=k),
+        np.bincount(fold, weights=br, minlength=k),
+        weight,
+        np.bincount(fold, weights=infinite, minlength=k).astype(np.int64),
+    )
+
+
+def _severity_ratio(p: CVPredictions, w: np.ndarray | None, severity_ratio: float | None) -> float:
+    """The H-measure's severity ratio r: the given one, or π1/π0 of all the predictions (weighted)."""
+    if severity_ratio is None:
+        positive = p.truth_codes == 1
+        pos = float(positive.sum()) if w is None else float(np.sum(np.where(positive, w, 0.0)))
+        total = float(len(p)) if w is None else float(np.sum(w))
+        neg = total - pos
+        severity_ratio = pos / neg if pos > 0 and neg > 0 else 1.0
+    return severity_ratio
+
+
+def fold_tables(
+    p: CVPredictions,
+    measures: Sequence[Measure],
+    *,
+    jackknife: bool = True,
+    severity_ratio: float | None = None,
+    eps: float | str | None = None,
+) -> list[RepeatTables]:
+    """The fold tables of every repeat that the ``measures`` need (in the sorted order of the repeat ids).
+
+    ``jackknife``: compute the leave-one-fold-out merged ranking values (the intervals of merged values need
+    them; O(folds × cases) for average precision and H). ``severity_ratio``: the H-measure's, None for the
+    class proportions of all the predictions (stated in the report). ``eps``: the log loss's clipping.
+    """
+    families = {m.family for m in measures}
+    want_counts = bool(families & {"counts", "f_measure"}) and p.pred_codes is not None
+    ranking_fields = {m.kernel for m in measures if m.family == "ranking"}
+    want_ranking = bool(ranking_fields) and p.y_score is not None
+    want_scoring = "scoring" in families and are_probabilities(p.y_score, p.task)
+    w_all = None if p.sample_weight is None else scaled_weights(np.asarray(p.sample_weight, dtype=float))
+    ratio = _severity_ratio(p, w_all, severity_ratio) if "h" in ranking_fields and p.task == "binary" else None
+    h_prior = None if ratio is None else (2.0, 1.0 + 1.0 / ratio)
+    q = 2 if p.task == "binary" else len(p.labels)
+    out = []
+    for r in range(p.n_repeats):
+        rows = p.rows(r)
+        fold = p.fold_codes[r]
+        k = p.fold_ids[r].size
+        truth = p.truth_codes[rows]
+        w = None if w_all is None else w_all[rows]
+        totals = row_totals = None
+        if want_counts:
+            assert p.pred_codes is not None
+            pred = p.pred_codes[rows]
+            if p.task == "multilabel":
+                totals = multilabel_totals(fold, truth, pred, k)
+            else:
+                totals = label_totals(fold, truth, pred, k, q, weights=w)
+                if w is not None:
+                    row_totals = label_totals(fold, truth, pred, k, q)
+        ranking = None
+        prediction_auc = float("nan")
+        if want_ranking:
+            assert p.y_score is not None
+            s = p.y_score[rows]
+            # rows of weight 0 are left out of the ranking, as scikit-learn's _binary_clf_curve does
+            keep = slice(None) if w is None or w.all() else w > 0
+            wk = None if w is None else w[keep]
+            options = {"h_prior": h_prior, "jackknife": jackknife}
+            if p.task == "binary":
+                positive = truth == 1
+                other = None if p.pred_codes is None else p.pred_codes[rows][keep] == 1
+                ranking = [fold_ranking(positive[keep], s[keep], fold[keep], k, weights=wk, other=other, **options)]
+                prediction_auc = ranking[0].other_auc_merge
+            else:
+                multi = p.task == "multilabel"
+                ranking = [
+                    fold_ranking(
+                        (truth[:, j] if multi else truth == j)[keep],
+                        s[keep, j],
+                        fold[keep],
+                        k,
+                        weights=wk,
+                        jackknife=jackknife,
+                    )
+                    for j in range(q)
+                ]
+        scoring = None
+        if want_scoring and p.task == "binary":
+            assert p.y_score is not None
+            scoring = _scoring_sums(truth, np.asarray(p.y_score[rows]), fold, k, w, eps)
+        out.append(
+            RepeatTables(
+                fold_ids=p.fold_ids[r],
+                fold_codes=fold,
+                rows=rows,
+                sizes=np.bincount(fold, minlength=k),
+                weights=w,
+                totals=totals,
+                row_totals=row_totals,
+                ranking=ranking,
+                scoring=scoring,
+                prediction_auc=prediction_auc,
+                severity_ratio=ratio,
+            )
+        )
+    return out
