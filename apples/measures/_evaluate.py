@@ -135,8 +135,9 @@ def _jackknife(value: float, without: np.ndarray, fold_ids: np.ndarray, what: st
     bad = ~np.isfinite(without)
     if bad.any():
         f = fold_ids[int(np.flatnonzero(bad)[0])]
+        f = f.item() if isinstance(f, np.generic) else f
         return np.full(k, np.nan), (
-            f"without fold {f!r} the {what} is undefined (that fold holds every case it needs), so the "
+            f"without fold {f} the {what} is undefined (that fold holds every case it needs), so the "
             "leave-one-fold-out jackknife cannot be made"
         )
     return _centred(value, k * value - (k - 1) * without), None

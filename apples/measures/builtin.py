@@ -181,10 +181,12 @@ _RECORDS = (
         aggregations=(POOLED, AVERAGED_NAN),
         averages=_AVERAGES,
         undefined_text="a label's undefined precision or recall counts 0 (Van Asch §4.1)",
+        recommended="pooled",
         guidance=(
             "Macro-F has two definitions: F of the macro precision and recall (f_of_averages) and the mean of "
             "per-label F (mean_f, scikit-learn's f1_score average='macro'); they differ (Van Asch §3)."
         ),
+        fold_undefined="no label weighted in the fold (lfb with test frequencies: no case)",
         references=f"{_VA}, §3, eq. (3).",
         options={"beta": 1.0},
     ),
@@ -197,6 +199,12 @@ _RECORDS = (
         aggregations=(POOLED, AVERAGED_NAN),
         averages=_AVERAGES,
         undefined_text="a label whose F is 0/0 counts 0 (Van Asch §4.1)",
+        recommended="pooled",
+        guidance=(
+            "Multi-class F: report it of the counts pooled over each repeat's folds, as F_tp,fp; averaging per fold "
+            "lets a label absent from a fold count 0 there (Van Asch §4.1, §7)."
+        ),
+        fold_undefined="no label weighted in the fold (lfb with test frequencies: no case)",
         references=f"{_VA}, §3, eq. (4).",
         options={"beta": 1.0},
     ),
@@ -283,6 +291,7 @@ _RECORDS = (
         aggregations=(POOLED, AVERAGED_SKIP),
         undefined_text="never 0/0 (every fold holds a case)",
         recommended="pooled",
+        fold_undefined="no case in the fold",
         references="Van Asch (2013) §5; scikit-learn's accuracy_score on label sets.",
     ),
     Measure(
@@ -295,6 +304,7 @@ _RECORDS = (
         greater_is_better=False,
         undefined_text="never 0/0 (every fold holds a case)",
         recommended="pooled",
+        fold_undefined="no case in the fold",
         references="Van Asch (2013) §5; scikit-learn's hamming_loss.",
     ),
     Measure(

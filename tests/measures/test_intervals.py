@@ -1,0 +1,143 @@
+"""The intervals of every value, written out: the corrected repeated k-fold t over fold values or jackknife
+pseudo-values (Nadeau & Bengio 2003; Bouckaert & Frank 2004), each point computed with scikit-learn."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn import metrics as skm
+
+import apples
+
+
+def _w(p, idx):
+    return None if p.sample_weight is None else p.sample_weight[idx]
+
+
+def _corrected(value, points, n_train, n_test, level=0.95, bounds=(0.0, 1.0)):
+    j = points.size
+    half = stats.t.ppf(0.5 + level / 2, j - 1) * math.sqrt((1 / j + n_test / n_train) * points.var(ddof=1))
+    return max(bounds[0], value - half), min(bounds[1], value + half)
+
+
+def _sizes(p, parts):
+    tests = [f.size for _, folds in parts(p) for f in folds]
+    n_test = float(np.mean(tests))
+    return float(np.mean([rows.size for rows, _ in parts(p)])) - n_test, n_test
+
+
+def _pseudo(p, parts, metric):
+    """Each repeat's jackknife pseudo-values k·V − (k − 1)·V₋f, shifted to mean V, and each repeat's V."""
+    points, values = [], []
+    for rows, folds in parts(p):
+        v = metric(rows)
+        k = len(folds)
+        without = np.array([metric(np.setdiff1d(rows, f)) for f in folds])
+        ps = k * v - (k - 1) * without
+        points.append(ps - ps.mean() + v)
+        values.append(v)
+    return float(np.mean(values)), np.concatenate(points)
+
+
+def test_pooled_f_interval_is_the_corrected_t_over_jackknife_pseudo_values(binary, fold_parts):
+    p = binary
+
+    def f1(idx):
+        return skm.f1_score(p.y_true[idx], p.y_pred[idx], pos_label=p.pos_label, sample_weight=_w(p, idx))
+
+    value, points = _pseudo(p, fold_parts, f1)
+    n_train, n_test = _sizes(p, fold_parts)
+    r = apples.report(p, measures=["f_measure"])
+    ci = r.confidence_interval(0.9, quantity="f_measure", aggregation="tp_fp")
+    assert ci.estimate == pytest.approx(value, abs=1e-12)
+    assert (ci.low, ci.high) == pytest.approx(_corrected(value, points, n_train, n_test, 0.9), abs=1e-10)
+    assert ci.method == ("jackknife_corrected_repeated_t" if p.n_repeats > 1 else "jackknife_corrected_t")
+
+
+def test_averaged_interval_is_the_corrected_t_over_the_fold_values(binary, fold_parts):
+    p = binary
+
+    def acc(idx):
+        return skm.accuracy_score(p.y_true[idx], p.y_pred[idx], sample_weight=_w(p, idx))
+
+    points = np.array([acc(f) for _, folds in fold_parts(p) for f in folds])
+    value = np.mean([np.mean([acc(f) for f in folds]) for _, folds in fold_parts(p)])
+    n_train, n_test = _sizes(p, fold_parts)
+    frame = apples.report(p, measures=["accuracy"]).confidence_interval(0.95)
+    row = frame[(frame.quantity == "accuracy") & (frame.aggregation == "avg")].iloc[0]
+    assert (row.low, row.high) == pytest.approx(_corrected(value, points, n_train, n_test), abs=1e-10)
+
+
+def test_mcc_interval_is_clipped_to_its_range_and_multiclass_macro_f_uses_the_jackknife(multiclass, fold_parts):
+    p = multiclass
+
+    def macro_f(idx):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return skm.f1_score(
+                p.y_true[idx], p.y_pred[idx], labels=p.labels, average="macro", sample_weight=_w(p, idx),
+                zero_division=0,
+            )
+
+    value, points = _pseudo(p, fold_parts, macro_f)
+    n_train, n_test = _sizes(p, fold_parts)
+    r = apples.report(p, measures=["mean_f", "mcc"], confidence=0.95)
+    ci = r.confidence_interval(quantity="mean_f", aggregation="pooled", average="macro")
+    assert (ci.low, ci.high) == pytest.approx(_corrected(value, points, n_train, n_test), abs=1e-10)
+    stored = next(x for x in r.to_dict()["values"] if x["quantity"] == "mcc" and x["aggregation"] == "pooled")
+    assert -1.0 <= stored["interval"]["low"] <= stored["value"] <= stored["interval"]["high"] <= 1.0
+
+
+def test_the_interval_at_any_level_survives_the_json_round_trip(binary):
+    r = apples.report(binary, measures=["f_measure", "accuracy"])
+    back = apples.CVReport.from_json(r.to_json())
+    for level in (0.5, 0.95, 0.999):
+        a = r.confidence_interval(level)
+        b = back.confidence_interval(level)
+        np.testing.assert_array_equal(a[["low", "high"]].to_numpy(), b[["low", "high"]].to_numpy())
+
+
+def test_hold_out_splits_use_the_corrected_resampled_t_over_the_splits_values():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import ShuffleSplit
+    from sklearn.naive_bayes import GaussianNB
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[:200, :4], y[:200]
+    p = apples.cross_val_predictions(GaussianNB(), X, y, cv=ShuffleSplit(6, test_size=0.25, random_state=0))
+    assert p.design == "repeated hold-out"
+    values = []
+    rep = np.unique(p.repeats, return_inverse=True)[1]
+    for r in range(6):
+        idx = rep == r
+        values.append(skm.accuracy_score(p.y_true[idx], p.y_pred[idx]))
+    values = np.array(values)
+    n_test = 50.0
+    ci = apples.report(p, measures=["accuracy"]).confidence_interval(quantity="accuracy", aggregation="pooled")
+    assert ci.method == "corrected_resampled_t"
+    assert (ci.low, ci.high) == pytest.approx(_corrected(values.mean(), values, 200 - n_test, n_test), abs=1e-12)
+
+
+def test_without_cases_or_n_cases_a_hold_out_interval_says_why_it_is_missing():
+    y = np.array([0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0])
+    p = apples.CVPredictions(y, folds=np.zeros(12, int), repeats=np.repeat([0, 1, 2], 4), y_pred=y[::-1])
+    r = apples.report(p, measures=["accuracy"], confidence=0.95)
+    row = r.to_dict()["values"][0]
+    assert row["interval"]["low"] is None and "n_cases" in row["interval"]["reason"]
+    with pytest.raises(ValueError, match="n_cases") as err:
+        r.confidence_interval(quantity="accuracy", aggregation="pooled")
+    assert err.value.param == "quantity"
+
+
+def test_a_fold_holding_every_positive_prediction_leaves_no_jackknife_and_says_why():
+    y = np.array([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0])
+    pred = np.array([1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])  # every positive prediction is in fold 0
+    p = apples.CVPredictions(y, folds=np.repeat([0, 1, 2], 4), y_pred=pred)
+    r = apples.report(p, measures=["precision"], confidence=0.95)
+    row = next(x for x in r.to_dict()["values"] if x["aggregation"] == "pooled")
+    assert row["value"] == 0.5 and row["interval"]["low"] is None
+    assert "without fold 0" in row["interval"]["reason"]

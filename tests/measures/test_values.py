@@ -1,0 +1,190 @@
+"""Every built-in measure under every aggregation against scikit-learn (and hmeasure) computed fold by fold.
+
+The predictions come from apples.cross_val_predictions on bundled data sets (binary with string labels whose
+positive sorts first, repeated, weighted; multi-class; multi-label). Each expected value is scikit-learn's
+function on the rows of a fold (the "avg" aggregations: their mean under the record's 0/0 rule) or of a whole
+repeat (pooled and merged), averaged over the repeats, as apples.report documents.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+import apples
+from apples.measures import MEASURES
+
+
+
+def _w(p, idx):
+    return None if p.sample_weight is None else p.sample_weight[idx]
+
+
+def _mean_over_repeats(p, pooled, per_fold, policy, parts):
+    """(pooled over each repeat, averaged over each repeat's folds) averaged over the repeats."""
+    pooled_values, avg_values = [], []
+    for rows, folds in parts(p):
+        pooled_values.append(pooled(rows))
+        values = np.array([per_fold(f) for f in folds], dtype=float)
+        if policy == "zero":
+            values = np.nan_to_num(values)
+        elif policy == "skip":
+            values = values[~np.isnan(values)]
+        avg_values.append(values.mean())
+    return float(np.mean(pooled_values)), float(np.mean(avg_values))
+
+
+def _quiet(f):
+    def g(*args, **kw):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return f(*args, **kw)
+
+    return g
+
+
+def _binary_expected(p, key):
+    pos = p.pos_label
+    t, y = p.y_true, p.y_pred
+
+    def sk(metric, **kw):
+        return _quiet(lambda idx: metric(t[idx], y[idx], sample_weight=_w(p, idx), **kw))
+
+    if key == "precision":
+        return sk(skm.precision_score, pos_label=pos, zero_division=np.nan), "zero"
+    if key == "recall":
+        return sk(skm.recall_score, pos_label=pos, zero_division=np.nan), "zero"
+    if key == "accuracy":
+        return sk(skm.accuracy_score), "skip"
+    if key == "balanced_accuracy":
+        return sk(skm.balanced_accuracy_score), "skip"
+    if key == "mcc":
+        return sk(skm.matthews_corrcoef), "zero"  # scikit-learn gives 0 where MCC is 0/0
+    if key == "cohen_kappa":
+        return sk(skm.cohen_kappa_score), "skip"
+    raise KeyError(key)
+
+
+@pytest.mark.parametrize("key", ["precision", "recall", "accuracy", "balanced_accuracy", "mcc", "cohen_kappa"])
+def test_binary_count_measures_pooled_and_averaged_are_sklearns(binary, key, fold_parts):
+    metric, policy = _binary_expected(binary, key)
+    r = apples.report(binary, measures=[key])
+    pooled, avg = _mean_over_repeats(binary, metric, metric, policy, fold_parts)
+    assert r.value(key, "pooled") == pytest.approx(pooled, abs=1e-12)
+    assert r.value(key, "avg") == pytest.approx(avg, abs=1e-12)
+
+
+def test_binary_f_measure_five_aggregations_are_sklearns_per_fold(binary, fold_parts):
+    p = binary
+    pos = p.pos_label
+    r = apples.report(p, measures=["f_measure"])
+
+    def f1(idx):
+        return _quiet(skm.f1_score)(p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=0)
+
+    def prf(idx):
+        prec = _quiet(skm.precision_score)(p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=np.nan)
+        rec = _quiet(skm.recall_score)(p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=np.nan)
+        return prec, rec
+
+    tp_fp, avg, pr_re, avg_skip, pr_re_skip = [], [], [], [], []
+    for rows, folds in fold_parts(p):
+        tp_fp.append(f1(rows))
+        pr = np.array([prf(f) for f in folds])
+        valid = ~np.isnan(pr).any(axis=1)  # V = 1: precision and recall defined (F&S §2.3)
+        fs = np.array([f1(f) for f in folds])
+        avg.append(np.mean(np.where(valid, fs, 0.0)))
+        avg_skip.append(np.mean(fs[valid]))
+        harmonic = lambda a, b: 0.0 if a + b == 0 else 2 * a * b / (a + b)  # noqa: E731
+        zero = np.nan_to_num(pr)
+        pr_re.append(harmonic(zero[:, 0].mean(), zero[:, 1].mean()))
+        pr_re_skip.append(harmonic(pr[valid, 0].mean(), pr[valid, 1].mean()))
+    for key, expected in (("tp_fp", tp_fp), ("avg", avg), ("pr_re", pr_re), ("avg_skip", avg_skip), ("pr_re_skip", pr_re_skip)):
+        assert r.value("f_measure", key) == pytest.approx(np.mean(expected), abs=1e-12), key
+
+
+def _multi_expected(p, key, average):
+    labels = list(range(len(p.labels))) if p.task == "multilabel" else p.labels
+    t, y = p.y_true, p.y_pred
+    sk_average = {"macro": "macro", "micro": "micro", "lfb_test": "weighted"}[average]
+
+    def sk(metric):
+        return _quiet(
+            lambda idx: metric(t[idx], y[idx], labels=labels, average=sk_average, sample_weight=_w(p, idx), zero_division=0)
+        )
+
+    if key == "precision":
+        return sk(skm.precision_score)
+    if key == "recall":
+        return sk(skm.recall_score)
+    if key == "mean_f":
+        return sk(skm.f1_score)
+    if key == "f_of_averages":
+        prec, rec = sk(skm.precision_score), sk(skm.recall_score)
+
+        def f(idx):
+            a, b = prec(idx), rec(idx)
+            return 0.0 if a + b == 0 else 2 * a * b / (a + b)
+
+        return f
+    raise KeyError(key)
+
+
+@pytest.mark.parametrize("key", ["precision", "recall", "mean_f", "f_of_averages"])
+@pytest.mark.parametrize("average", ["macro", "micro", "lfb_test"])
+def test_label_averages_are_sklearns_multiclass_and_multilabel(multiclass, multilabel, key, average, fold_parts):
+    for p in (multiclass, multilabel):
+        r = apples.report(p, measures=[key])
+        metric = _multi_expected(p, key, average)
+        pooled, avg = _mean_over_repeats(p, metric, metric, "nan", fold_parts)
+        assert r.value(key, "pooled", average=average) == pytest.approx(pooled, abs=1e-12)
+        assert r.value(key, "avg", average=average) == pytest.approx(avg, abs=1e-12)
+
+
+@pytest.mark.parametrize("key", ["accuracy", "balanced_accuracy", "mcc", "cohen_kappa"])
+def test_multiclass_measures_of_the_whole_table_are_sklearns(multiclass, key, fold_parts):
+    p = multiclass
+    metric = {
+        "accuracy": skm.accuracy_score,
+        "balanced_accuracy": skm.balanced_accuracy_score,
+        "mcc": skm.matthews_corrcoef,
+        "cohen_kappa": skm.cohen_kappa_score,
+    }[key]
+    policy = MEASURES[key].aggregation("avg").undefined
+    f = _quiet(lambda idx: metric(p.y_true[idx], p.y_pred[idx], sample_weight=_w(p, idx)))
+    r = apples.report(p, measures=[key])
+    pooled, avg = _mean_over_repeats(p, f, f, policy, fold_parts)
+    assert r.value(key, "pooled") == pytest.approx(pooled, abs=1e-12)
+    assert r.value(key, "avg") == pytest.approx(avg, abs=1e-12)
+
+
+@pytest.mark.parametrize("key", ["subset_accuracy", "hamming_loss"])
+def test_multilabel_subset_accuracy_and_hamming_loss_are_sklearns(multilabel, key, fold_parts):
+    p = multilabel
+    metric = skm.accuracy_score if key == "subset_accuracy" else skm.hamming_loss
+    f = lambda idx: metric(p.y_true[idx], p.y_pred[idx])  # noqa: E731
+    r = apples.report(p, measures=[key])
+    pooled, avg = _mean_over_repeats(p, f, f, "skip", fold_parts)
+    assert r.value(key, "pooled") == pytest.approx(pooled, abs=1e-12)
+    assert r.value(key, "avg") == pytest.approx(avg, abs=1e-12)
+
+
+def test_every_builtin_measure_is_in_some_report_of_the_study(studies):
+    """The studies above reach every record (a record no test reaches is untested)."""
+    seen = set()
+    for name in ("binary", "binary_repeated", "binary_weighted", "multiclass", "multilabel"):
+        seen |= set(apples.report(studies[name]).to_dict()["measures"])
+    assert seen == set(MEASURES)
+
+
+def test_values_lie_in_their_measures_ranges(studies):
+    for name in ("binary", "binary_weighted", "multiclass", "multilabel"):
+        d = apples.report(studies[name]).to_dict()
+        for row in d["values"]:
+            lo, hi = (float(v) for v in d["measures"][row["quantity"]]["range"])
+            assert row["value"] is None or lo <= row["value"] <= hi, row
+            assert not math.isnan(row["value"] if row["value"] is not None else 0.0)
