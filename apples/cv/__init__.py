@@ -11,11 +11,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from apples.cv.aggregations import (
-        AGGREGATION_NAMES,
         CV_F_METHODS,
         F_AGGREGATIONS,
-        QUANTITY_NAMES,
-        REPORT_SECTIONS,
         FAggregation,
     )
     from apples.cv.confusion import (
@@ -62,15 +59,12 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "AGGREGATION_NAMES",
     "COUNT_KEYS",
     "CV_F_METHODS",
     "CV_PREDICTIONS",
     "CV_ROC_AUC_METHODS",
     "F_AGGREGATIONS",
-    "QUANTITY_NAMES",
     "RANKING_METRICS",
-    "REPORT_SECTIONS",
     "CVPredictions",
     "CVScoringRule",
     "FAggregation",
@@ -102,12 +96,9 @@ __all__ = [
 
 #: The module that defines each name: imported when the name is first used.
 _SOURCES = {
-    "AGGREGATION_NAMES": "apples.cv.aggregations",
     "CV_F_METHODS": "apples.cv.aggregations",
     "FAggregation": "apples.cv.aggregations",
     "F_AGGREGATIONS": "apples.cv.aggregations",
-    "QUANTITY_NAMES": "apples.cv.aggregations",
-    "REPORT_SECTIONS": "apples.cv.aggregations",
     "cv_accuracy": "apples.cv.confusion",
     "cv_f_measure": "apples.cv.confusion",
     "cv_table": "apples.cv.confusion",

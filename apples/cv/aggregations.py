@@ -1,5 +1,6 @@
-"""The vocabulary of aggregation over folds, in one place: each F aggregation's method, 0/0 policy,
-symbol, name and colour, and the names of every quantity and aggregation the report prints.
+"""The five cross-validated F-measures of Forman & Scholz, in one place: each one's method, 0/0 policy,
+symbol, name and colour (the figures and ``cv_f_measure`` use them; the report's measures are records,
+:mod:`apples.measures`).
 
 Introduced in notebook 01. Forman & Scholz (2010) §2.3 name five cross-validated F-measures. In
 apples each is a ``method`` of :func:`apples.cv_f_measure` with an ``undefined`` policy for the
@@ -24,11 +25,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
-    "AGGREGATION_NAMES",
     "CV_F_METHODS",
     "F_AGGREGATIONS",
-    "QUANTITY_NAMES",
-    "REPORT_SECTIONS",
     "FAggregation",
 ]
 
@@ -59,34 +57,3 @@ F_AGGREGATIONS: dict[str, FAggregation] = {
         FAggregation("pr_re_skip", "pr_re", "skip", "F~_pr,re", "defined folds", "#ff7f0e"),
     )
 }
-
-#: The quantity sections of a report, by task, in the order they are printed.
-REPORT_SECTIONS: dict[str, tuple[str, ...]] = {
-    "binary": ("f_measure", "precision", "recall", "accuracy", "roc_auc", "average_precision"),
-    "multiclass": ("precision", "recall", "f_of_averages", "mean_f", "accuracy", "roc_auc"),
-}
-
-#: How the report prints each quantity.
-QUANTITY_NAMES: dict[str, str] = {
-    "f_measure": "F-measure",
-    "precision": "precision",
-    "recall": "recall",
-    "accuracy": "accuracy",
-    "roc_auc": "ROC AUC",
-    "average_precision": "average precision",
-    "f_of_averages": "F of averaged P, R",
-    "mean_f": "mean of per-label F",
-}
-
-#: How the report prints each aggregation: the F keys, and pooled, averaged, merged.
-AGGREGATION_NAMES: dict[str, str] = {
-    **{a.key: f"{a.symbol} ({a.name})" for a in F_AGGREGATIONS.values()},
-    "avg": "averaged over folds",
-    "pooled": "pooled over folds",
-    "merge": "merged scores",
-}
-
-
-def aggregation_symbol(section: str, key: str) -> str:
-    """The short name of one aggregation of a report section: F's paper symbol, else the key (pooled, avg, merge)."""
-    return F_AGGREGATIONS[key].symbol if section == "f_measure" else key

@@ -46,6 +46,7 @@ from apples._kernels.totals import (
     matthews_corrcoef,
     subset_accuracy,
 )
+from apples.cv.aggregations import F_AGGREGATIONS
 from apples.measures._evaluate import label_average
 from apples.measures.record import (
     AVERAGED_NAN,
@@ -106,12 +107,17 @@ def _whole(function: Any) -> Any:
     return kernel
 
 
-_F_AGGREGATIONS = (
-    Aggregation("tp_fp", "pooled", "nan", "pooled counts", "F_tp,fp"),
-    Aggregation("avg", "avg", "zero", "averaged over folds", "F_avg"),
-    Aggregation("pr_re", "pr_re", "zero", "of averaged P, R", "F_pr,re"),
-    Aggregation("avg_skip", "avg", "skip", "defined folds", "F~_avg"),
-    Aggregation("pr_re_skip", "pr_re", "skip", "defined folds", "F~_pr,re"),
+#: The five F aggregations of Forman & Scholz §2.3 (apples.cv's vocabulary), as the F record's aggregations; the
+#: report's F_tp,fp is undefined (not 0) where TP = FP = FN = 0 in every fold: there is nothing to measure.
+_F_AGGREGATIONS = tuple(
+    Aggregation(
+        a.key,
+        "pooled" if a.method == "tp_fp" else a.method,
+        "nan" if a.method == "tp_fp" else a.undefined,
+        a.name,
+        a.symbol,
+    )
+    for a in F_AGGREGATIONS.values()
 )
 
 _RANKING_FALLBACK = (
