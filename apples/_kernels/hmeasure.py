@@ -7,12 +7,14 @@ integral against the Beta(α, β) prior is a difference of regularised incomplet
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from scipy.special import betainc
 
-from apples._kernels.ranking import CumulativeCounts
+if TYPE_CHECKING:  # at run time only its attributes are read: apples._kernels.ranking imports this module
+    from apples._kernels.ranking import CumulativeCounts
 
 __all__ = [
     "Hull",
@@ -21,6 +23,8 @@ __all__ = [
     "h_losses",
     "minimum_loss",
     "reversed_ranks",
+    "segment_h",
+    "segment_upper_hull",
     "upper_hull",
 ]
 
@@ -138,3 +142,116 @@ def minimum_loss(fp: np.ndarray, tp: np.ndarray, n_pos: int, n_neg: int, cost: n
 def reversed_ranks(scores: np.ndarray) -> np.ndarray:
     """Scores in reverse order, ties kept: minus their dense ranks (negating would wrap a uint64 around)."""
     return -np.unique(scores, return_inverse=True)[1].reshape(-1)
+
+
+# -- many hulls at once: every fold and the merged scores, counts or sums of weights ---------------------------------
+#: Shewchuk's bound on the error of a float orientation determinant (``ccwerrboundA``, Shewchuk 1997 §4.3):
+#: when ``|l − r| > (3 + 16ε)ε (|l| + |r|)`` the computed sign of ``l − r`` is the true one.
+_ORIENT_BOUND = (3.0 + 16.0 * 2.0**-53) * 2.0**-53
+
+
+def _turn(xo: float, yo: float, xa: float, ya: float, xb: float, yb: float) -> int:
+    """The sign of ``(xa − xo)(yb − yo) − (ya − yo)(xb − xo)`` for Python ints (exact) or floats (Shewchuk's
+    filter, then rational arithmetic on the floats as given when the filter cannot decide)."""
+    left = (xa - xo) * (yb - yo)
+    right = (ya - yo) * (xb - xo)
+    det = left - right
+    if isinstance(det, int) or abs(det) > _ORIENT_BOUND * (abs(left) + abs(right)):
+        return (det > 0) - (det < 0)
+    fo, go, fa, ga, fb, gb = (Fraction(v) for v in (xo, yo, xa, ya, xb, yb))
+    exact = (fa - fo) * (gb - go) - (ga - go) * (fb - fo)
+    return (exact > 0) - (exact < 0)
+
+
+def segment_upper_hull(x: np.ndarray, y: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    """Indices of the upper convex hull of each segment's points, collinear and repeated points dropped.
+
+    ``seg`` is non-decreasing; within a segment the points are sorted by x, then y (ROC points from the
+    origin on), and its first and last points are always vertices. Integer coordinates are tested exactly
+    (int64 products, exact for coordinates below 3·10^9). Float coordinates (sums of weights) are tested
+    with Shewchuk's error bound and, when it cannot decide, in rational arithmetic: the orientation of the
+    floats as given is exact unless a product underflows (coordinates 2**-500 apart, immaterial to H).
+
+    >>> segment_upper_hull(np.array([0, 0, 1, 2, 0, 1, 2]), np.array([0, 1, 2, 2, 0, 0, 2]),
+    ...                    np.array([0, 0, 0, 0, 1, 1, 1])).tolist()
+    [0, 1, 2, 3, 4, 6]
+    >>> segment_upper_hull(np.array([0.0, 0.1, 0.3]), np.array([0.0, 0.2, 0.6]), np.zeros(3, int)).tolist()
+    [0, 2]
+    """
+    exact = x.dtype.kind in "iu"
+    idx = np.arange(x.size)
+    # the vectorised pre-pass of upper_hull, within segments: a point certainly on or below the chord of its two
+    # neighbours (of its own segment) is not a vertex; a float test the bound cannot decide keeps the point
+    for _ in range(64):
+        if idx.size < 3:
+            break
+        o, a, b = idx[:-2], idx[1:-1], idx[2:]
+        left = (x[a] - x[o]) * (y[b] - y[o])
+        right = (y[a] - y[o]) * (x[b] - x[o])
+        below = left - right >= (0 if exact else _ORIENT_BOUND * (np.abs(left) + np.abs(right)))
+        drop = below & (seg[o] == seg[a]) & (seg[a] == seg[b])
+        if not drop.any():
+            break
+        idx = idx[np.r_[True, ~drop, True]]
+    xs, ys, ss = x[idx].tolist(), y[idx].tolist(), seg[idx].tolist()
+    hull: list[int] = []
+    base, current = 0, None
+    for k in range(len(xs)):
+        if ss[k] != current:
+            base, current = len(hull), ss[k]
+        while len(hull) - base >= 2:
+            o_, a_ = hull[-2], hull[-1]
+            if _turn(xs[o_], ys[o_], xs[a_], ys[a_], xs[k], ys[k]) >= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(k)
+    return idx[np.array(hull, dtype=np.intp)]
+
+
+def segment_h(
+    x: np.ndarray,
+    y: np.ndarray,
+    seg: np.ndarray,
+    n_pos: np.ndarray,
+    n_neg: np.ndarray,
+    a: float,
+    b: float,
+) -> np.ndarray:
+    """Hand's H of every segment under one Beta(a, b) prior; NaN for a segment without positives or negatives.
+
+    Each segment's points are ROC points (FP, TP) from its origin (0, 0) to its end (``n_neg``, ``n_pos``),
+    sorted as :func:`segment_upper_hull` needs; points inside the hull may be left out (only the hull
+    matters). L and L_max are those of :func:`h_losses` with the segment's own class proportions (Hand 2009
+    §6), integrated exactly; ``H = 1 − L / L_max`` as :func:`h_of_losses`, the clip to [0, 1] removing
+    rounding only.
+
+    >>> segment_h(np.array([0, 0, 1, 2]), np.array([0, 1, 2, 2]), np.zeros(4, int), np.array([2]),
+    ...           np.array([2]), 2.0, 2.0).round(12).tolist()   # h_measure([1, 0, 1, 0], [.9, .8, .3, .1], ratio 1)
+    [0.5]
+    """
+    k = n_pos.size
+    v = segment_upper_hull(x, y, seg)
+    sv, fp, tp = seg[v], x[v], y[v]
+    first = np.r_[True, sv[1:] != sv[:-1]]
+    last = np.r_[sv[1:] != sv[:-1], True]
+    d_tp, d_fp = np.diff(tp), np.diff(fp)
+    with np.errstate(divide="ignore", invalid="ignore"):  # an empty segment's two points coincide: masked below
+        edge_cost = d_tp / (d_tp + d_fp)
+    cost_high = np.where(first, 1.0, np.r_[1.0, edge_cost])
+    cost_low = np.where(last, 0.0, np.r_[edge_cost, 0.0])
+    n_pos_f = n_pos.astype(np.float64)
+    n = n_pos_f + n_neg
+    nv = n[sv]
+    w_fp = a / (a + b) * (betainc(a + 1, b, cost_high) - betainc(a + 1, b, cost_low))
+    w_fn = b / (a + b) * (betainc(a, b + 1, cost_high) - betainc(a, b + 1, cost_low))
+    both = (n_pos > 0) & (n_neg > 0)  # a segment with one class (or none) has no H: its terms are left out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = fp / nv * w_fp + (n_pos[sv] - tp) / nv * w_fn
+        loss = np.bincount(sv, weights=np.where(both[sv], terms, 0.0), minlength=k)
+        pi1 = n_pos_f / n
+        pi0 = 1.0 - pi1
+        max_loss = pi0 * a / (a + b) * betainc(a + 1, b, pi1) + pi1 * b / (a + b) * (1.0 - betainc(a, b + 1, pi1))
+        ratio = np.where(max_loss > 0, loss / max_loss, np.nan)
+    defined = both & np.isfinite(ratio)  # a NaN loss stays NaN: never clipped into a number
+    return np.where(defined, np.clip(1.0 - np.where(defined, ratio, 0.0), 0.0, 1.0), np.nan)

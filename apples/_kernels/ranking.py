@@ -9,9 +9,11 @@ for ``score >= t``; a group of tied scores is one threshold, one diagonal ROC st
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from apples._kernels.fold_jackknife import RankGroups, h_of_groups, merged_without, pairs_touching_folds
 
 __all__ = [
     "CumulativeCounts",
@@ -22,7 +24,28 @@ __all__ = [
     "fold_ranking",
     "precision_at_k_from_counts",
     "roc_points",
+    "scaled_weights",
 ]
+
+
+def scaled_weights(w: np.ndarray) -> np.ndarray:
+    """Weights times ``2**-e``, ``e`` the binary exponent of the largest: exact, the largest then in [0.5, 1).
+
+    Every ranking measure, mean loss and rate is a ratio of sums of weights of one degree, so it is unchanged,
+    bit for bit, by this scaling, while its sums and their products can no longer overflow (weights near 1e308)
+    nor underflow (every weight 5e-324: ``n_pos · n_neg`` would be 0). Only a weight below ``2**-1022`` times the
+    largest loses bits (it becomes subnormal), and it is then immaterial to every sum. All zeros stay zeros.
+
+    >>> scaled_weights(np.array([1e308, 5e307])).tolist()   # 1e308 = 0.5562... · 2**1023
+    [0.5562684646268004, 0.2781342323134002]
+    >>> scaled_weights(np.array([5e-324, 5e-324, 0.0])).tolist()
+    [0.5, 0.5, 0.0]
+    """
+    w = np.asarray(w, dtype=np.float64)
+    top = w.max() if w.size else 0.0
+    if not top > 0:
+        return w
+    return np.ldexp(w, -int(np.frexp(top)[1]))
 
 
 class CumulativeCounts(NamedTuple):
@@ -144,13 +167,22 @@ def precision_at_k_from_counts(c: CumulativeCounts, k: int, ties: str) -> float:
 
 
 class FoldRanking(NamedTuple):
-    """ROC AUC and average precision per fold (NaN where undefined) and on the merged scores."""
+    """ROC AUC and average precision per fold (NaN where undefined) and on the merged scores.
+
+    The fields after ``other_auc_merge`` are computed only when :func:`fold_ranking` is asked for them
+    (``h_prior=``, ``jackknife=True``); otherwise they keep their defaults (None, NaN).
+    """
 
     auc: np.ndarray
     ap: np.ndarray
     auc_merge: float
     ap_merge: float
     other_auc_merge: float = float("nan")  #: the merged AUC of a second indicator (``other=``), from the same sort
+    h: np.ndarray | None = None  #: (k,) Hand's H of each fold under ``h_prior`` (NaN with one class)
+    h_merge: float = float("nan")  #: H of the merged scores under ``h_prior``
+    auc_merge_without: np.ndarray | None = None  #: (k,) the merged AUC of every fold but f (``jackknife=True``)
+    ap_merge_without: np.ndarray | None = None  #: (k,) the merged AP of every fold but f
+    h_merge_without: np.ndarray | None = None  #: (k,) the merged H of every fold but f (with ``h_prior``)
 
 
 def _merged_auc(scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None) -> float:
@@ -177,8 +209,9 @@ def _merged_auc(scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | 
 
 def _segments(
     scores: np.ndarray, positive: np.ndarray, seg: np.ndarray, n_seg: int, weights: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """AUC and AP of each segment of ``scores``, sorted ascending within each segment (``seg`` non-decreasing).
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """AUC, AP and twice the Mann–Whitney count of each segment of ``scores``, sorted ascending within each
+    segment (``seg`` non-decreasing).
 
     A group is a run of equal scores within a segment. With ``pos_g``, ``neg_g`` its positives and
     negatives (their weights, with ``weights``), ``below`` the negatives of lower groups in the
@@ -217,7 +250,7 @@ def _segments(
         ap_terms = np.bincount(seg_g, weights=terms, minlength=n_seg)
         auc = np.where((p_seg > 0) & (n_seg_tot > 0), twice / (2.0 * p_seg * n_seg_tot), np.nan)
         ap = np.where(p_seg > 0, ap_terms / p_seg, np.nan)
-    return auc, ap
+    return auc, ap, twice
 
 
 def fold_ranking(
@@ -227,8 +260,11 @@ def fold_ranking(
     n_folds: int,
     weights: np.ndarray | None = None,
     other: np.ndarray | None = None,
+    *,
+    h_prior: tuple[float, float] | None = None,
+    jackknife: bool = False,
 ) -> FoldRanking:
-    """Per-fold and merged ROC AUC and average precision from one sort.
+    """Per-fold and merged ROC AUC and average precision from one sort; with options, H and leave-one-fold-out values.
 
     Parameters
     ----------
@@ -239,30 +275,53 @@ def fold_ranking(
     fold : int array of shape (n,)
         Fold codes ``0 .. n_folds - 1``.
     weights : float array of shape (n,), optional
-        Case weights: each case counts its weight in every count (the weighted Mann–Whitney AUC).
+        Case weights: each case counts its weight in every count (the weighted Mann–Whitney AUC). They are
+        first scaled by a power of two (:func:`scaled_weights`, exact), so weights near 1e308 or 5e-324 give
+        the values of unit weights.
     other : bool array of shape (n,), optional
         A second indicator (the predicted labels) whose merged AUC the same sort gives.
+    h_prior : (alpha, beta), optional
+        Also Hand's H-measure of each fold (``h``) and of the merged scores (``h_merge``) under this fixed
+        Beta(alpha, beta) prior on the cost c, each with its own class proportions in L and L_max, as the PyPI
+        ``hmeasure.h_score(y, s, severity_ratio=r)`` does for ``(alpha, beta) = (2, 1 + 1/r)``. Only the
+        groups of tied scores that hold a positive are visited (the hull's corners), after the one sort.
+        Integer counts give an exact hull; with weights, the hull of the sums of weights is tested in floating
+        point with Shewchuk's error bound and exact rational arithmetic where the bound cannot decide
+        (:func:`apples._kernels.hmeasure.segment_upper_hull`).
+    jackknife : bool, default False
+        Also the merged AUC, AP and (with ``h_prior``) H of every fold but f (``auc_merge_without``,
+        ``ap_merge_without``, ``h_merge_without``), for leave-one-fold-out pseudo-values. The AUC costs one
+        more pass over the cases for every fold together; AP and H one binary search per group holding a
+        positive and fold (O(G log n) per fold, G <= the number of positives; O(k·n) at worst).
 
     Examples
     --------
     >>> r = fold_ranking(np.array([1, 0, 1, 0], bool), np.array([0.9, 0.2, 0.3, 0.4]), np.array([0, 0, 1, 1]), 2)
     >>> r.auc.tolist(), r.auc_merge
     ([1.0, 0.0], 0.75)
+    >>> r = fold_ranking(np.array([1, 0, 1, 0], bool), np.array([0.9, 0.2, 0.3, 0.4]), np.array([0, 0, 1, 1]), 2,
+    ...                  h_prior=(2.0, 2.0), jackknife=True)
+    >>> r.h.tolist(), r.auc_merge_without.tolist()
+    ([1.0, 0.0], [0.0, 1.0])
     """
     # Tied scores form one group whatever their order, so the order within ties matters only for the sums
     # of weights (a stable sort keeps those the same on every CPU; numpy's default sort is SIMD-dispatched).
     if weights is not None:
-        return _weighted_fold_ranking(positive, scores, fold, n_folds, weights, other)
+        return _weighted_fold_ranking(
+            positive, scores, fold, n_folds, scaled_weights(weights), other, h_prior, jackknife
+        )
     n = scores.size
     order = np.argsort(scores)
     merged_scores = scores[order]
     start = _group_start_flags(merged_scores)
     ties = not start.all()
     first = np.flatnonzero(start) if ties else None
+    first_merged = first
     one = np.zeros(1, dtype=np.intp)  # the merged scores: one segment starting at 0
 
     pos_sorted = positive[order]
-    auc_m, ap_m = _segment_sums(_hits(pos_sorted, first, one))
+    hits_merged = _hits(pos_sorted, first, one)
+    auc_m, ap_m, twice_m = _segment_sums(hits_merged)
     other_auc = float("nan") if other is None else float(_segment_sums(_hits(other[order], first, one), ap=False)[0][0])
     # the cases fold by fold, each fold in the merged order: a stable sort on the fold (a radix sort for 8 and
     # 16 bits); the folds start where their cumulated sizes say
@@ -274,8 +333,57 @@ def fold_ranking(
         start = _group_start_flags(merged_scores[perm])
         start[bounds[bounds < n]] = True
         first = np.flatnonzero(start)
-    auc, ap = _segment_sums(_hits(pos_sorted[perm], first, bounds))
-    return FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)
+    hits_folds = _hits(pos_sorted[perm], first, bounds)
+    auc, ap, twice_f = _segment_sums(hits_folds)
+    result = FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)
+    if h_prior is None and not jackknife:
+        return result
+    merged, folds = _groups_of_hits(hits_merged), _groups_of_hits(hits_folds)
+    extra = _Layout(pos_sorted, None, first_merged, fold_sorted, perm, bounds, float(twice_m[0]), twice_f)
+    return _with_options(result, merged, folds, extra, h_prior, jackknife)
+
+
+class _Layout(NamedTuple):
+    """What the leave-one-fold-out values read of the merged sort."""
+
+    positive: np.ndarray  #: in increasing score order
+    weights: np.ndarray | None  #: in increasing score order (scaled), or None
+    first: np.ndarray | None  #: where the merged groups of tied scores start (None: no ties)
+    fold: np.ndarray  #: fold codes in increasing score order
+    perm: np.ndarray  #: the merged positions of fold 0's cases, then fold 1's, ...
+    bounds: np.ndarray  #: where each fold starts in ``perm``
+    twice_merged: float  #: twice the merged Mann–Whitney count
+    twice_folds: np.ndarray  #: twice each fold's
+
+
+def _with_options(
+    result: FoldRanking,
+    merged: RankGroups,
+    folds: RankGroups,
+    layout: _Layout,
+    h_prior: tuple[float, float] | None,
+    jackknife: bool,
+) -> FoldRanking:
+    """``result`` with H (``h_prior``) and the leave-one-fold-out values (``jackknife``) filled in."""
+    out: dict[str, Any] = {}
+    if h_prior is not None:
+        out["h"] = h_of_groups(folds, *h_prior)
+        out["h_merge"] = float(h_of_groups(merged, *h_prior)[0])
+    if jackknife:
+        k = folds.n_pos.size
+        touching = pairs_touching_folds(layout.positive, layout.weights, layout.first, layout.fold, k)
+        p_rest = merged.n_pos[0] - folds.n_pos
+        n_rest = merged.n_neg[0] - folds.n_neg
+        with np.errstate(divide="ignore", invalid="ignore"):
+            twice = layout.twice_merged - touching + layout.twice_folds
+            out["auc_merge_without"] = np.where((p_rest > 0) & (n_rest > 0), twice / (2.0 * p_rest * n_rest), np.nan)
+        ap, h = merged_without(
+            merged, layout.positive, layout.weights, layout.fold, layout.first, layout.perm, layout.bounds, h_prior
+        )
+        out["ap_merge_without"] = ap
+        if h is not None:
+            out["h_merge_without"] = h
+    return result._replace(**out)
 
 
 def _group_start_flags(scores: np.ndarray) -> np.ndarray:
@@ -324,8 +432,25 @@ def _hits(positive: np.ndarray, first: np.ndarray | None, bounds: np.ndarray) ->
     return _Hits(seg, pos, (end - start) - pos, lead, start - lead, pos_edges, edges - pos_edges)
 
 
-def _segment_sums(h: _Hits, ap: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """AUC and AP of each segment (NaN where undefined), the formulas of :func:`_segments` on counts.
+def _groups_of_hits(h: _Hits) -> RankGroups:
+    """The :class:`RankGroups` of counted hits (below counts relative to each segment; positions of the layout)."""
+    start = h.pos_before + h.neg_before  # the cases below a group are those before it in increasing order
+    return RankGroups(
+        h.seg,
+        h.pos,
+        h.neg,
+        h.pos_before - h.pos_edges[h.seg],
+        h.neg_before - h.neg_edges[h.seg],
+        start,
+        start + h.pos + h.neg,
+        np.diff(h.pos_edges),
+        np.diff(h.neg_edges),
+    )
+
+
+def _segment_sums(h: _Hits, ap: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """AUC, AP and twice the Mann–Whitney count of each segment (NaN where undefined), the formulas of
+    :func:`_segments` on counts.
 
     Exact integer arithmetic up to the last division, and the float sums over the same groups in the same
     order: the results of :func:`_segments` bit for bit wherever its float sums are exact (below 2**53,
@@ -338,12 +463,44 @@ def _segment_sums(h: _Hits, ap: bool = True) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         auc = np.where((p_seg > 0) & (n_seg > 0), twice / (2.0 * p_seg * n_seg), np.nan)
         if not ap:
-            return auc, auc
+            return auc, auc, twice
         below_pos = h.pos_before - h.pos_edges[h.seg]
         at_or_above_pos = p_seg[h.seg] - below_pos
         at_or_above = (p_seg + n_seg)[h.seg] - (below_neg + below_pos)
         ap_terms = np.bincount(h.seg, weights=h.pos * (at_or_above_pos / at_or_above), minlength=k)
-        return auc, np.where(p_seg > 0, ap_terms / p_seg, np.nan)
+        return auc, np.where(p_seg > 0, ap_terms / p_seg, np.nan), twice
+
+
+def _weighted_groups(
+    scores: np.ndarray, positive: np.ndarray, seg: np.ndarray, n_seg: int, weights: np.ndarray
+) -> RankGroups:
+    """:class:`RankGroups` of weighted cases sorted ascending within segments (``seg`` non-decreasing)."""
+    n = scores.size
+    start = _group_start_flags(scores)
+    start[1:] |= seg[1:] != seg[:-1]
+    first = np.flatnonzero(start)
+    pos_g = np.add.reduceat(np.where(positive, weights, 0.0), first)
+    neg_g = np.add.reduceat(np.where(positive, 0.0, weights), first)
+    seg_g = seg[first]
+    n_pos = np.bincount(seg_g, weights=pos_g, minlength=n_seg)
+    n_neg = np.bincount(seg_g, weights=neg_g, minlength=n_seg)
+    # the sums below each group within its segment, from the segment's first group on (no cross-segment offsets)
+    new_seg = np.r_[True, seg_g[1:] != seg_g[:-1]]
+    below_pos, below_neg = _within_segments(pos_g, new_seg), _within_segments(neg_g, new_seg)
+    hit = pos_g > 0
+    end = np.append(first[1:], n)
+    return RankGroups(
+        seg_g[hit], pos_g[hit], neg_g[hit], below_pos[hit], below_neg[hit], first[hit], end[hit], n_pos, n_neg
+    )
+
+
+def _within_segments(v: np.ndarray, new_seg: np.ndarray) -> np.ndarray:
+    """``Σ`` of the earlier values of each one's segment (segments start where ``new_seg``)."""
+    out = np.zeros_like(v)
+    heads = np.flatnonzero(new_seg)
+    for lo, hi in zip(heads.tolist(), [*heads[1:].tolist(), v.size], strict=True):
+        np.cumsum(v[lo : hi - 1], out=out[lo + 1 : hi])
+    return out
 
 
 def _weighted_fold_ranking(
@@ -353,22 +510,28 @@ def _weighted_fold_ranking(
     n_folds: int,
     weights: np.ndarray,
     other: np.ndarray | None,
+    h_prior: tuple[float, float] | None,
+    jackknife: bool,
 ) -> FoldRanking:
     """:func:`fold_ranking` with case weights: float sums of weights, in the order of a stable sort."""
     order = np.argsort(scores, kind="stable")
     merged_scores = scores[order]
     merged_pos = positive[order]
     merged_w = weights[order]
-    auc_m, ap_m = _segments(merged_scores, merged_pos, np.zeros(scores.size, dtype=np.intp), 1, merged_w)
+    zeros = np.zeros(scores.size, dtype=np.intp)
+    auc_m, ap_m, twice_m = _segments(merged_scores, merged_pos, zeros, 1, merged_w)
     other_auc = float("nan") if other is None else _merged_auc(merged_scores, other[order], merged_w)
     small = np.uint8 if n_folds <= 256 else np.uint16 if n_folds <= 1 << 16 else np.int64
     fold_sorted = fold[order].astype(small)
     perm = np.argsort(fold_sorted, kind="stable")  # a radix sort for 8- and 16-bit keys
-    auc, ap = _segments(
-        merged_scores[perm],
-        merged_pos[perm],
-        fold_sorted[perm].astype(np.intp),
-        n_folds,
-        merged_w[perm],
-    )
-    return FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)
+    seg = fold_sorted[perm].astype(np.intp)
+    auc, ap, twice_f = _segments(merged_scores[perm], merged_pos[perm], seg, n_folds, merged_w[perm])
+    result = FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)
+    if h_prior is None and not jackknife:
+        return result
+    merged = _weighted_groups(merged_scores, merged_pos, zeros, 1, merged_w)
+    folds = _weighted_groups(merged_scores[perm], merged_pos[perm], seg, n_folds, merged_w[perm])
+    first = np.flatnonzero(_group_start_flags(merged_scores))
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(seg, minlength=n_folds))[:-1]])
+    layout = _Layout(merged_pos, merged_w, first, fold_sorted, perm, bounds, float(twice_m[0]), twice_f)
+    return _with_options(result, merged, folds, layout, h_prior, jackknife)
