@@ -141,3 +141,25 @@ def test_a_fold_holding_every_positive_prediction_leaves_no_jackknife_and_says_w
     row = next(x for x in r.to_dict()["values"] if x["aggregation"] == "pooled")
     assert row["value"] == 0.5 and row["interval"]["low"] is None
     assert "without fold 0" in row["interval"]["reason"]
+
+
+@pytest.mark.parametrize("key", ["roc_auc", "average_precision", "h_measure"])
+def test_merged_ranking_intervals_use_pseudo_values_of_the_merged_scores_without_each_fold(binary, fold_parts, key):
+    from hmeasure import h_score
+
+    p = binary
+    if key == "h_measure" and p.sample_weight is not None:
+        pytest.skip("the hmeasure package takes no sample weights")
+    positive = p.y_true == p.pos_label
+    r = apples.report(p, measures=[key])
+    severity = r.to_dict()["measures"]["h_measure"]["options"]["severity_ratio"] if key == "h_measure" else None
+    metric = {
+        "roc_auc": lambda idx: skm.roc_auc_score(positive[idx], p.y_score[idx], sample_weight=_w(p, idx)),
+        "average_precision": lambda idx: skm.average_precision_score(positive[idx], p.y_score[idx], sample_weight=_w(p, idx)),
+        "h_measure": lambda idx: h_score(positive[idx].astype(int), p.y_score[idx], severity_ratio=severity),
+    }[key]
+    value, points = _pseudo(p, fold_parts, metric)
+    n_train, n_test = _sizes(p, fold_parts)
+    ci = r.confidence_interval(0.95, quantity=key, aggregation="merge")
+    assert ci.estimate == pytest.approx(value, abs=1e-9)
+    assert (ci.low, ci.high) == pytest.approx(_corrected(value, points, n_train, n_test), abs=1e-8)

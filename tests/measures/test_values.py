@@ -188,3 +188,67 @@ def test_values_lie_in_their_measures_ranges(studies):
             lo, hi = (float(v) for v in d["measures"][row["quantity"]]["range"])
             assert row["value"] is None or lo <= row["value"] <= hi, row
             assert not math.isnan(row["value"] if row["value"] is not None else 0.0)
+
+
+def test_binary_ranking_measures_per_fold_and_merged_are_sklearns_and_hmeasures(binary, fold_parts):
+    from hmeasure import h_score
+
+    p = binary
+    positive = p.y_true == p.pos_label
+    r = apples.report(p, measures=["roc_auc", "average_precision", "h_measure"])
+    w_all = np.ones(len(p)) if p.sample_weight is None else p.sample_weight
+    severity = np.sum(w_all[positive]) / np.sum(w_all[~positive])  # π1/π0 of all the predictions (the default)
+    assert r.to_dict()["measures"]["h_measure"]["options"]["severity_ratio"] == pytest.approx(severity, rel=1e-12)
+
+    def auc(idx):
+        return skm.roc_auc_score(positive[idx], p.y_score[idx], sample_weight=_w(p, idx))
+
+    def ap(idx):
+        return skm.average_precision_score(positive[idx], p.y_score[idx], sample_weight=_w(p, idx))
+
+    expected = {"roc_auc": auc, "average_precision": ap}
+    if p.sample_weight is None:  # the hmeasure package takes no weights
+        expected["h_measure"] = lambda idx: h_score(positive[idx].astype(int), p.y_score[idx], severity_ratio=severity)
+    for key, metric in expected.items():
+        merged, avg = _mean_over_repeats(p, metric, metric, "skip", fold_parts)
+        assert r.value(key, "merge") == pytest.approx(merged, abs=1e-9), key
+        assert r.value(key, "avg") == pytest.approx(avg, abs=1e-9), key
+
+
+def test_multiclass_macro_one_vs_rest_auc_is_sklearns(multiclass, fold_parts):
+    p = multiclass
+    r = apples.report(p, measures=["roc_auc"])
+
+    def auc(idx):
+        return skm.roc_auc_score(
+            p.y_true[idx], p.y_score[idx], multi_class="ovr", average="macro", labels=p.labels,
+            sample_weight=_w(p, idx),
+        )
+
+    merged, avg = _mean_over_repeats(p, auc, auc, "skip", fold_parts)
+    assert r.value("roc_auc", "merge", average="macro_ovr") == pytest.approx(merged, abs=1e-12)
+    assert r.value("roc_auc", "avg", average="macro_ovr") == pytest.approx(avg, abs=1e-12)
+
+
+def test_binary_log_loss_and_brier_score_are_sklearns_and_a_zero_probability_is_infinite(binary, fold_parts):
+    p = binary
+    positive = (p.y_true == p.pos_label).astype(int)
+    r = apples.report(p, measures=["log_loss", "brier_score"])
+    for key, metric in (("log_loss", skm.log_loss), ("brier_score", skm.brier_score_loss)):
+        f = lambda idx, metric=metric: metric(positive[idx], p.y_score[idx], sample_weight=_w(p, idx), labels=[0, 1])  # noqa: E731
+        pooled, avg = _mean_over_repeats(p, f, f, "skip", fold_parts)
+        assert r.value(key, "pooled") == pytest.approx(pooled, rel=1e-12)
+        assert r.value(key, "avg") == pytest.approx(avg, rel=1e-12)
+    score = p.y_score.copy()
+    score[np.flatnonzero(positive)[0]] = 0.0  # a positive case given probability 0
+    zero = apples.CVPredictions(p.y_true, folds=p.folds, repeats=p.repeats, y_pred=p.y_pred, y_score=score,
+                                pos_label=p.pos_label, sample_weight=p.sample_weight)
+    r0 = apples.report(zero, measures=["log_loss"])
+    assert r0.value("log_loss", "pooled") == math.inf
+    row = next(x for x in r0.to_dict()["values"] if x["aggregation"] == "pooled")
+    assert row["value"] is None and row["infinite"] and "probability 0" in row["reason"] and "eps=" in row["reason"]
+    assert "infinite" in str(r0)
+    clipped = apples.report(zero, measures=["log_loss"], eps="auto")
+    f = lambda idx: skm.log_loss(positive[idx], score[idx], sample_weight=_w(p, idx), labels=[0, 1])  # noqa: E731
+    pooled, _ = _mean_over_repeats(zero, f, f, "skip", fold_parts)  # scikit-learn clips at the dtype's eps
+    assert clipped.value("log_loss", "pooled") == pytest.approx(pooled, rel=1e-12)
