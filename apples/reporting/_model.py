@@ -67,11 +67,11 @@ class _ReportData(Kind):
     what = "a mapping in the layout of CVReport.to_dict()"
 
     def check(self, name: str, value: object) -> dict[str, Any]:
+        check_layout(value, name)
         try:
             data = json.loads(json.dumps(value, allow_nan=False))
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError) as err:  # a value check_layout does not look into (an option's value)
             raise type(err)(f"{name} must hold JSON values only (the layout of CVReport.to_dict()): {err}") from None
-        check_layout(data, name)
         return data  # type: ignore[no-any-return]
 
 
@@ -139,6 +139,7 @@ class CVReport:
         """The same report with the interval of every value at ``confidence`` stored in its rows (printed)."""
         d = copy.deepcopy(self._data)
         d["confidence"] = confidence
+        d["notes"] = [n for n in d["notes"] if not n.startswith("Intervals (")] + [interval_note(confidence, d)]
         repeated = "repeats" in d
         for row in d["values"]:
             ci = interval(
@@ -363,6 +364,17 @@ class CVReport:
         return isinstance(other, CVReport) and other._data == self._data
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def interval_note(confidence: float, d: Mapping[str, Any]) -> str:
+    """The note a report with intervals prints about them."""
+    repeats = "repeated " if "repeats" in d else ""
+    return (
+        f"Intervals ({100 * confidence:g}%): the corrected {repeats}k-fold t (Nadeau & Bengio 2003; Bouckaert & Frank "
+        "2004) over the folds' values for averages over folds, and over the leave-one-fold-out jackknife pseudo-values "
+        "for pooled and merged values; they account for the overlap of the training sets, and notebook 11 measures "
+        "their coverage. confidence_interval(level) gives them at any level."
+    )
 
 
 def _numeric(row: Mapping[str, Any]) -> float:

@@ -356,7 +356,9 @@ def report(
     p = predictions
     if p.task != "binary" and p.pred_codes is None:
         raise ParameterValueError(
-            f"a {p.task} report needs y_pred (the predicted labels; labels {p.labels[:10]})", param="predictions"
+            f"a {'multi-class' if p.task == 'multiclass' else 'multi-label'} report needs y_pred (the predicted "
+            f"labels; labels {p.labels[:10]})",
+            param="predictions",
         )
     train = train_weights(p, train_frequencies)
     chosen = _choose(p, measures, {"beta": beta, "eps": eps, "severity_ratio": severity_ratio})

@@ -163,3 +163,63 @@ def test_merged_ranking_intervals_use_pseudo_values_of_the_merged_scores_without
     ci = r.confidence_interval(0.95, quantity=key, aggregation="merge")
     assert ci.estimate == pytest.approx(value, abs=1e-9)
     assert (ci.low, ci.high) == pytest.approx(_corrected(value, points, n_train, n_test), abs=1e-8)
+
+
+def test_interval_ends_are_clipped_to_the_measures_range():
+    """Three positives per fold: fold recalls of 0, 1/3, 2/3 or 1, and a corrected t that reaches past 1."""
+    rng = np.random.default_rng(0)
+    y = np.tile([1, 1, 1] + [0] * 12, 5)
+    f = np.repeat(np.arange(5), 15)
+    p = np.where(y == 1, (rng.random(y.size) < 0.8).astype(int), 0)
+    p[[0, 1, 2]] = [1, 1, 1]
+    p[[15, 16, 17]] = [1, 0, 0]
+    r = apples.report(apples.CVPredictions(y, folds=f, y_pred=p), measures=["recall"])
+    recalls = np.array([p[(f == i) & (y == 1)].mean() for i in range(5)])
+    _, unclipped_high = stats.t.interval(
+        0.95, 4, loc=recalls.mean(), scale=math.sqrt((1 / 5 + 15 / 60) * recalls.var(ddof=1))
+    )
+    assert unclipped_high > 1
+    assert r.confidence_interval(quantity="recall", aggregation="avg").high == 1.0
+
+
+def test_undefined_values_get_no_interval_and_the_reason_never_a_number():
+    y = np.array([1, 0, 0, 0, 1, 0, 0, 0])
+    p = np.zeros(8, dtype=int)  # nothing predicted positive: pooled precision is 0/0
+    r = apples.report(apples.CVPredictions(y, folds=[0, 0, 0, 0, 1, 1, 1, 1], y_pred=p), confidence=0.95)
+    rows = {(x["quantity"], x["aggregation"]): x for x in r.to_dict()["values"]}
+    assert rows["precision", "pooled"]["value"] is None
+    assert rows["precision", "pooled"]["interval"]["low"] is None
+    assert rows["precision", "pooled"]["interval"]["reason"] == "the value is undefined"
+    assert rows["f_measure", "avg_skip"]["interval"]["low"] is None  # every fold left out
+
+
+def test_every_format_shows_the_intervals_and_json_round_trips(studies):
+    r = apples.report(studies["binary"], confidence=0.9)
+    frame = r.to_frame(readable=False)
+    assert {"low", "high", "interval"} <= set(frame.columns)
+    row = frame[(frame.quantity == "precision") & (frame.aggregation == "pooled")].iloc[0]
+    want = r.confidence_interval(0.9, quantity="precision", aggregation="pooled")
+    assert (row.low, row.high, row.interval) == (want.low, want.high, want.method)
+    shown = f"{100 * want.low:.1f} to {100 * want.high:.1f}%"
+    for text in (str(r), r.to_markdown(), r._repr_html_(), r.to_latex()):
+        assert "90" in text and (shown in text or shown.replace(" to ", "--").replace("%", "") in text)
+    assert apples.CVReport.from_json(r.to_json()) == r
+    assert any(n.startswith("Intervals (90%)") for n in r.to_dict()["notes"])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [
+        ({"confidence": 1.0}, ValueError, "confidence"),
+        ({"confidence": "0.95"}, TypeError, "confidence"),
+        ({"n_resamples": 1000}, TypeError, "n_resamples"),
+    ],
+)
+def test_bad_interval_options_are_refused_by_name(kwargs, error, name):
+    p = apples.CVPredictions([1, 0, 1, 0], folds=[0, 0, 1, 1], y_pred=[1, 0, 0, 0])
+    with pytest.raises(error, match=name):
+        apples.report(p, **kwargs)
+    r = apples.report(p)
+    with pytest.raises(ValueError, match="confidence_level") as err:
+        r.confidence_interval(1.5)
+    assert err.value.param == "confidence_level"

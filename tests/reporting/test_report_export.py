@@ -13,6 +13,7 @@ import pytest
 from sklearn.metrics import f1_score, precision_score, roc_auc_score
 
 import apples
+from report_view import nested
 
 
 def _data(seed: int = 0, n: int = 200, k: int = 10):
@@ -61,7 +62,9 @@ def test_header_states_stratification_seed_and_policy():
     y, p, _s, f = _data()
     text = str(apples.report(apples.CVPredictions(y, folds=f, y_pred=p), stratified=True, cv_seed=42))
     assert "stratified folds; split seed 42" in text
-    assert "Undefined folds: F_avg, F_pr,re and averaged precision/recall count an undefined fold as 0" in text
+    rules = text.split("0/0 rules:\n")[1].split("\n\n")[0]
+    assert "F-measure: F_avg and F_pr,re count a fold whose precision or recall is 0/0 as 0" in rules
+    assert "MCC: MCC is 0/0 in a fold" in rules  # every measure of the report states its rule
     plain = str(apples.report(apples.CVPredictions(y, folds=f, y_pred=p)))
     assert "stratification not stated; split seed not stated" in plain
 
@@ -77,10 +80,15 @@ def test_rows_that_substituted_a_zero_are_marked_and_the_legend_only_promises_ma
     assert any(line.startswith("precision") and "averaged" in line for line in marked)
     assert any("F_avg" in line for line in marked) and not any("F_tp,fp" in line for line in marked)
     assert marked[-1].startswith("\u2020 an undefined fold")
-    # multi-class: no row is starred, so the legend has no star
+    # a report without recommended rows has no star in its legend
+    few = str(apples.report(apples.CVPredictions(y, folds=f, y_pred=p), measures=["f_measure"]).to_markdown())
+    assert "what the papers support" in few
     rng = np.random.default_rng(2)
     ym = rng.integers(0, 3, 60)
-    multi = str(apples.report(apples.CVPredictions(ym, folds=np.arange(60) % 3, y_pred=ym)))
+    from apples.measures import from_counts
+
+    plain = from_counts("tp_share", lambda tp, fp, fn, tn: tp / (tp + fp + fn + tn))
+    multi = str(apples.report(apples.CVPredictions(ym, folds=np.arange(60) % 3, y_pred=ym), measures=[plain]))
     assert "what the papers support" not in multi and " *" not in multi
 
 
@@ -96,8 +104,8 @@ def test_markdown_warnings_are_words_not_python():
 
 def test_an_average_of_folds_that_are_all_undefined_has_no_interval_and_says_why():
     y, _p, _s, f = _data()
-    r = apples.report(apples.CVPredictions(y, folds=f, y_pred=np.zeros_like(y)), confidence=0.95, n_resamples=200)
-    d = r.to_dict()
+    r = apples.report(apples.CVPredictions(y, folds=f, y_pred=np.zeros_like(y)), confidence=0.95)
+    d = nested(r)
     assert d["precision"]["avg"] == 0.0  # the substituted zeros, marked
     ci = d["intervals"]["precision"]["avg"]
     assert ci["low"] is None and "every fold" in ci["reason"]
@@ -108,15 +116,17 @@ def test_an_average_of_folds_that_are_all_undefined_has_no_interval_and_says_why
             assert ci["low"] is not None or ci["reason"]
 
 
-def test_a_zero_width_interval_says_why():
-    """Leave-one-out: a fold of one case resampled is that case again: the F bootstrap has width 0 (by hand)."""
-    y, p, _s, _f = _data(n=30)
-    d = apples.report(
-        apples.CVPredictions(y, folds=np.arange(30), y_pred=p), confidence=0.95, n_resamples=200
-    ).to_dict()
+def test_leave_one_out_intervals_are_the_jackknife_and_the_averages_of_one_case_folds_say_why():
+    """Leave-one-out: pooled values get the delta-method-like jackknife interval (the corrected t over the n
+    pseudo-values, factor 1/n + 1/(n − 1)); a fold of one case ranks nothing, so AUC_avg is undefined."""
+    y, p, s, _f = _data(n=30)
+    r = apples.report(apples.CVPredictions(y, folds=np.arange(30), y_pred=p, y_score=s), confidence=0.95)
+    d = nested(r)
     ci = d["intervals"]["f_measure"]["tp_fp"]
-    assert ci["low"] == ci["high"] == pytest.approx(f1_score(y, p), rel=1e-12)
-    assert "cannot vary" in ci["reason"]
+    assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p), rel=1e-12)
+    assert ci["low"] < d["f_measure"]["tp_fp"] < ci["high"]
+    assert d["roc_auc"]["avg"] is None and d["recommended"]["roc_auc"] == "merge"
+    assert any("leave-one-out" in n and "merged" in n for n in d["notes"])
 
 
 def test_to_frame_readable_percent_and_the_machine_form():
@@ -158,10 +168,9 @@ def test_to_latex_is_a_booktabs_table_with_user_text_escaped():
 
 def test_a_t_interval_of_identical_fold_values_says_why_it_has_width_0():
     y, _p, _s, f = _data()
-    d = apples.report(apples.CVPredictions(y, folds=f, y_pred=y), confidence=0.95, n_resamples=200).to_dict()
+    d = nested(apples.report(apples.CVPredictions(y, folds=f, y_pred=y), confidence=0.95))
     ci = d["intervals"]["accuracy"]["avg"]  # accuracy 1 in every fold: sample variance 0 (by hand)
-    assert ci["low"] == ci["high"] == 1.0 and "same value" in ci["reason"]
-    assert d["intervals"]["accuracy"]["pooled"]["low"] < 1.0  # Wilson: no errors still leaves a lower bound
+    assert ci["low"] == ci["high"] == 1.0 and "is the same" in ci["reason"] and "does not mean certainty" in ci["reason"]
 
 
 def test_every_new_entry_round_trips_through_json_and_bad_ones_are_refused():
@@ -170,15 +179,16 @@ def test_every_new_entry_round_trips_through_json_and_bad_ones_are_refused():
     r = apples.report(
         apples.CVPredictions(np.tile(y, 2), folds=np.tile(f, 2), repeats=reps, y_pred=np.tile(p, 2),
                              y_score=np.tile(s, 2)),
-        beta=0.5, stratified=False, cv_seed=3, confidence=0.9, n_resamples=100,
+        beta=0.5, stratified=False, cv_seed=3, confidence=0.9,
     )  # fmt: skip
     d = r.to_dict()
-    assert {"beta", "stratified", "cv_seed", "log_loss", "brier_score"} <= set(d)
+    assert {"stratified", "cv_seed", "confidence"} <= set(d) and {"log_loss", "brier_score"} <= set(d["measures"])
+    assert d["measures"]["f_measure"]["options"]["beta"] == 0.5 and "F0.5-measure" in str(r)
     assert apples.CVReport.from_json(r.to_json()) == r
-    for key, bad in (("beta", -1), ("stratified", "yes"), ("cv_seed", -2)):
+    for key, bad in (("confidence", 1.5), ("stratified", "yes"), ("cv_seed", -2)):
         with pytest.raises((TypeError, ValueError), match=key):
             apples.CVReport({**d, key: bad})
-    d["intervals"]["precision"]["pooled"]["reason"] = 5
+    d["values"][0]["interval"]["reason"] = 5
     with pytest.raises(TypeError, match="reason"):
         apples.CVReport(d)
 

@@ -6,6 +6,7 @@ import pytest
 from scipy import stats
 
 import apples
+from report_view import nested
 
 
 def _holdout(n_cases=40, n_test=10, n_splits=4, seed=0, with_n_cases=True):
@@ -29,26 +30,26 @@ def _holdout(n_cases=40, n_test=10, n_splits=4, seed=0, with_n_cases=True):
 
 def test_the_accuracy_interval_is_the_corrected_resampled_t_with_the_training_size():
     p, y, pred = _holdout()
-    d = apples.report(p, confidence=0.95).to_dict()
+    d = nested(apples.report(p, confidence=0.95))
     acc = (y == pred).mean(axis=1)  # one accuracy per split
     j, n_test, n_train = acc.size, 10, 30
     se = np.sqrt((1 / j + n_test / n_train) * acc.var(ddof=1))
     half = stats.t.ppf(0.975, j - 1) * se  # Nadeau & Bengio (2003) §4: the corrected resampled t
     got = d["intervals"]["accuracy"]["avg"]
-    assert got["method"] == "corrected_repeated_t"
+    assert got["method"] == "corrected_resampled_t"
     assert got["low"] == pytest.approx(max(0.0, acc.mean() - half), abs=1e-12)
     assert got["high"] == pytest.approx(min(1.0, acc.mean() + half), abs=1e-12)
 
 
 def test_without_the_number_of_cases_a_hold_out_average_has_no_interval_and_says_why():
     p, _, _ = _holdout(with_n_cases=False)
-    got = apples.report(p, confidence=0.95).to_dict()["intervals"]["accuracy"]["avg"]
+    got = nested(apples.report(p, confidence=0.95))["intervals"]["accuracy"]["avg"]
     assert got["low"] is None and "n_cases" in got["reason"]
 
 
 def test_the_header_counts_splits_cases_and_the_overlap():
     p, _, _ = _holdout()
-    d = apples.report(p).to_dict()
+    d = nested(apples.report(p))
     first = str(apples.report(p)).splitlines()[0]
     assert "4 hold-out splits of 40 cases, 10 test cases each" in first
     assert d["design"]["design"] == "repeated hold-out"

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import apples
+from report_view import nested
 from apples.cv import CVPredictions
 
 metrics = pytest.importorskip("sklearn.metrics")
@@ -43,7 +44,7 @@ def _f(p, r):
 @pytest.fixture(scope="module")
 def case():
     T, P, S, folds = _data()
-    d = apples.report(CVPredictions(T, folds=folds, y_pred=P, y_score=S, labels=LABELS)).to_dict()
+    d = nested(apples.report(CVPredictions(T, folds=folds, y_pred=P, y_score=S, labels=LABELS)))
     return T, P, S, folds, d
 
 
@@ -104,8 +105,8 @@ def test_per_label_counts_match_label_counts_on_label_sets(case):
     got = {row["label"]: row for row in d["per_label"]}
     for lab, c in expected.items():
         assert (got[lab]["tp"], got[lab]["fp"], got[lab]["fn"], got[lab]["tn"]) == (c.tp, c.fp, c.fn, c.tn)
-    from_sets = apples.report(CVPredictions(gold, folds=folds, y_pred=pred, labels=LABELS)).to_dict()
-    from_table = apples.report(CVPredictions(T, folds=folds, y_pred=P, labels=LABELS)).to_dict()
+    from_sets = nested(apples.report(CVPredictions(gold, folds=folds, y_pred=pred, labels=LABELS)))
+    from_table = nested(apples.report(CVPredictions(T, folds=folds, y_pred=P, labels=LABELS)))
     assert from_sets == from_table
 
 
@@ -126,7 +127,7 @@ def test_macro_roc_auc_matches_sklearn(case):
 def test_hand_counts_of_a_small_example():
     """Gold {a}, {a, b}, {}, {b}; predicted {a}, {b}, {b}, {b}; folds 0, 0, 1, 1 (counted by hand)."""
     p = CVPredictions([["a"], ["a", "b"], [], ["b"]], folds=[0, 0, 1, 1], y_pred=[["a"], ["b"], ["b"], ["b"]])
-    d = apples.report(p).to_dict()
+    d = nested(apples.report(p))
     # a: tp 1 (case 0), fn 1 (case 1); Van Asch tn = gold occurrences of b (2) - fp_a (0) = 2; cases without a: 2
     # b: tp 2 (cases 1, 3), fp 1 (case 2); tn = gold occurrences of a (2) - fp_b (1) = 1; cases without b: 1
     assert d["per_label"] == [
@@ -147,7 +148,7 @@ def test_repeats_average_the_repeats_values():
     T, P, _, _ = _data(seed=1, n=60, k=3)
     rep = np.repeat([0, 1], 30)
     folds = np.tile(np.arange(30) % 3, 2)
-    d = apples.report(CVPredictions(T, folds=folds, y_pred=P, repeats=rep, labels=LABELS)).to_dict()
+    d = nested(apples.report(CVPredictions(T, folds=folds, y_pred=P, repeats=rep, labels=LABELS)))
     per_repeat = [metrics.hamming_loss(T[rep == r], P[rep == r]) for r in (0, 1)]
     assert d["hamming_loss"]["pooled"] == pytest.approx(np.mean(per_repeat), abs=1e-12)
     assert d["repeats"]["std"]["hamming_loss"]["pooled"] == pytest.approx(np.std(per_repeat, ddof=1), abs=1e-12)
@@ -170,18 +171,21 @@ def test_report_renders_and_round_trips(case):
 def test_train_frequencies_give_lfb_train(case):
     T, P, _, folds, _ = case
     freq = dict(zip(LABELS, [0.1, 0.2, 0.3, 0.2, 0.2], strict=True))
-    d = apples.report(CVPredictions(T, folds=folds, y_pred=P, labels=LABELS), train_frequencies=freq).to_dict()
+    d = nested(apples.report(CVPredictions(T, folds=folds, y_pred=P, labels=LABELS), train_frequencies=freq))
     mcm = metrics.multilabel_confusion_matrix(T, P)
     tp, fp = mcm[:, 1, 1], mcm[:, 0, 1]
     expected = math.fsum(w * t / (t + f) for w, t, f in zip(freq.values(), tp, fp, strict=True))
     assert d["precision"]["lfb_train"]["pooled"] == pytest.approx(expected, abs=1e-12)
 
 
-def test_confidence_is_refused_for_multilabel(case):
+def test_multilabel_values_get_intervals_that_hold_them(case):
     T, P, _, folds, _ = case
-    with pytest.raises(ValueError, match="multi-label") as err:
-        apples.report(CVPredictions(T, folds=folds, y_pred=P), confidence=0.95)
-    assert err.value.param == "confidence"
+    d = nested(apples.report(CVPredictions(T, folds=folds, y_pred=P), confidence=0.95))
+    for average in ("macro", "micro"):
+        ci = d["intervals"]["mean_f"][average]["pooled"]
+        assert ci["low"] <= d["mean_f"][average]["pooled"] <= ci["high"]
+        assert ci["method"] == "jackknife_corrected_t"
+    assert d["intervals"]["hamming_loss"]["avg"]["method"] == "corrected_t"
 
 
 @settings(max_examples=30, deadline=None)
@@ -192,7 +196,7 @@ def test_label_sets_and_indicators_agree(seed, k):
     names = ["x", "y", "z"]
     sets_t = [{names[j] for j in np.flatnonzero(r)} for r in T]
     sets_p = [tuple(names[j] for j in np.flatnonzero(r)) for r in P]
-    a = apples.report(CVPredictions(sets_t, folds=folds, y_pred=sets_p, labels=names)).to_dict()
-    b = apples.report(CVPredictions(T.astype(int), folds=folds, y_pred=P, labels=names)).to_dict()
+    a = nested(apples.report(CVPredictions(sets_t, folds=folds, y_pred=sets_p, labels=names)))
+    b = nested(apples.report(CVPredictions(T.astype(int), folds=folds, y_pred=P, labels=names)))
     assert a == b
     assert a["hamming_loss"]["pooled"] == pytest.approx(metrics.hamming_loss(T, P), abs=1e-12)

@@ -9,6 +9,7 @@ import pytest
 from sklearn import metrics as skm
 
 import apples
+from report_view import nested
 from apples.cv import CVPredictions
 
 K = 5
@@ -45,7 +46,7 @@ KINDS = ["random", "zeros", "huge", "integer"]
 def test_binary_values_equal_sklearn_with_sample_weight(kind: str, seed: int) -> None:
     y, yp, s, f = _binary(seed)
     w = _weights(kind, y.size, seed)
-    d = apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w)).to_dict()
+    d = nested(apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w)))
     close = {"rel": 1e-9, "abs": 1e-12}  # a weight of 1e6 costs scikit-learn's trapezoids ~1e-11
     assert d["f_measure"]["tp_fp"] == pytest.approx(skm.f1_score(y, yp, sample_weight=w), **close)
     assert d["precision"]["pooled"] == pytest.approx(skm.precision_score(y, yp, sample_weight=w), **close)
@@ -100,9 +101,9 @@ def _assert_close_trees(a: object, b: object, path: str = "") -> None:
 def test_binary_integer_weights_equal_repeated_rows() -> None:
     y, yp, s, f = _binary(3)
     w = np.random.default_rng(5).integers(1, 4, y.size)  # no zero: every fold keeps its rows
-    weighted = apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w)).to_dict()
+    weighted = nested(apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w)))
     r = np.repeat(np.arange(y.size), w)
-    repeated = apples.report(CVPredictions(y[r], folds=f[r], y_pred=yp[r], y_score=s[r])).to_dict()
+    repeated = nested(apples.report(CVPredictions(y[r], folds=f[r], y_pred=yp[r], y_score=s[r])))
     _assert_close_trees(_values(weighted), _values(repeated))
 
 
@@ -117,9 +118,9 @@ def _multiclass(seed: int, n: int = 400) -> tuple[np.ndarray, np.ndarray, np.nda
 def test_multiclass_integer_weights_equal_repeated_rows() -> None:
     y, yp, sc, f = _multiclass(0)
     w = np.random.default_rng(1).integers(1, 4, y.size)
-    weighted = apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=sc, sample_weight=w)).to_dict()
+    weighted = nested(apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=sc, sample_weight=w)))
     r = np.repeat(np.arange(y.size), w)
-    repeated = apples.report(CVPredictions(y[r], folds=f[r], y_pred=yp[r], y_score=sc[r])).to_dict()
+    repeated = nested(apples.report(CVPredictions(y[r], folds=f[r], y_pred=yp[r], y_score=sc[r])))
     _assert_close_trees(_values(weighted), _values(repeated))
 
 
@@ -127,7 +128,7 @@ def test_multiclass_integer_weights_equal_repeated_rows() -> None:
 def test_multiclass_pooled_values_equal_sklearn(kind: str) -> None:
     y, yp, sc, f = _multiclass(2)
     w = _weights(kind, y.size, 2)
-    d = apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=sc, sample_weight=w)).to_dict()
+    d = nested(apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=sc, sample_weight=w)))
     close = {"rel": 1e-9, "abs": 1e-12}  # a weight of 1e6 costs scikit-learn's trapezoids ~1e-11
     for avg in ("macro", "micro"):
         assert d["precision"][avg]["pooled"] == pytest.approx(
@@ -148,7 +149,7 @@ def test_fold_of_zero_weights_follows_the_zero_by_zero_vocabulary() -> None:
     y, yp, s, f = _binary(4)
     w = np.ones(y.size)
     w[f == 2] = 0.0
-    d = apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w)).to_dict()
+    d = nested(apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w)))
     keep = f != 2
     fold2 = d["folds"][2]
     assert {u["quantity"] for u in fold2["undefined"]} >= {"accuracy", "precision", "recall", "roc_auc"}
@@ -170,18 +171,18 @@ def test_header_intervals_and_json_say_weighted() -> None:
     y, yp, s, f = _binary(5)
     w = _weights("zeros", y.size, 5)
     r = apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w), confidence=0.95)
-    d = r.to_dict()
+    d = nested(r)
     assert d["sample_weight"]["n_zero"] == int((w == 0).sum())
     assert d["sample_weight"]["total"] == pytest.approx(math.fsum(w.tolist()))
     assert "weighted by sample_weight" in str(r).split("\n\n")[0]
-    ci = d["intervals"]["roc_auc"]["merge"]
-    assert ci["low"] is None and "sample_weight" in ci["reason"]
+    ci = d["intervals"]["roc_auc"]["merge"]  # weighted values get intervals: the jackknife of the weighted AUC
+    assert ci["low"] <= d["roc_auc"]["merge"] <= ci["high"] and ci["method"] == "jackknife_corrected_t"
     assert apples.CVReport.from_json(r.to_json()).to_dict()["sample_weight"] == d["sample_weight"]
 
 
 def test_unweighted_report_has_no_weight_entry() -> None:
     y, yp, s, f = _binary(6)
-    d = apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s)).to_dict()
+    d = nested(apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s)))
     assert "sample_weight" not in d
 
 
