@@ -43,6 +43,8 @@ def _draw(ax: Axes, p: CVPredictions, table: LabelReliability, detailed: bool) -
     """Draw one label's diagram; returns the Brier score and log loss it reports (the mean over the repeats of
     each repeat's pooled value)."""
     reps = table.repeats
+    brier = float(np.mean([rules.pooled_brier for _, _, rules in reps]))
+    log_loss = float(np.mean([rules.pooled_log_loss for _, _, rules in reps]))
     holdout = "hold-out" in p.design
     by_fold = len(reps) == 1 and not holdout
     for j, (part, r, rules) in enumerate(reps):
@@ -91,7 +93,8 @@ def _draw(ax: Axes, p: CVPredictions, table: LabelReliability, detailed: bool) -
             if len(reps) <= MAX_ENTRIES:
                 label = f"repeat {shown(part.repeat)} pooled{numbers}"
             elif j == 0:
-                label = "each repeat's pooled curve"
+                overall = f": mean {_losses(brier, log_loss)} over the {len(reps)} repeats" if detailed else ""
+                label = f"each repeat's pooled curve{overall}"
         ax.plot(
             r.pooled_mean_predicted[filled] * 100,
             r.pooled_observed[filled] * 100,
@@ -109,8 +112,6 @@ def _draw(ax: Axes, p: CVPredictions, table: LabelReliability, detailed: bool) -
         xlim=(-1, 101),
         ylim=(-1, 101),
     )
-    brier = float(np.mean([rules.pooled_brier for _, _, rules in reps]))
-    log_loss = float(np.mean([rules.pooled_log_loss for _, _, rules in reps]))
     return brier, log_loss
 
 

@@ -250,7 +250,9 @@ def _draw(ax: Axes, kind: _Kind, p: CVPredictions, panel: _Panel, grid: np.ndarr
                 number = f": {names['merge']} {_pct(rep.merged.value)}" if detailed else ""
                 label = f"repeat {shown(rep.part.repeat)} merged{number}"
             elif j == 0:
-                label = "each repeat's merged curve (dashed)"
+                mean_merge = float(np.mean([m.value for m in merged]))
+                number = f": mean {names['merge']} {_pct(mean_merge)} over the {len(reps)} repeats" if detailed else ""
+                label = f"each repeat's merged curve (dashed){number}"
         style = {
             "color": color,
             "lw": lw,
@@ -276,9 +278,14 @@ def _draw(ax: Axes, kind: _Kind, p: CVPredictions, panel: _Panel, grid: np.ndarr
     return {"average": average, "merged": merged_value, "n_merged": len(merged), "phrase": phrase}
 
 
-def _subtitle(kind: _Kind, p: CVPredictions) -> str:
-    how = "vertical average: Fawcett 2006 §7.1" if kind == "roc" else "averaged at fixed recall"
-    return f"({how}{'; each case weighted by its sample_weight' if p.sample_weight is not None else ''})"
+def _subtitle(kind: _Kind, p: CVPredictions, parts: list) -> str:
+    """The second line of a title: how the folds are averaged (when there are several), whether cases are weighted."""
+    notes = []
+    if sum(len(part.fold_ids) for part in parts) > 1:
+        notes.append("vertical average: Fawcett 2006 §7.1" if kind == "roc" else "averaged at fixed recall")
+    if p.sample_weight is not None:
+        notes.append("each case weighted by its sample_weight")
+    return f"({'; '.join(notes)})" if notes else ""
 
 
 def _plot(
@@ -297,7 +304,9 @@ def _plot(
         vs = f"{shown(panel.problem.label)} vs rest" if panel.problem.one_vs_rest else ""
         if detailed:
             head = f"{vs}: " if vs else ""
-            a.set_title(escape_mathtext(f"{head}{names['curves']} of {numbers['phrase']}\n{_subtitle(kind, p)}"))
+            a.set_title(
+                escape_mathtext(f"{head}{names['curves']} of {numbers['phrase']}\n{_subtitle(kind, p, parts)}".strip())
+            )
             legend_beside(a)
         else:
             short = names["avg"] if kind == "roc" else "AP_avg"
@@ -311,7 +320,9 @@ def _plot(
         return axes[0]
     phrase = design_phrase(p, parts)
     fig.suptitle(
-        escape_mathtext(f"One-vs-rest {names['curves'].lower()} of {phrase}, a panel per label\n{_subtitle(kind, p)}")
+        escape_mathtext(
+            f"One-vs-rest {names['curves'].lower()} of {phrase}, a panel per label\n{_subtitle(kind, p, parts)}".strip()
+        )
     )
     legend_below(fig, axes[0])
     return fig
