@@ -1580,6 +1580,33 @@ def _cv_scoring(**kw):
     return _scoring(folds=list(F), **kw)
 
 
+def _cv_probabilities():
+    """Binary cross-validated probabilities with weights (what the plots and tables of CVPredictions read)."""
+    return apples.CVPredictions(list(Y), folds=list(F), y_score=list(_PROB), sample_weight=list(_W))
+
+
+#: Three classes' probabilities (dyadic rows summing to 1), aligned with YM; every class in both folds.
+_PROB_M = (
+    (0.5, 0.25, 0.25),
+    (0.25, 0.5, 0.25),
+    (0.125, 0.125, 0.75),
+    (0.25, 0.25, 0.5),
+    (0.25, 0.625, 0.125),
+    (0.75, 0.125, 0.125),
+    (0.125, 0.375, 0.5),
+    (0.375, 0.375, 0.25),
+)
+
+
+def _cv_multiclass_probabilities():
+    return apples.CVPredictions(
+        list(YM),
+        folds=[0, 0, 0, 0, 1, 1, 1, 1],
+        y_score=[list(r) for r in _PROB_M],
+        sample_weight=[1, 2, 1, 1, 0.5, 1, 1, 2],
+    )
+
+
 REGISTRY.update(
     {
         "log_loss": Entry(_scoring(), _SCORING_ARGS, relabel=BIN_MAP),
@@ -1587,9 +1614,13 @@ REGISTRY.update(
         "cv_log_loss": Entry(_cv_scoring(), _CV_SCORING_ARGS, relabel=BIN_MAP),
         "cv_brier_score": Entry(_cv_scoring(), _CV_SCORING_ARGS, relabel=BIN_MAP),
         "reliability_table": Entry(
-            _cv_scoring(n_bins=4),
-            {**_CV_SCORING_ARGS, "n_bins": Arg(SIZE)},
-            relabel=BIN_MAP,
+            lambda: {"predictions": _cv_probabilities(), "n_bins": 4},
+            {"predictions": Arg(MODEL), "n_bins": Arg(SIZE)},
+            nan_ok="an empty bin has no mean prediction nor observed frequency (NaN, documented)",
+        ),
+        "reliability_table@multiclass": Entry(
+            lambda: {"predictions": _cv_multiclass_probabilities(), "label": 2, "n_bins": 4},
+            {"predictions": Arg(MODEL), "label": Arg(TARGET), "n_bins": Arg(SIZE)},
             nan_ok="an empty bin has no mean prediction nor observed frequency (NaN, documented)",
         ),
         "scoring_rules_table": Entry(
@@ -1599,18 +1630,52 @@ REGISTRY.update(
             },
             {"predictions": Arg(MODEL), "sample_weight": Arg(REAL, array=True, none_ok=True)},
         ),
-        "plot_cv_roc": Entry(_fs_cases(ax=_fresh_ax, pos_label=1), _FLAT, relabel=BIN_MAP, rank_based=True),
+        "scoring_rules_table@weighted": Entry(
+            lambda: {"predictions": _cv_probabilities()},
+            {"predictions": Arg(MODEL)},
+            note="the weights the predictions carry; given twice they are refused (tests/cv/test_cv_scoring_rules.py)",
+        ),
+        "plot_cv_roc": Entry(
+            lambda: {"predictions": _cv_probabilities(), "ax": _fresh_ax()},
+            {"predictions": Arg(MODEL)},
+            project=_fs_drawn,
+        ),
+        "plot_cv_roc@multiclass": Entry(
+            lambda: {"predictions": _cv_multiclass_probabilities(), "label": 1, "ax": _fresh_ax()},
+            {"predictions": Arg(MODEL), "label": Arg(TARGET)},
+            project=_fs_drawn,
+        ),
         "plot_cv_precision_recall": Entry(
-            _fs_cases(ax=_fresh_ax, pos_label=1), _FLAT, relabel=BIN_MAP, rank_based=True
+            lambda: {"predictions": _cv_probabilities(), "ax": _fresh_ax()},
+            {"predictions": Arg(MODEL)},
+            project=_fs_drawn,
+        ),
+        "plot_cv_precision_recall@multiclass": Entry(
+            lambda: {"predictions": _cv_multiclass_probabilities(), "label": 0, "ax": _fresh_ax()},
+            {"predictions": Arg(MODEL), "label": Arg(TARGET)},
+            project=_fs_drawn,
         ),
         "plot_reliability": Entry(
-            lambda: {**_cv_scoring(n_bins=4)(), "ax": _fresh_ax()}, {**_CV_SCORING_ARGS, "n_bins": Arg(SIZE)}
+            lambda: {"predictions": _cv_probabilities(), "n_bins": 4, "ax": _fresh_ax()},
+            {"predictions": Arg(MODEL), "n_bins": Arg(SIZE)},
+            project=_fs_drawn,
+        ),
+        "escape_mathtext": Entry(
+            lambda: {"text": 0.5},
+            note="free text (any object's str), never refused: a str here would be read as an option; "
+            "tests/plotting/test_escape.py draws hostile text",
+        ),
+        "plot_reliability@multiclass": Entry(
+            lambda: {"predictions": _cv_multiclass_probabilities(), "label": 2, "n_bins": 4, "ax": _fresh_ax()},
+            {"predictions": Arg(MODEL), "label": Arg(TARGET), "n_bins": Arg(SIZE)},
+            project=_fs_drawn,
         ),
     }
 )
 EXEMPT.update(
     {
         **dict.fromkeys(["CVScoringRule", "ScoringRulesTable", "ReliabilityTable"], _RESULT),
+        **dict.fromkeys(["AXES", "PANEL_AXES"], _KIND),
         **dict.fromkeys(
             ["PROBABILITIES", "SAMPLE_WEIGHT"],
             "a kind of parameter (apples._params): what a declared parameter takes; tests/metrics/"

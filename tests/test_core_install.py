@@ -65,9 +65,9 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "plot_rate_vs_score": (_MPL, lambda a, r: a.plot_rate_vs_score(**r._fs_cases()())),
     "plot_figure3": (_MPL, lambda a, r: a.plot_figure3(**r._fs_cases()())),
     "plot_fold_rocs": (_MPL, lambda a, r: a.plot_fold_rocs(**r._fs_cases()())),
-    "plot_cv_roc": (_MPL, lambda a, r: a.plot_cv_roc(**r._fs_cases()())),
-    "plot_cv_precision_recall": (_MPL, lambda a, r: a.plot_cv_precision_recall(**r._fs_cases()())),
-    "plot_reliability": (_MPL, lambda a, r: a.plot_reliability(**r._cv_scoring()())),
+    "plot_cv_roc": (_MPL, lambda a, r: a.plot_cv_roc(r._cv_probabilities())),
+    "plot_cv_precision_recall": (_MPL, lambda a, r: a.plot_cv_precision_recall(r._cv_probabilities())),
+    "plot_reliability": (_MPL, lambda a, r: a.plot_reliability(r._cv_probabilities())),
     "plot_cv_f_histograms": (
         _MPL,
         lambda a, r: a.plot_cv_f_histograms(a.sample_cv_f(**r.REGISTRY["sample_cv_f"].recipe()), r._SIM_KW["f_true"]),

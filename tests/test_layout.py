@@ -30,7 +30,8 @@ SUBPACKAGES = (
     "apples.studies.parker",
 )
 #: Which subpackages a subpackage may import (apples._params, _kernels and _optional are open to all;
-#: _kernels and _params import nothing above them, see below; plotting uses metrics' kinds, studies use plotting).
+#: _kernels and _params import nothing above them, see below; plotting draws CVPredictions and uses metrics' kinds,
+#: studies and comparison use plotting).
 ALLOWED = {
     "metrics": {"metrics"},
     "cv": {"cv", "metrics"},
@@ -39,8 +40,8 @@ ALLOWED = {
     "measures": {"measures", "cv", "metrics"},
     "reporting": {"reporting", "measures", "intervals", "cv", "metrics"},
     "studies": {"studies", "intervals", "theory", "cv", "metrics", "plotting"},
-    "plotting": {"plotting", "metrics"},
-    "comparison": {"comparison", "measures", "intervals", "cv", "metrics"},
+    "plotting": {"plotting", "cv", "metrics"},
+    "comparison": {"comparison", "measures", "intervals", "cv", "metrics", "plotting"},
     "_kernels": {"_kernels"},
     "_params": {"_params"},
 }

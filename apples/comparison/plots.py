@@ -8,8 +8,9 @@ import numpy as np
 
 from apples._kernels.comparison import average_ranks, critical_difference
 from apples._optional import require
-from apples._params import FLAG, Real, declare
+from apples._params import FLAG, Nullable, Real, declare
 from apples.comparison.ranks import SCORE_TABLE, ScoreTable
+from apples.plotting.style import AXES, escape_mathtext
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -35,6 +36,7 @@ def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
     scores=SCORE_TABLE,
     alpha=Real(0.0, 1.0, low_inclusive=False, high_inclusive=False),
     greater_is_better=FLAG,
+    ax=Nullable(AXES),
 )
 def plot_critical_difference(
     scores: Any, *, alpha: float = 0.05, greater_is_better: bool = True, ax: Axes | None = None
@@ -54,7 +56,7 @@ def plot_critical_difference(
     greater_is_better : bool, default True
         Whether a higher score ranks first.
     ax : matplotlib Axes, optional
-        Where to draw; a new figure if None.
+        Where to draw; a new figure if None. Anything else than an Axes is refused, naming ``ax``.
 
     Returns
     -------
@@ -81,19 +83,27 @@ def plot_critical_difference(
         ax.vlines(t, 0.0, 0.08, color="black", linewidth=1)
         ax.text(t, 0.14, str(t), ha="center", va="bottom", fontsize=9)
     ax.hlines(0.75, 1, 1 + cd, color="black", linewidth=1.5)
-    ax.text(1 + cd / 2, 0.8, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
+    ax.text(1 + cd / 2, 0.8, escape_mathtext(f"CD = {cd:.2f}"), ha="center", va="bottom", fontsize=9)
     for pos, m in enumerate(order):
         left = pos < half
         y = -0.35 * ((pos + 1) if left else (k - pos))
         x_end = 0.6 if left else k + 0.4
         ax.plot([ranks[m], ranks[m], x_end], [0.0, y, y], color="black", linewidth=0.8)
         ax.text(
-            x_end, y, f"{table.models[m]} ({ranks[m]:.2f})", ha="right" if left else "left", va="center", fontsize=9
+            x_end,
+            y,
+            escape_mathtext(f"{table.models[m]} ({ranks[m]:.2f})"),  # a model's name is drawn as written
+            ha="right" if left else "left",
+            va="center",
+            fontsize=9,
         )
     sorted_ranks = ranks[order]
     for i, (a, b) in enumerate(_cliques(ranks, cd)):
         y = -0.12 - 0.08 * i
         ax.hlines(y, sorted_ranks[a] - 0.03, sorted_ranks[b] + 0.03, color="black", linewidth=3)
     ax.set_axis_off()
-    ax.set_title(f"Critical difference diagram (Demšar 2006, Fig. 1): Nemenyi, α = {alpha:g}, N = {n}", fontsize=10)
+    ax.set_title(
+        escape_mathtext(f"Critical difference diagram (Demšar 2006, Fig. 1): Nemenyi, α = {alpha:g}, N = {n}"),
+        fontsize=10,
+    )
     return ax

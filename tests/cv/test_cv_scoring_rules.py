@@ -133,12 +133,12 @@ def test_scoring_rules_table_refuses_what_is_not_a_probability():
 @pytest.mark.parametrize("strategy", ["uniform", "quantile"])
 def test_reliability_table_matches_scikit_learn_calibration_curve(strategy):
     y, p, folds, _ = _data(2)
-    t = reliability_table(y, p, folds=folds, n_bins=8, strategy=strategy)
+    t = reliability_table(CVPredictions(y, folds=folds, y_score=p), n_bins=8, strategy=strategy)
     prob_true, prob_pred = calibration.calibration_curve(y, p, n_bins=8, strategy=strategy)
     filled = t.pooled[t.pooled["count"] > 0]
     np.testing.assert_allclose(filled["observed"], prob_true, rtol=1e-12)
     np.testing.assert_allclose(filled["mean_predicted"], prob_pred, rtol=1e-12)
-    assert t.pooled["count"].sum() == y.size
+    assert t.pooled["count"].sum() == y.size and set(t.pooled["repeat"]) == {0}
     # each fold against scikit-learn on the fold's cases (uniform bins are the same for every subset)
     if strategy == "uniform":
         for f in np.unique(folds):
@@ -153,11 +153,122 @@ def test_reliability_table_matches_scikit_learn_calibration_curve(strategy):
 
 def test_reliability_bins_by_hand_with_weights_and_edges():
     # edges 0, 1/2, 1: p = 0.5 lies in the first bin (edges[i] < p <= edges[i + 1]); weights 1, 3, 1, 1
-    t = reliability_table(
-        [1, 0, 1, 0], [0.5, 0.25, 1.0, 0.75], folds=[0, 0, 1, 1], n_bins=2, sample_weight=[1, 3, 1, 1]
+    predictions = CVPredictions(
+        [1, 0, 1, 0], folds=[0, 0, 1, 1], y_score=[0.5, 0.25, 1.0, 0.75], sample_weight=[1, 3, 1, 1]
     )
+    t = reliability_table(predictions, n_bins=2)
     first = t.pooled.iloc[0]
     assert first["count"] == 4 and first["observed"] == 0.25 and first["mean_predicted"] == (0.5 + 3 * 0.25) / 4
     second = t.pooled.iloc[1]
     assert second["count"] == 2 and second["observed"] == 0.5 and second["mean_predicted"] == 0.875
     assert math.isnan(t.by_fold.iloc[1]["observed"])  # fold 0 has nothing above 1/2
+    assert list(t.by_fold.columns[:2]) == ["repeat", "fold"]
+
+
+# -- from apples.cross_val_predictions on real data: weights and repeats honoured ------------------------------------
+@pytest.fixture(scope="module")
+def cancer_weighted():
+    """Breast cancer, RepeatedStratifiedKFold(5 × 2), a logistic regression fitted with weights: the predictions
+    carry the weights (every 40th case weighs 0)."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import RepeatedStratifiedKFold
+    from sklearn.preprocessing import StandardScaler
+
+    import apples
+
+    X, y = load_breast_cancer(return_X_y=True)
+    w = np.random.default_rng(5).uniform(0.1, 4.0, y.size)
+    w[::40] = 0.0
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0)
+    X = StandardScaler().fit_transform(X)
+    return apples.cross_val_predictions(LogisticRegression(max_iter=2000), X, y, cv=cv, params={"sample_weight": w})
+
+
+def test_scoring_rules_table_uses_the_predictions_weights_fold_by_fold(cancer_weighted):
+    p = cancer_weighted
+    assert p.sample_weight is not None and p.n_repeats == 2
+    table = scoring_rules_table(p)
+    assert len(table.folds) == 10 and table.pooled["repeat"].tolist() == [0, 1]
+    for r in (0, 1):
+        m = p.repeats == r
+        w = p.sample_weight[m]
+        row = table.pooled.set_index("repeat").loc[r]
+        assert row["log_loss"] == pytest.approx(sk.log_loss(p.y_true[m], p.y_score[m], sample_weight=w), rel=1e-9)
+        assert row["brier_score"] == pytest.approx(
+            sk.brier_score_loss(p.y_true[m], p.y_score[m], sample_weight=w), rel=1e-9
+        )
+        for f in range(5):
+            c = m & (p.folds == f)
+            got = table.folds[(table.folds["repeat"] == r) & (table.folds["fold"] == f)].iloc[0]
+            fw = p.sample_weight[c]
+            assert got["log_loss"] == pytest.approx(sk.log_loss(p.y_true[c], p.y_score[c], sample_weight=fw), rel=1e-9)
+            assert got["brier_score"] == pytest.approx(
+                sk.brier_score_loss(p.y_true[c], p.y_score[c], sample_weight=fw), rel=1e-9
+            )
+            assert got["size"] == pytest.approx(fw.sum(), rel=1e-12)
+    # the unweighted values differ: the weights changed what is reported
+    plain = scoring_rules_table(CVPredictions(p.y_true, folds=p.folds, repeats=p.repeats, y_score=p.y_score))
+    assert not np.allclose(plain.folds["log_loss"], table.folds["log_loss"], rtol=1e-3)
+
+
+def test_weights_given_twice_are_refused_naming_sample_weight(cancer_weighted):
+    p = cancer_weighted
+    with pytest.raises(ValueError, match="sample_weight is given twice") as info:
+        scoring_rules_table(p, sample_weight=p.sample_weight)
+    assert info.value.param == "sample_weight"
+    # predictions without weights take them from the argument: the same table
+    bare = CVPredictions(p.y_true, folds=p.folds, repeats=p.repeats, y_score=p.y_score)
+    a, b = scoring_rules_table(bare, sample_weight=p.sample_weight), scoring_rules_table(p)
+    np.testing.assert_array_equal(a.folds.to_numpy(), b.folds.to_numpy())
+    with pytest.raises(ValueError, match="sample_weight has 3 values") as info:
+        scoring_rules_table(bare, sample_weight=[1.0, 2.0, 3.0])
+    assert info.value.param == "sample_weight"
+
+
+def test_reliability_table_uses_the_predictions_weights_and_repeats(cancer_weighted):
+    p = cancer_weighted
+    t = reliability_table(p, n_bins=4)
+    assert sorted(set(t.pooled["repeat"])) == [0, 1] and len(t.by_fold) == 2 * 5 * 4
+    b = np.clip(np.searchsorted(t.edges[1:-1], p.y_score, side="left"), 0, 3)
+    for r in (0, 1):
+        for i in range(4):
+            c = (p.repeats == r) & (b == i)
+            w = p.sample_weight[c]
+            row = t.pooled[(t.pooled["repeat"] == r) & (t.pooled["bin"] == i)].iloc[0]
+            assert row["count"] == pytest.approx(w.sum(), rel=1e-12)
+            assert row["observed"] == pytest.approx(np.average(p.y_true[c], weights=w), rel=1e-12)
+            assert row["mean_predicted"] == pytest.approx(np.average(p.y_score[c], weights=w), rel=1e-12)
+
+
+@pytest.fixture(scope="module")
+def iris_probabilities():
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.preprocessing import StandardScaler
+
+    import apples
+
+    data = load_iris()
+    X, y = StandardScaler().fit_transform(data.data), data.target_names[data.target]
+    model = LogisticRegression(C=0.1, max_iter=2000)
+    return apples.cross_val_predictions(model, X, y, cv=StratifiedKFold(n_splits=5))
+
+
+def test_multi_class_probabilities_are_refused_by_the_scoring_rules_and_binned_per_label(iris_probabilities):
+    p = iris_probabilities
+    with pytest.raises(ValueError, match="predictions are multi-class") as info:
+        scoring_rules_table(p)
+    assert info.value.param == "predictions"
+    with pytest.raises(ValueError, match="give label=") as info:
+        reliability_table(p)
+    assert info.value.param == "label"
+    t = reliability_table(p, label="virginica", n_bins=5)
+    prob_true, prob_pred = calibration.calibration_curve(p.y_true == "virginica", p.y_score[:, 2], n_bins=5)
+    filled = t.pooled[t.pooled["count"] > 0]
+    np.testing.assert_allclose(filled["observed"], prob_true, rtol=1e-12)
+    np.testing.assert_allclose(filled["mean_predicted"], prob_pred, rtol=1e-12)
+    with pytest.raises(ValueError, match="label='rose' is not a label") as info:
+        reliability_table(p, label="rose")
+    assert info.value.param == "label"

@@ -1,0 +1,69 @@
+"""Demšar's critical-difference diagram with hostile model names: drawn literally, saved as PNG; ``ax`` refused
+unless a matplotlib Axes, naming it."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from apples.comparison import nemenyi, plot_critical_difference
+
+plt = pytest.importorskip("matplotlib.pyplot")
+
+HOSTILE = [
+    "$\\input{x}$",  # mathtext: matplotlib's parser stops savefig with a ParseFatalException
+    "a_b^c $x$ \\alpha",
+    "ünïcødé ✓ — naïve",
+    "very long model name " * 8,
+    "$",
+    "$$",
+    "100% {braces} #hash & amp ~tilde",
+]
+
+
+def _scores(names, seed=0):
+    rng = np.random.default_rng(seed)
+    values = rng.random((len(names), 9)) + np.linspace(0.4, 0, len(names))[:, None]
+    return pd.DataFrame(values, index=names, columns=[f"d{j}" for j in range(9)])
+
+
+def test_hostile_model_names_are_drawn_as_written_and_the_figure_saves():
+    table = _scores(HOSTILE)
+    fig, ax = plt.subplots()
+    assert plot_critical_difference(table, ax=ax) is ax
+    fig.savefig(io.BytesIO(), format="png")  # raised ParseFatalException for "$\input{x}$" before
+    ranks = nemenyi(table).average_ranks
+    drawn = {}
+    for t in ax.texts:
+        text, math = t._preprocess_math(t.get_text())  # what matplotlib draws, and whether as mathtext
+        assert math is False, t.get_text()
+        drawn[text] = t
+    for name in HOSTILE:  # each name exactly as given, with its average rank
+        assert f"{name} ({ranks[name]:.2f})" in drawn, name
+    plt.close(fig)
+
+
+def test_duplicate_names_are_refused_naming_scores():
+    with pytest.raises(ValueError, match="names a model twice") as info:
+        plot_critical_difference(_scores(["$a$", "$a$", "b"]))
+    assert info.value.param == "scores"
+
+
+@pytest.mark.parametrize("bad", ["left", 0, [None], object()])
+def test_ax_that_is_not_an_axes_is_refused_naming_ax(bad):
+    before = plt.get_fignums()
+    with pytest.raises(TypeError, match="ax must be a matplotlib Axes") as info:
+        plot_critical_difference(_scores(["a", "b", "c"]), ax=bad)
+    assert info.value.param == "ax"
+    assert plt.get_fignums() == before  # refused before anything is drawn
+
+
+def test_a_list_of_axes_is_not_one_axes():
+    fig, axes = plt.subplots(1, 2)
+    with pytest.raises(TypeError, match="ax must be a matplotlib Axes") as info:
+        plot_critical_difference(_scores(["a", "b", "c"]), ax=list(axes))
+    assert info.value.param == "ax"
+    plt.close(fig)
