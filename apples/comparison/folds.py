@@ -356,17 +356,22 @@ def _usable(m: Measure, p: CVPredictions) -> str | None:
 
 def _choices(
     models: list[CVPredictions], selection: list[tuple[Measure, str | None, str | None]] | None, train: bool
-) -> list[_Choice]:
+) -> tuple[list[_Choice], list[str]]:
+    """The comparisons to make, and (by default) the measures some model allows but not every one."""
     first = models[0]
     if selection is None:
-        out = []
+        out, left = [], []
         for key, average, aggregation in COMPARE_MEASURES[first.task]:
             m = MEASURES[key]
-            if all(_usable(m, p) is None for p in models):
+            why = next((f"{_param(i)}: {w}" for i, p in enumerate(models) if (w := _usable(m, p))), None)
+            if why is None:
                 out.append(_Choice(m, average, aggregation))
+            elif any(_usable(m, p) is None for p in models):
+                left.append(f"{key} ({why})")
         if not out:
             raise ParameterValueError("these predictions allow no measure of compare", param="measures")
-        return out
+        return out, left
+
     out = []
     for m, average, aggregation in selection:
         for i, p in enumerate(models):
@@ -385,7 +390,7 @@ def _choices(
                 raise ParameterValueError(f"measures: {m.key} has the averages {allowed}, not {average!r}", "measures")
         aggregation = aggregation or m.recommended or m.aggregations[0].key
         out.append(_Choice(m, average, aggregation))
-    return out
+    return out, []
 
 
 _FREQUENCIES = MappingOf(Real(0.0, 1.0), what="a mapping label -> training-set relative frequency")
@@ -497,7 +502,7 @@ def compare(
         raise ParameterValueError(f"names holds a name twice: {list(names)}", param="names")
     first = models[0]
     train = train_weights(first, train_frequencies)
-    chosen = _choices(models, None if measures is None else list(measures), train is not None)  # type: ignore[arg-type]
+    chosen, left_out = _choices(models, None if measures is None else list(measures), train is not None)  # type: ignore[arg-type]
     records = list({c.measure.key: c.measure for c in chosen}.values())
     tables = [fold_tables(p, records) for p in models]
     pairs = list(combinations(range(len(models)), 2))
@@ -567,6 +572,8 @@ def compare(
             f"{len(models)} models: all {len(pairs)} pairs tested; p_holm adjusts the p-values of each measure by "
             "Holm's step-down method (Holm 1979), controlling the family-wise error over the pairs."
         )
+    if left_out:
+        notes.append(f"Not compared, because not every model allows them: {'; '.join(left_out)}.")
     notes.append(_NOT_DELONG)
     return ModelComparison(
         tuple(rows),

@@ -71,7 +71,7 @@ def test_auc_avg_and_ap_avg_differences_match_sklearn_per_fold_and_the_written_o
 def test_pooled_f1_and_accuracy_are_the_pooled_values_of_each_repeat_as_sklearn_computes_them(r):
     rng, y, folds, repeats = _design(n=50, k=5, r=r, seed=10 + r)
     a, b = _model(rng, y, folds, repeats, 1.2), _model(rng, y, folds, repeats, 0.4)
-    result = compare(a, b, measures=["f1", "accuracy"])
+    result = compare(a, b, measures=["f_measure", "accuracy"])
     rep = np.zeros(y.size, int) if repeats is None else repeats
     for metric, row in zip((f1_score, accuracy_score), result.differences, strict=True):
         pooled = {m: np.mean([metric(y[rep == i], m.y_pred[rep == i]) for i in range(r)]) for m in (a, b)}
@@ -90,19 +90,19 @@ def test_accuracy_with_equal_folds_is_the_corrected_t_of_the_fold_accuracies():
     assert (row.statistic, row.p_value) == pytest.approx((t, p), rel=1e-10)
 
 
-def test_pooled_f1_variance_is_the_delta_method_variance_of_the_ratio_of_sums():
-    # Cochran (1977) §6.3: var(R̂) ≈ s²(num − R·den) / (k · mean(den)²), written out for one model against a
-    # model whose F is constant across folds (its contributions all equal R_B)
+def test_pooled_f1_difference_is_tested_through_the_jackknife_pseudo_values():
+    # k·F − (k − 1)·F₋f, each F₋f scikit-learn's F1 of the other folds' rows, written out for one model against a
+    # model whose F is 1 without any fold (its pseudo-values all equal 1)
     rng, y, folds, _ = _design(n=100, k=5, seed=4)
     a = _model(rng, y, folds, None, 1.0)
-    b = apples.CVPredictions(y, folds=folds, y_pred=y.copy())  # perfect: every contribution 1
-    row = compare(a, b, measures=["f1"]).differences[0]
-    m = a.confusion()
-    num, den = 2 * m[:, 1, 1], 2 * m[:, 1, 1] + m[:, 0, 1] + m[:, 1, 0]
-    r_hat = num.sum() / den.sum()
-    s2 = np.var(num - r_hat * den, ddof=1) / den.mean() ** 2
-    t = (r_hat - 1.0) / math.sqrt((1 / 5 + 20 / 80) * s2)
-    assert row.statistic == pytest.approx(t, rel=1e-10)
+    b = apples.CVPredictions(y, folds=folds, y_pred=y.copy())  # perfect
+    row = compare(a, b, measures=["f_measure"]).differences[0]
+    f_all = f1_score(y, a.y_pred)
+    pseudo = np.array([5 * f_all - 4 * f1_score(y[folds != f], a.y_pred[folds != f]) for f in range(5)])
+    d = pseudo - pseudo.mean() + f_all - 1.0
+    t, p = _corrected_t(d, n_train=80, n_test=20)
+    assert row.difference == pytest.approx(f_all - 1.0, abs=1e-12)
+    assert (row.statistic, row.p_value) == pytest.approx((t, p), rel=1e-10)
 
 
 def test_three_models_holm_matches_statsmodels_and_every_pair_is_there():
@@ -124,7 +124,10 @@ def test_three_models_holm_matches_statsmodels_and_every_pair_is_there():
 def test_two_models_p_holm_is_the_p_value_and_default_names_and_measures():
     rng, y, folds, _ = _design(seed=6)
     result = compare(_model(rng, y, folds, None, 1.0), _model(rng, y, folds, None, 0.5))
-    assert result.measures == tuple(COMPARE_MEASURES) and result.names == ("A", "B") and not result.holm
+    expected = [":".join([k] + ([a] if a else []) + [g]) for k, a, g in COMPARE_MEASURES["binary"]]
+    # the scores are no probabilities: no log loss nor Brier score
+    assert list(result.measures) == [m for m in expected if not m.startswith(("log_loss", "brier"))]
+    assert result.names == ("A", "B") and not result.holm
     assert all(d.p_holm == d.p_value for d in result.differences)
     text = str(result)
     for needed in ("Nadeau & Bengio", "Bouckaert & Frank", "Dietterich", "DeLong", "McNemar", "F_tp,fp"):
@@ -156,8 +159,11 @@ def test_refuses_predictions_that_do_not_share_cases_folds_or_repeats_naming_the
         compare(no_scores, no_scores, measures=["roc_auc"])
     assert err.value.param == "measures"
     with pytest.raises(ValueError, match="b has none") as err:
-        compare(a, no_scores)  # a allows the ranking measures, b does not
+        compare(a, no_scores, measures=["roc_auc"])  # a allows the ranking measures, b does not
     assert err.value.param == "b"
+    default = compare(a, no_scores, undefined="nan")  # by default, what every model allows, and the notes say so
+    assert "roc_auc:avg" not in default.measures and "f_measure:tp_fp" in default.measures
+    assert any("roc_auc" in n and n.startswith("Not compared") for n in default.notes)
 
 
 def test_a_model_against_itself_is_0_by_0_raise_by_default_nan_on_request():
@@ -171,15 +177,17 @@ def test_a_model_against_itself_is_0_by_0_raise_by_default_nan_on_request():
         assert math.isnan(d.statistic) and math.isnan(d.p_value)
 
 
-def test_a_fold_with_one_class_makes_the_auc_difference_undefined():
-    y = np.array([1, 1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1])
-    folds = np.repeat([0, 1, 2], 4)
-    a = apples.CVPredictions(y, folds=folds, y_score=np.linspace(0, 1, 12))
-    b = apples.CVPredictions(y, folds=folds, y_score=np.linspace(1, 0, 12))
-    with pytest.raises(apples.UndefinedMetricError):
-        compare(a, b, measures=["roc_auc"])
-    row = compare(a, b, measures=["roc_auc"], undefined="nan").differences[0]
-    assert math.isnan(row.difference) and math.isnan(row.p_value)
+def test_a_fold_with_one_class_is_left_out_of_both_models_auc_avg():
+    y = np.array([1, 1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1])
+    folds = np.repeat([0, 1, 2, 3], 4)
+    rng = np.random.default_rng(0)
+    sa, sb = rng.random(16), rng.random(16)
+    a, b = (apples.CVPredictions(y, folds=folds, y_score=s) for s in (sa, sb))
+    row = compare(a, b, measures=["roc_auc"]).differences[0]
+    auc = {s.tobytes(): [roc_auc_score(y[folds == f], s[folds == f]) for f in (1, 2, 3)] for s in (sa, sb)}
+    d = np.array(auc[sa.tobytes()]) - np.array(auc[sb.tobytes()])  # fold 0 holds positives only: no AUC for either
+    assert row.df == 2 and row.difference == pytest.approx(d.mean(), abs=1e-12)
+    assert row.statistic == pytest.approx(_corrected_t(d, n_train=12, n_test=4)[0], rel=1e-10)
 
 
 def test_html_escapes_model_names_and_the_frame_is_tidy():
@@ -225,8 +233,8 @@ def test_compare_is_antisymmetric(seed, k, r):
     rng, y, folds, repeats = _design(n=6 * k, k=k, r=r, seed=seed)
     y[:2] = [0, 1]
     a, b = _model(rng, y, folds, repeats, 1.0), _model(rng, y, folds, repeats, 0.5)
-    ab = compare(a, b, measures=["accuracy", "f1"], undefined="nan")
-    ba = compare(b, a, measures=["accuracy", "f1"], undefined="nan")
+    ab = compare(a, b, measures=["accuracy", "f_measure"], undefined="nan")
+    ba = compare(b, a, measures=["accuracy", "f_measure"], undefined="nan")
     for x, z in zip(ab.differences, ba.differences, strict=True):
         assert x.difference == pytest.approx(-z.difference, abs=1e-12)
         assert (x.low, x.high) == pytest.approx((-z.high, -z.low), abs=1e-12)
