@@ -25,6 +25,7 @@ import numpy as np
 from apples._kernels.comparison import corrected_t_test, holm_adjust
 from apples._params import (
     CONFIDENCE,
+    FLAG,
     Kind,
     MappingOf,
     Nullable,
@@ -396,6 +397,27 @@ def _choices(
 _FREQUENCIES = MappingOf(Real(0.0, 1.0), what="a mapping label -> training-set relative frequency")
 
 
+def _label_f(p: CVPredictions, j: int) -> Measure:
+    """The F1 of label j against the rest (a multi-class or multi-label task), as a record of the counts family."""
+    import dataclasses
+
+    from apples._kernels.f_measure import f_of_counts
+
+    def kernel(t: Any, *, average: str, train: Any, undefined: str, options: Mapping) -> Any:
+        return f_of_counts(t.tp[..., j], t.fp[..., j], t.fn[..., j])
+
+    base = MEASURES["f_measure"]
+    return dataclasses.replace(
+        MEASURES["mean_f"],
+        key=f"f_measure[{p.labels[j]}]",
+        name=f"F1 of label {p.labels[j]}",
+        kernel=kernel,
+        averages=(),
+        aggregations=(base.aggregation("tp_fp"), base.aggregation("avg")),
+        recommended="tp_fp",
+    )
+
+
 @declare(
     a=CV_PREDICTIONS,
     b=CV_PREDICTIONS,
@@ -405,6 +427,7 @@ _FREQUENCIES = MappingOf(Real(0.0, 1.0), what="a mapping label -> training-set r
     confidence=CONFIDENCE,
     undefined=Undefined("raise", "nan"),
     train_frequencies=Nullable(_FREQUENCIES),
+    per_label=FLAG,
 )
 def compare(
     a: CVPredictions,
@@ -415,6 +438,7 @@ def compare(
     confidence: float = 0.95,
     undefined: Policy = "raise",
     train_frequencies: Mapping[Hashable, float] | None = None,
+    per_label: bool = False,
 ) -> ModelComparison:
     """Compare two or more models cross-validated on the same cases, folds and repeats, measure by measure.
 
@@ -448,6 +472,9 @@ def compare(
         defined for one model and not the other: raise :class:`~apples.UndefinedMetricError`, or give NaN.
     train_frequencies : mapping label -> float, optional
         Multi-class and multi-label: training-set label frequencies, for the ``lfb_train`` average.
+    per_label : bool, default False
+        Multi-class and multi-label: also each label's F1 against the rest, pooled over the folds (F_tp,fp of
+        the label), one row per label (measure ``f_measure[<label>]``).
 
     Returns
     -------
@@ -503,6 +530,14 @@ def compare(
     first = models[0]
     train = train_weights(first, train_frequencies)
     chosen, left_out = _choices(models, None if measures is None else list(measures), train is not None)  # type: ignore[arg-type]
+    if per_label:
+        if first.task == "binary" or first.pred_codes is None:
+            raise ParameterValueError(
+                "per_label is for multi-class and multi-label predictions with y_pred (a binary task's F is the "
+                "positive label's)",
+                param="per_label",
+            )
+        chosen += [_Choice(_label_f(first, j), "", "tp_fp") for j in range(len(first.labels))]
     records = list({c.measure.key: c.measure for c in chosen}.values())
     tables = [fold_tables(p, records) for p in models]
     pairs = list(combinations(range(len(models)), 2))

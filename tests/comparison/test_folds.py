@@ -239,3 +239,107 @@ def test_compare_is_antisymmetric(seed, k, r):
         assert x.difference == pytest.approx(-z.difference, abs=1e-12)
         assert (x.low, x.high) == pytest.approx((-z.high, -z.low), abs=1e-12)
         np.testing.assert_allclose([x.statistic, x.p_value], [-z.statistic, z.p_value], rtol=1e-9, atol=1e-12)
+
+
+def _second_model(p, seed, flip=0.2):
+    """Another model on the same cases, folds and repeats: the first one's predictions with some changed."""
+    rng = np.random.default_rng(seed)
+    if p.task == "multilabel":
+        pred = p.y_pred ^ (rng.random(p.y_pred.shape) < flip)
+        score = np.clip(p.y_score + rng.normal(0, 0.2, p.y_score.shape), 0, 1)
+    elif p.task == "multiclass":
+        pred = np.where(rng.random(len(p)) < flip, rng.choice(p.labels, len(p)), p.y_pred)
+        score = rng.dirichlet(np.ones(len(p.labels)), len(p)) * 0.5 + p.y_score * 0.5
+    else:
+        pred = np.where(rng.random(len(p)) < flip, np.where(p.y_pred == p.pos_label, "malignant", p.pos_label), p.y_pred)
+        score = np.clip(p.y_score + rng.normal(0, 0.1, len(p)), 0, 1)
+    return apples.CVPredictions(
+        p.y_true, folds=p.folds, repeats=p.repeats, cases=p.cases, y_pred=pred, y_score=score,
+        labels=None if p.task == "binary" else p.labels, pos_label=p.pos_label, sample_weight=p.sample_weight,
+        n_cases=p.n_cases,
+    )
+
+
+def _fold_rows(p):
+    rep = np.zeros(len(p), int) if p.repeats is None else np.unique(p.repeats, return_inverse=True)[1]
+    return [(rep == r) & (p.folds == f) for r in range(p.n_repeats) for f in np.unique(p.folds[rep == r])]
+
+
+def test_multiclass_compare_macro_f_balanced_accuracy_and_per_label_f_against_sklearn(studies):
+    from sklearn.metrics import balanced_accuracy_score
+
+    a = studies["multiclass_weighted"]
+    b = _second_model(a, 1)
+    res = compare(a, b, measures=["mean_f:macro:avg", "balanced_accuracy:avg"], per_label=True)
+    w = a.sample_weight
+    for row, metric in zip(
+        res.differences[:2],
+        (
+            lambda t, q, idx: f1_score(t, q, average="macro", labels=a.labels, sample_weight=w[idx], zero_division=0),
+            lambda t, q, idx: balanced_accuracy_score(t, q, sample_weight=w[idx]),
+        ),
+        strict=True,
+    ):
+        d = np.array([metric(a.y_true[m], a.y_pred[m], m) - metric(b.y_true[m], b.y_pred[m], m) for m in _fold_rows(a)])
+        assert row.difference == pytest.approx(d.mean(), abs=1e-12)
+        n_test = np.mean([m.sum() for m in _fold_rows(a)])
+        assert row.statistic == pytest.approx(_corrected_t(d, n_train=150 - n_test, n_test=n_test)[0], rel=1e-9)
+    labels = [r.measure for r in res.differences[2:]]
+    assert labels == [f"f_measure[{lab}]" for lab in a.labels]
+    rep = np.unique(a.repeats, return_inverse=True)[1]
+    first = res.differences[2]
+    pooled = {
+        m: np.mean([f1_score(m.y_true[rep == r] == 0, m.y_pred[rep == r] == 0, sample_weight=w[rep == r]) for r in (0, 1)])
+        for m in (a, b)
+    }
+    assert (first.value_a, first.value_b) == pytest.approx((pooled[a], pooled[b]), abs=1e-12)
+
+
+def test_multilabel_compare_micro_and_macro_f_against_sklearn(studies):
+    a = studies["multilabel"]
+    b = _second_model(a, 2)
+    res = compare(a, b, measures=["mean_f:micro:avg", "mean_f:macro:avg", "hamming_loss:avg"], per_label=True)
+    for row, average in zip(res.differences[:2], ("micro", "macro"), strict=True):
+        d = np.array(
+            [
+                f1_score(a.y_true[m], a.y_pred[m], average=average, zero_division=0)
+                - f1_score(b.y_true[m], b.y_pred[m], average=average, zero_division=0)
+                for m in _fold_rows(a)
+            ]
+        )
+        assert row.difference == pytest.approx(d.mean(), abs=1e-12)
+    assert len(res.differences) == 3 + len(a.labels)
+
+
+def test_compare_on_shuffle_split_predictions_uses_the_splits(studies):
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import ShuffleSplit
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[:200, :5], y[:200]
+    cv = ShuffleSplit(8, test_size=0.25, random_state=0)
+    a = apples.cross_val_predictions(GaussianNB(), X, y, cv=cv)
+    b = apples.cross_val_predictions(DecisionTreeClassifier(random_state=0), X, y, cv=cv)
+    row = compare(a, b, measures=["accuracy"]).differences[0]  # before: ZeroDivisionError
+    rep = np.unique(a.repeats, return_inverse=True)[1]
+    d = np.array([accuracy_score(y[a.cases[rep == r]], a.y_pred[rep == r]) - accuracy_score(y[b.cases[rep == r]], b.y_pred[rep == r]) for r in range(8)])
+    assert row.test == "corrected_resampled_t" and row.df == 7
+    assert row.statistic == pytest.approx(_corrected_t(d, n_train=150, n_test=50)[0], rel=1e-10)
+
+
+def test_compare_uses_the_weights_the_predictions_carry(studies):
+    a = studies["binary_weighted"]
+    b = _second_model(a, 3)
+    row = compare(a, b, measures=["f_measure"]).differences[0]
+    rep = np.unique(a.repeats, return_inverse=True)[1]
+    weighted = np.mean(
+        [f1_score(a.y_true[rep == r], a.y_pred[rep == r], pos_label="benign", sample_weight=a.sample_weight[rep == r]) for r in range(3)]
+    )
+    unweighted = np.mean([f1_score(a.y_true[rep == r], a.y_pred[rep == r], pos_label="benign") for r in range(3)])
+    assert row.value_a == pytest.approx(weighted, abs=1e-12) and abs(weighted - unweighted) > 1e-3
+    unweighted_b = apples.CVPredictions(b.y_true, folds=b.folds, repeats=b.repeats, y_pred=b.y_pred, pos_label="benign")
+    with pytest.raises(ValueError, match="sample_weight") as err:
+        compare(a, unweighted_b)
+    assert err.value.param == "b"
