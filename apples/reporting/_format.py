@@ -242,7 +242,7 @@ def header_lines(d: Mapping[str, Any], user: Callable[[str], str] = _plain) -> l
     if "sample_weight" in d:
         sw = d["sample_weight"]
         lines.append(
-            f"Values weighted by sample_weight (total weight {sw['total']:g}, {sw['n_zero']:,} rows of weight 0)."
+            f"Values weighted by sample_weight (mean weight {sw['mean']:.4g}, {sw['n_zero']:,} rows of weight 0)."
         )
     return lines
 

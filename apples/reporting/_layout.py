@@ -202,8 +202,8 @@ def _header(root: _Path, data: Mapping[str, Any]) -> None:
     if "cv_seed" in data:
         _count(root / "cv_seed", data["cv_seed"])
     if "sample_weight" in data:
-        sw = _mapping(root / "sample_weight", data["sample_weight"], ("total", "n_zero"))
-        _number(root / "sample_weight" / "total", sw["total"], 0.0)
+        sw = _mapping(root / "sample_weight", data["sample_weight"], ("mean", "n_zero"))
+        _number(root / "sample_weight" / "mean", sw["mean"], 0.0)
         _count(root / "sample_weight" / "n_zero", sw["n_zero"])
     if "confidence" in data:
         c = _number(root / "confidence", data["confidence"])

@@ -68,7 +68,7 @@ def methods_paragraph(d: Mapping[str, Any]) -> str:
     parts = [_design(d)]
     if "sample_weight" in d:
         parts.append(
-            f"Every value was computed with the sample weights (total weight {d['sample_weight']['total']:g}), "
+            f"Every value was computed with the sample weights (mean weight {d['sample_weight']['mean']:.4g}), "
             "each case counting its weight."
         )
     task = {"binary": "", "multiclass": " (multi-class, label averages after Van Asch 2013, §3)",

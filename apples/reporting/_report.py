@@ -36,7 +36,7 @@ from apples._params import (
 from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
 from apples.measures import MEASURES, Measure
 from apples.measures._evaluate import Context, Estimate, estimate, spread
-from apples.measures._tables import RepeatTables, are_probabilities, fold_tables, train_weights
+from apples.measures._tables import RepeatTables, are_probabilities, fold_tables, scaled_weights, train_weights
 from apples.metrics.hmeasure import SEVERITY_RATIO
 from apples.reporting._guidance import gap_warnings, guidance, score_direction_warnings
 from apples.reporting._model import LAYOUT, CVReport, json_value, plain
@@ -385,7 +385,9 @@ def report(
         d["cv_seed"] = int(cv_seed)
     if p.sample_weight is not None:
         w = np.asarray(p.sample_weight, dtype=float)
-        d["sample_weight"] = {"total": float(np.sum(w)), "n_zero": int(np.count_nonzero(w == 0))}
+        # the mean, not the total: twelve weights of 1e308 sum past the float range, their mean does not
+        mean = float(np.ldexp(np.mean(scaled_weights(w)), int(np.frexp(np.max(w))[1])))
+        d["sample_weight"] = {"mean": mean, "n_zero": int(np.count_nonzero(w == 0))}
     d["measures"] = {m.key: m.describe() for m in chosen}
     if "h_measure" in by_key and tables:
         d["measures"]["h_measure"]["options"]["severity_ratio"] = tables[0].severity_ratio

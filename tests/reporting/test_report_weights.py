@@ -173,7 +173,7 @@ def test_header_intervals_and_json_say_weighted() -> None:
     r = apples.report(CVPredictions(y, folds=f, y_pred=yp, y_score=s, sample_weight=w), confidence=0.95)
     d = nested(r)
     assert d["sample_weight"]["n_zero"] == int((w == 0).sum())
-    assert d["sample_weight"]["total"] == pytest.approx(math.fsum(w.tolist()))
+    assert d["sample_weight"]["mean"] == pytest.approx(math.fsum(w.tolist()) / w.size)
     assert "weighted by sample_weight" in str(r).split("\n\n")[0]
     ci = d["intervals"]["roc_auc"]["merge"]  # weighted values get intervals: the jackknife of the weighted AUC
     assert ci["low"] <= d["roc_auc"]["merge"] <= ci["high"] and ci["method"] == "jackknife_corrected_t"
@@ -234,3 +234,42 @@ def test_fold_and_label_tables_are_weighted_as_sklearn() -> None:
     np.testing.assert_allclose(table["recall"].to_numpy()[:4], rec, rtol=1e-12)
     np.testing.assert_allclose(table["f"].to_numpy()[:4], f1, rtol=1e-12)
     np.testing.assert_allclose(table["support"].to_numpy()[:4], support, rtol=1e-12)
+
+
+@pytest.mark.parametrize("scale", ["1e-300", "1e300", "all 5e-324", "all 1e308"])
+def test_weights_at_the_ends_of_the_float_range_give_the_values_of_the_same_relative_weights(scale: str) -> None:
+    # before: weights x 1e-300 gave a null ROC AUC (n_pos · n_neg underflowed); twelve weights of 1e308 raised
+    # OverflowError from fsum. Each value must be that of the same weights scaled to a normal range.
+    rng = np.random.default_rng(11)
+    y = np.array([0, 1] * 6)
+    s = rng.random(12) + 0.3 * y
+    yp = (s > 0.6).astype(int)
+    base = rng.uniform(0.5, 2.0, 12)
+    w = {
+        "1e-300": base * 1e-300,
+        "1e300": base * 1e300,
+        "all 5e-324": np.full(12, 5e-324),
+        "all 1e308": np.full(12, 1e308),
+    }[scale]
+    plain = base if scale in ("1e-300", "1e300") else np.ones(12)
+    folds = np.arange(12) % 3
+    r = apples.report(CVPredictions(y, folds=folds, y_pred=yp, y_score=s, sample_weight=w))
+    expected = apples.report(CVPredictions(y, folds=folds, y_pred=yp, y_score=s, sample_weight=plain))
+    assert r.value("roc_auc", "merge") == pytest.approx(skm.roc_auc_score(y, s, sample_weight=plain), rel=1e-12)
+    assert r.value("f_measure", "tp_fp") == pytest.approx(skm.f1_score(y, yp, sample_weight=plain), rel=1e-12)
+    for row, want in zip(r.to_dict()["values"], expected.to_dict()["values"], strict=True):
+        if want["value"] is None:
+            assert row["value"] is None
+        else:
+            assert row["value"] == pytest.approx(want["value"], rel=1e-9, abs=1e-12), row
+    assert math.isfinite(r.to_dict()["sample_weight"]["mean"])
+
+
+@pytest.mark.parametrize("dtype", ["bool", "object"])
+def test_numeric_weights_of_bool_or_object_dtype_are_cast_as_scikit_learn_casts_them(dtype: str) -> None:
+    y, yp, s, f = _binary(7)
+    w = (np.arange(y.size) % 3 > 0) if dtype == "bool" else np.array([1, 2.5, 3] * (y.size // 3), dtype=object)
+    r = apples.report(CVPredictions(y, folds=f, y_pred=yp, sample_weight=w), measures=["f_measure"])
+    assert r.value("f_measure", "tp_fp") == pytest.approx(
+        skm.f1_score(y, yp, sample_weight=np.asarray(w, dtype=float)), rel=1e-12
+    )
