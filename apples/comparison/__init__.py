@@ -16,13 +16,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from apples.comparison.bayes import (
         BayesianComparison,
+        BayesianSignedRank,
         bayesian_correlated_t,
+        bayesian_signed_rank,
     )
     from apples.comparison.folds import (
         COMPARE_MEASURES,
         MeasureDifference,
         ModelComparison,
         compare,
+    )
+    from apples.comparison.guidance import (
+        Attainability,
+        attainable_p_values,
     )
     from apples.comparison.plots import (
         plot_critical_difference,
@@ -36,32 +42,50 @@ if TYPE_CHECKING:
         nemenyi,
         wilcoxon_holm,
     )
+    from apples.comparison.results import (
+        LOWER_IS_BETTER,
+        ResultsTable,
+        results_table,
+        results_table_from_reports,
+    )
 
 __all__ = [
     "COMPARE_MEASURES",
+    "LOWER_IS_BETTER",
     "SCORE_TABLE",
+    "Attainability",
     "BayesianComparison",
+    "BayesianSignedRank",
     "FriedmanResult",
     "MeasureDifference",
     "ModelComparison",
     "NemenyiResult",
+    "ResultsTable",
     "WilcoxonHolmResult",
+    "attainable_p_values",
     "bayesian_correlated_t",
+    "bayesian_signed_rank",
     "compare",
     "friedman_test",
     "nemenyi",
     "plot_critical_difference",
+    "results_table",
+    "results_table_from_reports",
     "wilcoxon_holm",
 ]
 
 #: The module that defines each name: imported when the name is first used.
 _SOURCES = {
     "BayesianComparison": "apples.comparison.bayes",
+    "BayesianSignedRank": "apples.comparison.bayes",
     "bayesian_correlated_t": "apples.comparison.bayes",
+    "bayesian_signed_rank": "apples.comparison.bayes",
     "COMPARE_MEASURES": "apples.comparison.folds",
     "MeasureDifference": "apples.comparison.folds",
     "ModelComparison": "apples.comparison.folds",
     "compare": "apples.comparison.folds",
+    "Attainability": "apples.comparison.guidance",
+    "attainable_p_values": "apples.comparison.guidance",
     "plot_critical_difference": "apples.comparison.plots",
     "FriedmanResult": "apples.comparison.ranks",
     "NemenyiResult": "apples.comparison.ranks",
@@ -70,6 +94,10 @@ _SOURCES = {
     "friedman_test": "apples.comparison.ranks",
     "nemenyi": "apples.comparison.ranks",
     "wilcoxon_holm": "apples.comparison.ranks",
+    "LOWER_IS_BETTER": "apples.comparison.results",
+    "ResultsTable": "apples.comparison.results",
+    "results_table": "apples.comparison.results",
+    "results_table_from_reports": "apples.comparison.results",
 }
 
 
