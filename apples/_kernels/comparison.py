@@ -253,7 +253,7 @@ def wilcoxon_min_p(n: int) -> float:
 
     Every difference of one sign: exactly ``2/2**n`` (the exact null distribution, which
     :func:`scipy.stats.wilcoxon` uses up to n = 50, and its sign-flip permutations with ties up to
-    n = 13); beyond 50, the normal approximation scipy uses, ``2·Φ(−√(3n(n + 1)/(2n + 1)))``.
+    n = 13); beyond 50, the normal approximation scipy uses, ``2·Φ(−√(3n(n + 1)/(2(2n + 1))))``.
     ``n = 0``: 1 (nothing to test).
 
     >>> wilcoxon_min_p(7), wilcoxon_min_p(0)
@@ -263,7 +263,7 @@ def wilcoxon_min_p(n: int) -> float:
         return 1.0
     if n <= 50:
         return 2.0 ** (1 - n)
-    z = math.sqrt(3.0 * n * (n + 1) / (2 * n + 1))
+    z = math.sqrt(3.0 * n * (n + 1) / (2.0 * (2 * n + 1)))  # (n(n + 1)/4) / √(n(n + 1)(2n + 1)/24)
     return float(2.0 * stats.norm.sf(z))
 
 
