@@ -314,7 +314,8 @@ def signed_rank_posterior(z: np.ndarray, weights: np.ndarray, rope: float) -> np
     draws of shape (S, N + 1) (weight ``s`` for the pseudo-observation, 1 for each difference). Each
     sample is ``θ_right = Σ_i Σ_j w_i w_j [z_i + z_j > 2r]``, ``θ_left = Σ_i Σ_j w_i w_j [z_i + z_j < −2r]``
     with an equality counted 1/2 (baycomp's Heaviside), and ``θ_rope = 1 − θ_left − θ_right`` (0 when
-    r = 0, where ``θ_left = 1 − θ_right``). O(S·N) per sample block, after an O(N²) pass over the sums.
+    r = 0, where ``θ_left + θ_right = 1`` up to rounding; baycomp takes ``1 − θ_right``). O(S·N) per sample
+    block, after an O(N²) pass over the sums.
 
     >>> w = np.array([[0.2, 0.3, 0.5]])
     >>> signed_rank_posterior(np.array([0.0, 0.1, -0.3]), w, 0.0).round(4).tolist()
@@ -327,12 +328,8 @@ def signed_rank_posterior(z: np.ndarray, weights: np.ndarray, rope: float) -> np
     right = total - cum[:, above] + 0.5 * (cum[:, above] - cum[:, above_eq])
     left = cum[:, below] + 0.5 * (cum[:, below_eq] - cum[:, below])
     theta_right = np.einsum("ij,ij->i", w, right)
-    if rope == 0.0:
-        theta_left = 1.0 - theta_right
-        theta_rope = np.zeros_like(theta_right)
-    else:
-        theta_left = np.einsum("ij,ij->i", w, left)
-        theta_rope = 1.0 - theta_left - theta_right
+    theta_left = np.einsum("ij,ij->i", w, left)  # the same sums as θ_right: an exact tie stays exact
+    theta_rope = np.zeros_like(theta_right) if rope == 0.0 else 1.0 - theta_left - theta_right
     return np.stack([theta_left, theta_rope, theta_right], axis=1)
 
 

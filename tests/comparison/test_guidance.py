@@ -1,4 +1,4 @@
-"""attainable_p_values against hand calculations, scipy's signed-rank test and Friedman test, scikit-posthocs' Nemenyi."""
+"""attainable_p_values against hand calculations, scipy's signed-rank and Friedman tests, scikit-posthocs' Nemenyi."""
 
 from __future__ import annotations
 
@@ -45,9 +45,7 @@ def test_beyond_50_data_sets_the_bound_is_scipys_normal_approximation():
 @pytest.mark.parametrize("n", [4, 6, 7])
 def test_no_sign_pattern_goes_below_the_bound(n):
     mags = np.arange(1, n + 1, dtype=float)
-    smallest = min(
-        stats.wilcoxon(mags * np.array(signs)).pvalue for signs in itertools.product([-1.0, 1.0], repeat=n)
-    )
+    smallest = min(stats.wilcoxon(mags * np.array(signs)).pvalue for signs in itertools.product([-1.0, 1.0], repeat=n))
     assert smallest == pytest.approx(attainable_p_values(2, n).wilcoxon, rel=1e-12)
 
 
@@ -91,7 +89,10 @@ def test_renderings_and_bad_arguments():
     latex = a.to_latex(label="tab:attain")
     assert r"\label{tab:attain}" in latex and "\n\n" not in latex and "α" not in latex
     assert "<table>" in a._repr_html_()
-    for bad, param in (({"n_models": 1, "n_datasets": 5}, "n_models"), ({"n_models": 3, "n_datasets": 0}, "n_datasets")):
+    for bad, param in (
+        ({"n_models": 1, "n_datasets": 5}, "n_models"),
+        ({"n_models": 3, "n_datasets": 0}, "n_datasets"),
+    ):
         with pytest.raises(ValueError) as err:
             attainable_p_values(**bad)
         assert err.value.param == param
