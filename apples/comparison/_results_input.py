@@ -73,7 +73,7 @@ def check_cells(name: str, models: list[str], datasets: list[str], cols: dict[st
     if bad.size:
         i, j = bad[0]
         raise ValueError(
-            f"{name}: the value of model {m_order[j]!r} on data set {d_order[i]!r} is {values[i, j]!r}; "
+            f"{name}: the value of model {m_order[j]!r} on data set {d_order[i]!r} is {float(values[i, j])!r}; "
             "every value must be a finite number (an undefined value cannot be ranked)"
         )
     low, high = grid.get("low"), grid.get("high")
@@ -86,8 +86,8 @@ def check_cells(name: str, models: list[str], datasets: list[str], cols: dict[st
         if flipped.any():
             i, j = np.argwhere(flipped)[0]
             raise ValueError(
-                f"{name}: model {m_order[j]!r} on data set {d_order[i]!r} has low = {low[i, j]!r} > high = "
-                f"{high[i, j]!r} (are the columns swapped?)"
+                f"{name}: model {m_order[j]!r} on data set {d_order[i]!r} has low = {float(low[i, j])!r} > high = "
+                f"{float(high[i, j])!r} (are the columns swapped?)"
             )
         if np.isnan(low).all():
             low = high = None

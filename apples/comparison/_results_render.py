@@ -98,7 +98,8 @@ def notes(t: ResultsTable, best_word: str) -> list[str]:
     out.append(t.marks_test + "." if t.marks_test else "No marks within data sets: no comparisons were given.")
     out += list(t.notes)
     out.append(
-        f"Average rank: each model's mean rank over the {n} data sets (1 = best, ties share the mean rank; "
+        f"Average rank: each model's mean rank over the {n} data set{'s' if n != 1 else ''} (1 = best, ties share "
+        "the mean rank; "
         "Demšar 2006, §3.2.2)."
     )
     f = t.friedman

@@ -531,7 +531,7 @@ def results_table_from_reports(
         greater_is_better=greater,
         comparisons=comparisons,  # type: ignore[arg-type]
         measure=comparison_measure,
-        implied=_MEASURE_OF.get((quantity, aggregation)),
+        implied=_MEASURE_OF.get((quantity, aggregation), ""),  # "": known to be none of compare's measures
         alpha=alpha,
         digits=digits,
         interval=words,
