@@ -3,9 +3,16 @@
 - :func:`compare`: two or more models' cross-validated predictions, each measure's difference with
   the corrected repeated k-fold t (Nadeau & Bengio 2003; Bouckaert & Frank 2004) and Holm's correction;
 - :func:`friedman_test`, :func:`nemenyi`, :func:`wilcoxon_holm`, :func:`plot_critical_difference`:
-  k models over N data sets by their ranks (Demšar 2006; Benavoli, Corani & Mangili 2016);
-- :func:`bayesian_correlated_t`: posterior probabilities of worse / equivalent / better (Corani &
-  Benavoli 2015; Benavoli et al. 2017).
+  k models over N data sets by their ranks (Demšar 2006; Benavoli, Corani & Mangili 2016); their
+  results print in words, show as HTML and export ``to_latex()``;
+- :func:`attainable_p_values`: the smallest p each of those tests can reach with N data sets, and
+  what a non-significant result then means;
+- :func:`results_table`, :func:`results_table_from_reports`: a paper's models × data sets table, the
+  best in bold, marks against each data set's best after Holm, average ranks and the tests below,
+  in text, Markdown, HTML and LaTeX, with a methods-section paragraph;
+- :func:`bayesian_correlated_t` (one data set's folds) and :func:`bayesian_signed_rank` (over data
+  sets): posterior probabilities of worse / equivalent / better (Corani & Benavoli 2015; Benavoli et
+  al. 2017).
 """
 
 from __future__ import annotations

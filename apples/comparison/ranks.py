@@ -191,7 +191,7 @@ def _square(values: np.ndarray, names: list[str]) -> pd.DataFrame:
     return pd.DataFrame(values, index=index, columns=list(names))
 
 
-def _friedman(table: ScoreTable, greater_is_better: bool, undefined: Policy, alpha: float) -> FriedmanResult:
+def run_friedman(table: ScoreTable, greater_is_better: bool, undefined: Policy, alpha: float) -> FriedmanResult:
     """:func:`friedman_test` on a checked table (k ≥ 3)."""
     values = table.scores
     k, n = values.shape
@@ -210,7 +210,7 @@ def _friedman(table: ScoreTable, greater_is_better: bool, undefined: Policy, alp
     return FriedmanResult(chi2, p, f, f_p, df1, df2, _series(ranks, table.models, "average rank"), k, n, alpha)
 
 
-def _nemenyi(table: ScoreTable, alpha: float, greater_is_better: bool) -> NemenyiResult:
+def run_nemenyi(table: ScoreTable, alpha: float, greater_is_better: bool) -> NemenyiResult:
     """:func:`nemenyi` on a checked table."""
     k, n = table.scores.shape
     ranks = average_ranks(table.scores, greater_is_better)
@@ -219,7 +219,7 @@ def _nemenyi(table: ScoreTable, alpha: float, greater_is_better: bool) -> Nemeny
     return NemenyiResult(_series(ranks, table.models, "average rank"), cd, q, alpha, _square(p, table.models), n)
 
 
-def _wilcoxon_holm(
+def run_wilcoxon_holm(
     table: ScoreTable, alpha: float, greater_is_better: bool, undefined: Policy, pairs: list[tuple[int, int]] | None
 ) -> WilcoxonHolmResult:
     """:func:`wilcoxon_holm` on a checked table, over ``pairs`` (default: all); unlisted pairs get NaN."""
@@ -311,7 +311,7 @@ def friedman_test(
             f"scores holds {k} models; Friedman's test needs at least three (for two, use wilcoxon_holm)",
             param="scores",
         )
-    return _friedman(table, greater_is_better, undefined, alpha)
+    return run_friedman(table, greater_is_better, undefined, alpha)
 
 
 @declare(scores=SCORE_TABLE, alpha=_ALPHA, greater_is_better=FLAG)
@@ -351,7 +351,7 @@ def nemenyi(scores: Any, *, alpha: float = 0.05, greater_is_better: bool = True)
     >>> round(r.q_alpha, 3), round(r.critical_difference, 2)
     (2.569, 1.25)
     """
-    return _nemenyi(scores, alpha, greater_is_better)
+    return run_nemenyi(scores, alpha, greater_is_better)
 
 
 @declare(scores=SCORE_TABLE, alpha=_ALPHA, greater_is_better=FLAG, undefined=Undefined("raise", "nan"))
@@ -397,4 +397,4 @@ def wilcoxon_holm(
     >>> float(r.p_values.iloc[0, 1])
     0.03125
     """
-    return _wilcoxon_holm(scores, alpha, greater_is_better, undefined, None)
+    return run_wilcoxon_holm(scores, alpha, greater_is_better, undefined, None)

@@ -36,9 +36,9 @@ from apples.comparison.ranks import (
     NemenyiResult,
     ScoreTable,
     WilcoxonHolmResult,
-    _friedman,
-    _nemenyi,
-    _wilcoxon_holm,
+    run_friedman,
+    run_nemenyi,
+    run_wilcoxon_holm,
 )
 
 if TYPE_CHECKING:
@@ -314,10 +314,10 @@ def _build(
     ranks = average_ranks(table.scores, greater_is_better)
     friedman = nemenyi = wilcoxon = None
     if n >= 2:
-        wilcoxon = _wilcoxon_holm(table, alpha, greater_is_better, "nan", None)
+        wilcoxon = run_wilcoxon_holm(table, alpha, greater_is_better, "nan", None)
         if k >= 3:
-            friedman = _friedman(table, greater_is_better, "nan", alpha)
-            nemenyi = _nemenyi(table, alpha, greater_is_better)
+            friedman = run_friedman(table, greater_is_better, "nan", alpha)
+            nemenyi = run_nemenyi(table, alpha, greater_is_better)
     index = pd.Index(cells.datasets, name="dataset")
     columns = pd.Index(cells.models, name="model")
 
