@@ -62,7 +62,7 @@ def _friedman_notes(r: FriedmanResult) -> list[str]:
     if math.isnan(r.statistic):
         notes.append("Every model scores the same on every data set: χ²_F and F_F are 0/0 (NaN).")
     else:
-        notes.append(friedman_advice(r.p_value, r.f_p_value, r.alpha))
+        notes.append(friedman_advice(r.p_value, r.f_p_value, r.alpha, r.n_models, r.n_datasets))
     return notes
 
 

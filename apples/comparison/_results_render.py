@@ -111,7 +111,7 @@ def notes(t: ResultsTable, best_word: str) -> list[str]:
                 f"Friedman χ²_F = {fmt(f.statistic, 3)} ({f.df1} df), {p_eq(f.p_value)}; Iman–Davenport F_F = "
                 f"{fmt(f.f_statistic, 3)} ({f.df1} and {f.df2} df), {p_eq(f.f_p_value)}."
             )
-            out.append(friedman_advice(f.p_value, f.f_p_value, t.alpha))
+            out.append(friedman_advice(f.p_value, f.f_p_value, t.alpha, f.n_models, f.n_datasets))
     elif n >= 2:
         out.append("Two models: Friedman's test needs three or more; the Wilcoxon signed-rank test compares the two.")
     else:

@@ -55,21 +55,31 @@ def holm_sentence(n: int, m: int, alpha: float, what: str) -> str:
     )
 
 
-def friedman_advice(p_chi2: float, p_f: float, alpha: float) -> str:
-    """Which of Friedman's χ²_F and Iman & Davenport's F_F to report, and what their disagreement means."""
+def friedman_advice(p_chi2: float, p_f: float, alpha: float, k: int = 0, n: int = 0) -> str:
+    """Which of Friedman's χ²_F and Iman & Davenport's F_F to report, and what their disagreement means.
+
+    With k models and n data sets given, and few of them (n ≤ 10 or k ≤ 5), it adds Demšar's caveat that
+    both p-values come from approximate distributions (§3.2.2: "N > 10 and k > 5" as a rule of thumb).
+    """
     lead = (
         f"Report Iman & Davenport's F_F ({p_eq(p_f)}): {DEMSAR}, §3.2.2, recommends it over Friedman's "
         f"χ²_F ({p_eq(p_chi2)}), which is undesirably conservative."
     )
+    small = (
+        f" With {n} data sets and {k} models both p-values are approximations (Demšar's rule of thumb for "
+        "χ²_F: N > 10 and k > 5); exact critical values are tabulated (Zar 1998; Sheskin 2000)."
+        if k and n and (n <= 10 or k <= 5)
+        else ""
+    )
     if math.isnan(p_chi2) or math.isnan(p_f):
-        return lead
+        return lead + small
     if (p_chi2 <= alpha) == (p_f <= alpha):
         verdict = "both reject" if p_f <= alpha else "neither rejects"
-        return f"{lead} At α = {alpha:g} {verdict} the hypothesis that all models rank alike."
+        return f"{lead} At α = {alpha:g} {verdict} the hypothesis that all models rank alike.{small}"
     return (
         f"{lead} At α = {alpha:g} they disagree: F_F rejects the hypothesis that all models rank alike and χ²_F "
         "does not. The disagreement is χ²_F's conservatism (its χ² approximation), not evidence either way: "
-        "report F_F and say that χ²_F does not reach α."
+        f"report F_F and say that χ²_F does not reach α.{small}"
     )
 
 

@@ -65,7 +65,7 @@ _TESTS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # its frames have no single truth value: compare their fields
 class ResultsTable:
     """A models × data sets results table with its tests: what :func:`results_table` builds.
 
@@ -524,10 +524,10 @@ def results_table_from_reports(
     except ValueError as err:
         raise ParameterValueError(str(err), param="reports") from None
     words = interval or ("as each report computed it (" + ", ".join(sorted(methods)) + ")" if methods else "")
-    label = quantity if average is None else f"{quantity} ({average})"
+    label = f"{quantity} ({aggregation})" if average is None else f"{quantity} ({average}, {aggregation})"
     return _build(
         cells,
-        quantity=f"{label}, {aggregation}",
+        quantity=label,
         greater_is_better=greater,
         comparisons=comparisons,  # type: ignore[arg-type]
         measure=comparison_measure,

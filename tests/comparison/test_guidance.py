@@ -81,6 +81,9 @@ def test_friedman_advice_names_iman_davenport_and_the_disagreement():
     assert "they disagree" in text and "conservatism" in text
     assert "neither rejects" in friedman_advice(0.3, 0.2, 0.05)
     assert "both reject" in friedman_advice(0.01, 0.004, 0.05)
+    # Demšar §3.2.2's rule of thumb for the χ² approximation: N > 10 and k > 5
+    assert "approximations" in friedman_advice(0.054, 0.040, 0.05, 4, 7)
+    assert "approximations" not in friedman_advice(0.054, 0.040, 0.05, 6, 11)
 
 
 def test_renderings_and_bad_arguments():

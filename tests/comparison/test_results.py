@@ -497,7 +497,7 @@ def test_multiclass_needs_an_average_and_multilabel_hamming_loss_is_lower_is_bet
         results_table_from_reports(reps, quantity="precision", aggregation="pooled")
     assert err.value.param == "average"
     t = results_table_from_reports(reps, quantity="precision", aggregation="pooled", average="macro")
-    assert t.quantity == "precision (macro), pooled"
+    assert t.quantity == "precision (macro, pooled)"
     Xm, ym = make_multilabel_classification(120, 6, n_classes=3, random_state=0)
     kf = KFold(3, shuffle=True, random_state=0)
     ml = {
