@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from apples._params import Kind, ParameterValueError
+from apples._params import Kind, ParameterValueError, is_missing
 from apples.comparison._render import plain_text
 from apples.comparison.folds import ModelComparison
 
@@ -32,7 +32,7 @@ class Cells(NamedTuple):
 def _names_of(name: str, column: Any, what: str) -> list[str]:
     out = []
     for i, v in enumerate(column):
-        if v is None or (isinstance(v, float) and math.isnan(v)):
+        if is_missing(v):
             raise ValueError(f"{name} has no {what} in row {i} ({v!r})")
         out.append(plain_text(v) if not isinstance(v, str) else v)
     return out

@@ -72,6 +72,11 @@ def test_best_ranks_and_tests_match_scipy_and_autorank(ties):
             if np.any(values[:, a] != values[:, b]):
                 p = stats.wilcoxon(values[:, a], values[:, b]).pvalue
                 assert t.wilcoxon.p_values.iloc[a, b] == pytest.approx(p, rel=1e-12)
+    import scikit_posthocs as sp
+
+    long = pd.DataFrame(values, columns=models).melt(var_name="model", value_name="score")
+    holm = sp.posthoc_wilcoxon(long, val_col="score", group_col="model", p_adjust="holm", sort=False)
+    np.testing.assert_allclose(t.wilcoxon.p_holm.to_numpy(), holm.loc[models, models].to_numpy(), rtol=1e-9)
 
 
 def test_lower_is_better_for_a_loss_and_a_contradiction_is_refused():
@@ -262,6 +267,10 @@ def test_tied_best_are_all_bold_and_the_marks_compare_with_the_first():
         (lambda f: f.assign(value=["a"] * 6), "must hold numbers"),
         (lambda f: f[f["model"] == "A"], "at least two"),
         (lambda f: f.assign(model=[None, "B", "C", "A", "B", "C"]), "no model in row 0"),
+        (
+            lambda f: f.assign(dataset=pd.array(["x", "x", "x", "y", pd.NA, "y"], dtype="string")),
+            "no data set in row 4",
+        ),
     ],
 )
 def test_bad_frames_are_refused_naming_the_cell(change, message):
