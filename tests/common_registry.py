@@ -1729,7 +1729,8 @@ REGISTRY.update(
         ),
         "bayesian_correlated_t": Entry(
             lambda: {"diffs": list(FOLD_SCORES_A), "rope": 0.125, "n_train": 12, "n_test": 4},
-            {"diffs": Arg(REAL, array=True), "rope": Arg(REAL), "n_train": Arg(SIZE), "n_test": Arg(SIZE)},
+            # mean sizes are real numbers (10-fold on 569 cases: 512.1 and 56.9), so REAL, not SIZE
+            {"diffs": Arg(REAL, array=True), "rope": Arg(REAL), "n_train": Arg(REAL), "n_test": Arg(REAL)},
         ),
     }
 )
@@ -1837,5 +1838,92 @@ REGISTRY.update(
             {"predictions": Arg(MODEL)},
             project=_report_dict,
         ),
+    }
+)
+
+# ---- crossdata: results across models × data sets, attainable p-values, the Bayesian signed-rank test ----------
+#: 3 models × 3 data sets of dyadic values with an interval each, a tie for the best on d2.
+_RT_VALUES = ((0.75, 0.5, 0.625), (0.875, 0.625, 0.75), (0.5, 0.5, 0.25))
+
+
+def _results_frame():
+    rows = []
+    for d, values in zip(("d0", "d1", "d2"), _RT_VALUES, strict=True):
+        for m, v in zip(("m0", "m1", "m2"), values, strict=True):
+            rows.append({"model": m, "dataset": d, "value": v, "low": v - 0.125, "high": v + 0.125})
+    return pd.DataFrame(rows)
+
+
+def _results_state(t):
+    """The numbers and words of a ResultsTable, NaN-free (p_holm is NaN where no comparison applies: documented)."""
+    return {
+        "scores": t.scores,
+        "best": t.best,
+        "worse": t.worse,
+        "ranks": t.average_ranks,
+        "friedman": (t.friedman.statistic, t.friedman.f_statistic) if t.friedman else None,
+        "text": str(t),
+    }
+
+
+_RT_NAN = (
+    "p_holm is NaN where no comparison applies (the best itself, data sets without one), and an attainable p is "
+    "NaN for a test that does not apply (documented)"
+)
+
+
+def _cmp_reports():
+    """{data set: {model: CVReport}}: the two models of _cmp_models on two data sets (the same predictions)."""
+    models = _cmp_models()
+    return {d: {m: apples.report(p) for m, p in models.items()} for d in ("d0", "d1")}
+
+
+REGISTRY.update(
+    {
+        "bayesian_correlated_t@n_folds": Entry(
+            lambda: {"diffs": list(FOLD_SCORES_A), "rope": 0.125, "n_folds": 4},
+            {"diffs": Arg(REAL, array=True), "rope": Arg(REAL), "n_folds": Arg(SIZE)},
+        ),
+        "bayesian_signed_rank": Entry(
+            lambda: {
+                "diffs": [0.125, -0.0625, 0.25, 0.1875],
+                "rope": 0.0625,
+                "seed": 3,
+                "prior_strength": 0.25,
+                "n_samples": 64,
+            },
+            {
+                "diffs": Arg(REAL, array=True),
+                "rope": Arg(REAL),
+                "seed": Arg(SEED),
+                "prior_strength": Arg(REAL),
+                "n_samples": Arg(SIZE),
+            },
+        ),
+        "attainable_p_values": Entry(
+            lambda: {"n_models": 4, "n_datasets": 7, "alpha": 0.125},
+            {"n_models": Arg(SIZE), "n_datasets": Arg(SIZE), "alpha": Arg(REAL)},
+        ),
+        "results_table": Entry(
+            lambda: {"frame": _results_frame(), "alpha": 0.125, "digits": 2},
+            {"alpha": Arg(REAL), "digits": Arg(SIZE)},
+            project=_results_state,
+            nan_ok=_RT_NAN,
+            note="frame is a tidy DataFrame (its own kind; tests/comparison/test_results.py feeds it bad frames)",
+        ),
+        "results_table_from_reports": Entry(
+            lambda: {"reports": _cmp_reports(), "quantity": "accuracy", "aggregation": "pooled", "alpha": 0.125},
+            {"alpha": Arg(REAL)},
+            project=_results_state,
+            nan_ok=_RT_NAN,
+            note="reports is {data set: {model: CVReport}} (tests/comparison/test_results.py); quantity and "
+            "aggregation name a report row, and refuse one the reports lack",
+        ),
+    }
+)
+EXEMPT.update(
+    {
+        **dict.fromkeys(["Attainability", "BayesianSignedRank", "ResultsTable"], _RESULT),
+        "LOWER_IS_BETTER": _CONSTANT,
     }
 )

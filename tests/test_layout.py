@@ -403,7 +403,7 @@ def test_tests_mirror_the_package():
     spanning = {
         "test_common.py", "test_layout.py", "test_core_install.py", "test_environment.py", "test_api_reference.py",
         "test_notebooks.py", "test_notebook_layout.py", "test_browser_e2e.py", "test_roundoff_identities.py",
-        "test_doctest_imports.py",
+        "test_doctest_imports.py", "test_readme.py",
     }  # fmt: skip
     at_root = {p.name for p in tests.glob("test_*.py")}
     assert at_root <= spanning, f"tests/ holds module tests that belong in a package's folder: {at_root - spanning}"

@@ -15,17 +15,26 @@ from scipy import special, stats
 from apples._kernels.intervals import fold_t_interval, t_two_sided_p
 
 __all__ = [
+    "CorrelatedT",
     "PairedT",
     "TPosterior",
     "average_ranks",
     "corrected_t_test",
     "correlated_t_posterior",
+    "correlated_t_probabilities",
     "critical_difference",
+    "design_rho",
+    "friedman_min_p",
     "holm_adjust",
     "iman_davenport",
+    "nemenyi_min_p",
     "nemenyi_p_values",
     "posterior_probabilities",
+    "posterior_winners",
     "ratio_pseudo_values",
+    "signed_rank_masses",
+    "signed_rank_posterior",
+    "wilcoxon_min_p",
 ]
 
 
@@ -195,3 +204,144 @@ def posterior_probabilities(post: TPosterior, rope: float) -> tuple[float, float
     left = float(stats.t.cdf(-rope, post.df, loc=post.loc, scale=post.scale))
     right = float(stats.t.sf(rope, post.df, loc=post.loc, scale=post.scale))
     return left, max(0.0, 1.0 - left - right), right
+
+
+# -- appended: the correlated t from the design's ρ, attainable p-values, the Bayesian signed-rank test ----------
+
+
+def design_rho(*, n_folds: int | None = None, n_train: float | None = None, n_test: float | None = None) -> float:
+    """The correlation ρ of two fold differences under the design (Nadeau & Bengio 2003 §4; Benavoli et al. 2017).
+
+    k-fold cross-validation (repeated or not): ``ρ = 1/k`` exactly, as baycomp's ``CorrelatedTTest`` uses
+    (its variance factor ``1/J + 1/(k − 1)`` is ``1/J + ρ/(1 − ρ)`` with ρ = 1/k). Otherwise from the mean
+    sizes ``ρ = n_test/(n_train + n_test)``, real-valued (k-fold on n cases: n/k and n − n/k, so 1/k again).
+
+    >>> design_rho(n_folds=10), design_rho(n_train=450.0, n_test=50.0)  # 10 folds on 500 cases
+    (0.1, 0.1)
+    """
+    if n_folds is not None:
+        return 1.0 / n_folds
+    assert n_train is not None and n_test is not None
+    return n_test / (n_train + n_test)
+
+
+class CorrelatedT(NamedTuple):
+    """The correlated t posterior and its three probabilities (NaN when the scale is 0/0)."""
+
+    posterior: TPosterior
+    p_left: float
+    p_rope: float
+    p_right: float
+
+
+def correlated_t_probabilities(d: np.ndarray, rho: float, rope: float) -> CorrelatedT:
+    """The Bayesian correlated t of per-fold differences ``d`` (folds and repeats flattened) at correlation ρ.
+
+    One call for an entry that has the fold differences and the design's ρ (:func:`design_rho`):
+    :func:`correlated_t_posterior` then :func:`posterior_probabilities`.
+
+    >>> r = correlated_t_probabilities(np.array([0.05, 0.0, 0.1, 0.05, 0.05]), 0.2, 0.01)
+    >>> round(r.p_left, 4), round(r.p_rope, 4), round(r.p_right, 4)
+    (0.0323, 0.0511, 0.9165)
+    """
+    post = correlated_t_posterior(np.asarray(d, dtype=float).ravel(), rho)
+    return CorrelatedT(post, *posterior_probabilities(post, rope))
+
+
+def wilcoxon_min_p(n: int) -> float:
+    """The smallest two-sided p-value of Wilcoxon's signed-rank test on ``n`` non-zero differences.
+
+    Every difference of one sign: exactly ``2/2**n`` (the exact null distribution, which
+    :func:`scipy.stats.wilcoxon` uses up to n = 50, and its sign-flip permutations with ties up to
+    n = 13); beyond 50, the normal approximation scipy uses, ``2·Φ(−√(3n(n + 1)/(2(2n + 1))))``.
+    ``n = 0``: 1 (nothing to test).
+
+    >>> wilcoxon_min_p(7), wilcoxon_min_p(0)
+    (0.015625, 1.0)
+    """
+    if n <= 0:
+        return 1.0
+    if n <= 50:
+        return 2.0 ** (1 - n)
+    z = math.sqrt(3.0 * n * (n + 1) / (2.0 * (2 * n + 1)))  # (n(n + 1)/4) / √(n(n + 1)(2n + 1)/24)
+    return float(2.0 * stats.norm.sf(z))
+
+
+def friedman_min_p(k: int, n: int) -> float:
+    """The smallest p of Friedman's χ² over k models and n data sets: every data set ranks the models alike.
+
+    Then ``χ²_F = n(k − 1)`` (Demšar 2006 eq. 1 with ``R_j = 1, ..., k``), on k − 1 degrees of freedom.
+
+    >>> round(friedman_min_p(4, 7), 6)
+    0.000105
+    """
+    return float(stats.chi2.sf(n * (k - 1), k - 1))
+
+
+def nemenyi_min_p(k: int, n: int) -> float:
+    """The smallest pairwise p of Nemenyi's test: one model first and another last on all n data sets.
+
+    Their average ranks differ by k − 1: ``p = P(Q_{k,∞} ≥ √2·(k − 1)/√(k(k + 1)/(6n)))``.
+    """
+    z = (k - 1) / math.sqrt(k * (k + 1) / (6.0 * n))
+    return float(min(1.0, stats.studentized_range.sf(z * math.sqrt(2.0), k, np.inf)))
+
+
+def signed_rank_masses(z: np.ndarray, rope: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where each pair sum ``z_i + z_j`` falls against ``±2·rope``, as index ranges of ``z`` sorted (Benavoli 2017 §4).
+
+    ``z`` holds the pseudo-observation 0 first, then the N differences. Returns ``order`` (the sort of
+    ``z``) and, for each i in that order, ``below`` (how many j have ``z_i + z_j < −2r``), ``below_eq``
+    (``≤ −2r``), ``above`` (the first j with ``z_i + z_j > 2r``) and ``above_eq`` (``≥ 2r``): the pair sums
+    are computed in floating point as baycomp does, and are monotone in j, so each set is a run.
+    """
+    order = np.argsort(z, kind="stable")
+    zs = z[order]
+    lo, hi = -2.0 * rope, 2.0 * rope
+    out = np.empty((4, zs.size), dtype=np.intp)
+    for i in range(zs.size):  # one row of sums at a time: O(N) memory
+        row = zs[i] + zs
+        out[:, i] = np.searchsorted(row, [lo, lo, hi, hi], side="left")
+        out[1, i] = np.searchsorted(row, lo, side="right")
+        out[2, i] = np.searchsorted(row, hi, side="right")
+    return order, out[0], out[1], out[2], out[3]
+
+
+def signed_rank_posterior(z: np.ndarray, weights: np.ndarray, rope: float) -> np.ndarray:
+    """Samples of ``(θ_left, θ_rope, θ_right)`` of the Bayesian signed-rank test (Benavoli et al. 2017, §4).
+
+    ``z``: the pseudo-observation 0 first, then the N per-data-set differences; ``weights``: Dirichlet
+    draws of shape (S, N + 1) (weight ``s`` for the pseudo-observation, 1 for each difference). Each
+    sample is ``θ_right = Σ_i Σ_j w_i w_j [z_i + z_j > 2r]``, ``θ_left = Σ_i Σ_j w_i w_j [z_i + z_j < −2r]``
+    with an equality counted 1/2 (baycomp's Heaviside), and ``θ_rope = 1 − θ_left − θ_right`` (0 when
+    r = 0, where ``θ_left + θ_right = 1`` up to rounding; baycomp takes ``1 − θ_right``). O(S·N) per sample
+    block, after an O(N²) pass over the sums.
+
+    >>> w = np.array([[0.2, 0.3, 0.5]])
+    >>> signed_rank_posterior(np.array([0.0, 0.1, -0.3]), w, 0.0).round(4).tolist()
+    [[0.77, 0.0, 0.23]]
+    """
+    order, below, below_eq, above, above_eq = signed_rank_masses(z, rope)
+    w = weights[:, order]
+    cum = np.concatenate([np.zeros((w.shape[0], 1)), np.cumsum(w, axis=1)], axis=1)
+    total = cum[:, -1:]
+    right = total - cum[:, above] + 0.5 * (cum[:, above] - cum[:, above_eq])
+    left = cum[:, below] + 0.5 * (cum[:, below_eq] - cum[:, below])
+    theta_right = np.einsum("ij,ij->i", w, right)
+    theta_left = np.einsum("ij,ij->i", w, left)  # the same sums as θ_right: an exact tie stays exact
+    theta_rope = np.zeros_like(theta_right) if rope == 0.0 else 1.0 - theta_left - theta_right
+    return np.stack([theta_left, theta_rope, theta_right], axis=1)
+
+
+def posterior_winners(theta: np.ndarray) -> np.ndarray:
+    """How often each of left, rope, right has the largest θ (Benavoli et al. 2017 §4), summed over samples.
+
+    An exact tie between the largest splits that sample equally (baycomp's ``argmax`` gives it to the
+    first, which makes ``P(left) = 1`` when every difference is 0 and the rope 0).
+
+    >>> posterior_winners(np.array([[0.5, 0.0, 0.5], [0.2, 0.1, 0.7]])).tolist()
+    [0.5, 0.0, 1.5]
+    """
+    top = theta.max(axis=1, keepdims=True)
+    best = theta == top
+    return np.asarray((best / best.sum(axis=1, keepdims=True)).sum(axis=0), dtype=float)

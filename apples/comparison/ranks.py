@@ -18,7 +18,9 @@ from scipy import stats
 from apples._kernels.comparison import average_ranks, critical_difference, holm_adjust, iman_davenport, nemenyi_p_values
 from apples._params import (
     FLAG,
+    Instance,
     Kind,
+    Nullable,
     ParameterValueError,
     Policy,
     Real,
@@ -27,6 +29,18 @@ from apples._params import (
     check_real_array,
     declare,
 )
+from apples.comparison._rank_text import (
+    friedman_html,
+    friedman_latex,
+    friedman_text,
+    nemenyi_html,
+    nemenyi_latex,
+    nemenyi_text,
+    wilcoxon_html,
+    wilcoxon_latex,
+    wilcoxon_text,
+)
+from apples.comparison._render import LATEX_LABEL
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,10 +90,15 @@ class _ScoreTable(Kind):
 
 #: The kind of a models × data sets score table.
 SCORE_TABLE = _ScoreTable()
+_CAPTION = Nullable(Instance(str, hint="the table's caption"))
 
 
 class FriedmanResult(NamedTuple):
-    """Friedman's test over data sets and Iman & Davenport's F (Demšar 2006 §3.2.2)."""
+    """Friedman's test over data sets and Iman & Davenport's F (Demšar 2006 §3.2.2).
+
+    ``str(r)`` reads it in words and says which statistic to report (F_F, as Demšar recommends) and
+    what a disagreement of the two at α means; a notebook shows it as HTML; ``r.to_latex()`` for a paper.
+    """
 
     statistic: float  #: Friedman's χ²_F (scipy.stats.friedmanchisquare, with its tie correction)
     p_value: float  #: of χ²_F with k − 1 degrees of freedom
@@ -90,26 +109,70 @@ class FriedmanResult(NamedTuple):
     average_ranks: pd.Series  #: each model's mean rank (1 = best)
     n_models: int
     n_datasets: int
+    alpha: float = 0.05  #: the level the words compare with
+
+    def __str__(self) -> str:
+        return friedman_text(self)
+
+    def _repr_html_(self) -> str:
+        return friedman_html(self)
+
+    @declare(caption=_CAPTION, label=Nullable(LATEX_LABEL))
+    def to_latex(self, *, caption: str | None = None, label: str | None = None) -> str:
+        """A booktabs table of χ²_F and F_F with their degrees of freedom and p, the average ranks and the advice."""
+        return friedman_latex(self, caption, label)
 
 
 class NemenyiResult(NamedTuple):
-    """Nemenyi's post-hoc test: average ranks, the critical difference and the pairwise p-values."""
+    """Nemenyi's post-hoc test: average ranks, the critical difference and the pairwise p-values.
+
+    ``str(r)``, HTML in a notebook and ``r.to_latex()`` name the pairs at least one CD apart.
+    """
 
     average_ranks: pd.Series
     critical_difference: float  #: CD = q_α √(k(k + 1)/(6N)) (Demšar 2006, eq. 5)
     q_alpha: float
     alpha: float
     p_values: pd.DataFrame  #: models × models
+    n_datasets: int = 0  #: N (0 when built by hand without it)
+
+    def __str__(self) -> str:
+        return nemenyi_text(self)
+
+    def _repr_html_(self) -> str:
+        return nemenyi_html(self)
+
+    @declare(caption=_CAPTION, label=Nullable(LATEX_LABEL))
+    def to_latex(self, *, caption: str | None = None, label: str | None = None) -> str:
+        """A booktabs table of the average ranks and the pairwise p-values, the CD in the caption."""
+        return nemenyi_latex(self, caption, label)
 
 
 class WilcoxonHolmResult(NamedTuple):
-    """Pairwise Wilcoxon signed-rank tests over the data sets, with Holm's adjusted p-values."""
+    """Pairwise Wilcoxon signed-rank tests over the data sets, with Holm's adjusted p-values.
+
+    ``str(r)``, HTML in a notebook and ``r.to_latex()`` list each pair and say when no pair can reach
+    α with the data sets at hand (the smallest attainable p, :func:`~apples.comparison.attainable_p_values`).
+    """
 
     average_ranks: pd.Series
     p_values: pd.DataFrame  #: models × models, unadjusted (diagonal 1)
     p_holm: pd.DataFrame  #: Holm-adjusted over the k(k − 1)/2 pairs
     alpha: float
     different: pd.DataFrame  #: p_holm < alpha
+    n_datasets: int = 0  #: N (0 when built by hand without it)
+    n_nonzero: pd.DataFrame | None = None  #: models × models: the data sets with a non-zero difference (the test's N)
+
+    def __str__(self) -> str:
+        return wilcoxon_text(self)
+
+    def _repr_html_(self) -> str:
+        return wilcoxon_html(self)
+
+    @declare(caption=_CAPTION, label=Nullable(LATEX_LABEL))
+    def to_latex(self, *, caption: str | None = None, label: str | None = None) -> str:
+        """A booktabs table of each pair's p and Holm-adjusted p, and whether α is attainable."""
+        return wilcoxon_latex(self, caption, label)
 
 
 _ALPHA = Real(0.0, 1.0, low_inclusive=False, high_inclusive=False)
@@ -128,8 +191,83 @@ def _square(values: np.ndarray, names: list[str]) -> pd.DataFrame:
     return pd.DataFrame(values, index=index, columns=list(names))
 
 
-@declare(scores=SCORE_TABLE, greater_is_better=FLAG, undefined=Undefined("raise", "nan"))
-def friedman_test(scores: Any, *, greater_is_better: bool = True, undefined: Policy = "raise") -> FriedmanResult:
+def run_friedman(table: ScoreTable, greater_is_better: bool, undefined: Policy, alpha: float) -> FriedmanResult:
+    """:func:`friedman_test` on a checked table (k ≥ 3)."""
+    values = table.scores
+    k, n = values.shape
+    ranks = average_ranks(values, greater_is_better)
+    if bool(np.all(values == values[0])):
+        if undefined == "raise":
+            raise UndefinedMetricError(
+                "Friedman's statistic is 0/0: every model has the same score on every data set; "
+                "pass undefined='nan' to get NaN"
+            )
+        chi2, p = float("nan"), float("nan")
+    else:
+        res = stats.friedmanchisquare(*values)
+        chi2, p = float(res.statistic), float(res.pvalue)
+    f, df1, df2, f_p = iman_davenport(chi2, k, n)
+    return FriedmanResult(chi2, p, f, f_p, df1, df2, _series(ranks, table.models, "average rank"), k, n, alpha)
+
+
+def run_nemenyi(table: ScoreTable, alpha: float, greater_is_better: bool) -> NemenyiResult:
+    """:func:`nemenyi` on a checked table."""
+    k, n = table.scores.shape
+    ranks = average_ranks(table.scores, greater_is_better)
+    q, cd = critical_difference(k, n, alpha)
+    p = nemenyi_p_values(ranks, n)
+    return NemenyiResult(_series(ranks, table.models, "average rank"), cd, q, alpha, _square(p, table.models), n)
+
+
+def run_wilcoxon_holm(
+    table: ScoreTable, alpha: float, greater_is_better: bool, undefined: Policy, pairs: list[tuple[int, int]] | None
+) -> WilcoxonHolmResult:
+    """:func:`wilcoxon_holm` on a checked table, over ``pairs`` (default: all); unlisted pairs get NaN."""
+    values = table.scores
+    k, n = values.shape
+    if pairs is None:
+        pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    raw = np.empty(len(pairs))
+    used = np.zeros(len(pairs), dtype=int)
+    for m, (i, j) in enumerate(pairs):
+        d = values[i] - values[j]
+        used[m] = int(np.count_nonzero(d))
+        if used[m] == 0:
+            if undefined == "raise":
+                raise UndefinedMetricError(
+                    f"the Wilcoxon statistic of {table.models[i]} against {table.models[j]} is 0/0: they score the "
+                    "same on every data set; pass undefined='nan' to get NaN"
+                )
+            raw[m] = np.nan
+            continue
+        raw[m] = float(stats.wilcoxon(values[i], values[j]).pvalue)
+    adjusted = holm_adjust(raw)
+    p = np.full((k, k), np.nan)
+    ph = np.full((k, k), np.nan)
+    nz = np.full((k, k), n, dtype=int)
+    np.fill_diagonal(p, 1.0)
+    np.fill_diagonal(ph, 1.0)
+    for m, (i, j) in enumerate(pairs):
+        p[i, j] = p[j, i] = raw[m]
+        ph[i, j] = ph[j, i] = adjusted[m]
+        nz[i, j] = nz[j, i] = used[m]
+    np.fill_diagonal(nz, 0)
+    ranks = average_ranks(values, greater_is_better)
+    return WilcoxonHolmResult(
+        _series(ranks, table.models, "average rank"),
+        _square(p, table.models),
+        _square(ph, table.models),
+        alpha,
+        _square(ph < alpha, table.models),
+        n,
+        _square(nz, table.models),
+    )
+
+
+@declare(scores=SCORE_TABLE, greater_is_better=FLAG, undefined=Undefined("raise", "nan"), alpha=_ALPHA)
+def friedman_test(
+    scores: Any, *, greater_is_better: bool = True, undefined: Policy = "raise", alpha: float = 0.05
+) -> FriedmanResult:
     """Friedman's test of k models over N data sets, and Iman & Davenport's F (Demšar 2006 §3.2.2).
 
     ``χ²_F = 12N/(k(k + 1)) [Σ_j R_j² − k(k + 1)²/4]`` (Demšar eq. 1, computed by
@@ -145,10 +283,14 @@ def friedman_test(scores: Any, *, greater_is_better: bool = True, undefined: Pol
         Whether a higher score ranks first (accuracy, AUC); False for an error rate or a loss.
     undefined : {"raise", "nan"}, default "raise"
         Every data set ties every model: χ²_F is 0/0 after the tie correction.
+    alpha : float, default 0.05
+        The level the result's words compare the p-values with (the statistics do not depend on it).
 
     Returns
     -------
     FriedmanResult
+        ``str()`` says which statistic to report: F_F, which Demšar (§3.2.2) recommends as less
+        conservative; when χ²_F and F_F fall on two sides of α it says so (χ²_F's conservatism).
 
     References
     ----------
@@ -163,27 +305,13 @@ def friedman_test(scores: Any, *, greater_is_better: bool = True, undefined: Pol
     (6.0, [1.0, 2.0, 3.0])
     """
     table: ScoreTable = scores
-    values = table.scores
-    k, n = values.shape
+    k = table.scores.shape[0]
     if k < 3:
         raise ParameterValueError(
             f"scores holds {k} models; Friedman's test needs at least three (for two, use wilcoxon_holm)",
             param="scores",
         )
-    ranks = average_ranks(values, greater_is_better)
-    tied = bool(np.all(values == values[0]))
-    if tied:
-        if undefined == "raise":
-            raise UndefinedMetricError(
-                "Friedman's statistic is 0/0: every model has the same score on every data set; "
-                "pass undefined='nan' to get NaN"
-            )
-        chi2, p = float("nan"), float("nan")
-    else:
-        res = stats.friedmanchisquare(*values)
-        chi2, p = float(res.statistic), float(res.pvalue)
-    f, df1, df2, f_p = iman_davenport(chi2, k, n)
-    return FriedmanResult(chi2, p, f, f_p, df1, df2, _series(ranks, table.models, "average rank"), k, n)
+    return run_friedman(table, greater_is_better, undefined, alpha)
 
 
 @declare(scores=SCORE_TABLE, alpha=_ALPHA, greater_is_better=FLAG)
@@ -223,12 +351,7 @@ def nemenyi(scores: Any, *, alpha: float = 0.05, greater_is_better: bool = True)
     >>> round(r.q_alpha, 3), round(r.critical_difference, 2)
     (2.569, 1.25)
     """
-    table: ScoreTable = scores
-    k, n = table.scores.shape
-    ranks = average_ranks(table.scores, greater_is_better)
-    q, cd = critical_difference(k, n, alpha)
-    p = nemenyi_p_values(ranks, n)
-    return NemenyiResult(_series(ranks, table.models, "average rank"), cd, q, alpha, _square(p, table.models))
+    return run_nemenyi(scores, alpha, greater_is_better)
 
 
 @declare(scores=SCORE_TABLE, alpha=_ALPHA, greater_is_better=FLAG, undefined=Undefined("raise", "nan"))
@@ -257,6 +380,9 @@ def wilcoxon_holm(
     Returns
     -------
     WilcoxonHolmResult
+        ``str()`` says when no pair can reach α with N data sets: the smallest two-sided p of the
+        signed-rank test is ``2/2^N`` and Holm multiplies it by the k(k − 1)/2 pairs (4 models on 7 data
+        sets: 6 × 2/2^7 = 0.094 > 0.05, whatever the scores).
 
     References
     ----------
@@ -271,34 +397,4 @@ def wilcoxon_holm(
     >>> float(r.p_values.iloc[0, 1])
     0.03125
     """
-    table: ScoreTable = scores
-    values = table.scores
-    k, _ = values.shape
-    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
-    raw = np.empty(len(pairs))
-    for m, (i, j) in enumerate(pairs):
-        d = values[i] - values[j]
-        if not np.any(d != 0.0):
-            if undefined == "raise":
-                raise UndefinedMetricError(
-                    f"the Wilcoxon statistic of {table.models[i]} against {table.models[j]} is 0/0: they score the "
-                    "same on every data set; pass undefined='nan' to get NaN"
-                )
-            raw[m] = np.nan
-            continue
-        raw[m] = float(stats.wilcoxon(values[i], values[j]).pvalue)
-    adjusted = holm_adjust(raw)
-    p = np.ones((k, k))
-    ph = np.ones((k, k))
-    for m, (i, j) in enumerate(pairs):
-        p[i, j] = p[j, i] = raw[m]
-        ph[i, j] = ph[j, i] = adjusted[m]
-    ranks = average_ranks(values, greater_is_better)
-    different = _square(ph < alpha, table.models)
-    return WilcoxonHolmResult(
-        _series(ranks, table.models, "average rank"),
-        _square(p, table.models),
-        _square(ph, table.models),
-        alpha,
-        different,
-    )
+    return run_wilcoxon_holm(scores, alpha, greater_is_better, undefined, None)

@@ -137,3 +137,83 @@ def test_cliques_join_exactly_the_runs_within_the_critical_difference():
     ranks = np.array([1.0, 1.5, 3.0, 3.2, 4.9])
     assert _cliques(ranks, 1.0) == [(0, 1), (2, 3)]
     assert _cliques(ranks, 2.1) == [(0, 2), (1, 3), (2, 4)]
+
+
+# -- the results read aloud -----------------------------------------------------------------------------------
+#: The researcher's ranks: 4 models on 7 data sets, rank sums 10, 17, 21, 22 (no ties).
+RESEARCHER_RANKS = np.array(
+    [[1, 3, 1, 1, 2, 1, 1], [3, 2, 2, 3, 1, 4, 2], [4, 1, 3, 4, 4, 2, 3], [2, 4, 4, 2, 3, 3, 4]], dtype=float
+)
+MODELS = ["logistic_regression", "gaussian NB & co", "random forest {100}", "calibrated SVC $\\ell_2$"]
+
+
+def researcher_table():
+    values = 0.95 - 0.01 * RESEARCHER_RANKS + np.linspace(0, 0.03, 7)[None, :]
+    return pd.DataFrame(values, index=MODELS, columns=[f"data_{j}" for j in range(7)])
+
+
+def test_the_researchers_friedman_and_iman_davenport_disagree_at_0_05_and_the_text_says_which_to_report():
+    r = friedman_test(researcher_table())
+    # by hand: χ²_F = 12N/(k(k+1)) Σ R_j² − 3N(k+1) with R = (10, 17, 21, 22)/7
+    chi2 = 12 * 7 / 20 * np.sum((np.array([10, 17, 21, 22]) / 7) ** 2) - 3 * 7 * 5
+    f = 6 * chi2 / (7 * 3 - chi2)
+    assert r.statistic == pytest.approx(chi2, rel=1e-12) and r.f_statistic == pytest.approx(f, rel=1e-12)
+    assert round(r.p_value, 3) == 0.054 and round(r.f_p_value, 3) == 0.040
+    assert r.f_p_value == pytest.approx(stats.f.sf(f, 3, 18), rel=1e-9)
+    text = str(r)
+    assert "p = 0.054" in text and "p = 0.040" in text and "Report Iman & Davenport's F_F" in text
+    assert "they disagree" in text and "§3.2.2" in text
+    assert r._fields[:9] == (
+        "statistic", "p_value", "f_statistic", "f_p_value", "df1", "df2", "average_ranks", "n_models", "n_datasets"
+    )  # fmt: skip
+
+
+def test_wilcoxon_holm_says_no_pair_can_reach_alpha_with_7_data_sets():
+    table = researcher_table()
+    r = wilcoxon_holm(table)
+    # logistic_regression beats SVC on every data set: the smallest p of 7 differences, exactly
+    assert r.p_values.iloc[0, 3] == pytest.approx(2 / 2**7)
+    assert r.p_holm.iloc[0, 3] == pytest.approx(min(1.0, 6 * 2 / 2**7))
+    assert not r.different.to_numpy().any()
+    assert (np.triu(r.n_nonzero.to_numpy(), 1)[np.triu_indices(4, 1)] == 7).all() and r.n_datasets == 7
+    text = str(r)
+    assert "6 × 0.0156 = 0.094 > α = 0.05" in text and "no comparison can be significant" in text
+    assert r._fields[:5] == ("average_ranks", "p_values", "p_holm", "alpha", "different")
+
+
+def test_zero_differences_lower_a_pairs_n_and_the_text_says_so():
+    table = np.array([[0.9, 0.8, 0.7, 0.6, 0.5], [0.9, 0.7, 0.6, 0.5, 0.4], [0.1, 0.2, 0.3, 0.2, 0.1]])
+    r = wilcoxon_holm(table)
+    assert r.n_nonzero.iloc[0, 1] == 4 and r.n_nonzero.iloc[0, 2] == 5
+    assert r.p_values.iloc[0, 1] == pytest.approx(stats.wilcoxon(table[0], table[1]).pvalue)
+    assert "tie on some data sets" in str(r)
+
+
+def test_nemenyi_reads_the_pairs_at_least_one_cd_apart():
+    r = nemenyi(researcher_table())
+    cd = r.critical_difference
+    assert cd == pytest.approx(2.569 * math.sqrt(4 * 5 / (6 * 7)), rel=2e-4)  # Demšar Table 5(a), q_0.05 = 2.569
+    text = str(r)
+    assert f"CD = {cd:.3f}" in text and "over 7 data sets" in text
+    gap = (22 - 10) / 7  # logistic_regression and SVC
+    assert gap < cd and "No two average ranks differ by the critical difference" in text
+    assert r._fields[:5] == ("average_ranks", "critical_difference", "q_alpha", "alpha", "p_values")
+
+
+@pytest.mark.parametrize("result", ["friedman", "nemenyi", "wilcoxon"])
+def test_hostile_model_names_are_escaped_in_html_and_latex(result):
+    names = ["<script>x</script>", "a_b & 50%", "x\n\ny", "#{~^}\\"]
+    rng = np.random.default_rng(1)
+    table = pd.DataFrame(rng.random((4, 8)), index=names)
+    r = {"friedman": friedman_test, "nemenyi": nemenyi, "wilcoxon": wilcoxon_holm}[result](table)
+    html = r._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    latex = r.to_latex(label="tab:r")
+    assert "\n\n" not in latex and "<script>" not in latex
+    if result != "friedman":  # its table has no names; the ranks note has them
+        assert r"a\_b \& 50\%" in latex
+    assert r"\#\{\textasciitilde{}\textasciicircum{}\}\textbackslash{}" in latex
+    opened = latex.count("{") - latex.count(r"\{")
+    closed = latex.count("}") - latex.count(r"\}")
+    assert opened == closed  # every brace of a name escaped, ours balanced
+    assert "x y" in str(r)  # a blank line in a name is one space in the text
