@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from apples._kernels.comparison import average_ranks, holm_adjust
-from apples._params import FLAG, Instance, Integer, Nullable, Options, ParameterValueError, Real, declare
+from apples._params import FLAG, Instance, Integer, Nullable, ParameterValueError, Real, declare
 from apples.comparison._render import LATEX_LABEL, plain_text
 from apples.comparison._results_input import Cells, Comparisons, Reports, ResultsFrame, check_cells, report_cell
 from apples.comparison._results_render import (
@@ -29,7 +29,7 @@ from apples.comparison._results_render import (
     render_text,
     tidy_frame,
 )
-from apples.comparison.folds import COMPARE_MEASURES, ModelComparison
+from apples.comparison.folds import ModelComparison
 from apples.comparison.guidance import Attainability, attainability
 from apples.comparison.ranks import (
     FriedmanResult,
@@ -40,6 +40,7 @@ from apples.comparison.ranks import (
     run_nemenyi,
     run_wilcoxon_holm,
 )
+from apples.measures import MEASURES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,18 +52,17 @@ __all__ = [
     "results_table_from_reports",
 ]
 
-#: Quantities where a lower value is better (as :func:`apples.report` names them); others: higher is better.
-LOWER_IS_BETTER: tuple[str, ...] = ("log_loss", "brier_score", "hamming_loss")
-#: The measure of :func:`~apples.comparison.compare` that is the same number as a report's (quantity, aggregation).
-_MEASURE_OF = {
-    ("f_measure", "tp_fp"): "f1",
-    ("accuracy", "pooled"): "accuracy",
-    ("roc_auc", "avg"): "roc_auc",
-    ("average_precision", "avg"): "average_precision",
-}
+#: Quantities where a lower value is better (the measure records' direction); others: higher is better.
+LOWER_IS_BETTER: tuple[str, ...] = tuple(k for k, m in MEASURES.items() if not m.greater_is_better)
 _TESTS = {
     "corrected_t": "the corrected repeated k-fold t (Nadeau & Bengio 2003; Bouckaert & Frank 2004) over the folds",
+    "corrected_resampled_t": "the corrected resampled t (Nadeau & Bengio 2003) over the hold-out splits",
 }
+
+
+def _label(measure: str, average: str, aggregation: str) -> str:
+    """A comparison as :class:`~apples.comparison.ModelComparison` names it: ``key[:average]:aggregation``."""
+    return ":".join(part for part in (measure, average, aggregation) if part)
 
 
 @dataclass(frozen=True, eq=False)  # its frames have no single truth value: compare their fields
@@ -179,9 +179,8 @@ def _choose_measure(
     comparisons: dict[str, ModelComparison], measure: str | None, implied: str | None
 ) -> tuple[str, str | None]:
     """The measure of the comparisons behind the marks, and a note when it is not the table's quantity."""
-    common = set(COMPARE_MEASURES)
-    for c in comparisons.values():
-        common &= set(c.measures)
+    sets = [set(c.measures) for c in comparisons.values()]
+    common = set.intersection(*sets) if sets else set()
     if measure is not None:
         if measure not in common:
             raise ParameterValueError(
@@ -201,11 +200,11 @@ def _choose_measure(
     note = None
     if implied is not None and measure != implied:
         note = (
-            f"The marks test {measure} ({COMPARE_MEASURES[measure]}), not the quantity in the table: the two can "
-            "disagree."
+            f"The marks test {measure} (measure:aggregation as apples.compare names it), not the quantity in the "
+            "table: the two can disagree."
         )
     elif implied is None:
-        note = f"The marks test {measure}: {COMPARE_MEASURES[measure]}."
+        note = f"The marks test {measure} (measure:aggregation as apples.compare names it)."
     return measure, note
 
 
@@ -242,7 +241,7 @@ def _marks(
                          f"with {plain_text(c)}, the first in the table's order.")  # fmt: skip
         rows = {}
         for r in comp.differences:
-            if r.measure == measure and c in (r.model_a, r.model_b):
+            if _label(r.measure, r.average, r.aggregation) == measure and c in (r.model_a, r.model_b):
                 other = r.model_b if r.model_a == c else r.model_a
                 sign = 1.0 if r.model_a == c else -1.0  # control minus other
                 rows[other] = (r.p_value, sign * r.difference, r.test)
@@ -349,7 +348,7 @@ def _build(
 
 _GREATER = Nullable(FLAG)
 _COMPARISONS = Nullable(Comparisons())
-_MEASURE = Nullable(Options(*COMPARE_MEASURES))
+_MEASURE = Nullable(Instance(str, hint="as ModelComparison.measures names it, e.g. 'f_measure:tp_fp'", what="a str"))
 _DIGITS = Integer(0, 10)
 
 
@@ -400,7 +399,7 @@ def results_table(
     comparisons : mapping {data set: ModelComparison}, optional
         Each data set's :func:`~apples.compare` of its models (names as in ``frame``); a data set without
         one gets no marks (said in the notes).
-    comparison_measure : {"f1", "accuracy", "roc_auc", "average_precision"}, optional
+    comparison_measure : str, optional
         The measure of the comparisons behind the marks; default the one every comparison tests, or the
         table's quantity when it is one of them.
     alpha : float, default 0.05
@@ -438,7 +437,7 @@ def results_table(
     """
     cells: Cells = frame  # type: ignore[assignment]  # converted by its kind
     greater = _direction(quantity, greater_is_better)
-    implied = quantity if quantity in COMPARE_MEASURES else None
+    implied = None
     return _build(
         cells,
         quantity=quantity or "value",
@@ -497,7 +496,7 @@ def results_table_from_reports(
     greater_is_better, comparisons, comparison_measure, alpha, digits, interval
         As :func:`results_table`; the direction defaults to the quantity's (log loss, Brier score and
         Hamming loss: lower is better), and the comparisons' measure to the same number when
-        :func:`~apples.compare` has it (F_tp,fp → ``"f1"``, pooled accuracy, AUC_avg, AP_avg).
+        :func:`~apples.compare` names it (``"f_measure:tp_fp"``, ``"roc_auc:avg"``, ``"mean_f:macro:pooled"``).
 
     Returns
     -------
@@ -531,7 +530,7 @@ def results_table_from_reports(
         greater_is_better=greater,
         comparisons=comparisons,  # type: ignore[arg-type]
         measure=comparison_measure,
-        implied=_MEASURE_OF.get((quantity, aggregation), ""),  # "": known to be none of compare's measures
+        implied=_label(quantity, average or "", aggregation),
         alpha=alpha,
         digits=digits,
         interval=words,
