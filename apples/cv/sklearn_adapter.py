@@ -204,11 +204,17 @@ class _CrossValidator(Kind):
 
 
 class _WeightsForTask(Relation):
-    """``sample_weight`` is for single-label ``y``: the predictions of a multi-label ``y`` cannot carry weights."""
+    """``sample_weight`` is for single-label ``y`` (the predictions of a multi-label ``y`` cannot carry weights), and
+    some weight is not 0."""
 
     names = ("sample_weight", "y")
 
     def check(self, values: Mapping[str, Any]) -> None:
+        if "sample_weight" in values and not np.any(values["sample_weight"]):
+            raise ParameterValueError(
+                "sample_weight is 0 for every case: no prediction would count, so every value would be 0/0",
+                param="sample_weight",
+            )
         if "sample_weight" in values and "y" in values and np.ndim(values["y"]) == 2:
             raise ParameterValueError(
                 "sample_weight is not supported for multi-label y yet: the per-label counts of Van Asch §5 are counts "
