@@ -359,11 +359,13 @@ def explain_failure(
     y: np.ndarray,
     train: np.ndarray,
     params: Mapping[str, Any] | None,
+    weighted: bool,
     where: str,
 ) -> ParameterValueError:
     """The argument behind a split's failure, as a ParameterValueError whose ``__cause__`` the caller sets to
-    scikit-learn's exception: a fit parameter the estimator does not take (``params``), missing or infinite
-    values in ``X``, a training set with one class (``cv``), else the estimator itself."""
+    scikit-learn's exception: a fit parameter the estimator does not take (``params``, the caller's), missing or
+    infinite values in ``X``, weights the fit refused (``sample_weight``, when ``weighted``: e.g. a training set
+    whose weights are all 0), a training set with one class (``cv``), else the estimator itself."""
     err = failure.error
     text = _first_line(err)
     name = _name(estimator)
@@ -382,6 +384,12 @@ def explain_failure(
             "SimpleImputer first in a Pipeline), drop those rows, or use an estimator that takes NaN "
             f"(HistGradientBoostingClassifier); scikit-learn says: {text}",
             param="X",
+        )
+    if weighted and "weight" in lower:
+        return ParameterValueError(
+            f"sample_weight: fitting {name} on {where} failed on the weights of its training rows; scikit-learn "
+            f"says: {text}",
+            param="sample_weight",
         )
     single = _single_class(y[train])
     if single is not None:

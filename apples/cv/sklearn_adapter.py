@@ -389,7 +389,14 @@ def cross_val_predictions(
         i = failure.split
         where = f"split {i} (repeat {split_repeat[i]}, fold {split_fold[i]})"
         raise explain_failure(
-            failure, estimator=estimator, X=X, y=y_arr, train=splits[i][0], params=fit_params, where=where
+            failure,
+            estimator=estimator,
+            X=X,
+            y=y_arr,
+            train=splits[i][0],
+            params=params,
+            weighted=sample_weight is not None,
+            where=where,
         ) from failure.error
     done = cast("list[tuple[np.ndarray, np.ndarray | None]]", results)
     repeat_of = [np.full(te.size, r) for (_, te), r in zip(splits, split_repeat, strict=True)]

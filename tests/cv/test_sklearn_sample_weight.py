@@ -165,3 +165,12 @@ def test_with_metadata_routing_the_weights_go_where_the_estimator_requests_them(
         assert q.sample_weight is not None
         with pytest.raises(ParameterValueError, match="given twice"):
             cross_val_predictions(est, XS, Y, cv=CV, sample_weight=W, params={"sample_weight": W})
+
+
+def test_a_training_fold_whose_weights_are_all_zero_names_sample_weight_and_the_split():
+    w = np.ones(Y.size)
+    w[:95] = 0.0
+    splits = [(np.arange(95), np.arange(95, Y.size)), (np.arange(95, Y.size), np.arange(95))]
+    with pytest.raises(ParameterValueError, match=r"split 0 \(repeat 0, fold 0\) failed on the weights") as info:
+        cross_val_predictions(LogisticRegression(), XS, Y, cv=splits, sample_weight=w)
+    assert info.value.param == "sample_weight" and isinstance(info.value.__cause__, ValueError)
