@@ -1553,7 +1553,7 @@ ZERO_BY_ZERO: dict[str, ZeroByZero] = {
         {"nan": None, "raise": None},
     ),
     "cv_f_measure_ci": ZeroByZero(
-        lambda: {"fold_counts": [_Z(0, 0, 0, 3), _Z(0, 0, 0, 2)], "method": "tp_fp", "n_resamples": 8},
+        lambda: {"fold_counts": [_Z(0, 0, 0, 3), _Z(0, 0, 0, 2)], "method": "tp_fp", "n_resamples": 20},
         {"zero": (0.0, 0.0, 0.0), "nan": None, "raise": None},
     ),
 }
@@ -1925,5 +1925,28 @@ EXEMPT.update(
     {
         **dict.fromkeys(["Attainability", "BayesianSignedRank", "ResultsTable"], _RESULT),
         "LOWER_IS_BETTER": _CONSTANT,
+    }
+)
+
+# ---- cross_val_predictions(sample_weight=): weights routed to fit and kept on the predictions (cv/sklearn_adapter.py)
+REGISTRY.update(
+    {
+        "cross_val_predictions@sample_weight": Entry(
+            lambda: dict(
+                zip(("X", "y"), _binary_xy(), strict=True),
+                estimator=_logistic(),
+                cv=_two_fold_cv(),
+                pos_label=1,
+                sample_weight=list(_W) * (len(_binary_xy()[1]) // len(_W)),
+            ),
+            {
+                "y": _labels(aligned=False),
+                "pos_label": Arg(POSITIVE),
+                "sample_weight": Arg(REAL, array=True, none_ok=True),
+            },
+            project=lambda p: {**_predictions_state(p), "sample_weight": np.asarray(p.sample_weight).tolist()},
+            note="X and the splitter go to scikit-learn as given; the weights' routing to fit is checked by "
+            "tests/cv/test_sklearn_sample_weight.py",
+        ),
     }
 )

@@ -47,9 +47,11 @@ if TYPE_CHECKING:
         scoring_rules_table,
     )
     from apples.cv.sklearn_adapter import (
+        cross_val_predictions,
+    )
+    from apples.cv.sklearn_counts import (
         COUNT_KEYS,
         counts_scorer,
-        cross_val_predictions,
         fold_counts_from_cross_validate,
     )
     from apples.cv.tables import (
@@ -122,10 +124,10 @@ _SOURCES = {
     "cv_log_loss": "apples.cv.scoring_rules",
     "reliability_table": "apples.cv.scoring_rules",
     "scoring_rules_table": "apples.cv.scoring_rules",
-    "COUNT_KEYS": "apples.cv.sklearn_adapter",
-    "counts_scorer": "apples.cv.sklearn_adapter",
     "cross_val_predictions": "apples.cv.sklearn_adapter",
-    "fold_counts_from_cross_validate": "apples.cv.sklearn_adapter",
+    "COUNT_KEYS": "apples.cv.sklearn_counts",
+    "counts_scorer": "apples.cv.sklearn_counts",
+    "fold_counts_from_cross_validate": "apples.cv.sklearn_counts",
     "fold_summary": "apples.cv.tables",
     "fold_table": "apples.cv.tables",
     "label_table": "apples.cv.tables",

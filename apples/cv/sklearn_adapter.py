@@ -1,18 +1,18 @@
-"""The scikit-learn adapter: cross-validated predictions as :class:`~apples.CVPredictions`, and fold counts
-from ``cross_validate``.
+"""The scikit-learn adapter: cross-validated predictions as :class:`~apples.CVPredictions`.
 
 :func:`cross_val_predictions` runs any scikit-learn splitter (``StratifiedKFold``,
 ``RepeatedStratifiedKFold``, ``GroupKFold``, ...) and keeps what
 ``cross_val_predict`` drops: the fold (and repeat) of every prediction, which is
-what every aggregation of Forman & Scholz (2010) §2.3 needs. :func:`counts_scorer`
-and :func:`fold_counts_from_cross_validate` give the per-fold confusion counts through
-``cross_validate``, so F_tp,fp comes without storing predictions.
-scikit-learn is imported when a function needs it (``require``).
+what every aggregation of Forman & Scholz (2010) §2.3 needs, and the weight of each
+(``sample_weight=``). Its splits are checked, fitted and their failures named in
+:mod:`apples.cv._sklearn_fit`; the per-fold counts of ``cross_validate`` are
+:mod:`apples.cv.sklearn_counts`. scikit-learn is imported when a function needs it (``require``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -30,129 +30,27 @@ from apples._params import (
     Relation,
     SameLength,
     check_pos_label,
-    check_same_length,
     declare,
     default_pos_label,
     unique_labels,
 )
+from apples.cv._sklearn_fit import (
+    Failure,
+    checked_splits,
+    explain_failure,
+    fit_split,
+    routed,
+    split_data,
+    warn_weights_only_in_fit,
+)
 from apples.cv.predictions import CVPredictions
-from apples.metrics.counts import Counts
 from apples.metrics.scoring_rules import SAMPLE_WEIGHT
 
 __all__ = [
-    "COUNT_KEYS",
-    "counts_scorer",
     "cross_val_predictions",
-    "fold_counts_from_cross_validate",
 ]
 
-#: The keys of :func:`counts_scorer`'s dict, and so the ``test_<key>`` columns of ``cross_validate``.
-COUNT_KEYS = ("tp", "fp", "fn", "tn")
 _METHODS = ("auto", "predict_proba", "decision_function", "predict")
-
-
-def _fit_and_predict(
-    estimator: Any,
-    X: Any,
-    y: np.ndarray,
-    train: np.ndarray,
-    test: np.ndarray,
-    method: str,
-    labels: np.ndarray,
-    pos_label: Any,
-    fit_params: Mapping[str, Any] | None = None,
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Fit a clone on ``train`` (with ``fit_params``, their rows of ``train``); predicted labels and scores (None,
-    1-d or one column per label) on ``test``."""
-    clone = require("sklearn.base").clone
-    model = clone(estimator).fit(_take(X, train), y[train], **_train_params(fit_params or {}, y.size, train))
-    Xt = _take(X, test)
-    y_pred = np.asarray(model.predict(Xt))
-    if method == "predict":
-        return y_pred, None
-    if y.ndim == 2:
-        return y_pred, _label_scores(getattr(model, method)(Xt), model, len(test), y.shape[1], method)
-    raw = np.asarray(getattr(model, method)(Xt), dtype=float)
-    classes = list(model.classes_)
-    if labels.size == 2:
-        return y_pred, _positive_score(raw, classes, pos_label, method)
-    out = np.zeros((len(test), labels.size))  # a label this fold's model never saw scores 0
-    for j, lab in enumerate(labels.tolist()):
-        if lab in classes:
-            out[:, j] = raw[:, classes.index(lab)]
-    return y_pred, out
-
-
-def _positive_score(raw: np.ndarray, classes: list, pos_label: Any, method: str) -> np.ndarray:
-    """The score of ``pos_label`` from a binary model's ``predict_proba`` or ``decision_function`` output.
-
-    A probability table has a column per class of ``classes_``: the positive label's (0 if this
-    fold's model never saw it). A one-dimensional decision value is, in scikit-learn, the score of
-    ``classes_[1]``; it is negated when the positive label is ``classes_[0]``, so that higher
-    always means "more likely the positive label".
-    """
-    if raw.ndim == 2:
-        return raw[:, classes.index(pos_label)] if pos_label in classes else np.zeros(raw.shape[0])
-    if len(classes) != 2 or pos_label not in classes:
-        raise ValueError(
-            f"{method} gave one score per case, but the model's classes_ are {classes}: cannot tell the "
-            f"score of pos_label={pos_label!r}"
-        )
-    return raw if classes.index(pos_label) == 1 else -raw
-
-
-def _train_params(params: Mapping[str, Any], n: int, train: np.ndarray) -> dict[str, Any]:
-    """The fit parameters of one split, as scikit-learn's ``cross_val_predict`` passes them
-    (``sklearn.utils.validation._check_method_params``): an array-like with one entry per case is cut to the
-    training rows (``sklearn.utils._safe_indexing``), anything else is passed as it is."""
-    safe_indexing = require("sklearn.utils")._safe_indexing
-    out: dict[str, Any] = {}
-    for key, value in params.items():
-        arraylike = hasattr(value, "__len__") or hasattr(value, "shape") or hasattr(value, "__array__")
-        if arraylike and not isinstance(value, (str, bytes, Mapping)) and _n_rows(value) == n:
-            out[key] = safe_indexing(value, train)
-        else:
-            out[key] = value
-    return out
-
-
-def _n_rows(value: Any) -> int | None:
-    shape = getattr(value, "shape", None)
-    if shape is not None:
-        return int(shape[0]) if len(shape) else None
-    try:
-        return len(value)
-    except TypeError:
-        return None
-
-
-def _routed(
-    estimator: Any, splitter: Any, groups: Any, params: Mapping[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(split parameters, fit parameters), routed as scikit-learn's ``cross_val_predict(params=...)`` routes them.
-
-    With metadata routing enabled (``sklearn.set_config(enable_metadata_routing=True)``), ``params`` go
-    through a ``MetadataRouter`` to the splitter's ``split`` and the estimator's ``fit`` (the estimator
-    must request them: ``set_fit_request(sample_weight=True)``; else scikit-learn raises), and ``groups``
-    is passed in ``params``. Without routing, ``groups`` goes to the splitter and every param to ``fit``.
-    """
-    sklearn = require("sklearn")
-    if not sklearn.get_config().get("enable_metadata_routing", False):
-        return {"groups": groups}, dict(params)
-    if groups is not None:
-        raise ParameterValueError(
-            "with metadata routing enabled, pass groups in params= (params={'groups': groups}), as scikit-learn's "
-            "cross_val_predict requires",
-            param="groups",
-        )
-    routing = require("sklearn.utils.metadata_routing")
-    router = (
-        routing.MetadataRouter(owner="cross_val_predictions")
-        .add(splitter=splitter, method_mapping=routing.MethodMapping().add(caller="fit", callee="split"))
-        .add(estimator=estimator, method_mapping=routing.MethodMapping().add(caller="fit", callee="fit"))
-    )
-    routed = routing.process_routing(router, "fit", **params)
-    return dict(routed.splitter.split), dict(routed.estimator.fit)
 
 
 class _FitParams(Kind):
@@ -182,36 +80,6 @@ class _WeightsPerCase(Relation):
                 f"params['sample_weight'] holds {w.size} weights, y {np.size(y)} cases: give one weight per case",
                 param="params",
             )
-
-
-def _label_scores(raw: Any, model: Any, n: int, q: int, method: str) -> np.ndarray:
-    """One score column per label of a multi-label model, ``(n, q)``: higher = more likely the label applies.
-
-    ``OneVsRestClassifier`` gives the table itself; ``MultiOutputClassifier``, forests and k-NN give a
-    list with one output per label, whose probability of class 1 (0 if that label's model never saw it)
-    or decision value of ``classes_[1]`` is the label's score.
-    """
-    if not isinstance(raw, list):
-        table = np.asarray(raw, dtype=float)
-        if table.shape != (n, q):
-            raise ValueError(f"{method} gave scores of shape {table.shape}, expected one column per label {(n, q)}")
-        return table
-    if len(raw) != q:
-        raise ValueError(f"{method} gave {len(raw)} outputs for {q} labels")
-    classes = getattr(model, "classes_", None)
-    out = np.zeros((n, q))
-    for j, r in enumerate(raw):
-        r = np.asarray(r, dtype=float)
-        seen = [1, 0] if classes is None else np.asarray(classes[j]).tolist()
-        if r.ndim == 1:
-            out[:, j] = r if seen[-1] == 1 else -r  # the decision value of classes_[-1]
-        elif 1 in seen:
-            out[:, j] = r[:, seen.index(1)]
-    return out
-
-
-def _take(X: Any, rows: np.ndarray) -> Any:
-    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
 class _Features(Kind):
@@ -303,16 +171,68 @@ class _ClassifierLabels(Relation):
             default_pos_label(labels)  # raises for labels without a default ("spam"/"ham")
 
 
+class _CrossValidator(Kind):
+    what = "a number of folds (an int, 2 or more), a scikit-learn splitter, or an iterable of (train, test) pairs"
+
+    def check(self, name: str, value: object) -> Any:
+        if isinstance(value, (bool, str, bytes, float, Mapping)) or value is None:
+            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__} {value!r}")
+        if isinstance(value, numbers.Integral):
+            if value < 2:
+                raise ValueError(
+                    f"{name}={int(value)}: cross-validation needs at least 2 folds (a model is tested on the cases "
+                    "it was not trained on)"
+                )
+            return int(value)
+        if hasattr(value, "split"):
+            return value
+        if not isinstance(value, Iterable):
+            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__}")
+        splits = list(value)  # a generator is read once, here
+        for i, pair in enumerate(splits):
+            if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise TypeError(f"{name}[{i}] must be a (train, test) pair of index arrays, got {type(pair).__name__}")
+        return splits
+
+
+class _WeightsForTask(Relation):
+    """``sample_weight`` is for single-label ``y`` (the predictions of a multi-label ``y`` cannot carry weights), and
+    some weight is not 0."""
+
+    names = ("sample_weight", "y")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        if "sample_weight" in values and not np.any(values["sample_weight"]):
+            raise ParameterValueError(
+                "sample_weight is 0 for every case: no prediction would count, so every value would be 0/0",
+                param="sample_weight",
+            )
+        if "sample_weight" in values and "y" in values and np.ndim(values["y"]) == 2:
+            raise ParameterValueError(
+                "sample_weight is not supported for multi-label y yet: the per-label counts of Van Asch §5 are counts "
+                "of rows (CVPredictions refuses weights for multi-label predictions); weight a single-label task",
+                param="sample_weight",
+            )
+
+
 @declare(
     estimator=_Estimator(),
     X=_Features(),
     y=_Y,
+    cv=_CrossValidator(),
     groups=Nullable(Labels("a one-dimensional array of group ids, one per case")),
     method=Options(*_METHODS),
     pos_label=Nullable(LABEL),
     n_jobs=Nullable(N_JOBS),
     params=Nullable(_FitParams()),
-    relations=[SameLength("X", "y", "groups"), _MethodOf(), _ClassifierLabels(), _WeightsPerCase()],
+    sample_weight=Nullable(SAMPLE_WEIGHT),
+    relations=[
+        SameLength("X", "y", "groups", "sample_weight"),
+        _MethodOf(),
+        _ClassifierLabels(),
+        _WeightsPerCase(),
+        _WeightsForTask(),
+    ],
 )
 def cross_val_predictions(
     estimator: Any,
@@ -325,6 +245,7 @@ def cross_val_predictions(
     pos_label: Any = None,
     n_jobs: int | None = None,
     params: Mapping[str, Any] | None = None,
+    sample_weight: Any = None,
 ) -> CVPredictions:
     """Cross-validated predictions with their fold (and repeat), ready for :func:`apples.report`.
 
@@ -337,10 +258,13 @@ def cross_val_predictions(
         Class labels; for multi-label classification (a ``MultiOutputClassifier``, a
         ``OneVsRestClassifier``, or an estimator that takes such ``y``), a 0/1 indicator array, one
         column per label (Van Asch §5).
-    cv : int or scikit-learn splitter
+    cv : int, scikit-learn splitter or iterable of (train, test) pairs
         Any splitter with ``split(X, y, groups)``, repeated and grouped ones
-        included; an int means scikit-learn's default (``StratifiedKFold`` for a
-        classifier, without shuffling).
+        included; an int (2 or more) means scikit-learn's default (``StratifiedKFold`` for a
+        classifier, without shuffling); an iterable gives the (train, test) index arrays of each
+        split (or boolean masks over the rows of ``X``). Each split is checked before anything is
+        fitted: indices within the rows of ``X``, a non-empty training and test set, no row tested
+        twice in a split nor both trained on and tested.
     groups : array-like of shape (n,), optional
         Passed to the splitter (``GroupKFold``, ``StratifiedGroupKFold``).
     method : {"auto", "predict_proba", "decision_function", "predict"}, default "auto"
@@ -366,6 +290,21 @@ def cross_val_predictions(
         ``groups`` then goes in ``params``). ``params["sample_weight"]`` (finite, non-negative, one per
         case) is also kept on the result: each prediction carries its case's weight
         (``CVPredictions.sample_weight``), so :func:`apples.report` computes every value with it.
+        Weights given to a step only (``params={"logisticregression__sample_weight": w}``) weight
+        that fit but not the predictions, and a warning says that the report will be unweighted:
+        pass them as ``sample_weight=``.
+    sample_weight : array-like of shape (n,), optional
+        A finite non-negative weight per case, used twice. Each split's fit gets the weights of its
+        training rows where the estimator's fit takes ``sample_weight`` (scikit-learn's
+        ``has_fit_parameter``; a ``Pipeline``: its last step's, as ``<step>__sample_weight``, the
+        other steps fitted unweighted as ``Pipeline.fit`` does; with metadata routing enabled: when
+        the estimator requests them, ``set_fit_request(sample_weight=True)``). The predictions keep
+        the weight of each test row (``CVPredictions.sample_weight``), so that :func:`apples.report`
+        weights every value. An estimator whose fit takes no weights (``KNeighborsClassifier``) is
+        fitted unweighted and a ``UserWarning`` says so, rather than being refused: weights that
+        describe the population a result is reported for (survey or importance weights) belong to
+        the evaluation whatever the learner does with them. Multi-label ``y`` refuses weights (its
+        per-label counts count rows).
 
     Returns
     -------
@@ -390,10 +329,23 @@ def cross_val_predictions(
 
     Raises
     ------
-    ValueError, TypeError
-        ``pos_label`` missing for binary labels other than 0/1,
-        not one of the labels of ``y`` or of another kind, or given for
-        multi-class ``y``; bad ``X``, ``y``, ``groups`` or ``method``.
+    ParameterValueError, ParameterTypeError
+        A ValueError or TypeError naming the argument in ``.param``, with scikit-learn's own
+        exception, where there is one, as ``__cause__``: ``pos_label`` missing for binary labels
+        other than 0/1, not one of the labels of ``y`` or of another kind, or given for multi-class
+        ``y``; bad ``X``, ``y``, ``groups``, ``method``, ``params`` or ``sample_weight``; ``cv``
+        below 2 folds, not a number of folds nor a splitter, empty, with indices outside the rows
+        of ``X``, more folds than cases (``KFold(100)`` on 80), or a training set of one class that
+        the estimator cannot be fitted on (the split and the class named); a grouped splitter
+        without ``groups``; a fit parameter the estimator does not take (``params``); NaN or
+        infinite values in ``X`` that the estimator cannot take (the first cell named); any other
+        failure of a fit (``estimator``, the split named).
+
+    Warns
+    -----
+    UserWarning
+        ``sample_weight`` given to an estimator whose fit takes none (fitted unweighted); weights
+        in ``params`` under a step's name only (the predictions carry none).
 
     Examples
     --------
@@ -421,17 +373,32 @@ def cross_val_predictions(
         method = next((m for m in ("predict_proba", "decision_function") if hasattr(estimator, m)), "predict")
     if labels.size == 2 and pos_label is None and not multilabel:
         pos_label = default_pos_label(labels)  # _ClassifierLabels made sure there is one
-    splitter = model_selection.check_cv(cv, y_arr, classifier=True)
-    fit_params: dict[str, Any] = {}
-    split_params: dict[str, Any] = {"groups": groups}
-    if params is not None:
-        split_params, fit_params = _routed(estimator, splitter, groups, params)
-    splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, y_arr, **split_params)]
-    results = joblib.Parallel(n_jobs=n_jobs)(
-        joblib.delayed(_fit_and_predict)(estimator, X, y_arr, tr, te, method, labels, pos_label, fit_params)
-        for tr, te in splits
-    )
+    splitter = None if isinstance(cv, list) else model_selection.check_cv(cv, y_arr, classifier=True)
+    if params is not None and sample_weight is None:
+        warn_weights_only_in_fit(params)
+    split_params, fit_params = routed(estimator, splitter, groups, params or {}, sample_weight)
+    raw = cv if splitter is None else split_data(splitter, X, y_arr, split_params)
+    splits = checked_splits(raw, len(y_arr))
     split_repeat, split_fold = _repeats_of_splits(splitter, [te for _, te in splits], len(y_arr))
+    results = joblib.Parallel(n_jobs=n_jobs)(
+        joblib.delayed(fit_split)(i, estimator, X, y_arr, tr, te, method, labels, pos_label, fit_params)
+        for i, (tr, te) in enumerate(splits)
+    )
+    failure = next((r for r in results if isinstance(r, Failure)), None)
+    if failure is not None:
+        i = failure.split
+        where = f"split {i} (repeat {split_repeat[i]}, fold {split_fold[i]})"
+        raise explain_failure(
+            failure,
+            estimator=estimator,
+            X=X,
+            y=y_arr,
+            train=splits[i][0],
+            params=params,
+            weighted=sample_weight is not None,
+            where=where,
+        ) from failure.error
+    done = cast("list[tuple[np.ndarray, np.ndarray | None]]", results)
     repeat_of = [np.full(te.size, r) for (_, te), r in zip(splits, split_repeat, strict=True)]
     fold_of = [np.full(te.size, f) for (_, te), f in zip(splits, split_fold, strict=True)]
     holdout = bool(split_fold) and max(split_fold) == 0
@@ -439,9 +406,9 @@ def cross_val_predictions(
     cases = np.concatenate([te for _, te in splits])
     rep = np.concatenate(repeat_of)
     order = np.lexsort((cases, rep))  # by repeat, then by row of X
-    y_pred = np.concatenate([r[0] for r in results])[order]
-    scores = None if results[0][1] is None else np.concatenate([r[1] for r in results])[order]
-    weights = None if params is None else params.get("sample_weight")
+    y_pred = np.concatenate([r[0] for r in done])[order]
+    scores = None if done[0][1] is None else np.concatenate([r[1] for r in done])[order]
+    weights = sample_weight if sample_weight is not None else (params or {}).get("sample_weight")
     return CVPredictions(
         y_arr[cases[order]],
         folds=np.concatenate(fold_of)[order],
@@ -468,7 +435,8 @@ def _repeats_of_splits(splitter: Any, tests: list[np.ndarray], n: int) -> tuple[
     """
     ms = require("sklearn.model_selection")
     one_each = ([*range(len(tests))], [0] * len(tests))
-    if isinstance(splitter, (ms.ShuffleSplit, ms.StratifiedShuffleSplit, ms.GroupShuffleSplit)):
+    shuffled = (ms.ShuffleSplit, ms.StratifiedShuffleSplit, ms.GroupShuffleSplit)
+    if splitter is not None and isinstance(splitter, shuffled):
         return one_each
     seen = np.zeros(n, dtype=bool)
     repeat, fold = 0, 0
@@ -487,158 +455,3 @@ def _repeats_of_splits(splitter: Any, tests: list[np.ndarray], n: int) -> tuple[
     if not same_cases or one_fold:
         return one_each
     return repeats, folds
-
-
-@declare(pos_label=LABEL)
-def counts_scorer(*, pos_label: Any = 1) -> Callable[[Any, Any, Any], dict[str, int]]:
-    """A scorer for ``cross_validate(..., scoring=counts_scorer())``: each test fold's TP, FP, FN, TN.
-
-    ``cross_validate`` then returns ``test_tp``, ``test_fp``, ``test_fn`` and
-    ``test_tn``, one count per fold; :func:`fold_counts_from_cross_validate` turns
-    them into :class:`~apples.Counts`, and ``apples.cv_f_measure(fold_counts,
-    method="tp_fp")`` is the pooled F of Forman & Scholz (2010) §2.3, eq. (2).
-
-    Parameters
-    ----------
-    pos_label : label, default 1
-        The positive class, as in :meth:`apples.Counts.from_labels`: one label (a
-        str, a number or a bool), checked here, when the scorer is made. Whether
-        it is a label of ``y`` is checked when the scorer runs; scikit-learn
-        turns an error there into NaN (``error_score=nan``) and a warning, and
-        :func:`fold_counts_from_cross_validate` then says that the scorer failed.
-
-    Raises
-    ------
-    TypeError, ValueError
-        ``pos_label`` is not one label (a list, None, NaN, a continuous value).
-
-    Examples
-    --------
-    >>> from sklearn.dummy import DummyClassifier
-    >>> from apples import counts_scorer
-    >>> scorer = counts_scorer()
-    >>> scorer(DummyClassifier(strategy="constant", constant=1).fit([[0], [1]], [0, 1]), [[0], [1]], [0, 1])
-    {'tp': 1, 'fp': 1, 'fn': 0, 'tn': 0}
-    """
-
-    return _CountsScorer(pos_label)
-
-
-class _CountsScorer:
-    """The scorer :func:`counts_scorer` makes: scikit-learn calls it once per test fold, a new entry point that
-    checks that fold's labels (through :meth:`Counts.from_labels`)."""
-
-    def __init__(self, pos_label: Any) -> None:
-        self.pos_label = pos_label
-
-    def __call__(self, estimator: Any, X: Any, y_true: Any) -> dict[str, int]:
-        c = Counts.from_labels(y_true, estimator.predict(X), pos_label=self.pos_label)
-        return {"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
-
-    def __repr__(self) -> str:
-        return f"counts_scorer(pos_label={self.pos_label!r})"
-
-
-def _failed_folds(values: Any) -> list[int] | None:
-    """The folds where ``cross_validate`` stored NaN for a failed scorer, read off ``results['test_score']``.
-
-    When :func:`counts_scorer` raises in the first fold, scikit-learn takes it for a single-metric scorer:
-    ``test_score`` then holds NaN for each failed fold and the count dict for each other one. None when
-    ``values`` is not such an array (another scorer's scores).
-    """
-    if values is None or isinstance(values, (str, bytes)):
-        return None
-    arr = np.asarray(values, dtype=object)
-    if arr.ndim != 1 or arr.size == 0:
-        return None
-    failed = []
-    for i, v in enumerate(arr.tolist()):
-        if isinstance(v, float) and v != v:
-            failed.append(i)
-        elif not isinstance(v, Mapping):
-            return None
-    return failed
-
-
-def _scorer_failed(failed: list[int], n_folds: int) -> ValueError:
-    advice = (
-        "which is what cross_validate stores when a scorer raises (error_score=nan; it only warns 'Scoring "
-        "failed'). Check that counts_scorer(pos_label=...) is a label of y, of its type (the default 1 does not "
-        "match string labels), and that the estimator predicts labels of y; run cross_validate(..., "
-        "error_score='raise') to see the error"
-    )
-    if len(failed) == n_folds:
-        return ValueError(
-            f"the scorer failed in every fold: results['test_score'] is NaN in all {n_folds} folds, {advice}"
-        )
-    shown = ", ".join(map(str, failed[:10])) + (" ..." if len(failed) > 10 else "")
-    return ValueError(
-        f"the scorer failed in {len(failed)} of {n_folds} folds (fold {shown}): their scores are NaN, {advice}"
-    )
-
-
-class _CrossValidateResults(Kind):
-    what = "the dict cross_validate returns with scoring=counts_scorer()"
-
-    def check(self, name: str, value: object) -> list[Counts]:
-        if not isinstance(value, Mapping):
-            raise TypeError(f"{name} must be the dict cross_validate returns, got {type(value).__name__}")
-        missing = [f"test_{k}" for k in COUNT_KEYS[:3] if f"test_{k}" not in value]
-        failed = _failed_folds(value.get("test_score"))
-        if missing and failed:
-            raise _scorer_failed(failed, len(value["test_score"]))
-        if missing:
-            raise ValueError(
-                f"{name} lacks {missing}; run cross_validate(..., scoring=apples.counts_scorer()) "
-                f"(its keys are {sorted(value)[:10]})"
-            )
-        columns = {}
-        for k in COUNT_KEYS:
-            values = value.get(f"test_{k}")
-            if values is None:
-                continue
-            arr = np.asarray(values)
-            if arr.ndim != 1 or arr.size == 0:
-                raise ValueError(f"{name}['test_{k}'] must hold one count per fold, got shape {arr.shape}")
-            columns[k] = arr
-        check_same_length(**{f"{name}['test_{k}']": v for k, v in columns.items()})
-        nan_folds = sorted(
-            {int(i) for a in columns.values() if a.dtype.kind == "f" for i in np.flatnonzero(np.isnan(a))}
-        )
-        if nan_folds:
-            raise _scorer_failed(nan_folds, len(columns["tp"]))
-        out = []
-        for i in range(len(columns["tp"])):
-            try:
-                out.append(Counts(*(columns[k][i].item() if k in columns else 0 for k in COUNT_KEYS)))
-            except (TypeError, ValueError) as err:
-                raise type(err)(f"{name}, fold {i}: {err}") from None
-        return out
-
-
-@declare(results=_CrossValidateResults())
-def fold_counts_from_cross_validate(results: Mapping[str, Any]) -> list[Counts]:
-    """One :class:`~apples.Counts` per fold from ``cross_validate(..., scoring=counts_scorer())`` output.
-
-    Parameters
-    ----------
-    results : mapping
-        The dict ``cross_validate`` returns, holding ``test_tp``, ``test_fp`` and
-        ``test_fn`` (and ``test_tn``; 0 if absent), one count per fold.
-
-    Raises
-    ------
-    TypeError, ValueError
-        ``results`` is not a mapping, lacks a count key, or holds counts of
-        unequal lengths or that are not non-negative integers. When
-        :func:`counts_scorer` failed in every fold (scikit-learn then stores
-        only ``test_score``, all NaN) or in some (NaN counts), the error says
-        so, in which folds, and what to check.
-
-    Examples
-    --------
-    >>> from apples import fold_counts_from_cross_validate
-    >>> fold_counts_from_cross_validate({"test_tp": [3, 4], "test_fp": [1, 0], "test_fn": [0, 2], "test_tn": [6, 4]})
-    [Counts(tp=3, fp=1, fn=0, tn=6), Counts(tp=4, fp=0, fn=2, tn=4)]
-    """
-    return list(cast("list[Counts]", results))  # the declared kind has read each fold's counts off the dict

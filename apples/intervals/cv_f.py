@@ -10,9 +10,9 @@ O(resamples × folds) instead of O(resamples × cases)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -25,12 +25,14 @@ from apples._params import (
     Options,
     ParameterValueError,
     Policy,
+    Relation,
     Size,
     Undefined,
     UndefinedMetricError,
     declare,
 )
 from apples.cv.aggregations import CV_F_METHODS
+from apples.intervals._resamples import RECOMMENDED_RESAMPLES, EnoughResamples
 from apples.intervals.results import ConfidenceInterval
 from apples.metrics.counts import FOLD_COUNTS, Counts
 from apples.metrics.precision_recall import BETA
@@ -41,6 +43,40 @@ __all__ = [
 
 #: Bytes per (resample, fold) cell while the bootstrap runs (four counts and a few float temporaries).
 _BYTES_PER_CELL = 96
+#: The most (resample, fold) cells one call draws: about 50 s at the 2 million cells per second measured on one
+#: core (three binomial draws and the F of each cell); more is refused before anything is drawn.
+MAX_BOOTSTRAP_CELLS = 100_000_000
+
+
+class _WithinBudget(Relation):
+    """The bootstrap's work, ``n_resamples`` × folds (resample, fold) cells, is at most :data:`MAX_BOOTSTRAP_CELLS`,
+    estimated before anything is drawn; the message names the argument that made it large."""
+
+    names = ("n_resamples", "fold_counts")
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        n, folds = values.get("n_resamples"), values.get("fold_counts")
+        if n is None or folds is None:
+            return
+        k = len(folds)
+        cells = n * k
+        if cells <= MAX_BOOTSTRAP_CELLS:
+            return
+        most = MAX_BOOTSTRAP_CELLS // k
+        work = (
+            f"{n:,} resamples of {k:,} folds are {cells:,} (resample, fold) draws, about {cells / 2e6:,.0f} s; the "
+            f"limit is {MAX_BOOTSTRAP_CELLS:,} (apples.intervals.cv_f.MAX_BOOTSTRAP_CELLS, about 50 s)"
+        )
+        if most >= RECOMMENDED_RESAMPLES:
+            raise ParameterValueError(
+                f"n_resamples={n:,}: {work}: give n_resamples={most:,} or fewer", param="n_resamples"
+            )
+        raise ParameterValueError(
+            f"fold_counts holds {k:,} folds: {work}, and even {RECOMMENDED_RESAMPLES:,} resamples (fewer are too "
+            f"coarse) would pass it above {MAX_BOOTSTRAP_CELLS // RECOMMENDED_RESAMPLES:,} folds. Resample fewer, "
+            "larger folds, or use an interval of the pooled counts (proportion_ci for a pooled precision or recall)",
+            param="fold_counts",
+        )
 
 
 @declare(
@@ -53,6 +89,7 @@ _BYTES_PER_CELL = 96
     # the replicates, their NaN mask and np.quantile's copy are kept whole; the draws go in chunks
     n_resamples=Size(bytes_each=17, table="the bootstrap's replicates"),
     seed=SEED,
+    relations=[EnoughResamples(), _WithinBudget()],
 )
 def cv_f_measure_ci(
     fold_counts: Sequence[Counts],
@@ -79,7 +116,9 @@ def cv_f_measure_ci(
     ----------
     fold_counts : sequence of Counts
         One confusion count per test fold, **with** ``tn``: the fold size TP + FP + FN + TN is the
-        number of cases resampled (a fold without cases is refused).
+        number of cases resampled (a fold without cases is refused, and so are folds of one case each,
+        as leave-one-out makes them: resampling one case draws it again, and the interval would be a
+        point).
     method : {"tp_fp", "avg", "pr_re"}
         The aggregation of :func:`apples.cv_f_measure` (Forman & Scholz §2.3); no default.
     beta : float, default 1.0
@@ -89,7 +128,12 @@ def cv_f_measure_ci(
     interval : {"bootstrap"}, default "bootstrap"
         The percentile bootstrap interval (Efron & Tibshirani 1993, §13.3).
     n_resamples : int, default 10000
-        Bootstrap resamples.
+        Bootstrap resamples. Refused below 1/(1 − ``confidence``) (20 at 0.95: fewer leave no resample
+        outside the interval, whose ends are then the resamples' extremes), warned about below 1,000
+        (percentile ends from fewer are coarse and move with the seed; Efron & Tibshirani 1993
+        §13.3). The work, ``n_resamples`` × folds draws, is estimated first and refused above
+        :data:`MAX_BOOTSTRAP_CELLS` (10⁸, about 50 s), naming ``n_resamples`` or, when even 1,000
+        resamples would pass it (more than 100,000 folds), ``fold_counts``.
     seed : int or numpy.random.Generator, default 0
         Seed of the resampling. Fixed by default so that the interval is reproducible; ``None`` is
         refused.
@@ -127,10 +171,18 @@ def cv_f_measure_ci(
             param="undefined",
         )
     counts = np.array([(c.tp, c.fp, c.fn, c.tn) for c in fold_counts], dtype=np.int64)
-    empty = np.flatnonzero(counts.sum(axis=1) == 0)
+    sizes = counts.sum(axis=1)
+    empty = np.flatnonzero(sizes == 0)
     if empty.size:
         raise ParameterValueError(
             f"fold_counts[{int(empty[0])}] has no cases; a fold's cases cannot be resampled", param="fold_counts"
+        )
+    if (sizes == 1).all():
+        raise ParameterValueError(
+            f"each of the {sizes.size:,} folds of fold_counts holds one case (leave-one-out): resampling a fold's "
+            "one case draws it again, so every resample is the data and the interval would be a point. Resample "
+            "the cases of larger folds, or use an interval of the pooled counts (proportion_ci)",
+            param="fold_counts",
         )
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     policy = "nan" if undefined == "raise" else undefined

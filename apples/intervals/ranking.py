@@ -37,6 +37,7 @@ from apples._params import (
     UndefinedMetricError,
     declare,
 )
+from apples.intervals._resamples import EnoughResamples
 from apples.intervals.results import ConfidenceInterval, PairedComparison
 
 __all__ = [
@@ -74,7 +75,11 @@ def _undefined(undefined: str, message: str, confidence: float, method: str) -> 
     n_resamples=Size(bytes_each=16, table="the bootstrap's resampled AUCs"),  # AUCs and their quantile copy
     seed=SEED,
     undefined=Undefined("raise", "nan"),
-    relations=[SameLength("y_true", "y_score"), BinaryLabels("pos_label", "y_true")],
+    relations=[
+        SameLength("y_true", "y_score"),
+        BinaryLabels("pos_label", "y_true"),
+        EnoughResamples(method=True),
+    ],
 )
 def roc_auc_ci(
     y_true: ArrayLike,
@@ -104,7 +109,10 @@ def roc_auc_ci(
         with replacement from the positives and, separately, from the negatives (stratified:
         every resample has the original class counts); Efron & Tibshirani (1993) §13.3.
     n_resamples : int, default 2000
-        Bootstrap resamples (``"bootstrap"`` only).
+        Bootstrap resamples (``"bootstrap"`` only). Refused below 1/(1 − ``confidence``) (20 at 0.95:
+        fewer leave no resample outside the interval, whose ends are then the resamples' extremes),
+        warned about below 1,000 (percentile ends from fewer are coarse and move with the seed;
+        Efron & Tibshirani 1993 §13.3).
     seed : int or numpy.random.Generator, default 0
         Seed of the resampling (``"bootstrap"`` only). Fixed by default so that the interval is
         reproducible; ``None`` is refused. Change it to see the Monte Carlo spread of the ends.
