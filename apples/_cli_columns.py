@@ -45,8 +45,9 @@ OPTION_OF: dict[str, tuple[str, str | None]] = {
     "train_frequencies": ("--train-frequencies", None),
     "beta": ("--beta", None),
     "confidence": ("--confidence", None),
-    "n_resamples": ("--n-resamples", None),
-    "seed": ("--seed", None),
+    "eps": ("--eps", None),
+    "severity_ratio": ("--severity-ratio", None),
+    "per_label": ("--per-label", None),
     "cv_seed": ("--cv-seed", None),
     "measures": ("--measures", None),
 }

@@ -128,6 +128,8 @@ def render(result: Any, fmt: str) -> str:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):

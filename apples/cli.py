@@ -15,8 +15,7 @@ file, a column name used twice in the header, a row with more fields than the he
 line; a trailing separator on every row is read as the empty field it is), a missing column (named,
 with the columns there are), a single fold, truth and predictions of different types, missing or
 non-numeric scores or weights, integer scores beyond 64 bits, one score column for labels that are
-not binary, a positive label that is not in the data, fewer bootstrap resamples than
-:data:`MIN_RESAMPLES`, models that do not pair. A fold with one class is reported under the policy
+not binary, a positive label that is not in the data, an unknown measure, models that do not pair. A fold with one class is reported under the policy
 of :func:`apples.report`, not refused; the report's warnings are printed with it. Output cut short by
 its reader (``apples report ... | head``) ends quietly with exit code 1.
 """
@@ -36,13 +35,11 @@ from apples._cli_read import BadInputError, read_frame, source_name
 from apples._params import ParameterError, UndefinedMetricError
 from apples.comparison import compare
 from apples.cv.predictions import CVPredictions
-from apples.intervals._resamples import RECOMMENDED_RESAMPLES
 from apples.reporting import report
 
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_BROKEN_PIPE",
-    "MIN_RESAMPLES",
     "main",
 ]
 
@@ -50,9 +47,6 @@ __all__ = [
 EXIT_BAD_INPUT = 2
 #: Exit code when the reader of stdout has gone (``| head``): Python's own on EPIPE.
 EXIT_BROKEN_PIPE = 1
-#: The fewest bootstrap resamples ``--n-resamples`` takes: percentile interval ends from fewer are too coarse
-#: (Efron & Tibshirani 1993, §13.3).
-MIN_RESAMPLES = RECOMMENDED_RESAMPLES
 
 _INPUT = """\
 FILE is a CSV (.csv) or TSV (.tsv, .tab) file, a FIFO or process substitution (<(zcat runs.csv.gz)), /dev/stdin,
@@ -72,6 +66,7 @@ example:
   apples report predictions.csv --truth y --fold fold --pred y_pred --confidence 0.95   (intervals too)
   apples report iris.csv --truth y --fold fold --pred y_pred --labels a b c --train-frequencies a=0.5 b=0.3 c=0.2
   apples report predictions.csv --truth y --fold fold --pred y_pred --beta 2 --stratified --cv-seed 42 --format latex
+  apples report predictions.csv --truth y --fold fold --pred y_pred --score p --measures f_measure mcc log_loss --eps auto
 
 The positive label defaults to 1 for 0/1 labels; give --pos-label otherwise. A binary --score column is the
 positive label's score (higher = more likely that label); one that ranks the other way is warned about.
@@ -81,7 +76,8 @@ Multi-class scores need one column per label, in the sorted order of the labels.
 _COMPARE_EXAMPLES = """\
 example:
   apples compare runs.csv --model model --truth y --fold fold --repeat repeat --pred y_pred --score score
-  apples compare runs.csv --model model --truth y --fold fold --case id --pred y_pred --measures f1 accuracy
+  apples compare runs.csv --model model --truth y --fold fold --case id --pred y_pred --measures f_measure accuracy
+  apples compare runs.csv --model model --truth y --fold fold --pred y_pred --score s --measures roc_auc:merge --weight w
 
 Each model's rows are sorted by repeat, fold and case (--case; without it, their order in the file within each
 fold), and must then hold the same repeats, folds, cases and true labels as the first model, row for row.
@@ -138,7 +134,27 @@ def _parser() -> argparse.ArgumentParser:
         metavar="L=F",
         help="multi-class: training-set label frequencies for lfb_train (Van Asch eq. 10), e.g. a=0.5 b=0.3 c=0.2",
     )
-    rep.add_argument("--beta", type=float, default=1.0, metavar="B", help="binary: report F_beta (default 1: F1)")
+    rep.add_argument("--beta", type=float, default=1.0, metavar="B", help="report F_beta (default 1: F1)")
+    rep.add_argument(
+        "--measures",
+        nargs="+",
+        metavar="M",
+        help="the measures to report, keys of apples.measures.MEASURES (f_measure, precision, recall, accuracy, "
+        "balanced_accuracy, mcc, cohen_kappa, roc_auc, average_precision, h_measure, log_loss, brier_score, ...; "
+        "default: every one the columns allow)",
+    )
+    rep.add_argument(
+        "--eps",
+        metavar="E",
+        help="log loss: clip the probabilities to [E, 1 - E], or 'auto' (scikit-learn's clipping); default: a "
+        "probability 0 for the true label is reported as an infinite log loss",
+    )
+    rep.add_argument(
+        "--severity-ratio",
+        type=float,
+        metavar="R",
+        help="the H-measure's severity ratio (cost of a false positive over a false negative; default: pi1/pi0)",
+    )
     rep.add_argument(
         "--stratified",
         action=argparse.BooleanOptionalAction,
@@ -158,14 +174,6 @@ def _parser() -> argparse.ArgumentParser:
         metavar="C",
         help="add a confidence interval beside every value, e.g. 0.95 (default: no intervals)",
     )
-    rep.add_argument(
-        "--n-resamples",
-        type=int,
-        default=10_000,
-        metavar="B",
-        help=f"bootstrap resamples of the intervals (default 10000, at least {MIN_RESAMPLES})",
-    )
-    rep.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the bootstrap intervals (default 0)")
     cmp = sub.add_parser(
         "compare",
         help="models cross-validated on the same folds, compared measure by measure (a --model column)",
@@ -177,10 +185,19 @@ def _parser() -> argparse.ArgumentParser:
     _columns(cmp)
     cmp.add_argument("--model", required=True, metavar="COL", help="column of model names (two or more models)")
     cmp.add_argument(
+        "--weight", metavar="COL", help="column of sample weights (finite, non-negative): every value is weighted"
+    )
+    cmp.add_argument(
         "--measures",
         nargs="+",
         metavar="M",
-        help="among f1, accuracy, roc_auc, average_precision (default: every one the columns allow)",
+        help="measure keys (f_measure, accuracy, mcc, roc_auc, ...), at the aggregation the papers support, or "
+        "KEY:AGGREGATION (roc_auc:merge), KEY:AVERAGE:AGGREGATION (mean_f:micro:pooled); default: the task's",
+    )
+    cmp.add_argument(
+        "--per-label",
+        action="store_true",
+        help="multi-class and multi-label: also each label's F1 against the rest (pooled over the folds)",
     )
     cmp.add_argument(
         "--confidence", type=float, default=0.95, metavar="C", help="coverage of the intervals (default 0.95)"
@@ -213,13 +230,16 @@ def _train_frequencies(args: argparse.Namespace, truth: Any) -> dict[object, obj
 def _report(args: argparse.Namespace) -> str:
     options: dict[str, Any] = {"beta": args.beta, "stratified": args.stratified, "cv_seed": args.cv_seed}
     if args.confidence is not None:
-        if args.n_resamples < MIN_RESAMPLES:
-            raise BadInputError(
-                f"--n-resamples {args.n_resamples}: give at least {MIN_RESAMPLES:,}; the ends of a percentile "
-                f"bootstrap interval from fewer resamples are too coarse and move with --seed (Efron & Tibshirani "
-                "1993, §13.3)"
-            )
-        options.update(confidence=args.confidence, n_resamples=args.n_resamples, seed=args.seed)
+        options["confidence"] = args.confidence
+    if args.measures:
+        options["measures"] = args.measures
+    if args.eps is not None:
+        try:
+            options["eps"] = "auto" if args.eps == "auto" else float(args.eps)
+        except ValueError:
+            raise BadInputError(f"--eps takes a number in (0, 0.5) or 'auto', got {args.eps!r}") from None
+    if args.severity_ratio is not None:
+        options["severity_ratio"] = args.severity_ratio
     source = source_name(args.file)
     truth, kwargs = prediction_arguments(read_frame(args.file, args.sep), args, source)
     predictions = CVPredictions(truth, **kwargs)
@@ -241,7 +261,7 @@ def _report(args: argparse.Namespace) -> str:
 def _compare(args: argparse.Namespace) -> str:
     source = source_name(args.file)
     names, models = model_predictions(read_frame(args.file, args.sep), args, source)
-    options: dict[str, Any] = {"names": names, "confidence": args.confidence}
+    options: dict[str, Any] = {"names": names, "confidence": args.confidence, "per_label": args.per_label}
     if args.measures:
         options["measures"] = args.measures
     try:

@@ -51,6 +51,7 @@ def book_html(tmp_path_factory):
 
 # -- cross-validated predictions as a user makes them (tests/measures, tests/reporting) --------------------
 
+
 @functools.cache
 def _studies() -> dict[str, apples.CVPredictions]:
     from sklearn.datasets import load_breast_cancer, load_iris, make_multilabel_classification
@@ -76,8 +77,15 @@ def _studies() -> dict[str, apples.CVPredictions]:
     out["binary_repeated"] = rep
     w = np.where(rep.y_true == "malignant", 3.0, 0.5) * rng.uniform(0.5, 1.5, len(rep))
     out["binary_weighted"] = apples.CVPredictions(
-        rep.y_true, folds=rep.folds, repeats=rep.repeats, cases=rep.cases, y_pred=rep.y_pred, y_score=rep.y_score,
-        pos_label="benign", sample_weight=w, n_cases=rep.n_cases,
+        rep.y_true,
+        folds=rep.folds,
+        repeats=rep.repeats,
+        cases=rep.cases,
+        y_pred=rep.y_pred,
+        y_score=rep.y_score,
+        pos_label="benign",
+        sample_weight=w,
+        n_cases=rep.n_cases,
     )
     Xi, yi = load_iris(return_X_y=True)
     mc = apples.cross_val_predictions(
@@ -85,7 +93,11 @@ def _studies() -> dict[str, apples.CVPredictions]:
     )
     out["multiclass"] = mc
     out["multiclass_weighted"] = apples.CVPredictions(
-        mc.y_true, folds=mc.folds, repeats=mc.repeats, y_pred=mc.y_pred, y_score=mc.y_score,
+        mc.y_true,
+        folds=mc.folds,
+        repeats=mc.repeats,
+        y_pred=mc.y_pred,
+        y_score=mc.y_score,
         sample_weight=rng.integers(0, 4, len(mc)).astype(float) + (mc.y_true == 2),
     )
     Xm, ym = make_multilabel_classification(n_samples=120, n_features=6, n_classes=4, random_state=3)

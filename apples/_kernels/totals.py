@@ -65,7 +65,12 @@ class LabelTotals(NamedTuple):
 
 
 def label_totals(
-    fold: np.ndarray, truth: np.ndarray, pred: np.ndarray, n_folds: int, n_labels: int, weights: np.ndarray | None = None
+    fold: np.ndarray,
+    truth: np.ndarray,
+    pred: np.ndarray,
+    n_folds: int,
+    n_labels: int,
+    weights: np.ndarray | None = None,
 ) -> LabelTotals:
     """The totals of each fold, ``(n_folds, n_labels)``, from integer codes; two ``bincount`` calls.
 

@@ -613,9 +613,7 @@ def compare(
     return ModelComparison(
         tuple(rows),
         tuple(names),
-        tuple(
-            ":".join([c.measure.key] + ([c.average] if c.average else []) + [c.aggregation]) for c in chosen
-        ),
+        tuple(":".join([c.measure.key] + ([c.average] if c.average else []) + [c.aggregation]) for c in chosen),
         confidence,
         int(max(ids.size for ids in first.fold_ids)),
         first.n_repeats,
@@ -635,4 +633,3 @@ def _paired(x: Any, y: Any) -> np.ndarray:
     px, py = np.concatenate(x.raw_points), np.concatenate(y.raw_points)
     both = np.isnan(px) & np.isnan(py)
     return (px - py)[~both]
-

@@ -34,8 +34,8 @@ from apples._kernels.averages import label_averages
 from apples._kernels.f_measure import FoldSums, cv_f_of_sums, fold_sums, fold_values
 from apples._kernels.intervals import t_quantile
 from apples._kernels.totals import LabelTotals, leave_one_fold_out, pooled
-from apples.measures.record import Aggregation, Measure
 from apples.measures._tables import RepeatTables
+from apples.measures.record import Aggregation, Measure
 
 __all__: list[str] = []  # private: the engine of apples.reporting and apples.comparison
 
@@ -174,9 +174,7 @@ def _counts(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ctx: 
     if agg.kind == "pooled":
         total = pooled(t)
         value = float(kern(total, m.label_undefined))
-        substituted = (
-            m.label_undefined == "zero" and not math.isnan(value) and bool(np.isnan(kern(total, "nan")))
-        )
+        substituted = m.label_undefined == "zero" and not math.isnan(value) and bool(np.isnan(kern(total, "nan")))
         points, no_points = _jackknife(value, kern(leave_one_fold_out(t), m.label_undefined), tab.fold_ids, m.name)
         reason = None if not math.isnan(value) else "0/0 in the pooled totals"
         return _Repeat(value, points, substituted, reason, no_points)
@@ -334,9 +332,7 @@ def _sizes(tables: Sequence[RepeatTables], n_cases: int | None) -> tuple[float |
     return float(n_cases) - n_test, n_test
 
 
-def estimate(
-    m: Measure, tables: Sequence[RepeatTables], aggregation: str, average: str, ctx: Context
-) -> Estimate:
+def estimate(m: Measure, tables: Sequence[RepeatTables], aggregation: str, average: str, ctx: Context) -> Estimate:
     """The value of measure ``m`` under ``aggregation`` (and label ``average``), over the repeats, with the points
     its interval is computed from (the module docstring)."""
     agg = m.aggregation(aggregation)
@@ -365,8 +361,11 @@ def estimate(
     else:
         points = np.concatenate([p.points for p in parts])
         points = points[np.isfinite(points)]
-    if no_interval is None and agg.kind == "avg" and agg.undefined == "zero" and all(
-        p.substituted and np.all(p.points == 0) for p in parts
+    if (
+        no_interval is None
+        and agg.kind == "avg"
+        and agg.undefined == "zero"
+        and all(p.substituted and np.all(p.points == 0) for p in parts)
     ):
         no_interval = "undefined in every fold: the average is of substituted zeros, and has no interval"
     if no_interval is None and points.size < 2:
@@ -425,5 +424,7 @@ def interval(
     low, high = max(lo, value - half), min(hi, value + half)
     reason = None
     if var == 0.0:
-        reason = f"every one of the {j} {s['basis']} is the same: the interval has width 0, which does not mean certainty"
+        reason = (
+            f"every one of the {j} {s['basis']} is the same: the interval has width 0, which does not mean certainty"
+        )
     return IntervalResult(low, high, method, reason)

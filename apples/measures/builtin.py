@@ -416,4 +416,3 @@ _RECORDS = (
 
 #: Every built-in measure by key, in the order reports print them.
 MEASURES: dict[str, Measure] = {m.key: m for m in _RECORDS}
-

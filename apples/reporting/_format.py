@@ -341,7 +341,10 @@ def fold_lines(d: Mapping[str, Any], user: Callable[[str], str] = _plain) -> lis
             sizes += f", {_range([f['positives'] for f in folds])} positives"
         which: dict[str, list[object]] = {}
         for f in folds:
-            names = (quantity_name(d, u["quantity"]) if u["quantity"] in d["measures"] else u["quantity"] for u in f["undefined"])
+            names = (
+                quantity_name(d, u["quantity"]) if u["quantity"] in d["measures"] else u["quantity"]
+                for u in f["undefined"]
+            )
             for name in dict.fromkeys(names):
                 which.setdefault(name, []).append(f["fold"])
         und = "; ".join(
@@ -361,9 +364,7 @@ def _value_notes(rows: list[dict[str, Any]]) -> list[str]:
     for r in rows:
         if r["value_reason"]:
             average = f" ({r['average_name']})" if r["average"] else ""
-            by_reason.setdefault(r["value_reason"], []).append(
-                f"{r['quantity_name']}{average} {r['aggregation_name']}"
-            )
+            by_reason.setdefault(r["value_reason"], []).append(f"{r['quantity_name']}{average} {r['aggregation_name']}")
     return [f"{'; '.join(names)}: {reason}" for reason, names in by_reason.items()]
 
 
@@ -460,7 +461,10 @@ def render_html(d: Mapping[str, Any]) -> str:
         f"<table><thead><tr>{th}</tr></thead><tbody>{rows}</tbody></table>",
         *[f"<p>{esc(s)}</p>" for s in legend_lines(rows_)],
     ]
-    for title_, lines in (("Undefined or infinite values:", _value_notes(rows_)), ("Intervals:", interval_notes(d, rows_))):
+    for title_, lines in (
+        ("Undefined or infinite values:", _value_notes(rows_)),
+        ("Intervals:", interval_notes(d, rows_)),
+    ):
         if lines:
             parts.append(f"<p>{title_}</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in lines) + "</ul>")
     parts += [
@@ -476,4 +480,3 @@ def render_html(d: Mapping[str, Any]) -> str:
         parts.append("<p>Warnings:</p><ul>" + "".join(f"<li>{esc(s)}</li>" for s in d["warnings"]) + "</ul>")
     parts.append("</div>")
     return "".join(parts)
-

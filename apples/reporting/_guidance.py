@@ -52,9 +52,7 @@ def gap_warnings(d: Mapping[str, Any], measures: Mapping[str, Measure]) -> list[
         if gap > WARN_GAP:
             what = m.name + (f" ({LABEL_AVERAGES.get(average, average)})" if average else "")
             shown = ", ".join(f"{_symbol(m, k)} {100 * v:.1f}%" for k, v in values.items())
-            out.append(
-                f"{what}: the aggregations differ by {100 * gap:.1f} points ({shown}); name the one you report"
-            )
+            out.append(f"{what}: the aggregations differ by {100 * gap:.1f} points ({shown}); name the one you report")
     if d["task"] != "binary" and "f_of_averages" in measures and "mean_f" in measures:
         a = groups.get(("f_of_averages", "macro"), {}).get("pooled")
         b = groups.get(("mean_f", "macro"), {}).get("pooled")

@@ -21,7 +21,19 @@ __all__ = [
 ]
 
 _BASES = ("fold values", "jackknife pseudo-values", "split values")
-_COMMON = ("layout", "task", "n", "n_folds", "design", "measures", "values", "folds", "recommended", "notes", "warnings")
+_COMMON = (
+    "layout",
+    "task",
+    "n",
+    "n_folds",
+    "design",
+    "measures",
+    "values",
+    "folds",
+    "recommended",
+    "notes",
+    "warnings",
+)
 
 
 class _Path:
@@ -108,7 +120,9 @@ def _measures(path: _Path, value: object) -> dict[str, tuple[float, float, set[s
     for key, meta in value.items():
         where = path / key
         m = _mapping(
-            where, meta, ("name", "range", "greater_is_better", "percent", "digits", "undefined", "aggregations", "options")
+            where,
+            meta,
+            ("name", "range", "greater_is_better", "percent", "digits", "undefined", "aggregations", "options"),
         )
         _str(where / "name", m["name"])
         _str(where / "undefined", m["undefined"])
@@ -171,7 +185,10 @@ def _row(path: _Path, value: object, measures: dict[str, tuple[float, float, set
     _spread(path / "spread", r["spread"])
     if "interval" in r:
         ci = _mapping(path / "interval", r["interval"], ("low", "high", "method"), ("reason",))
-        low, high = _value(path / "interval" / "low", ci["low"], lo, hi), _value(path / "interval" / "high", ci["high"], lo, hi)
+        low, high = (
+            _value(path / "interval" / "low", ci["low"], lo, hi),
+            _value(path / "interval" / "high", ci["high"], lo, hi),
+        )
         if (low is None) != (high is None) or (low is not None and high is not None and low > high):
             raise ValueError(f"{path / 'interval'} must have both ends null, or low <= high")
         _str(path / "interval" / "method", ci["method"])
@@ -271,7 +288,9 @@ def check_layout(data: object, name: str = "data") -> None:
         raise TypeError(f"{root / 'recommended'} must be a dict")
     for q, agg in rec.items():
         if q not in measures or agg not in measures[q][2]:
-            raise ValueError(f"{root / 'recommended' / q} is {agg!r:.80}, not an aggregation of a measure of the report")
+            raise ValueError(
+                f"{root / 'recommended' / q} is {agg!r:.80}, not an aggregation of a measure of the report"
+            )
     for key in ("notes", "warnings"):
         for i, s in enumerate(_list(root / key, data[key])):
             _str(root / key / i, s)

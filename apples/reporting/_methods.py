@@ -71,8 +71,11 @@ def methods_paragraph(d: Mapping[str, Any]) -> str:
             f"Every value was computed with the sample weights (mean weight {d['sample_weight']['mean']:.4g}), "
             "each case counting its weight."
         )
-    task = {"binary": "", "multiclass": " (multi-class, label averages after Van Asch 2013, §3)",
-            "multilabel": " (multi-label, Van Asch 2013, §5)"}[d["task"]]
+    task = {
+        "binary": "",
+        "multiclass": " (multi-class, label averages after Van Asch 2013, §3)",
+        "multilabel": " (multi-label, Van Asch 2013, §5)",
+    }[d["task"]]
     measures = "; ".join(_measure_sentence(d, k, m) for k, m in d["measures"].items())
     parts.append(f"We report{task}: {measures} (Forman & Scholz 2010, §2.3, §3.2).")
     h = d["measures"].get("h_measure", {}).get("options", {}).get("severity_ratio")

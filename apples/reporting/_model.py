@@ -142,9 +142,7 @@ class CVReport:
         d["notes"] = [n for n in d["notes"] if not n.startswith("Intervals (")] + [interval_note(confidence, d)]
         repeated = "repeats" in d
         for row in d["values"]:
-            ci = interval(
-                _numeric(row), row["spread"], confidence, value_range(d, row["quantity"]), repeated=repeated
-            )
+            ci = interval(_numeric(row), row["spread"], confidence, value_range(d, row["quantity"]), repeated=repeated)
             row["interval"] = {
                 "low": json_value(ci.low),
                 "high": json_value(ci.high),
@@ -212,9 +210,7 @@ class CVReport:
             param="aggregation",
         )
 
-    @declare(
-        confidence_level=CONFIDENCE, quantity=Nullable(_QUANTITY), aggregation=Nullable(_KEY), average=_KEY
-    )
+    @declare(confidence_level=CONFIDENCE, quantity=Nullable(_QUANTITY), aggregation=Nullable(_KEY), average=_KEY)
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -240,11 +236,11 @@ class CVReport:
         repeated = "repeats" in d
         if quantity is not None:
             row = self._row(quantity, aggregation, average)
-            ci = interval(
-                _numeric(row), row["spread"], confidence_level, value_range(d, quantity), repeated=repeated
-            )
+            ci = interval(_numeric(row), row["spread"], confidence_level, value_range(d, quantity), repeated=repeated)
             if ci.low is None or ci.high is None:
-                raise ParameterValueError(f"{quantity} {row['aggregation']} has no interval: {ci.reason}", param="quantity")
+                raise ParameterValueError(
+                    f"{quantity} {row['aggregation']} has no interval: {ci.reason}", param="quantity"
+                )
             return ConfidenceInterval(_numeric(row), ci.low, ci.high, confidence_level, ci.method)
         import pandas as pd
 

@@ -27,8 +27,6 @@ from apples._params import (
     Kind,
     MappingOf,
     Nullable,
-    Options,
-    ParameterTypeError,
     ParameterValueError,
     Real,
     declare,
@@ -109,7 +107,9 @@ def _usable(m: Measure, p: CVPredictions) -> str | None:
     if m.needs == "y_score" and p.y_score is None:
         return f"{m.key} needs scores (y_score)"
     if m.needs == "probabilities" and not are_probabilities(p.y_score, p.task):
-        return f"{m.key} needs probabilities in y_score (in [0, 1]; multi-class: one column per label, rows summing to 1)"
+        return (
+            f"{m.key} needs probabilities in y_score (in [0, 1]; multi-class: one column per label, rows summing to 1)"
+        )
     if p.sample_weight is not None and not m.weights:
         return f"{m.key} does not take sample weights, and these predictions are weighted (sample_weight)"
     return None

@@ -251,11 +251,20 @@ def _second_model(p, seed, flip=0.2):
         pred = np.where(rng.random(len(p)) < flip, rng.choice(p.labels, len(p)), p.y_pred)
         score = rng.dirichlet(np.ones(len(p.labels)), len(p)) * 0.5 + p.y_score * 0.5
     else:
-        pred = np.where(rng.random(len(p)) < flip, np.where(p.y_pred == p.pos_label, "malignant", p.pos_label), p.y_pred)
+        pred = np.where(
+            rng.random(len(p)) < flip, np.where(p.y_pred == p.pos_label, "malignant", p.pos_label), p.y_pred
+        )
         score = np.clip(p.y_score + rng.normal(0, 0.1, len(p)), 0, 1)
     return apples.CVPredictions(
-        p.y_true, folds=p.folds, repeats=p.repeats, cases=p.cases, y_pred=pred, y_score=score,
-        labels=None if p.task == "binary" else p.labels, pos_label=p.pos_label, sample_weight=p.sample_weight,
+        p.y_true,
+        folds=p.folds,
+        repeats=p.repeats,
+        cases=p.cases,
+        y_pred=pred,
+        y_score=score,
+        labels=None if p.task == "binary" else p.labels,
+        pos_label=p.pos_label,
+        sample_weight=p.sample_weight,
         n_cases=p.n_cases,
     )
 
@@ -289,7 +298,9 @@ def test_multiclass_compare_macro_f_balanced_accuracy_and_per_label_f_against_sk
     rep = np.unique(a.repeats, return_inverse=True)[1]
     first = res.differences[2]
     pooled = {
-        m: np.mean([f1_score(m.y_true[rep == r] == 0, m.y_pred[rep == r] == 0, sample_weight=w[rep == r]) for r in (0, 1)])
+        m: np.mean(
+            [f1_score(m.y_true[rep == r] == 0, m.y_pred[rep == r] == 0, sample_weight=w[rep == r]) for r in (0, 1)]
+        )
         for m in (a, b)
     }
     assert (first.value_a, first.value_b) == pytest.approx((pooled[a], pooled[b]), abs=1e-12)
@@ -324,7 +335,13 @@ def test_compare_on_shuffle_split_predictions_uses_the_splits(studies):
     b = apples.cross_val_predictions(DecisionTreeClassifier(random_state=0), X, y, cv=cv)
     row = compare(a, b, measures=["accuracy"]).differences[0]  # before: ZeroDivisionError
     rep = np.unique(a.repeats, return_inverse=True)[1]
-    d = np.array([accuracy_score(y[a.cases[rep == r]], a.y_pred[rep == r]) - accuracy_score(y[b.cases[rep == r]], b.y_pred[rep == r]) for r in range(8)])
+    d = np.array(
+        [
+            accuracy_score(y[a.cases[rep == r]], a.y_pred[rep == r])
+            - accuracy_score(y[b.cases[rep == r]], b.y_pred[rep == r])
+            for r in range(8)
+        ]
+    )
     assert row.test == "corrected_resampled_t" and row.df == 7
     assert row.statistic == pytest.approx(_corrected_t(d, n_train=150, n_test=50)[0], rel=1e-10)
 
@@ -335,7 +352,12 @@ def test_compare_uses_the_weights_the_predictions_carry(studies):
     row = compare(a, b, measures=["f_measure"]).differences[0]
     rep = np.unique(a.repeats, return_inverse=True)[1]
     weighted = np.mean(
-        [f1_score(a.y_true[rep == r], a.y_pred[rep == r], pos_label="benign", sample_weight=a.sample_weight[rep == r]) for r in range(3)]
+        [
+            f1_score(
+                a.y_true[rep == r], a.y_pred[rep == r], pos_label="benign", sample_weight=a.sample_weight[rep == r]
+            )
+            for r in range(3)
+        ]
     )
     unweighted = np.mean([f1_score(a.y_true[rep == r], a.y_pred[rep == r], pos_label="benign") for r in range(3)])
     assert row.value_a == pytest.approx(weighted, abs=1e-12) and abs(weighted - unweighted) > 1e-3

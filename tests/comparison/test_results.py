@@ -236,7 +236,9 @@ def test_comparisons_that_do_not_fit_are_refused_by_name():
     assert err.value.param == "comparisons"
     with pytest.raises(ValueError) as err:
         results_table(
-            frame, comparisons={"x": _comparison("A", [("B", 0.1, 0.1), ("C", 0.1, 0.1)])}, comparison_measure="f_measure:tp_fp"
+            frame,
+            comparisons={"x": _comparison("A", [("B", 0.1, 0.1), ("C", 0.1, 0.1)])},
+            comparison_measure="f_measure:tp_fp",
         )
     assert err.value.param == "comparison_measure"
     with pytest.raises(TypeError) as err:

@@ -79,7 +79,11 @@ def test_mcc_interval_is_clipped_to_its_range_and_multiclass_macro_f_uses_the_ja
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return skm.f1_score(
-                p.y_true[idx], p.y_pred[idx], labels=p.labels, average="macro", sample_weight=_w(p, idx),
+                p.y_true[idx],
+                p.y_pred[idx],
+                labels=p.labels,
+                average="macro",
+                sample_weight=_w(p, idx),
                 zero_division=0,
             )
 
@@ -155,7 +159,9 @@ def test_merged_ranking_intervals_use_pseudo_values_of_the_merged_scores_without
     severity = r.to_dict()["measures"]["h_measure"]["options"]["severity_ratio"] if key == "h_measure" else None
     metric = {
         "roc_auc": lambda idx: skm.roc_auc_score(positive[idx], p.y_score[idx], sample_weight=_w(p, idx)),
-        "average_precision": lambda idx: skm.average_precision_score(positive[idx], p.y_score[idx], sample_weight=_w(p, idx)),
+        "average_precision": lambda idx: skm.average_precision_score(
+            positive[idx], p.y_score[idx], sample_weight=_w(p, idx)
+        ),
         "h_measure": lambda idx: h_score(positive[idx].astype(int), p.y_score[idx], severity_ratio=severity),
     }[key]
     value, points = _pseudo(p, fold_parts, metric)

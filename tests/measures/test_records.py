@@ -55,7 +55,12 @@ def test_contributing_explains_adding_a_measure_as_one_record_one_kernel_one_tes
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     assert "### Adding a measure" in text
     section = text.split("### Adding a measure", 1)[1].split("\n### ", 1)[0]
-    for needed in ("apples/measures/builtin.py", "apples/_kernels/", "tests/measures/test_values.py", "zero_by_zero.md"):
+    for needed in (
+        "apples/measures/builtin.py",
+        "apples/_kernels/",
+        "tests/measures/test_values.py",
+        "zero_by_zero.md",
+    ):
         assert needed in section
 
 

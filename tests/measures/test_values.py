@@ -19,7 +19,6 @@ import apples
 from apples.measures import MEASURES
 
 
-
 def _w(p, idx):
     return None if p.sample_weight is None else p.sample_weight[idx]
 
@@ -84,11 +83,17 @@ def test_binary_f_measure_five_aggregations_are_sklearns_per_fold(binary, fold_p
     r = apples.report(p, measures=["f_measure"])
 
     def f1(idx):
-        return _quiet(skm.f1_score)(p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=0)
+        return _quiet(skm.f1_score)(
+            p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=0
+        )
 
     def prf(idx):
-        prec = _quiet(skm.precision_score)(p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=np.nan)
-        rec = _quiet(skm.recall_score)(p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=np.nan)
+        prec = _quiet(skm.precision_score)(
+            p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=np.nan
+        )
+        rec = _quiet(skm.recall_score)(
+            p.y_true[idx], p.y_pred[idx], pos_label=pos, sample_weight=_w(p, idx), zero_division=np.nan
+        )
         return prec, rec
 
     tp_fp, avg, pr_re, avg_skip, pr_re_skip = [], [], [], [], []
@@ -103,7 +108,13 @@ def test_binary_f_measure_five_aggregations_are_sklearns_per_fold(binary, fold_p
         zero = np.nan_to_num(pr)
         pr_re.append(harmonic(zero[:, 0].mean(), zero[:, 1].mean()))
         pr_re_skip.append(harmonic(pr[valid, 0].mean(), pr[valid, 1].mean()))
-    for key, expected in (("tp_fp", tp_fp), ("avg", avg), ("pr_re", pr_re), ("avg_skip", avg_skip), ("pr_re_skip", pr_re_skip)):
+    for key, expected in (
+        ("tp_fp", tp_fp),
+        ("avg", avg),
+        ("pr_re", pr_re),
+        ("avg_skip", avg_skip),
+        ("pr_re_skip", pr_re_skip),
+    ):
         assert r.value("f_measure", key) == pytest.approx(np.mean(expected), abs=1e-12), key
 
 
@@ -114,7 +125,9 @@ def _multi_expected(p, key, average):
 
     def sk(metric):
         return _quiet(
-            lambda idx: metric(t[idx], y[idx], labels=labels, average=sk_average, sample_weight=_w(p, idx), zero_division=0)
+            lambda idx: metric(
+                t[idx], y[idx], labels=labels, average=sk_average, sample_weight=_w(p, idx), zero_division=0
+            )
         )
 
     if key == "precision":
@@ -221,7 +234,11 @@ def test_multiclass_macro_one_vs_rest_auc_is_sklearns(multiclass, fold_parts):
 
     def auc(idx):
         return skm.roc_auc_score(
-            p.y_true[idx], p.y_score[idx], multi_class="ovr", average="macro", labels=p.labels,
+            p.y_true[idx],
+            p.y_score[idx],
+            multi_class="ovr",
+            average="macro",
+            labels=p.labels,
             sample_weight=_w(p, idx),
         )
 
@@ -241,8 +258,15 @@ def test_binary_log_loss_and_brier_score_are_sklearns_and_a_zero_probability_is_
         assert r.value(key, "avg") == pytest.approx(avg, rel=1e-12)
     score = p.y_score.copy()
     score[np.flatnonzero(positive)[0]] = 0.0  # a positive case given probability 0
-    zero = apples.CVPredictions(p.y_true, folds=p.folds, repeats=p.repeats, y_pred=p.y_pred, y_score=score,
-                                pos_label=p.pos_label, sample_weight=p.sample_weight)
+    zero = apples.CVPredictions(
+        p.y_true,
+        folds=p.folds,
+        repeats=p.repeats,
+        y_pred=p.y_pred,
+        y_score=score,
+        pos_label=p.pos_label,
+        sample_weight=p.sample_weight,
+    )
     r0 = apples.report(zero, measures=["log_loss"])
     assert r0.value("log_loss", "pooled") == math.inf
     row = next(x for x in r0.to_dict()["values"] if x["aggregation"] == "pooled")

@@ -75,10 +75,11 @@ def test_compare_from_one_file_matches_the_python_api_and_scikit_learn(tmp_path,
     pd.testing.assert_frame_equal(got[want.columns], want, check_dtype=False, rtol=1e-12)
     a = df[df.model == first]
     by_measure = {row["measure"]: row for row in d["differences"]}
+    assert by_measure["f_measure"]["aggregation"] == "tp_fp" and by_measure["roc_auc"]["aggregation"] == "avg"
     f1 = np.mean([f1_score(a.y[a.repeat == r], a.pred[a.repeat == r]) for r in range(R)])
     acc = np.mean([accuracy_score(a.y[a.repeat == r], a.pred[a.repeat == r]) for r in range(R)])
     auc = np.mean([roc_auc_score(g.y, g.score) for _, g in a.groupby(["repeat", "fold"])])
-    assert by_measure["f1"]["value_a"] == pytest.approx(f1, rel=1e-12)
+    assert by_measure["f_measure"]["value_a"] == pytest.approx(f1, rel=1e-12)
     assert by_measure["accuracy"]["value_a"] == pytest.approx(acc, rel=1e-12)
     assert by_measure["roc_auc"]["value_a"] == pytest.approx(auc, rel=1e-12)
     assert d["n_folds"] == K and d["n_repeats"] == R
@@ -87,7 +88,7 @@ def test_compare_from_one_file_matches_the_python_api_and_scikit_learn(tmp_path,
 def test_text_html_markdown_and_latex(tmp_path, capsys):
     df = _runs(1, names=("<script>alert(1)</script>", "a_b & c | d"))
     df.to_csv(tmp_path / "runs.csv", index=False)
-    options = [*BASE, "--case", "case", "--measures", "f1", "accuracy"]
+    options = [*BASE, "--case", "case", "--measures", "f_measure", "accuracy"]
     code, out, err = _run(capsys, tmp_path / "runs.csv", *options)
     assert code == 0 and err == "" and out.startswith("Comparison of") and "corrected repeated k-fold t" in out
     code, out, _ = _run(capsys, tmp_path / "runs.csv", *options, "--format", "html")
@@ -161,19 +162,20 @@ def test_an_error_in_one_models_rows_names_the_model_and_the_file_line(tmp_path,
 def test_bad_measures_and_multiclass(tmp_path, capsys):
     df = _runs(5)
     df.to_csv(tmp_path / "runs.csv", index=False)
-    code, _, err = _run(capsys, tmp_path / "runs.csv", *BASE, "--case", "case", "--measures", "f1", "bogus")
-    assert code == 2 and "--measures 'bogus' is not recognised" in err
-    df["y"] = df.y + df.fold % 2 * 2  # labels 0..3: f1 is for binary tasks
+    code, _, err = _run(capsys, tmp_path / "runs.csv", *BASE, "--case", "case", "--measures", "f_measure", "bogus")
+    assert code == 2 and "--measures" in err and "'bogus'" in err
+    df["y"] = df.y + df.fold % 2 * 2  # labels 0..3: f_measure (binary F) is for binary tasks
     df["pred"] = df.pred + df.fold % 2 * 2
     df.to_csv(tmp_path / "multi.csv", index=False)
     code, out, err = _run(capsys, tmp_path / "multi.csv", *BASE, "--case", "case", "--format", "json")
     assert code == 0, err
     d = json.loads(out)
-    assert [r["measure"] for r in d["differences"]] == ["accuracy"]
+    rows = {r["measure"]: r for r in d["differences"]}
+    assert {"mean_f", "f_of_averages", "accuracy", "balanced_accuracy", "mcc"} <= set(rows)
     a = df[df.model == d["names"][0]]
     acc = np.mean([accuracy_score(a.y[a.repeat == r], a.pred[a.repeat == r]) for r in range(R)])
-    assert d["differences"][0]["value_a"] == pytest.approx(acc, rel=1e-12)
-    code, _, err = _run(capsys, tmp_path / "multi.csv", *BASE, "--case", "case", "--measures", "f1")
+    assert rows["accuracy"]["value_a"] == pytest.approx(acc, rel=1e-12)
+    code, _, err = _run(capsys, tmp_path / "multi.csv", *BASE, "--case", "case", "--measures", "f_measure")
     assert code == 2 and "--measures" in err and "measures=" not in err
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import re
 
 import numpy as np
 import pandas as pd
 import pytest
+from report_view import nested
 from sklearn.metrics import f1_score, roc_auc_score
 
 import apples
@@ -94,15 +94,12 @@ CASES = {
         [*MULTI, "--train-frequencies", "0=0.5", "1=0.5"],
         "--train-frequencies must give every label",
     ),
-    "--beta": ("ok.csv", [*B, "--beta", "-1"], "--beta must be a number in [0, inf]"),
+    "--beta": ("ok.csv", [*B, "--beta", "-1"], "--beta must be > 0.0, got -1.0"),
     "--confidence": ("ok.csv", [*B, "--confidence", "1.5"], "--confidence"),
-    "--n-resamples": (
-        "ok.csv",
-        [*B, "--confidence", "0.9", "--n-resamples", "999"],
-        "--n-resamples 999: give at least",
-    ),
-    "--seed": ("ok.csv", [*B, "--confidence", "0.9", "--seed", "-3"], "--seed must be a non-negative integer"),
-    "--cv-seed": ("ok.csv", [*B, "--cv-seed", "-4"], "--cv-seed must be a non-negative integer"),
+    "--measures": ("ok.csv", [*B, "--measures", "f_measure", "bogus"], "--measures: measures[1] is 'bogus'"),
+    "--eps": ("ok.csv", [*B, "--score", "score", "--eps", "0.7"], "--eps must be"),
+    "--severity-ratio": ("ok.csv", [*B, "--score", "score", "--severity-ratio", "-2"], "--severity-ratio"),
+    "--cv-seed": ("ok.csv", [*B, "--cv-seed", "-4"], "--cv-seed must be between 0 and"),
     "--sep": ("ok.csv", [*B, "--sep", ";;"], "--sep must be one character"),
 }
 
@@ -161,22 +158,26 @@ def test_weights_and_case_ids_reach_the_report(tmp_path, capsys):
     )
     out, err = capsys.readouterr()
     assert code == 0 and err == "", err
-    d = json.loads(out)
+    d = nested(apples.CVReport.from_json(out))
     halves = [df[df.rep == r] for r in (0, 1)]
     want_f = np.mean([f1_score(h.y, h.pred, sample_weight=h.w) for h in halves])
     want_auc = np.mean([roc_auc_score(h.y, h.score, sample_weight=h.w) for h in halves])
     assert d["f_measure"]["tp_fp"] == pytest.approx(want_f, rel=1e-12)
     assert d["roc_auc"]["merge"] == pytest.approx(want_auc, rel=1e-12)
     code = cli.main(["report", str(tmp_path / "w.csv"), *B, "--repeat", "rep", "--format", "json"])
-    unweighted = json.loads(capsys.readouterr().out)
+    unweighted = nested(apples.CVReport.from_json(capsys.readouterr().out))
     assert unweighted["f_measure"]["tp_fp"] != pytest.approx(want_f, rel=1e-6)  # the weights changed the value
 
 
-def test_one_resample_is_refused_and_a_thousand_accepted(tmp_path, capsys):
-    _frame().to_csv(tmp_path / "p.csv", index=False)
-    base = ["report", str(tmp_path / "p.csv"), *B, "--confidence", "0.9"]
-    assert cli.main([*base, "--n-resamples", "1"]) == 2
-    err = capsys.readouterr().err
-    assert f"give at least {cli.MIN_RESAMPLES:,}" in err and "Efron & Tibshirani 1993, §13.3" in err
-    assert cli.main([*base, "--n-resamples", str(cli.MIN_RESAMPLES), "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["intervals"]["n_resamples"] == cli.MIN_RESAMPLES
+def test_measures_and_eps_reach_the_report(tmp_path, capsys):
+    df = _frame()
+    df["score"] = np.clip(df["score"], 0, 1)
+    df.loc[df.index[df.y == 1][0], "score"] = 0.0  # a positive given probability 0
+    df.to_csv(tmp_path / "p.csv", index=False)
+    base = ["report", str(tmp_path / "p.csv"), *B, "--score", "score", "--measures", "mcc", "log_loss"]
+    assert cli.main([*base, "--format", "json"]) == 0
+    r = apples.CVReport.from_json(capsys.readouterr().out)
+    assert set(r.to_dict()["measures"]) == {"mcc", "log_loss"} and r.value("log_loss", "pooled") == float("inf")
+    assert cli.main([*base, "--eps", "auto", "--format", "json"]) == 0
+    r = apples.CVReport.from_json(capsys.readouterr().out)
+    assert r.value("log_loss", "pooled") < 50

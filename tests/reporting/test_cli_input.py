@@ -9,7 +9,6 @@ import csv
 import gzip
 import importlib
 import io
-import json
 import lzma
 import os
 import shutil
@@ -22,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from report_view import nested
 from sklearn.metrics import f1_score, roc_auc_score
 
 import apples
@@ -45,7 +45,7 @@ def _csv(df: pd.DataFrame, **options) -> bytes:
 
 
 def _check(out: str, df: pd.DataFrame, pos=1) -> None:
-    d = json.loads(out)
+    d = nested(apples.CVReport.from_json(out))
     assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(df.y, df.pred, pos_label=pos), rel=1e-12)
     assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(df.y == pos, df.score), rel=1e-12)
 
@@ -189,7 +189,7 @@ def test_crlf_line_ends_quoted_fields_and_a_trailing_empty_line(tmp_path, capsys
     code = cli.main(["report", str(tmp_path / "odd.csv"), *COLS, "--pos-label", 'spam, "really"'])
     out, err = capsys.readouterr()
     assert code == 0 and err == "", err
-    d = json.loads(out)
+    d = nested(apples.CVReport.from_json(out))
     assert d["pos_label"] == 'spam, "really"' and d["n_folds"] == 4
     _check(out, df, pos='spam, "really"')
 

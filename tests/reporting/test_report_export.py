@@ -10,10 +10,10 @@ import re
 
 import numpy as np
 import pytest
+from report_view import nested
 from sklearn.metrics import f1_score, precision_score, roc_auc_score
 
 import apples
-from report_view import nested
 
 
 def _data(seed: int = 0, n: int = 200, k: int = 10):
@@ -170,7 +170,9 @@ def test_a_t_interval_of_identical_fold_values_says_why_it_has_width_0():
     y, _p, _s, f = _data()
     d = nested(apples.report(apples.CVPredictions(y, folds=f, y_pred=y), confidence=0.95))
     ci = d["intervals"]["accuracy"]["avg"]  # accuracy 1 in every fold: sample variance 0 (by hand)
-    assert ci["low"] == ci["high"] == 1.0 and "is the same" in ci["reason"] and "does not mean certainty" in ci["reason"]
+    assert (
+        ci["low"] == ci["high"] == 1.0 and "is the same" in ci["reason"] and "does not mean certainty" in ci["reason"]
+    )
 
 
 def test_every_new_entry_round_trips_through_json_and_bad_ones_are_refused():

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from report_view import nested
 
 import apples
-from report_view import nested
 from apples.cv import CVPredictions
 
 metrics = pytest.importorskip("sklearn.metrics")

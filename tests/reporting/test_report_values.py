@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from report_view import nested
 from sklearn.metrics import brier_score_loss, fbeta_score, log_loss, roc_auc_score
 
 import apples
-from report_view import nested
 
 
 def _binary(seed: int = 0, n: int = 300, k: int = 5):
@@ -51,9 +51,12 @@ def test_multiclass_without_scores_has_no_roc_auc_row():
 def test_f_beta_in_the_report_equals_scikit_learn(beta):
     y, p, _s, f = _binary(2)
     d = nested(apples.report(apples.CVPredictions(y, folds=f, y_pred=p), beta=beta))
-    assert apples.report(apples.CVPredictions(y, folds=f, y_pred=p), beta=beta).to_dict()["measures"]["f_measure"][
-        "options"
-    ]["beta"] == beta
+    assert (
+        apples.report(apples.CVPredictions(y, folds=f, y_pred=p), beta=beta).to_dict()["measures"]["f_measure"][
+            "options"
+        ]["beta"]
+        == beta
+    )
     assert d["f_measure"]["tp_fp"] == pytest.approx(fbeta_score(y, p, beta=beta), rel=1e-12)
     folds = [fbeta_score(y[f == i], p[f == i], beta=beta, zero_division=0) for i in range(5)]
     assert d["f_measure"]["avg"] == pytest.approx(np.mean(folds), rel=1e-12)

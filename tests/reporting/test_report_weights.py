@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 import pytest
+from report_view import nested
 from sklearn import metrics as skm
 
 import apples
-from report_view import nested
 from apples.cv import CVPredictions
 
 K = 5
