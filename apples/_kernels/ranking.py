@@ -306,7 +306,7 @@ def fold_ranking(
     """
     # Tied scores form one group whatever their order, so the order within ties matters only for the sums
     # of weights (a stable sort keeps those the same on every CPU; numpy's default sort is SIMD-dispatched).
-    if weights is not None:
+    if weights is not None:  # scaled by a power of two: the same bits, and no sum or product over- or underflows
         return _weighted_fold_ranking(
             positive, scores, fold, n_folds, scaled_weights(weights), other, h_prior, jackknife
         )
