@@ -1834,12 +1834,12 @@ REGISTRY.update(
             relabel=MC_MAP,
         ),
         "brier_score@multiclass": Entry(_mc_scoring(), _MC_SCORING_ARGS, relabel=MC_MAP),
-        **{
-            f"{name}@weights": _ranking(
-                _bin(sample_weight=list(_W)), extra={"sample_weight": Arg(REAL, array=True, none_ok=True)}
-            )
-            for name in ("h_measure",)
-        },
+        "h_measure@weights": _ranking(
+            _bin(sample_weight=list(_W)), extra={"sample_weight": Arg(REAL, array=True, none_ok=True)}
+        ),
+        "h_measure_details@weights": _ranking(
+            _bin(sample_weight=list(_W)), extra={"sample_weight": Arg(REAL, array=True, none_ok=True)}
+        ),
     }
 )
 ZERO_BY_ZERO.update(

@@ -1,7 +1,8 @@
 """Metrics on one set of predictions or scores.
 
-Counts, F and its parts, ranking measures, threshold-free measures, the H-measure,
-empirical losses, multi-label counting and averaging.
+Counts, F and its parts, measures of the whole confusion matrix (MCC, balanced accuracy,
+Cohen's kappa), ranking measures, threshold-free measures, the H-measure, proper scoring
+rules, empirical losses, multi-label counting and averaging.
 """
 
 from __future__ import annotations

@@ -153,8 +153,13 @@ class _ProbabilityTable(Kind):
             raw = np.asarray(table)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"{name} must be an array of probabilities ({exc})") from None
-        if raw.ndim == 1 or raw.ndim != 2:
-            arr = check_scores(name, value)  # one dimension, finite, numeric: or the error naming the shape
+        if raw.ndim not in (1, 2):
+            raise ValueError(
+                f"{name} must be one-dimensional (the positive label's probabilities) or two-dimensional (one "
+                f"column per label), got an array of shape {raw.shape}"
+            )
+        if raw.ndim == 1:
+            arr = check_scores(name, value)  # finite and numeric, or the error naming the position
             if arr.dtype.kind not in "iuf":
                 raise TypeError(f"{name} must be numeric probabilities, got dtype {raw.dtype}")
             out = arr.astype(raw.dtype if raw.dtype.kind == "f" else np.float64)
