@@ -11,9 +11,11 @@ segment by segment (a segment is a fold, or all the merged scores): only they ma
   pseudo-values) need no new sort. The merged AUC without fold f is ``(2U − A_f + 2U_ff) / (2 P' N')``, with
   2U twice the merged Mann–Whitney count, A_f twice the pairs with a member in fold f (each case's placement
   among the other class, summed by fold: :func:`pairs_touching_folds`, one pass over the cases for every
-  fold) and 2U_ff twice fold f's own pairs. AP and H without fold f subtract fold f's cumulative counts at
-  each group of the merged order (:func:`merged_without`): a binary search per group and fold, O(G log n_f)
-  for G groups with a positive, at most O(n) per fold.
+  fold) and 2U_ff twice fold f's own pairs. AP and H without fold f (:func:`merged_without`): with counts,
+  fold f's cumulative counts are subtracted at each group of the merged order, found by a binary search per
+  group and fold (O(G log n_f) for G groups with a positive, G <= P); with weights, each group's weight
+  outside fold f is summed afresh, one pass over the cases per fold (O(n) per fold, O(k·n) in all), so that
+  what weighs nothing without fold f weighs exactly 0.
 """
 
 from __future__ import annotations
