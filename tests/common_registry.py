@@ -1877,6 +1877,49 @@ def _cmp_reports():
     models = _cmp_models()
     return {d: {m: apples.report(p) for m, p in models.items()} for d in ("d0", "d1")}
 
+# ---- confusion-matrix measures and multi-class scoring rules (metrics/agreement.py, metrics/scoring_rules.py) ----
+#: Weights aligned with YM (dyadic: exact in float32).
+_WM = (1.0, 0.5, 2.0, 1.0, 0.25, 1.0, 0.75, 1.5)
+#: Every label's probability for YM, columns 0, 1, 2 (dyadic rows summing to 1).
+_PM3 = (
+    (0.5, 0.25, 0.25),
+    (0.125, 0.75, 0.125),
+    (0.25, 0.25, 0.5),
+    (0.0, 0.5, 0.5),
+    (0.25, 0.5, 0.25),
+    (0.75, 0.125, 0.125),
+    (0.125, 0.125, 0.75),
+    (0.5, 0.5, 0.0),
+)
+_AGREEMENT_ARGS = {
+    "y_true": _labels(),
+    "y_pred": _labels(),
+    "labels": Arg(LABEL_SET),
+    "sample_weight": Arg(REAL, array=True, none_ok=True),
+}
+
+
+def _agreement(**kw):
+    return lambda: {"y_true": list(YM), "y_pred": list(PM), "labels": [0, 1, 2], "sample_weight": list(_WM), **kw}
+
+
+_MC_SCORING_ARGS = {
+    "y_true": _labels(),
+    "y_prob": Arg(REAL, array=True),
+    "labels": Arg(LABEL_SET),
+    "sample_weight": Arg(REAL, array=True, none_ok=True),
+}
+
+
+def _mc_scoring(**kw):
+    return lambda: {
+        "y_true": list(YM),
+        "y_prob": [list(r) for r in _PM3],
+        "labels": [0, 1, 2],
+        "sample_weight": list(_WM),
+        **kw,
+    }
+
 
 REGISTRY.update(
     {
@@ -1948,5 +1991,32 @@ REGISTRY.update(
             note="X and the splitter go to scikit-learn as given; the weights' routing to fit is checked by "
             "tests/cv/test_sklearn_sample_weight.py",
         ),
+
+        "matthews_corrcoef": Entry(_agreement(), _AGREEMENT_ARGS, relabel=MC_MAP),
+        "balanced_accuracy": Entry(_agreement(), _AGREEMENT_ARGS, relabel=MC_MAP),
+        "cohen_kappa": Entry(_agreement(), _AGREEMENT_ARGS, relabel=MC_MAP),
+        # y_prob's row 3 gives the true label 2 probability 1/2 and row 7 the true label 0 probability 1/2: finite
+        "log_loss@multiclass": Entry(
+            _mc_scoring(eps=2.0**-20),
+            {**_MC_SCORING_ARGS, "eps": Arg(REAL, none_ok=True)},
+            relabel=MC_MAP,
+        ),
+        "brier_score@multiclass": Entry(_mc_scoring(), _MC_SCORING_ARGS, relabel=MC_MAP),
+        "h_measure@weights": _ranking(
+            _bin(sample_weight=list(_W)), extra={"sample_weight": Arg(REAL, array=True, none_ok=True)}
+        ),
+        "h_measure_details@weights": _ranking(
+            _bin(sample_weight=list(_W)), extra={"sample_weight": Arg(REAL, array=True, none_ok=True)}
+        ),
+    }
+)
+ZERO_BY_ZERO.update(
+    {
+        # one true label: a constant row margin, MCC 0/0 (scikit-learn's 0 under "zero")
+        "matthews_corrcoef": ZeroByZero(
+            lambda: {"y_true": [0, 0], "y_pred": [0, 1]}, {"zero": 0.0, "nan": None, "raise": None}
+        ),
+        # every case of one label and predicted as it: p_e = 1
+        "cohen_kappa": ZeroByZero(lambda: {"y_true": [1, 1], "y_pred": [1, 1]}, {"nan": None, "raise": None}),
     }
 )

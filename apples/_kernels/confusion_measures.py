@@ -78,14 +78,25 @@ def mcc(m: np.ndarray) -> np.ndarray:
     ``(TP·TN − FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))`` (Matthews 1975). 0/0 where every case has one true
     label or one predicted label (scikit-learn returns 0 there; the caller applies its policy).
 
+    The numerator is computed as ``Σ_k (TP_k·TN_k − FP_k·FN_k)`` over the one-vs-rest tables of the labels (it
+    equals ``n·c − Σ_k t_k p_k`` term by term), each count a sum of cells: two products of counts are
+    subtracted, as in Matthews' binary form, instead of two numbers of order n² (a 2 × 2 table of
+    ``[[2**53 − 8, 2], [3, 3]]`` keeps every digit). The denominators are sums of non-negative terms.
+
     >>> float(mcc(np.array([[5, 1], [2, 4]])))   # (4·5 − 1·2) / sqrt(5·6·7·6)
     0.50709255283711
     >>> mcc(np.array([[3, 1], [0, 0]])).tolist()  # one true label: 0/0
     nan
     """
     s = scaled_matrices(m)
-    total, diagonal, t, p = _margins(s)
-    cov_tp = total * diagonal - np.einsum("...k,...k->...", t, p)
+    q = s.shape[-1]
+    off = 1.0 - np.eye(q)
+    _, _, t, p = _margins(s)
+    tp = np.diagonal(s, axis1=-2, axis2=-1)
+    fn = np.einsum("...kj,kj->...k", s, off)  # row k without its diagonal cell
+    fp = np.einsum("...ik,ik->...k", s, off)  # column k without its diagonal cell
+    tn = np.einsum("...ij,ki,kj->...k", s, off, off)  # the cells outside row k and column k
+    cov_tp = np.sum(tp * tn - fp * fn, axis=-1)
     # n² − Σ p_k² = Σ_k p_k Σ_{j≠k} p_j: non-negative terms, no cancellation for a rare label
     cov_pp = np.einsum("...k,...k->...", p, _sum_of_others(p))
     cov_tt = np.einsum("...k,...k->...", t, _sum_of_others(t))

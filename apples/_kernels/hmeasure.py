@@ -21,9 +21,11 @@ __all__ = [
     "beta_prior",
     "convex_hull",
     "h_losses",
+    "h_of_loss_arrays",
     "minimum_loss",
     "reversed_ranks",
     "segment_h",
+    "segment_losses",
     "segment_upper_hull",
     "upper_hull",
 ]
@@ -209,7 +211,7 @@ def segment_upper_hull(x: np.ndarray, y: np.ndarray, seg: np.ndarray) -> np.ndar
     return idx[np.array(hull, dtype=np.intp)]
 
 
-def segment_h(
+def segment_losses(
     x: np.ndarray,
     y: np.ndarray,
     seg: np.ndarray,
@@ -217,18 +219,13 @@ def segment_h(
     n_neg: np.ndarray,
     a: float,
     b: float,
-) -> np.ndarray:
-    """Hand's H of every segment under one Beta(a, b) prior; NaN for a segment without positives or negatives.
+) -> tuple[np.ndarray, np.ndarray]:
+    """L and L_max of every segment under one Beta(a, b) prior; NaN for a segment without positives or negatives.
 
     Each segment's points are ROC points (FP, TP) from its origin (0, 0) to its end (``n_neg``, ``n_pos``),
     sorted as :func:`segment_upper_hull` needs; points inside the hull may be left out (only the hull
     matters). L and L_max are those of :func:`h_losses` with the segment's own class proportions (Hand 2009
-    §6), integrated exactly; ``H = 1 − L / L_max`` as :func:`h_of_losses`, the clip to [0, 1] removing
-    rounding only.
-
-    >>> segment_h(np.array([0, 0, 1, 2]), np.array([0, 1, 2, 2]), np.zeros(4, int), np.array([2]),
-    ...           np.array([2]), 2.0, 2.0).round(12).tolist()   # h_measure([1, 0, 1, 0], [.9, .8, .3, .1], ratio 1)
-    [0.5]
+    §6), integrated exactly.
     """
     k = n_pos.size
     v = segment_upper_hull(x, y, seg)
@@ -236,7 +233,7 @@ def segment_h(
     first = np.r_[True, sv[1:] != sv[:-1]]
     last = np.r_[sv[1:] != sv[:-1], True]
     d_tp, d_fp = np.diff(tp), np.diff(fp)
-    with np.errstate(divide="ignore", invalid="ignore"):  # an empty segment's two points coincide: masked below
+    with np.errstate(divide="ignore", invalid="ignore"):  # an empty segment's two points coincide: left out below
         edge_cost = d_tp / (d_tp + d_fp)
     cost_high = np.where(first, 1.0, np.r_[1.0, edge_cost])
     cost_low = np.where(last, 0.0, np.r_[edge_cost, 0.0])
@@ -252,6 +249,31 @@ def segment_h(
         pi1 = n_pos_f / n
         pi0 = 1.0 - pi1
         max_loss = pi0 * a / (a + b) * betainc(a + 1, b, pi1) + pi1 * b / (a + b) * (1.0 - betainc(a, b + 1, pi1))
+    return np.where(both, loss, np.nan), np.where(both, max_loss, np.nan)
+
+
+def h_of_loss_arrays(loss: np.ndarray, max_loss: np.ndarray) -> np.ndarray:
+    """:func:`h_of_losses` elementwise: ``1 − L / L_max``, NaN where the ratio is not finite (never clipped)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(max_loss > 0, loss / max_loss, np.nan)
-    defined = both & np.isfinite(ratio)  # a NaN loss stays NaN: never clipped into a number
+    defined = np.isfinite(ratio)
     return np.where(defined, np.clip(1.0 - np.where(defined, ratio, 0.0), 0.0, 1.0), np.nan)
+
+
+def segment_h(
+    x: np.ndarray,
+    y: np.ndarray,
+    seg: np.ndarray,
+    n_pos: np.ndarray,
+    n_neg: np.ndarray,
+    a: float,
+    b: float,
+) -> np.ndarray:
+    """Hand's H of every segment under one Beta(a, b) prior (:func:`segment_losses`, then :func:`h_of_losses`);
+    NaN for a segment without positives or negatives.
+
+    >>> segment_h(np.array([0, 0, 1, 2]), np.array([0, 1, 2, 2]), np.zeros(4, int), np.array([2]),
+    ...           np.array([2]), 2.0, 2.0).round(12).tolist()   # h_measure([1, 0, 1, 0], [.9, .8, .3, .1], ratio 1)
+    [0.5]
+    """
+    return h_of_loss_arrays(*segment_losses(x, y, seg, n_pos, n_neg, a, b))

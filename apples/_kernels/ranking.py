@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from apples._kernels.fold_jackknife import RankGroups, h_of_groups, merged_without, pairs_touching_folds
+from apples._kernels.rank_groups import RankGroups, h_of_groups, merged_without, pairs_touching_folds, weighted_groups
 
 __all__ = [
     "CumulativeCounts",
@@ -306,7 +306,7 @@ def fold_ranking(
     """
     # Tied scores form one group whatever their order, so the order within ties matters only for the sums
     # of weights (a stable sort keeps those the same on every CPU; numpy's default sort is SIMD-dispatched).
-    if weights is not None:
+    if weights is not None:  # scaled by a power of two: the same bits, and no sum or product over- or underflows
         return _weighted_fold_ranking(
             positive, scores, fold, n_folds, scaled_weights(weights), other, h_prior, jackknife
         )
@@ -471,38 +471,6 @@ def _segment_sums(h: _Hits, ap: bool = True) -> tuple[np.ndarray, np.ndarray, np
         return auc, np.where(p_seg > 0, ap_terms / p_seg, np.nan), twice
 
 
-def _weighted_groups(
-    scores: np.ndarray, positive: np.ndarray, seg: np.ndarray, n_seg: int, weights: np.ndarray
-) -> RankGroups:
-    """:class:`RankGroups` of weighted cases sorted ascending within segments (``seg`` non-decreasing)."""
-    n = scores.size
-    start = _group_start_flags(scores)
-    start[1:] |= seg[1:] != seg[:-1]
-    first = np.flatnonzero(start)
-    pos_g = np.add.reduceat(np.where(positive, weights, 0.0), first)
-    neg_g = np.add.reduceat(np.where(positive, 0.0, weights), first)
-    seg_g = seg[first]
-    n_pos = np.bincount(seg_g, weights=pos_g, minlength=n_seg)
-    n_neg = np.bincount(seg_g, weights=neg_g, minlength=n_seg)
-    # the sums below each group within its segment, from the segment's first group on (no cross-segment offsets)
-    new_seg = np.r_[True, seg_g[1:] != seg_g[:-1]]
-    below_pos, below_neg = _within_segments(pos_g, new_seg), _within_segments(neg_g, new_seg)
-    hit = pos_g > 0
-    end = np.append(first[1:], n)
-    return RankGroups(
-        seg_g[hit], pos_g[hit], neg_g[hit], below_pos[hit], below_neg[hit], first[hit], end[hit], n_pos, n_neg
-    )
-
-
-def _within_segments(v: np.ndarray, new_seg: np.ndarray) -> np.ndarray:
-    """``Σ`` of the earlier values of each one's segment (segments start where ``new_seg``)."""
-    out = np.zeros_like(v)
-    heads = np.flatnonzero(new_seg)
-    for lo, hi in zip(heads.tolist(), [*heads[1:].tolist(), v.size], strict=True):
-        np.cumsum(v[lo : hi - 1], out=out[lo + 1 : hi])
-    return out
-
-
 def _weighted_fold_ranking(
     positive: np.ndarray,
     scores: np.ndarray,
@@ -529,8 +497,8 @@ def _weighted_fold_ranking(
     result = FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)
     if h_prior is None and not jackknife:
         return result
-    merged = _weighted_groups(merged_scores, merged_pos, zeros, 1, merged_w)
-    folds = _weighted_groups(merged_scores[perm], merged_pos[perm], seg, n_folds, merged_w[perm])
+    merged = weighted_groups(merged_scores, merged_pos, zeros, 1, merged_w)
+    folds = weighted_groups(merged_scores[perm], merged_pos[perm], seg, n_folds, merged_w[perm])
     first = np.flatnonzero(_group_start_flags(merged_scores))
     bounds = np.concatenate([[0], np.cumsum(np.bincount(seg, minlength=n_folds))[:-1]])
     layout = _Layout(merged_pos, merged_w, first, fold_sorted, perm, bounds, float(twice_m[0]), twice_f)

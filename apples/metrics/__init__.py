@@ -1,7 +1,8 @@
 """Metrics on one set of predictions or scores.
 
-Counts, F and its parts, ranking measures, threshold-free measures, the H-measure,
-empirical losses, multi-label counting and averaging.
+Counts, F and its parts, measures of the whole confusion matrix (MCC, balanced accuracy,
+Cohen's kappa), ranking measures, threshold-free measures, the H-measure, proper scoring
+rules, empirical losses, multi-label counting and averaging.
 """
 
 from __future__ import annotations
@@ -10,6 +11,11 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from apples.metrics.agreement import (
+        balanced_accuracy,
+        cohen_kappa,
+        matthews_corrcoef,
+    )
     from apples.metrics.averaging import (
         AVERAGE_POLICIES,
         AVERAGES,
@@ -124,7 +130,9 @@ __all__ = [
     "average_precision",
     "average_scores",
     "averaging_table",
+    "balanced_accuracy",
     "brier_score",
+    "cohen_kappa",
     "empirical_cost_intervals",
     "empirical_hand_loss",
     "empirical_loss",
@@ -145,6 +153,7 @@ __all__ = [
     "label_frequencies",
     "labels_from_confusion_matrix",
     "log_loss",
+    "matthews_corrcoef",
     "max_f1",
     "max_mcc",
     "min_error_rate",
@@ -162,6 +171,9 @@ __all__ = [
 
 #: The module that defines each name: imported when the name is first used.
 _SOURCES = {
+    "balanced_accuracy": "apples.metrics.agreement",
+    "cohen_kappa": "apples.metrics.agreement",
+    "matthews_corrcoef": "apples.metrics.agreement",
     "AVERAGES": "apples.metrics.averaging",
     "AVERAGE_POLICIES": "apples.metrics.averaging",
     "AveragedScores": "apples.metrics.averaging",

@@ -80,9 +80,11 @@ from numpy.typing import ArrayLike
 
 from apples._kernels.hmeasure import beta_prior, convex_hull, h_losses, h_of_losses, reversed_ranks
 from apples._kernels.hmeasure import minimum_loss as _minimum_loss
-from apples._kernels.ranking import CumulativeCounts, auc_from_counts, cumulative_counts
-from apples._params import Instance, Kind, Nullable, Options, ParameterValueError, RealArray, declare
-from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of
+from apples._kernels.rank_groups import losses_of_groups, weighted_groups
+from apples._kernels.ranking import CumulativeCounts, auc_from_counts, cumulative_counts, fold_ranking, scaled_weights
+from apples._params import Instance, Kind, Nullable, Options, ParameterValueError, RealArray, SameLength, declare
+from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of, one_class
+from apples.metrics.scoring_rules import MEASURED_WEIGHT
 
 __all__ = [
     "H_MEASURE_PRIORS",
@@ -330,23 +332,36 @@ def _h_measure(
     prior: str,
     worse_than_random: str,
     pos_label: Hashable,
+    sample_weight: ArrayLike | None = None,
 ) -> HMeasureResult:
     """H and its parts for checked arguments (the body of :func:`h_measure` and :func:`h_measure_details`)."""
+    if sample_weight is not None:
+        return _weighted_h_measure(y_true, y_score, severity_ratio, prior, worse_than_random, pos_label, sample_weight)
     t, scores = np.asarray(y_true), np.asarray(y_score)
     c = counts_of(t, scores, pos_label)
     a, b = _prior(c.n_pos / (c.n_pos + c.n_neg), severity_ratio, prior)
     flipped = False
     if worse_than_random == "flip" and auc_from_counts(c) < 0.5:
-        warnings.warn(
-            "ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
-            "as Hand's R package does (worse_than_random='flip')",
-            UserWarning,
-            stacklevel=4,  # the caller of h_measure (through the declaration)
-        )
+        _warn_flip(5)
         # H depends on the order (and ties) only
         c, flipped = cumulative_counts(t == pos_label, reversed_ranks(scores)), True
     hull = _hull(c)
     loss, max_loss = h_losses(hull.fp, hull.tp, hull.cost_low, hull.cost_high, c.n_pos, c.n_neg, a, b)
+    return _result(loss, max_loss, a, b, flipped, severity_ratio, prior)
+
+
+def _warn_flip(stacklevel: int) -> None:
+    warnings.warn(
+        "ROC curve mostly lying under the diagonal (AUC < 1/2): switching scores, "
+        "as Hand's R package does (worse_than_random='flip')",
+        UserWarning,
+        stacklevel=stacklevel,  # the caller of h_measure (through the declaration)
+    )
+
+
+def _result(
+    loss: float, max_loss: float, a: float, b: float, flipped: bool, severity_ratio: float | None, prior: str
+) -> HMeasureResult:
     h = h_of_losses(loss, max_loss)
     if h != h:  # never clip a NaN into a number
         raise ParameterValueError(
@@ -357,10 +372,52 @@ def _h_measure(
     return HMeasureResult(h, loss, max_loss, a, b, flipped)
 
 
-_H_KINDS = {**SCORED, "severity_ratio": SEVERITY_RATIO, "prior": _PRIOR, "worse_than_random": _WORSE}
+def _weighted_h_measure(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    severity_ratio: float | None,
+    prior: str,
+    worse_than_random: str,
+    pos_label: Hashable,
+    sample_weight: ArrayLike,
+) -> HMeasureResult:
+    """H with case weights: the ROC curve of sums of weights (cases of weight 0 left out), its hull tested
+    in floating point with Shewchuk's bound and exactly where the bound cannot decide."""
+    t, scores = np.asarray(y_true), np.asarray(y_score)
+    w = scaled_weights(np.asarray(sample_weight))  # exact: the same H, and no sum overflows or underflows
+    keep = w > 0
+    positive, s, w = (t == pos_label)[keep], scores[keep], w[keep]
+    order = np.argsort(s, kind="stable")
+    zeros = np.zeros(s.size, dtype=np.intp)
+    g = weighted_groups(s[order], positive[order], zeros, 1, w[order])
+    n_pos, n_neg = float(g.n_pos[0]), float(g.n_neg[0])
+    if not (n_pos > 0 and n_neg > 0):
+        raise ParameterValueError(
+            f"{one_class(positive, t[keep], pos_label)} among the cases of positive weight; the measure needs both",
+            param="y_true",
+        )
+    a, b = _prior(n_pos / (n_pos + n_neg), severity_ratio, prior)
+    flipped = False
+    if worse_than_random == "flip" and fold_ranking(positive, s, zeros, 1, weights=w).auc_merge < 0.5:
+        _warn_flip(6)
+        s, flipped = reversed_ranks(s), True
+        order = np.argsort(s, kind="stable")
+        g = weighted_groups(s[order], positive[order], zeros, 1, w[order])
+    loss, max_loss = losses_of_groups(g, a, b)
+    return _result(float(loss[0]), float(max_loss[0]), a, b, flipped, severity_ratio, prior)
 
 
-@declare(**_H_KINDS, relations=SCORED_RELATIONS)
+_H_KINDS = {
+    **SCORED,
+    "severity_ratio": SEVERITY_RATIO,
+    "prior": _PRIOR,
+    "worse_than_random": _WORSE,
+    "sample_weight": Nullable(MEASURED_WEIGHT),
+}
+_H_RELATIONS = [*SCORED_RELATIONS, SameLength("y_true", "sample_weight")]
+
+
+@declare(**_H_KINDS, relations=_H_RELATIONS)
 def h_measure_details(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -369,12 +426,13 @@ def h_measure_details(
     prior: Literal["severity", "hand2014"] = "severity",
     worse_than_random: Literal["literal", "flip"] = "literal",
     pos_label: Hashable = 1,
+    sample_weight: ArrayLike | None = None,
 ) -> HMeasureResult:
     """H-measure with its loss, maximal loss and prior; see :func:`h_measure`.
 
     Parameters
     ----------
-    y_true, y_score, severity_ratio, prior, worse_than_random, positive
+    y_true, y_score, severity_ratio, prior, worse_than_random, pos_label, sample_weight
         As for :func:`h_measure`.
 
     Returns
@@ -398,10 +456,10 @@ def h_measure_details(
     >>> (r.alpha, r.beta), round(r.loss, 12), round(r.max_loss, 12), round(r.h, 12)
     ((2.0, 2.0), 0.078125, 0.15625, 0.5)
     """
-    return _h_measure(y_true, y_score, severity_ratio, prior, worse_than_random, pos_label)
+    return _h_measure(y_true, y_score, severity_ratio, prior, worse_than_random, pos_label, sample_weight)
 
 
-@declare(**_H_KINDS, relations=SCORED_RELATIONS)
+@declare(**_H_KINDS, relations=_H_RELATIONS)
 def h_measure(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -410,6 +468,7 @@ def h_measure(
     prior: Literal["severity", "hand2014"] = "severity",
     worse_than_random: Literal["literal", "flip"] = "literal",
     pos_label: Hashable = 1,
+    sample_weight: ArrayLike | None = None,
 ) -> float:
     """Hand's H-measure: 1 − expected minimum loss / that of the best trivial classifier.
 
@@ -436,6 +495,13 @@ def h_measure(
         and warn, as Hand's R package does.
     pos_label : label, default 1
         The positive class (class 1 of Hand; π1 is its proportion).
+    sample_weight : array-like of shape (n,), optional
+        Finite non-negative case weights, not all 0: the ROC curve, π1 and the losses are sums of weights
+        (cases of weight 0 are left out; integer weights give the H of repeated rows). The hull of the
+        weighted ROC points is found in floating point: each orientation is decided by Shewchuk's error
+        bound and, where it cannot decide, exactly in rational arithmetic on the sums as computed, so the
+        hull is exact for integer weights (sums below 2**53) and exact for the rounded sums otherwise. The
+        weights are scaled by a power of two first: weights near 1e308 or 5e-324 give the H of unit weights.
 
     Returns
     -------
@@ -460,4 +526,4 @@ def h_measure(
     >>> h_measure([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], severity_ratio=1)   # 1 - 0.078125/0.15625
     0.5
     """
-    return _h_measure(y_true, y_score, severity_ratio, prior, worse_than_random, pos_label).h
+    return _h_measure(y_true, y_score, severity_ratio, prior, worse_than_random, pos_label, sample_weight).h

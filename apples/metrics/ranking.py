@@ -21,6 +21,7 @@ from apples._kernels.ranking import (
     fold_ranking,
     precision_at_k_from_counts,
     roc_points,
+    scaled_weights,
 )
 from apples._params import (
     Kind,
@@ -35,7 +36,7 @@ from apples._params import (
     resolve,
 )
 from apples.metrics._ranking import SCORED, SCORED_RELATIONS, counts_of, one_class
-from apples.metrics.scoring_rules import SAMPLE_WEIGHT
+from apples.metrics.scoring_rules import MEASURED_WEIGHT
 
 __all__ = [
     "PRECISION_AT_K_TIES",
@@ -65,8 +66,8 @@ class _TopK(Kind):
         return k
 
 
-#: The declaration of a ranking measure that takes ``sample_weight`` (scikit-learn's).
-_WEIGHTED = {**SCORED, "sample_weight": Nullable(SAMPLE_WEIGHT)}
+#: The declaration of a ranking measure that takes ``sample_weight`` (scikit-learn's; not all 0).
+_WEIGHTED = {**SCORED, "sample_weight": Nullable(MEASURED_WEIGHT)}
 _WEIGHTED_RELATIONS = [*SCORED_RELATIONS, SameLength("y_true", "sample_weight")]
 
 
@@ -77,8 +78,12 @@ def _kept(positive: np.ndarray, scores: np.ndarray, w: np.ndarray) -> tuple[np.n
 
 
 def _weighted_counts(positive: np.ndarray, scores: np.ndarray, w: np.ndarray) -> CumulativeCounts:
-    """Sums of the weights of the positives and negatives scored at or above each distinct threshold."""
-    positive, scores, w = _kept(positive, scores, w)
+    """Sums of the weights of the positives and negatives scored at or above each distinct threshold.
+
+    The weights are scaled by a power of two first (exact): the rates are the same, and weights near 1e308
+    or 5e-324 neither overflow nor underflow in the sums.
+    """
+    positive, scores, w = _kept(positive, scores, scaled_weights(w))
     order = np.argsort(scores, kind="stable")[::-1]
     s, p, ws = scores[order], positive[order], w[order]
     change = np.flatnonzero(s[1:] != s[:-1])
@@ -127,8 +132,10 @@ def roc_curve(
     pos_label : label, default 1
         The positive class.
     sample_weight : array-like of shape (n,), optional
-        Finite non-negative case weights: the rates are sums of weights (scikit-learn's
-        ``sample_weight=``; cases of weight 0 are left out, as scikit-learn leaves them out).
+        Finite non-negative case weights, not all 0: the rates are sums of weights (scikit-learn's
+        ``sample_weight=``; cases of weight 0 are left out, as scikit-learn leaves them out). Bools and
+        object arrays of numbers are cast to float; weights near 1e308 or 5e-324 give the rates of unit
+        weights (they are scaled by a power of two, exactly).
 
     Returns
     -------
@@ -211,9 +218,10 @@ def roc_auc(
         ``nan`` for the caller to skip. There is no zero option: a substituted
         0 would read as "perfectly wrong ranking".
     sample_weight : array-like of shape (n,), optional
-        Finite non-negative case weights: each pair counts the product of its weights (the weighted
-        Mann–Whitney AUC, scikit-learn's ``roc_auc_score(sample_weight=)``); with weight only in one
-        class the AUC is undefined as above.
+        Finite non-negative case weights, not all 0: each pair counts the product of its weights (the
+        weighted Mann–Whitney AUC, scikit-learn's ``roc_auc_score(sample_weight=)``); with weight only in
+        one class the AUC is undefined as above. Scaled by a power of two before summing (exact), so
+        weights near 1e308 or 5e-324 give the AUC of unit weights.
 
     Returns
     -------
@@ -270,8 +278,9 @@ def average_precision(
         :class:`~apples.UndefinedMetricError` or return ``nan``.
         (scikit-learn returns 0 with a warning.) With no negatives AP is 1.
     sample_weight : array-like of shape (n,), optional
-        Finite non-negative case weights: recall and precision are sums of weights (scikit-learn's
-        ``average_precision_score(sample_weight=)``; cases of weight 0 are left out, as there).
+        Finite non-negative case weights, not all 0: recall and precision are sums of weights
+        (scikit-learn's ``average_precision_score(sample_weight=)``; cases of weight 0 are left out, as
+        there). Scaled by a power of two before summing (exact).
 
     References
     ----------

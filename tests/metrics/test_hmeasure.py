@@ -332,3 +332,62 @@ def test_bad_options():
     for c in (-0.1, 1.1, np.nan):
         with pytest.raises(ValueError, match=r"cost must lie in \[0, 1\]"):
             minimum_loss(hull, c)
+
+
+# ---------------------------------------------------------------- sample weights
+@settings(max_examples=40, deadline=None)
+@given(scored(), st.lists(st.integers(0, 3), min_size=30, max_size=30))
+def test_integer_weights_are_repeated_rows_and_pypi_hmeasure_agrees(data, counts):
+    y, s = data
+    w = np.array(counts[: y.size])
+    rows = np.repeat(np.arange(y.size), w)
+    if len(set(y[rows].tolist())) < 2:
+        return
+    for ours, theirs in _PACKAGE_PRIORS:
+        weighted = h_measure(y, s, sample_weight=w, **ours)
+        assert weighted == pytest.approx(h_measure(y[rows], s[rows], **ours), abs=1e-12)
+        assert weighted == pytest.approx(h_score(y[rows], s[rows], severity_ratio=theirs), abs=1e-12)
+
+
+def test_weighted_details_scale_free_and_the_float_hull():
+    rng = np.random.default_rng(21)
+    y = rng.integers(0, 2, 400)
+    s = np.round(rng.random(400) + 0.4 * y, 2)
+    w = rng.random(400) * 2
+    base = h_measure_details(y, s, sample_weight=w, severity_ratio=0.7)
+    for scale in (1e-300, 1e300):
+        r = h_measure_details(y, s, sample_weight=w * scale, severity_ratio=0.7)
+        assert r.h == pytest.approx(base.h, rel=1e-12) and r.loss == pytest.approx(base.loss, rel=1e-12)
+    # the hull of float sums, against quadrature of the definition on the weighted ROC points (brute force:
+    # the minimum loss over every ROC point at each cost, not the hull)
+    keep = w > 0
+    order = np.argsort(-s)
+    ys, ss, ws = y[order], s[order], w[order]
+    last = np.r_[ss[1:] != ss[:-1], True]
+    tp = np.r_[0.0, np.cumsum(np.where(ys == 1, ws, 0.0))[last]]
+    fp = np.r_[0.0, np.cumsum(np.where(ys == 1, 0.0, ws))[last]]
+    n_pos, n_neg = tp[-1], fp[-1]
+    n = n_pos + n_neg
+    a, b = base.alpha, base.beta
+    u = beta_dist(a, b).pdf
+    loss = integrate.quad(
+        lambda c: np.min(c * fp / n + (1 - c) * (n_pos - tp) / n) * u(c), 0, 1, limit=2000, epsabs=1e-13
+    )[0]
+    assert keep.all() and base.loss == pytest.approx(loss, abs=1e-9)
+
+
+def test_weighted_flip_and_one_class_among_positive_weights():
+    y = np.array([1, 0, 1, 0, 1, 0])
+    s = np.array([0.1, 0.9, 0.2, 0.8, 0.3, 0.4])  # worse than random
+    w = np.array([1.0, 2.0, 1.0, 0.5, 3.0, 1.0])
+    with pytest.warns(UserWarning, match="switching scores"):
+        flipped = h_measure_details(y, s, sample_weight=w, worse_than_random="flip")
+    assert flipped.flipped and flipped.h == pytest.approx(h_measure(y, 1 - s, sample_weight=w), abs=1e-12)
+    assert h_measure(y, s, sample_weight=w) == 0.0
+    with pytest.raises(ValueError, match="positive weight") as info:
+        h_measure(y, s, sample_weight=[1.0, 0.0, 1.0, 0.0, 1.0, 0.0])  # no negative weighs anything
+    assert info.value.param == "y_true"
+    # a case of weight 0 is left out
+    assert h_measure(y, s, sample_weight=np.r_[w[:5], 0.0]) == pytest.approx(
+        h_measure(y[:5], s[:5], sample_weight=w[:5])
+    )

@@ -117,8 +117,9 @@ def test_a_probability_outside_0_1_is_refused_naming_its_position(p, position, v
 def test_bad_weights_are_refused():
     with pytest.raises(ValueError, match=r"sample_weight must be non-negative, got -1\.0 at position 1"):
         log_loss([1, 0], [0.5, 0.5], sample_weight=[1, -1])
-    with pytest.raises(ValueError, match="sample_weight sums to 0"):
+    with pytest.raises(ValueError, match="every sample weight is 0") as info:
         brier_score([1, 0], [0.5, 0.5], sample_weight=[0, 0])
+    assert info.value.param == "sample_weight"
     with pytest.raises(ValueError, match="sample_weight"):
         brier_score([1, 0], [0.5, 0.5], sample_weight=[1, 1, 1])
     with pytest.raises(TypeError, match="sample_weight"):

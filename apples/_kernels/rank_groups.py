@@ -1,4 +1,5 @@
-"""Hand's H of every fold from the groups of one sort, and the merged AUC, AP and H of every fold but one.
+"""The groups of tied scores that hold a positive: Hand's H of every fold from them, and the merged AUC, AP and
+H of every fold but one.
 
 Both start from the groups of tied scores that hold a positive (:class:`RankGroups`), in increasing score order,
 segment by segment (a segment is a fold, or all the merged scores): only they matter.
@@ -10,9 +11,11 @@ segment by segment (a segment is a fold, or all the merged scores): only they ma
   pseudo-values) need no new sort. The merged AUC without fold f is ``(2U − A_f + 2U_ff) / (2 P' N')``, with
   2U twice the merged Mann–Whitney count, A_f twice the pairs with a member in fold f (each case's placement
   among the other class, summed by fold: :func:`pairs_touching_folds`, one pass over the cases for every
-  fold) and 2U_ff twice fold f's own pairs. AP and H without fold f subtract fold f's cumulative counts at
-  each group of the merged order (:func:`merged_without`): a binary search per group and fold, O(G log n_f)
-  for G groups with a positive, at most O(n) per fold.
+  fold) and 2U_ff twice fold f's own pairs. AP and H without fold f (:func:`merged_without`): with counts,
+  fold f's cumulative counts are subtracted at each group of the merged order, found by a binary search per
+  group and fold (O(G log n_f) for G groups with a positive, G <= P); with weights, each group's weight
+  outside fold f is summed afresh, one pass over the cases per fold (O(n) per fold, O(k·n) in all), so that
+  what weighs nothing without fold f weighs exactly 0.
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from apples._kernels.hmeasure import segment_h
+from apples._kernels.hmeasure import h_of_loss_arrays, segment_losses
 
 __all__ = [
     "RankGroups",
     "h_of_groups",
+    "losses_of_groups",
     "merged_without",
     "pairs_touching_folds",
+    "weighted_groups",
 ]
 
 
@@ -48,22 +53,63 @@ class RankGroups(NamedTuple):
     n_neg: np.ndarray  #: (k,) each segment's negatives
 
 
-def h_of_groups(g: RankGroups, a: float, b: float) -> np.ndarray:
-    """H of each segment under the Beta(a, b) prior, from its origin, its end and the points after its groups.
+def weighted_groups(
+    scores: np.ndarray, positive: np.ndarray, seg: np.ndarray, n_seg: int, weights: np.ndarray
+) -> RankGroups:
+    """:class:`RankGroups` of weighted cases sorted ascending within segments (``seg`` non-decreasing).
 
-    Scores .1 .3 .8 .9 of labels 0 1 0 1: the groups .3 (one negative below) and .9 (one positive and two
-    negatives below); h_measure([1, 0, 1, 0], [.9, .8, .3, .1], severity_ratio=1) is 0.5.
+    Each group's sums, and the sums below it within its segment, add non-negative weights in increasing score
+    order (no subtraction): a group of weight 0 weighs exactly 0, and the segment's lowest group has exactly 0
+    below it.
 
-    >>> g = RankGroups(np.array([0, 0]), np.array([1, 1]), np.array([0, 0]), np.array([0, 1]), np.array([1, 2]),
-    ...                np.array([1, 3]), np.array([2, 4]), np.array([2]), np.array([2]))
-    >>> h_of_groups(g, 2.0, 2.0).round(12).tolist()
-    [0.5]
+    >>> g = weighted_groups(np.array([0.1, 0.3, 0.3, 0.9]), np.array([False, True, False, True]), np.zeros(4, int),
+    ...                     1, np.array([1.0, 0.5, 2.0, 0.25]))
+    >>> g.pos.tolist(), g.neg.tolist(), g.below_neg.tolist(), g.n_pos.tolist(), g.n_neg.tolist()
+    ([0.5, 0.25], [2.0, 0.0], [1.0, 3.0], [0.75], [3.0])
     """
+    n = scores.size
+    start = _starts(scores)
+    start[1:] |= seg[1:] != seg[:-1]
+    first = np.flatnonzero(start)
+    pos_g = np.add.reduceat(np.where(positive, weights, 0.0), first)
+    neg_g = np.add.reduceat(np.where(positive, 0.0, weights), first)
+    seg_g = seg[first]
+    n_pos = np.bincount(seg_g, weights=pos_g, minlength=n_seg)
+    n_neg = np.bincount(seg_g, weights=neg_g, minlength=n_seg)
+    # the sums below each group within its segment, from the segment's first group on (no cross-segment offsets)
+    new_seg = np.r_[True, seg_g[1:] != seg_g[:-1]]
+    below_pos, below_neg = _within_segments(pos_g, new_seg), _within_segments(neg_g, new_seg)
+    hit = pos_g > 0
+    end = np.append(first[1:], n)
+    return RankGroups(
+        seg_g[hit], pos_g[hit], neg_g[hit], below_pos[hit], below_neg[hit], first[hit], end[hit], n_pos, n_neg
+    )
+
+
+def _within_segments(v: np.ndarray, new_seg: np.ndarray) -> np.ndarray:
+    """``Σ`` of the earlier values of each one's segment (segments start where ``new_seg``)."""
+    out = np.zeros_like(v)
+    heads = np.flatnonzero(new_seg)
+    for lo, hi in zip(heads.tolist(), [*heads[1:].tolist(), v.size], strict=True):
+        np.cumsum(v[lo : hi - 1], out=out[lo + 1 : hi])
+    return out
+
+
+def _starts(scores: np.ndarray) -> np.ndarray:
+    """Whether each of sorted scores starts a group of equal scores."""
+    start = np.empty(scores.size, dtype=bool)
+    start[:1] = True
+    np.not_equal(scores[1:], scores[:-1], out=start[1:])
+    return start
+
+
+def _points(g: RankGroups) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ROC points (FP, TP) that may be hull vertices, each segment laid out as [origin, the points after its
+    groups from the highest score down, its end (N, P)]."""
     k = g.n_pos.size
     m = g.seg.size
     count = np.bincount(g.seg, minlength=k)
     begin = np.cumsum(count) - count
-    # each segment laid out as [origin, its groups from the highest score down, its end]
     first = begin[g.seg]
     dest = first + (first + count[g.seg] - 1 - np.arange(m)) + 2 * g.seg + 1
     dtype = np.result_type(g.n_pos, g.n_neg, g.below_pos, g.below_neg)
@@ -77,7 +123,26 @@ def h_of_groups(g: RankGroups, a: float, b: float) -> np.ndarray:
     origin, end = begin + 2 * segments, begin + count + 2 * segments + 1
     seg[origin] = seg[end] = segments
     x[end], y[end] = g.n_neg, g.n_pos
-    return segment_h(x, y, seg, g.n_pos, g.n_neg, a, b)
+    return x, y, seg
+
+
+def losses_of_groups(g: RankGroups, a: float, b: float) -> tuple[np.ndarray, np.ndarray]:
+    """L and L_max of each segment under the Beta(a, b) prior (:func:`apples._kernels.hmeasure.segment_losses`)."""
+    return segment_losses(*_points(g), g.n_pos, g.n_neg, a, b)
+
+
+def h_of_groups(g: RankGroups, a: float, b: float) -> np.ndarray:
+    """H of each segment under the Beta(a, b) prior, from its origin, its end and the points after its groups.
+
+    Scores .1 .3 .8 .9 of labels 0 1 0 1: the groups .3 (one negative below) and .9 (one positive and two
+    negatives below); h_measure([1, 0, 1, 0], [.9, .8, .3, .1], severity_ratio=1) is 0.5.
+
+    >>> g = RankGroups(np.array([0, 0]), np.array([1, 1]), np.array([0, 0]), np.array([0, 1]), np.array([1, 2]),
+    ...                np.array([1, 3]), np.array([2, 4]), np.array([2]), np.array([2]))
+    >>> h_of_groups(g, 2.0, 2.0).round(12).tolist()
+    [0.5]
+    """
+    return h_of_loss_arrays(*losses_of_groups(g, a, b))
 
 
 def _exclusive_cumsum(v: np.ndarray) -> np.ndarray:
