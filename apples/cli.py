@@ -15,7 +15,8 @@ file, a column name used twice in the header, a row with more fields than the he
 line; a trailing separator on every row is read as the empty field it is), a missing column (named,
 with the columns there are), a single fold, truth and predictions of different types, missing or
 non-numeric scores or weights, integer scores beyond 64 bits, one score column for labels that are
-not binary, a positive label that is not in the data, an unknown measure, models that do not pair. A fold with one class is reported under the policy
+not binary, a positive label that is not in the data, an unknown measure, models that do not pair. A fold with
+one class is reported under the policy
 of :func:`apples.report`, not refused; the report's warnings are printed with it. Output cut short by
 its reader (``apples report ... | head``) ends quietly with exit code 1.
 """
@@ -66,7 +67,7 @@ example:
   apples report predictions.csv --truth y --fold fold --pred y_pred --confidence 0.95   (intervals too)
   apples report iris.csv --truth y --fold fold --pred y_pred --labels a b c --train-frequencies a=0.5 b=0.3 c=0.2
   apples report predictions.csv --truth y --fold fold --pred y_pred --beta 2 --stratified --cv-seed 42 --format latex
-  apples report predictions.csv --truth y --fold fold --pred y_pred --score p --measures f_measure mcc log_loss --eps auto
+  apples report predictions.csv --truth y --fold fold --pred y_pred --score p --measures mcc log_loss --eps auto
 
 The positive label defaults to 1 for 0/1 labels; give --pos-label otherwise. A binary --score column is the
 positive label's score (higher = more likely that label); one that ranks the other way is warned about.
@@ -77,7 +78,7 @@ _COMPARE_EXAMPLES = """\
 example:
   apples compare runs.csv --model model --truth y --fold fold --repeat repeat --pred y_pred --score score
   apples compare runs.csv --model model --truth y --fold fold --case id --pred y_pred --measures f_measure accuracy
-  apples compare runs.csv --model model --truth y --fold fold --pred y_pred --score s --measures roc_auc:merge --weight w
+  apples compare runs.csv --model model --truth y --fold fold --pred y --score s --measures roc_auc:merge --weight w
 
 Each model's rows are sorted by repeat, fold and case (--case; without it, their order in the file within each
 fold), and must then hold the same repeats, folds, cases and true labels as the first model, row for row.

@@ -1877,6 +1877,7 @@ def _cmp_reports():
     models = _cmp_models()
     return {d: {m: apples.report(p) for m, p in models.items()} for d in ("d0", "d1")}
 
+
 # ---- confusion-matrix measures and multi-class scoring rules (metrics/agreement.py, metrics/scoring_rules.py) ----
 #: Weights aligned with YM (dyadic: exact in float32).
 _WM = (1.0, 0.5, 2.0, 1.0, 0.25, 1.0, 0.75, 1.5)
@@ -1991,7 +1992,6 @@ REGISTRY.update(
             note="X and the splitter go to scikit-learn as given; the weights' routing to fit is checked by "
             "tests/cv/test_sklearn_sample_weight.py",
         ),
-
         "matthews_corrcoef": Entry(_agreement(), _AGREEMENT_ARGS, relabel=MC_MAP),
         "balanced_accuracy": Entry(_agreement(), _AGREEMENT_ARGS, relabel=MC_MAP),
         "cohen_kappa": Entry(_agreement(), _AGREEMENT_ARGS, relabel=MC_MAP),

@@ -35,6 +35,7 @@ __all__ = [
     "matthews_corrcoef",
     "multilabel_totals",
     "pooled",
+    "scaled_totals",
     "subset_accuracy",
 ]
 
@@ -119,15 +120,14 @@ def multilabel_totals(fold: np.ndarray, truth: np.ndarray, pred: np.ndarray, n_f
 def pooled(t: LabelTotals) -> LabelTotals:
     """The totals summed over the folds (the first axis), one fold after another (the same bits on every CPU)."""
 
-    def total(a: np.ndarray | None) -> np.ndarray | None:
-        if a is None:
-            return None
+    def total(a: np.ndarray) -> np.ndarray:
         out = a[0].copy()
         for j in range(1, a.shape[0]):
             out += a[j]
         return out
 
-    return LabelTotals(*(total(a) for a in t))  # type: ignore[arg-type]
+    exact = None if t.exact is None else total(t.exact)
+    return LabelTotals(total(t.tp), total(t.fp), total(t.fn), total(t.n), exact)
 
 
 def leave_one_fold_out(t: LabelTotals) -> LabelTotals:
@@ -136,17 +136,50 @@ def leave_one_fold_out(t: LabelTotals) -> LabelTotals:
     Integer totals are exact; weighted ones are a difference of float sums, exact to rounding.
     """
     total = pooled(t)
-    return LabelTotals(*(None if a is None else s[None, ...] - a for a, s in zip(t, total, strict=True)))  # type: ignore[operator]
+    exact = None if t.exact is None or total.exact is None else total.exact[None, ...] - t.exact
+    return LabelTotals(total.tp[None] - t.tp, total.fp[None] - t.fp, total.fn[None] - t.fn, total.n[None] - t.n, exact)
 
 
 # -- measures of the totals ------------------------------------------------------------------------------------
+def scaled_totals(t: LabelTotals) -> LabelTotals:
+    """The totals as float64, each table multiplied by ``2**-e`` with ``e`` the binary exponent of its size ``n``.
+
+    Exact (a power of two), so every measure is unchanged, and no sum or product of the scaled totals can
+    overflow or underflow, whether they are counts up to 2**53 or sums of weights near 1e308 or 5e-324. A table of
+    size 0 stays 0.
+
+    >>> s = scaled_totals(LabelTotals(np.array([3, 1]), np.array([1, 0]), np.array([0, 1]), np.array(6)))
+    >>> s.tp.tolist(), s.n.tolist()
+    ([0.375, 0.125], 0.75)
+    """
+    n = np.asarray(t.n, dtype=np.float64)
+    exponent = np.frexp(n)[1]  # 0 for a table of size 0
+
+    def scale(a: np.ndarray, labels: bool) -> np.ndarray:
+        e = exponent[..., None] if labels else exponent
+        return np.ldexp(np.asarray(a, dtype=np.float64), -e)
+
+    exact = None if t.exact is None else scale(t.exact, False)
+    return LabelTotals(scale(t.tp, True), scale(t.fp, True), scale(t.fn, True), scale(n, False), exact)
+
+
+def _sum_of_others(v: np.ndarray) -> np.ndarray:
+    """``Σ_{j≠k} v_j`` for each k on the last axis: a sum of the other terms (no subtraction) for up to 256
+    labels, the total minus the term beyond (where a q × q sum would cost more than the data)."""
+    q = v.shape[-1]
+    if q <= 256:
+        return np.einsum("...j,kj->...k", v, 1.0 - np.eye(q))
+    return v.sum(axis=-1, keepdims=True) - v
+
+
 def accuracy(t: LabelTotals) -> np.ndarray:
     """Single-label accuracy, ΣTP / n; NaN where n = 0 (a fold whose weights are all 0).
 
     >>> float(accuracy(LabelTotals(np.array([3, 2]), np.array([1, 0]), np.array([0, 1]), np.array(6))))
     0.8333333333333334
     """
-    return ratio(t.tp.sum(axis=-1), t.n)
+    s = scaled_totals(t)
+    return ratio(s.tp.sum(axis=-1), s.n)
 
 
 def balanced_accuracy(t: LabelTotals) -> np.ndarray:
@@ -157,47 +190,58 @@ def balanced_accuracy(t: LabelTotals) -> np.ndarray:
     >>> float(balanced_accuracy(LabelTotals(np.array([3, 2]), np.array([1, 0]), np.array([0, 1]), np.array(6))))
     0.8333333333333333
     """
-    recall = ratio(t.tp, t.true)
+    s = scaled_totals(t)
+    recall = ratio(s.tp, s.true)
     present = ~np.isnan(recall)
     return ratio(np.where(present, recall, 0.0).sum(axis=-1), present.sum(axis=-1))
 
 
-def _shares(t: LabelTotals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Correct share, predicted and true shares per label: the totals over n (NaN where n = 0)."""
-    n = np.asarray(t.n, dtype=float)[..., None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scale = np.where(n > 0, 1.0 / np.where(n > 0, n, 1.0), np.nan)
-    correct = t.tp.sum(axis=-1) * scale[..., 0]
-    return correct, t.predicted * scale, t.true * scale
-
-
 def matthews_corrcoef(t: LabelTotals) -> np.ndarray:
-    """Matthews' correlation coefficient (Matthews 1975), for q > 2 labels Gorodkin's (2004) R_K:
+    """Matthews' correlation coefficient (Matthews 1975), for q > 2 labels Gorodkin's (2004, eq. 8) R_K:
 
-    ``(c − Σ p_k t_k) / √((1 − Σ p_k²)(1 − Σ t_k²))`` with c the correct share and p_k, t_k the shares of cases
-    predicted as and belonging to label k (scikit-learn's ``matthews_corrcoef``). 0/0 (NaN) when every case is
-    predicted as one label, or belongs to one (scikit-learn returns 0 there).
+    ``(n·c − Σ_k t_k p_k) / √((n² − Σ_k p_k²)(n² − Σ_k t_k²))`` with n the total, c the correct cases, t_k and
+    p_k the cases of label k and those predicted as it (scikit-learn's ``matthews_corrcoef``). 0/0 (NaN) where
+    every case is predicted as one label, or belongs to one (scikit-learn returns 0 there).
+
+    The numerator is ``Σ_k (TP_k·TN_k − FP_k·FN_k)`` over the labels' one-vs-rest tables (equal to it term by
+    term): two products of counts subtracted, as in Matthews' binary form, not two numbers of order n² (a table
+    of 2**53 − 8 true negatives keeps every digit); ``n² − Σ p_k² = Σ_k p_k Σ_{j≠k} p_j`` is a sum of
+    non-negative terms.
 
     >>> float(matthews_corrcoef(LabelTotals(np.array([5, 3]), np.array([1, 1]), np.array([1, 1]), np.array(10))))
     0.5833333333333334
     """
-    c, p, s = _shares(t)
-    cov = c - (p * s).sum(axis=-1)
-    with np.errstate(invalid="ignore"):
-        den = np.sqrt(np.maximum(1.0 - (p * p).sum(axis=-1), 0.0) * np.maximum(1.0 - (s * s).sum(axis=-1), 0.0))
-    return np.clip(ratio(cov, den), -1.0, 1.0)
+    s = scaled_totals(t)
+    # TN_k, the cases neither true nor predicted k: the other labels' correct cases (a sum of the other terms) and
+    # the errors between two other labels (none for two labels: an exact 0), never n minus the rest
+    misses = s.fn.sum(axis=-1, keepdims=True)
+    tn = _sum_of_others(s.tp) + np.maximum(misses - s.fp - s.fn, 0.0)
+    cov = np.sum(s.tp * tn - s.fp * s.fn, axis=-1)
+    p, r = s.predicted, s.true
+    cov_pp = np.einsum("...k,...k->...", p, _sum_of_others(p))
+    cov_tt = np.einsum("...k,...k->...", r, _sum_of_others(r))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # a constant margin is exactly 0 here (a sum of non-negative terms): 0/0 whatever the numerator's rounding
+        return np.asarray(np.where((cov_pp > 0) & (cov_tt > 0), cov / np.sqrt(cov_pp * cov_tt), np.nan))
 
 
 def cohen_kappa(t: LabelTotals) -> np.ndarray:
-    """Cohen's (1960) kappa, ``(p_o − p_e) / (1 − p_e)`` with p_e = Σ p_k t_k the agreement expected by chance
-    (scikit-learn's ``cohen_kappa_score``, unweighted); NaN where p_e = 1 (one label predicted and true).
+    """Cohen's (1960) kappa, ``(p_o − p_e) / (1 − p_e)`` with p_e = Σ t_k p_k / n² the agreement expected by
+    chance (scikit-learn's ``cohen_kappa_score``, unweighted); NaN where p_e = 1 (one label predicted and true).
+
+    Computed as ``1 − (1 − p_o)/(1 − p_e)`` with ``1 − p_o`` the wrong cases' share (ΣFN / n) and
+    ``1 − p_e = Σ_k t_k Σ_{j≠k} p_j / n²``: both sums of non-negative terms.
 
     >>> float(cohen_kappa(LabelTotals(np.array([5, 3]), np.array([1, 1]), np.array([1, 1]), np.array(10))))
-    0.5833333333333334
+    0.5833333333333333
     """
-    c, p, s = _shares(t)
-    expected = (p * s).sum(axis=-1)
-    return ratio(c - expected, 1.0 - expected)
+    s = scaled_totals(t)
+    disagree = s.fn.sum(axis=-1)
+    off = np.einsum("...k,...k->...", s.true, _sum_of_others(s.predicted))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        observed = disagree / s.n
+        expected = off / (s.n * s.n)
+        return np.asarray(np.where(expected > 0, 1.0 - observed / expected, np.nan))
 
 
 def subset_accuracy(t: LabelTotals) -> np.ndarray:

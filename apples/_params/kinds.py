@@ -21,6 +21,7 @@ kind                accepts                                                   be
 ``Integer(...)``    an integer in a range (not bool, not 3.0)                 int
 ``COUNT``           a non-negative integer up to 2**53                        int
 ``SEED``            a non-negative integer or a numpy Generator               the value
+``STATED_SEED``     a non-negative integer (a seed a report states)           int
 ``CONFIDENCE``      a real strictly between 0 and 1                           float
 ``FLAG``            True or False                                             bool
 ``Options(...)``    one of the listed strings                                 the string
@@ -72,6 +73,7 @@ __all__ = [
     "REPEAT_IDS",
     "SCORES",
     "SEED",
+    "STATED_SEED",
     "Frame",
     "Instance",
     "Integer",
@@ -223,6 +225,18 @@ class _Seed(Kind):
         return check_seed(name, value)
 
 
+class _StatedSeed(Kind):
+    what = "the non-negative integer seed a splitter was given (random_state=)"
+
+    def check(self, name: str, value: object) -> int:
+        if isinstance(value, np.random.Generator):
+            raise TypeError(
+                f"{name} must be {self.what}: a numpy Generator has no number a methods section can state; give the "
+                "integer the Generator was made from"
+            )
+        return check_seed(name, value)
+
+
 class _Flag(Kind):
     what = "True or False"
 
@@ -328,6 +342,8 @@ LABEL = _Label()
 LABEL_SET = _LabelSet()
 COUNT = _Count()
 SEED = _Seed()
+#: A seed to be stated (the report's header, a methods section): an integer, never a Generator.
+STATED_SEED = _StatedSeed()
 FLAG = _Flag()
 #: The number of cases of a training or test set: a positive integer up to 2**53.
 CASES = Integer(1, MAX_EXACT_INT)

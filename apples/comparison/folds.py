@@ -285,7 +285,7 @@ class _Selection(Kind):
             if parts[0] not in MEASURES or len(parts) > 3:
                 raise ValueError(f"{name}[{i}] is {v!r}: the measures are {list(MEASURES)} ({self.what})")
             m = MEASURES[parts[0]]
-            average, aggregation = (None, parts[1]) if len(parts) == 2 else (parts[1:] + [None, None])[:2]
+            average, aggregation = (None, parts[1]) if len(parts) == 2 else [*parts[1:], None, None][:2]
             if aggregation is not None and aggregation not in [a.key for a in m.aggregations]:
                 raise ValueError(
                     f"{name}[{i}] asks for aggregation {aggregation!r} of {m.key}, which has "
@@ -364,7 +364,8 @@ def _choices(
         out, left = [], []
         for key, average, aggregation in COMPARE_MEASURES[first.task]:
             m = MEASURES[key]
-            why = next((f"{_param(i)}: {w}" for i, p in enumerate(models) if (w := _usable(m, p))), None)
+            reasons = [f"{_param(i)}: {w}" for i, p in enumerate(models) if (w := _usable(m, p))]
+            why = reasons[0] if reasons else None
             if why is None:
                 out.append(_Choice(m, average, aggregation))
             elif any(_usable(m, p) is None for p in models):
@@ -373,25 +374,28 @@ def _choices(
             raise ParameterValueError("these predictions allow no measure of compare", param="measures")
         return out, left
 
-    out = []
+    chosen: list[_Choice] = []
     for m, average, aggregation in selection:
         for i, p in enumerate(models):
-            why = _usable(m, p)
-            if why:
+            problem = _usable(m, p)
+            if problem:
                 where = "" if i == 0 else f"; {_param(i)} has none"
-                raise ParameterValueError(f"measures: {why}{where}", param="measures" if i == 0 else _param(i))
+                raise ParameterValueError(f"measures: {problem}{where}", param="measures" if i == 0 else _param(i))
         if first.task == "binary" or not m.averages:
             if average:
-                raise ParameterValueError(f"measures: {m.key} has no label average here (got {average!r})", "measures")
-            average = ""
+                raise ParameterValueError(
+                    f"measures: {m.key} has no label average here (got {average!r})", param="measures"
+                )
+            chosen_average = ""
         else:
             allowed = [a for a in m.averages if a != "lfb_train" or train]
-            average = average or ("macro" if "macro" in allowed else allowed[0])
-            if average not in allowed:
-                raise ParameterValueError(f"measures: {m.key} has the averages {allowed}, not {average!r}", "measures")
-        aggregation = aggregation or m.recommended or m.aggregations[0].key
-        out.append(_Choice(m, average, aggregation))
-    return out, []
+            chosen_average = average or ("macro" if "macro" in allowed else allowed[0])
+            if chosen_average not in allowed:
+                raise ParameterValueError(
+                    f"measures: {m.key} has the averages {allowed}, not {chosen_average!r}", param="measures"
+                )
+        chosen.append(_Choice(m, chosen_average, aggregation or m.recommended or m.aggregations[0].key))
+    return chosen, []
 
 
 _FREQUENCIES = MappingOf(Real(0.0, 1.0), what="a mapping label -> training-set relative frequency")
@@ -546,12 +550,12 @@ def compare(
     sizes: tuple[float, float] | None = None
     for c in chosen:
         estimates = []
-        for p, t in zip(models, tables, strict=True):
+        for p, tab in zip(models, tables, strict=True):
             ctx = Context(p.task, train, p.n_cases)
             if c.measure.family == "predictions":
                 y = p.y_pred if c.measure.needs == "y_pred" else p.y_score
                 ctx = ctx._replace(y_true=p.y_true, y=y, sample_weight=p.sample_weight)
-            estimates.append(estimate(c.measure, t, c.aggregation, c.average, ctx))
+            estimates.append(estimate(c.measure, tab, c.aggregation, c.average, ctx))
         n_train, n_test = estimates[0].n_train, estimates[0].n_test
         if n_train is None:
             raise ParameterValueError(
@@ -566,7 +570,7 @@ def compare(
             d = _paired(estimates[i], estimates[j])
             folds_of_rows.append(d)
             tests.append(corrected_t_test(d, confidence, n_train=n_train, n_test=n_test))
-        raw = np.array([t.p_value for t in tests])
+        raw = np.array([test.p_value for test in tests])
         p_holm = holm_adjust(raw) if len(models) > 2 else raw
         for (i, j), t, ph in zip(pairs, tests, p_holm, strict=True):
             what = f"the {label} difference {names[i]} − {names[j]}"

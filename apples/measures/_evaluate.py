@@ -65,7 +65,8 @@ class _Repeat(NamedTuple):
 
 
 class Estimate(NamedTuple):
-    """One value of a report: a measure under one average and aggregation, over the repeats, with its interval's basis."""
+    """One value of a report: a measure under one average and aggregation, over the repeats, and its interval's
+    basis."""
 
     quantity: str
     average: str
@@ -285,9 +286,11 @@ def _rows_measure(m: Measure, tab: RepeatTables, agg: Aggregation, average: str,
     rows = np.arange(len(ctx.y_true))[tab.rows]
     fn: Callable[..., Any] = m.kernel
 
+    y_true, y, weights = ctx.y_true, ctx.y, ctx.sample_weight
+
     def call(idx: np.ndarray) -> float:
-        w = None if ctx.sample_weight is None else ctx.sample_weight[idx]
-        return float(fn(ctx.y_true[idx], ctx.y[idx], w))
+        w = None if weights is None else weights[idx]
+        return float(fn(y_true[idx], y[idx], w))
 
     k = tab.fold_ids.size
     if agg.kind == "avg":

@@ -21,23 +21,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from apples._kernels.ranking import FoldRanking, fold_ranking
-from apples._kernels.scoring_rules import case_brier, case_log_loss
+from apples._kernels.ranking import FoldRanking, fold_ranking, scaled_weights
+from apples._kernels.scoring_rules import FoldScoringSums, fold_scoring_sums
 from apples._kernels.totals import LabelTotals, label_totals, multilabel_totals
 from apples._params import ParameterValueError
 from apples.cv.predictions import CVPredictions
 from apples.measures.record import Measure
 
 __all__: list[str] = []  # private: the engine of apples.reporting and apples.comparison
-
-
-class ScoringSums(NamedTuple):
-    """Per-fold sums of a proper scoring rule's case losses (each case times its weight), and the folds' weights."""
-
-    log_loss: np.ndarray  #: (k,), +inf in a fold where some case of weight > 0 has probability 0 for its true label
-    brier: np.ndarray  #: (k,)
-    weight: np.ndarray  #: (k,) the folds' total weights (their sizes without weights)
-    n_infinite: np.ndarray  #: (k,) cases of weight > 0 whose true label got probability 0
 
 
 class RepeatTables(NamedTuple):
@@ -51,25 +42,9 @@ class RepeatTables(NamedTuple):
     totals: LabelTotals | None  #: per-label totals of each fold (weighted with weights), (k, q)
     row_totals: LabelTotals | None  #: the same counting rows, for folds' sizes and supports (None if unweighted)
     ranking: list[FoldRanking] | None  #: per label (binary: one): per-fold, merged and leave-one-fold-out values
-    scoring: ScoringSums | None  #: per-fold sums of the log loss and the Brier score
+    scoring: FoldScoringSums | None  #: per-fold sums of the log loss and the Brier score
     prediction_auc: float  #: binary: AUC of the scores for the predicted labels (NaN if undefined or not computed)
     severity_ratio: float | None = None  #: the H-measure's severity ratio r (None: no H computed)
-
-
-def scaled_weights(w: np.ndarray) -> np.ndarray:
-    """The weights times ``2**-e``, e the binary exponent of the largest: exact, and their sums neither underflow
-    (1e-300) nor overflow (1e308); every ratio of sums is unchanged.
-
-    >>> scaled_weights(np.array([1e-300, 3e-300])).tolist() == [0.25, 0.75]
-    False
-    >>> r = scaled_weights(np.array([1e-300, 3e-300])); float(r[1] / r[0])
-    3.0
-    """
-    top = float(np.max(w)) if w.size else 0.0
-    if top == 0.0 or not np.isfinite(top):
-        return w
-    _, e = np.frexp(top)
-    return np.ldexp(w, -int(e))
 
 
 def train_weights(p: CVPredictions, train: Mapping[Hashable, float] | None) -> np.ndarray | None:
@@ -113,27 +88,12 @@ def are_probabilities(scores: np.ndarray | None, task: str) -> bool:
     return False
 
 
-def _scoring_sums(
-    y: np.ndarray, p: np.ndarray, fold: np.ndarray, k: int, w: np.ndarray | None, eps: float | str | None
-) -> ScoringSums:
-    """Per-fold sums of the binary log loss and Brier score (``y`` 0/1, ``p`` the positive label's probability);
-    ``eps`` clips the probabilities of the log loss to [eps, 1 − eps] ("auto": the machine epsilon of p's dtype)."""
-    weight = np.bincount(fold, weights=w, minlength=k).astype(float)
-    if eps is not None:
-        e = float(np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps) if eps == "auto" else float(eps)
-        losses = case_log_loss(y, np.clip(p, e, 1.0 - e))
-    else:
-        losses = case_log_loss(y, p)
-    infinite = np.isinf(losses) if w is None else np.isinf(losses) & (w > 0)
-    with np.errstate(invalid="ignore"):  # 0 × inf: a case of weight 0 adds nothing
-        ll = losses if w is None else np.where(w > 0, w * losses, 0.0)
-    br = case_brier(y, p) if w is None else w * case_brier(y, p)
-    return ScoringSums(
-        np.bincount(fold, weights=ll, minlength=k),
-        np.bincount(fold, weights=br, minlength=k),
-        weight,
-        np.bincount(fold, weights=infinite, minlength=k).astype(np.int64),
-    )
+def _eps(eps: float | str | None, prob: np.ndarray) -> float | None:
+    """The log loss's clipping: None, a number, or "auto" (the machine epsilon of the probabilities' dtype, as
+    scikit-learn's ``log_loss`` clips)."""
+    if eps == "auto":
+        return float(np.finfo(prob.dtype if prob.dtype.kind == "f" else np.float64).eps)
+    return None if eps is None else float(eps)
 
 
 def _severity_ratio(p: CVPredictions, w: np.ndarray | None, severity_ratio: float | None) -> float:
@@ -195,11 +155,21 @@ def fold_tables(
             # rows of weight 0 are left out of the ranking, as scikit-learn's _binary_clf_curve does
             keep = slice(None) if w is None or w.all() else w > 0
             wk = None if w is None else w[keep]
-            options = {"h_prior": h_prior, "jackknife": jackknife}
             if p.task == "binary":
                 positive = truth == 1
                 other = None if p.pred_codes is None else p.pred_codes[rows][keep] == 1
-                ranking = [fold_ranking(positive[keep], s[keep], fold[keep], k, weights=wk, other=other, **options)]
+                ranking = [
+                    fold_ranking(
+                        positive[keep],
+                        s[keep],
+                        fold[keep],
+                        k,
+                        weights=wk,
+                        other=other,
+                        h_prior=h_prior,
+                        jackknife=jackknife,
+                    )
+                ]
                 prediction_auc = ranking[0].other_auc_merge
             else:
                 multi = p.task == "multilabel"
@@ -215,9 +185,10 @@ def fold_tables(
                     for j in range(q)
                 ]
         scoring = None
-        if want_scoring and p.task == "binary":
+        if want_scoring:
             assert p.y_score is not None
-            scoring = _scoring_sums(truth, np.asarray(p.y_score[rows]), fold, k, w, eps)
+            prob = np.asarray(p.y_score[rows])
+            scoring = fold_scoring_sums(truth, prob.astype(np.float64), fold, k, w, _eps(eps, prob))
         out.append(
             RepeatTables(
                 fold_ids=p.fold_ids[r],

@@ -24,8 +24,8 @@ key                         tasks               aggregations (0/0 rule)         
                             rest beyond binary)
 ``average_precision``       binary              avg (skip), merge                        avg
 ``h_measure``               binary              avg (skip), merge                        avg
-``log_loss``,               binary (with        pooled, avg (skip)                       pooled
-``brier_score``             probabilities)
+``log_loss``,               binary, multi-class pooled, avg (skip)                       pooled
+``brier_score``             (probabilities)
 ==========================  ==================  =======================================  ================
 """
 
@@ -377,7 +377,7 @@ _RECORDS = (
         name="log loss",
         family="scoring",
         kernel="log_loss",
-        tasks=("binary",),
+        tasks=("binary", "multiclass"),
         aggregations=(POOLED, AVERAGED_SKIP),
         needs="probabilities",
         range=(0.0, float("inf")),
@@ -402,7 +402,7 @@ _RECORDS = (
         name="Brier score",
         family="scoring",
         kernel="brier",
-        tasks=("binary",),
+        tasks=("binary", "multiclass"),
         aggregations=(POOLED, AVERAGED_SKIP),
         needs="probabilities",
         greater_is_better=False,

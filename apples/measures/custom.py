@@ -67,7 +67,7 @@ class _Range(Kind):
 
     def check(self, name: str, value: object) -> tuple[float, float]:
         try:
-            lo, hi = (float(v) for v in value)  # type: ignore[union-attr]
+            lo, hi = (float(v) for v in value)  # type: ignore[attr-defined]
         except (TypeError, ValueError):
             raise TypeError(f"{name} must be {self.what}, got {value!r:.80}") from None
         if math.isnan(lo) or math.isnan(hi) or not lo < hi:

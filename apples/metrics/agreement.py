@@ -1,10 +1,10 @@
 """Measures of the whole confusion matrix of predicted labels: Matthews' correlation, balanced accuracy, Cohen's kappa.
 
-Each compares the predicted labels with the true ones over every label at once, binary or multi-class, from one
-(weighted) confusion matrix (:mod:`apples._kernels.confusion_measures`), and, unlike accuracy, each corrects for
-the class proportions: Matthews' correlation (Matthews 1975) and its K-label form R_K (Gorodkin 2004) correlate
-the two labelings; balanced accuracy averages the recall of each true label (Brodersen et al. 2010); Cohen's kappa
-(Cohen 1960) is the agreement beyond the agreement of two independent labelings with the same proportions.
+Each compares the predicted labels with the true ones over every label at once, binary or multi-class, from the
+(weighted) per-label totals (:mod:`apples._kernels.totals`, the report's kernels), and, unlike accuracy, each
+corrects for the class proportions: Matthews' correlation (Matthews 1975) and its K-label form R_K (Gorodkin 2004)
+correlate the two labelings; balanced accuracy averages the recall of each true label (Brodersen et al. 2010);
+Cohen's kappa (Cohen 1960) is the agreement beyond the agreement of two independent labelings with the same proportions.
 
 None of them depends on which label is positive, nor on the labels' names or order, nor on the scale of the
 weights (a matrix multiplied by any constant gives the same values, computed without overflow: weights near
@@ -19,9 +19,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from apples._kernels import confusion_measures as cm
-from apples._kernels.counting import codes_of, confusion_by_fold
+from apples._kernels.counting import codes_of
 from apples._kernels.ranking import scaled_weights
+from apples._kernels.totals import LabelTotals, label_totals
+from apples._kernels.totals import balanced_accuracy as balanced
+from apples._kernels.totals import cohen_kappa as kappa
+from apples._kernels.totals import matthews_corrcoef as matthews
 from apples._params import (
     LABEL_SET,
     LABELS,
@@ -78,18 +81,20 @@ _KINDS = {"y_true": LABELS, "y_pred": LABELS, "labels": Nullable(LABEL_SET), "sa
 _RELATIONS = [SameLength("y_true", "y_pred", "sample_weight"), OneLabelKind("y_true", "y_pred"), _LabelsCover()]
 
 
-def _matrix(y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None) -> np.ndarray:
-    """The confusion matrix ``[true, predicted]`` over the labels found in either array (counts or weights).
+def _totals(y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None) -> LabelTotals:
+    """The per-label totals (TP, FP, FN and the size) over the labels found in either array (counts or weights),
+    the table every measure here reads (:mod:`apples._kernels.totals`, the report's kernels too).
 
-    A label of ``labels=`` absent from both adds a row and a column of zeros, which change none of the measures
-    here, so the matrix is built over the labels found.
+    A label of ``labels=`` absent from both adds zeros, which change none of the measures here, so the totals are
+    over the labels found.
     """
     t, p = np.asarray(y_true), np.asarray(y_pred)
     _, codes = codes_of(np.concatenate([t, p]))
     q = int(codes.max()) + 1
     w = None if sample_weight is None else scaled_weights(np.asarray(sample_weight))
     fold = np.zeros(t.size, dtype=np.intp)
-    return confusion_by_fold(fold, codes[: t.size], codes[t.size :], 1, q, weights=w)[0]
+    totals = label_totals(fold, codes[: t.size], codes[t.size :], 1, q, weights=w)
+    return LabelTotals(*(a[0] for a in totals[:4]))
 
 
 @declare(**_KINDS, undefined=Undefined("zero", "nan", "raise"), relations=_RELATIONS)
@@ -143,7 +148,7 @@ def matthews_corrcoef(
     >>> matthews_corrcoef(["a", "a"], ["a", "b"])   # one true label: 0/0, scikit-learn's 0
     0.0
     """
-    value = float(cm.mcc(_matrix(y_true, y_pred, sample_weight)))
+    value = float(matthews(_totals(y_true, y_pred, sample_weight)))
     return float(
         resolve(
             value,
@@ -196,7 +201,7 @@ def balanced_accuracy(
     >>> balanced_accuracy(["a", "a", "b"], ["a", "c", "b"])   # "c" is never true: (1/2 + 1) / 2
     0.75
     """
-    return float(cm.balanced_accuracy(_matrix(y_true, y_pred, sample_weight)))
+    return float(balanced(_totals(y_true, y_pred, sample_weight)))
 
 
 @declare(**_KINDS, undefined=Undefined("raise", "nan"), relations=_RELATIONS)
@@ -245,7 +250,7 @@ def cohen_kappa(
     >>> cohen_kappa(["x", "x"], ["x", "x"], undefined="nan")
     nan
     """
-    value = float(cm.cohen_kappa(_matrix(y_true, y_pred, sample_weight)))
+    value = float(kappa(_totals(y_true, y_pred, sample_weight)))
     return float(
         resolve(
             value,

@@ -102,7 +102,7 @@ def _value(path: _Path, value: object, low: float = -math.inf, high: float = mat
 
 def _bound(path: _Path, value: object) -> float:
     if value in ("inf", "-inf"):
-        return float(value)  # type: ignore[arg-type]
+        return float(str(value))
     return _number(path, value)
 
 

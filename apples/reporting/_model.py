@@ -12,6 +12,7 @@ level from the stored spreads, so a report read back from JSON computes them too
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
@@ -45,10 +46,8 @@ LAYOUT = 2
 def plain(x: object) -> Any:
     """A label or fold id as a JSON value: numpy scalars as Python, anything else not JSON as its str."""
     if hasattr(x, "item") and not isinstance(x, (str, bytes)):
-        try:
-            x = x.item()  # type: ignore[union-attr]
-        except (TypeError, ValueError):
-            pass
+        with contextlib.suppress(TypeError, ValueError):
+            x = x.item()
     if isinstance(x, bool) or x is None or isinstance(x, (int, str)):
         return x
     if isinstance(x, float):
@@ -72,7 +71,7 @@ class _ReportData(Kind):
             data = json.loads(json.dumps(value, allow_nan=False))
         except (TypeError, ValueError) as err:  # a value check_layout does not look into (an option's value)
             raise type(err)(f"{name} must hold JSON values only (the layout of CVReport.to_dict()): {err}") from None
-        return data  # type: ignore[no-any-return]
+        return dict(data)
 
 
 class _ReportJSON(Kind):
@@ -90,7 +89,7 @@ class _ReportJSON(Kind):
         except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise ValueError(f"{name} is not the JSON of CVReport.to_json(): {err}") from None
         check_layout(data, name)
-        return data  # type: ignore[no-any-return]
+        return dict(data)
 
 
 _QUANTITY = Instance(str, hint="a measure key, as in report.to_frame(readable=False)", what="a measure key (str)")

@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from apples._kernels.labels import van_asch_tn
+from apples._kernels.ranking import scaled_weights
 from apples._params import (
     CONFIDENCE,
     FLAG,
-    Integer,
+    STATED_SEED,
     Kind,
     MappingOf,
     Nullable,
@@ -34,7 +35,7 @@ from apples._params import (
 from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
 from apples.measures import MEASURES, Measure
 from apples.measures._evaluate import Context, Estimate, estimate, spread
-from apples.measures._tables import RepeatTables, are_probabilities, fold_tables, scaled_weights, train_weights
+from apples.measures._tables import RepeatTables, are_probabilities, fold_tables, train_weights
 from apples.metrics.hmeasure import SEVERITY_RATIO
 from apples.reporting._guidance import gap_warnings, guidance, score_direction_warnings
 from apples.reporting._model import LAYOUT, CVReport, json_value, plain
@@ -54,10 +55,10 @@ class _Eps(Kind):
 
     def check(self, name: str, value: object) -> float | str | None:
         if value is None or value == "auto":
-            return value  # type: ignore[return-value]
+            return value
         if isinstance(value, str):
             raise ValueError(f"{name} must be None, 'auto' or a number in (0, 0.5), got {value!r}")
-        return Real(0.0, 0.5, low_inclusive=False, high_inclusive=False)(name, value)  # type: ignore[no-any-return]
+        return float(Real(0.0, 0.5, low_inclusive=False, high_inclusive=False)(name, value))
 
 
 class _Measures(Kind):
@@ -226,14 +227,12 @@ def _per_label(p: CVPredictions, tables: list[RepeatTables]) -> list[dict[str, A
     """Per-label counts of rows summed over the repeats (multi-class and multi-label)."""
     if not tables or tables[0].totals is None:
         return []
-    tp = fp = fn = 0
-    n = 0
-    for t in tables:
-        c = t.row_totals if t.row_totals is not None else t.totals
-        assert c is not None
-        tp, fp, fn = tp + c.tp.sum(axis=0), fp + c.fp.sum(axis=0), fn + c.fn.sum(axis=0)
-        n += int(np.sum(c.n))
-    tp, fp, fn = (np.asarray(a).astype(np.int64) for a in (tp, fp, fn))
+    counted = [t.row_totals if t.row_totals is not None else t.totals for t in tables]
+    tp, fp, fn = (
+        np.sum([getattr(c, name).sum(axis=0) for c in counted if c is not None], axis=0).astype(np.int64)
+        for name in ("tp", "fp", "fn")
+    )
+    n = int(sum(np.sum(c.n) for c in counted if c is not None))
     out = []
     van_asch = van_asch_tn(tp, fp, fn) if p.task == "multilabel" else None
     for i, lab in enumerate(p.labels):
@@ -257,7 +256,7 @@ def _per_label(p: CVPredictions, tables: list[RepeatTables]) -> list[dict[str, A
     train_frequencies=Nullable(_FREQUENCIES),
     confidence=Nullable(CONFIDENCE),
     stratified=Nullable(FLAG),
-    cv_seed=Nullable(Integer(0, 2**63 - 1)),
+    cv_seed=Nullable(STATED_SEED),
 )
 def report(
     predictions: CVPredictions,
@@ -361,7 +360,7 @@ def report(
             param="predictions",
         )
     train = train_weights(p, train_frequencies)
-    chosen = _choose(p, measures, {"beta": beta, "eps": eps, "severity_ratio": severity_ratio})
+    chosen = _choose(p, measures, {"beta": beta, "eps": eps, "severity_ratio": severity_ratio})  # type: ignore[arg-type]
     by_key = {m.key: m for m in chosen}
     tables = fold_tables(p, chosen, severity_ratio=severity_ratio, eps=eps)
     repeated = p.repeats is not None

@@ -270,7 +270,7 @@ def test_weights_at_the_ends_of_the_float_range_give_the_values_of_the_same_rela
 
 @pytest.mark.parametrize("dtype", ["bool", "object"])
 def test_numeric_weights_of_bool_or_object_dtype_are_cast_as_scikit_learn_casts_them(dtype: str) -> None:
-    y, yp, s, f = _binary(7)
+    y, yp, _s, f = _binary(7)
     w = (np.arange(y.size) % 3 > 0) if dtype == "bool" else np.array([1, 2.5, 3] * (y.size // 3), dtype=object)
     r = apples.report(CVPredictions(y, folds=f, y_pred=yp, sample_weight=w), measures=["f_measure"])
     assert r.value("f_measure", "tp_fp") == pytest.approx(

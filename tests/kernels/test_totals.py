@@ -1,4 +1,4 @@
-"""The confusion-matrix kernels against scikit-learn (a matrix is fed to it as one weighted case per cell) and
+"""The per-label-totals kernels (apples._kernels.totals: accuracy, MCC, balanced accuracy, kappa) against scikit-learn
 against the formulas in exact rational arithmetic, their 0/0 cases worked out by hand, and their invariance to the
 matrix's scale from 5e-324 to 1e308 and to counts up to 2**53."""
 
@@ -14,9 +14,35 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
 
-from apples._kernels import confusion_measures as cm
+from apples._kernels import totals as tt
 
-KERNELS = {"accuracy": cm.accuracy, "mcc": cm.mcc, "balanced_accuracy": cm.balanced_accuracy, "kappa": cm.cohen_kappa}
+
+def _totals(m: np.ndarray) -> tt.LabelTotals:
+    """The per-label totals of confusion matrices ``[..., true, predicted]``: the diagonal, the off-diagonal
+    column and row sums (each a sum of cells), and the size."""
+    m = np.asarray(m, dtype=float)
+    # scaled by a power of two first (exact), as the report's weights are before they are summed
+    top = m.max(axis=(-2, -1), keepdims=True) if m.size else np.zeros((*m.shape[:-2], 1, 1))
+    m = np.ldexp(m, -np.frexp(top)[1])
+    q = m.shape[-1]
+    off = 1.0 - np.eye(q)
+    tp = np.diagonal(m, axis1=-2, axis2=-1)
+    fp = np.einsum("...ik,ik->...k", m, off)
+    fn = np.einsum("...kj,kj->...k", m, off)
+    return tt.LabelTotals(tp, fp, fn, m.sum(axis=(-2, -1)))
+
+
+def _of_matrix(kernel):
+    """The kernel as a function of confusion matrices."""
+    return lambda m: kernel(_totals(m))
+
+
+KERNELS = {
+    "accuracy": _of_matrix(tt.accuracy),
+    "mcc": _of_matrix(tt.matthews_corrcoef),
+    "balanced_accuracy": _of_matrix(tt.balanced_accuracy),
+    "kappa": _of_matrix(tt.cohen_kappa),
+}
 
 
 def _cases(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -145,16 +171,16 @@ def test_one_huge_cell_keeps_every_digit(m):
 
 def test_the_0_by_0_cases_are_nan_worked_out_by_hand():
     one_class = np.array([[7, 0], [0, 0]])
-    assert float(cm.accuracy(one_class)) == 1.0
-    assert np.isnan(cm.mcc(one_class))  # one true label and one predicted
-    assert float(cm.balanced_accuracy(one_class)) == 1.0  # the one label with true cases has recall 1
-    assert np.isnan(cm.cohen_kappa(one_class))  # p_e = 1
+    assert float(KERNELS["accuracy"](one_class)) == 1.0
+    assert np.isnan(KERNELS["mcc"](one_class))  # one true label and one predicted
+    assert float(KERNELS["balanced_accuracy"](one_class)) == 1.0  # the one label with true cases has recall 1
+    assert np.isnan(KERNELS["kappa"](one_class))  # p_e = 1
     empty = np.zeros((3, 3))
     assert all(np.isnan(f(empty)) for f in KERNELS.values())
     constant_prediction = np.array([[4, 0], [6, 0]])
-    assert np.isnan(cm.mcc(constant_prediction))
-    assert float(cm.cohen_kappa(constant_prediction)) == 0.0  # p_o = p_e = 0.4: defined, no better than chance
-    assert float(cm.balanced_accuracy(constant_prediction)) == 0.5  # recalls 1 and 0
+    assert np.isnan(KERNELS["mcc"](constant_prediction))
+    assert float(KERNELS["kappa"](constant_prediction)) == 0.0  # p_o = p_e = 0.4: defined, no better than chance
+    assert float(KERNELS["balanced_accuracy"](constant_prediction)) == 0.5  # recalls 1 and 0
 
 
 def test_no_numpy_warning_and_vectorised_over_leading_axes():
@@ -190,7 +216,7 @@ def test_counts_up_to_2_53_lose_nothing():
     num = tp * tn - fp * fn
     den2 = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
     exact = float(num / den2.sqrt()) if hasattr(den2, "sqrt") else float(num) / float(den2) ** 0.5
-    assert float(cm.mcc(m)) == pytest.approx(exact, rel=1e-12)
+    assert float(KERNELS["mcc"](m)) == pytest.approx(exact, rel=1e-12)
     for c in (1e-300, 1e290):  # 2**53 · 1e300 is beyond the float range
         for f in KERNELS.values():
             assert float(f(m * c)) == pytest.approx(float(f(m)), rel=1e-12, nan_ok=True)
@@ -198,12 +224,15 @@ def test_counts_up_to_2_53_lose_nothing():
     n = tp + fn + fp + tn
     p_o = (tp + tn) / n
     p_e = ((tp + fn) * (tp + fp) + (tn + fp) * (tn + fn)) / n**2
-    assert float(cm.cohen_kappa(m)) == pytest.approx(float((p_o - p_e) / (1 - p_e)), rel=1e-9)
+    assert float(KERNELS["kappa"](m)) == pytest.approx(float((p_o - p_e) / (1 - p_e)), rel=1e-9)
 
 
-def test_scaled_matrices_is_a_power_of_two():
-    m = np.array([[[3.0, 1e300], [0.0, 7.0]], [[0.0, 0.0], [0.0, 0.0]]])
-    s = cm.scaled_matrices(m)
-    ratio = m[0][m[0] > 0] / s[0][m[0] > 0]
+def test_scaled_totals_is_a_power_of_two():
+    t = _totals(np.array([[[3.0, 1e300], [0.0, 7.0]], [[0.0, 0.0], [0.0, 0.0]]]))
+    s = tt.scaled_totals(t)
+    ratio = (
+        np.concatenate([t.tp[0], t.fp[0]])[np.concatenate([t.tp[0], t.fp[0]]) > 0]
+        / np.concatenate([s.tp[0], s.fp[0]])[np.concatenate([t.tp[0], t.fp[0]]) > 0]
+    )
     assert np.all(ratio == ratio[0]) and np.frexp(ratio[0])[0] == 0.5  # one power of two
-    assert 0.5 <= s[0].max() < 1 and (s[1] == 0).all()
+    assert 0.5 <= s.n[0] < 1 and s.n[1] == 0 and (s.tp[1] == 0).all()
