@@ -375,26 +375,26 @@ def _choices(
         return out, left
 
     chosen: list[_Choice] = []
-    for m, average, aggregation in selection:
+    for m, asked_average, asked_aggregation in selection:
         for i, p in enumerate(models):
             problem = _usable(m, p)
             if problem:
                 where = "" if i == 0 else f"; {_param(i)} has none"
                 raise ParameterValueError(f"measures: {problem}{where}", param="measures" if i == 0 else _param(i))
         if first.task == "binary" or not m.averages:
-            if average:
+            if asked_average:
                 raise ParameterValueError(
-                    f"measures: {m.key} has no label average here (got {average!r})", param="measures"
+                    f"measures: {m.key} has no label average here (got {asked_average!r})", param="measures"
                 )
             chosen_average = ""
         else:
             allowed = [a for a in m.averages if a != "lfb_train" or train]
-            chosen_average = average or ("macro" if "macro" in allowed else allowed[0])
+            chosen_average = asked_average or ("macro" if "macro" in allowed else allowed[0])
             if chosen_average not in allowed:
                 raise ParameterValueError(
                     f"measures: {m.key} has the averages {allowed}, not {chosen_average!r}", param="measures"
                 )
-        chosen.append(_Choice(m, chosen_average, aggregation or m.recommended or m.aggregations[0].key))
+        chosen.append(_Choice(m, chosen_average, asked_aggregation or m.recommended or m.aggregations[0].key))
     return chosen, []
 
 
