@@ -94,7 +94,9 @@ SIZE = Role("size", (_params.Size, _params.Integer, type(_params.COUNT), _params
 INT = Role("int", (_params.Integer, type(_params.N_JOBS)))  #: a signed integer (a change of a count, n_jobs)
 #: an apples object: a Binormal model, CVPredictions
 MODEL = Role("model", (apples.theory.BINORMAL, apples.cv.CV_PREDICTIONS, _params.Instance))
-SEED = Role("seed", (_params.SEED,))  #: an explicit seed: a non-negative int (reproducible draws; None is not a seed)
+SEED = Role(
+    "seed", (_params.SEED, _params.STATED_SEED)
+)  #: an explicit seed: a non-negative int (reproducible draws; None is not a seed)
 
 #: Input kinds that are 1-d arrays of one value per case (lengths must agree within a call).
 CASE_ARRAYS = (LABELS, FOLD_IDS, SCORES, MULTILABEL)
@@ -1223,10 +1225,9 @@ REGISTRY: dict[str, Entry] = {
         lambda: {
             "predictions": apples.CVPredictions(list(Y), y_pred=list(P), y_score=list(S), folds=list(F), pos_label=1),
             "confidence": 0.75,
-            "n_resamples": 200,
-            "seed": 0,
+            "cv_seed": 0,
         },
-        {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True), "n_resamples": Arg(SIZE), "seed": Arg(SEED)},
+        {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True), "cv_seed": Arg(SEED, none_ok=True)},
         project=_report_dict,
     ),
     "report@intervals_multiclass": Entry(
@@ -1235,9 +1236,8 @@ REGISTRY: dict[str, Entry] = {
                 list(YM), y_pred=list(PM), folds=[0, 0, 0, 0, 1, 1, 1, 1], labels=[0, 1, 2]
             ),
             "confidence": 0.75,
-            "n_resamples": 200,
         },
-        {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True), "n_resamples": Arg(SIZE)},
+        {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True)},
         project=_report_dict,
     ),
     # ---- cv/sklearn_adapter.py ------------------------------------------------------------------

@@ -808,9 +808,13 @@ def _size_cases(key: str, entry: Entry):
 
 
 def _seed_cases(key: str, entry: Entry):
-    """Draws are reproducible only from an explicit seed: None is refused, like a str, a float or -1."""
+    """Draws are reproducible only from an explicit seed: None is refused, like a str, a float or -1 (unless None
+    means "not stated", as the report's cv_seed)."""
     for arg in _args_of(entry, SEED):
+        none_ok = entry.args[arg].none_ok
         for check, value in (("none", None), ("str", "0"), ("float", 0.5), ("negative", -1)):
+            if check == "none" and none_ok:
+                continue
             yield _reject_case(
                 key, entry, f"{check}_{arg}", lambda kw, arg=arg, value=value: _with(kw, **{arg: value}), (arg,)
             )

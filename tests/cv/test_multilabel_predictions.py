@@ -70,12 +70,15 @@ def test_fold_counts_is_binary_only():
         CVPredictions(T, folds=FOLDS, y_pred=P).fold_counts()
 
 
-def test_compare_refuses_multilabel_predictions_by_name():
-    """Its fold counts are per label: a comparison of 'accuracy' on them would be a silent wrong number."""
+def test_compare_takes_multilabel_predictions_with_multilabel_measures():
+    """Multi-label predictions are compared on the multi-label measures (never a binary 'accuracy' of label counts)."""
     import apples
 
     a = CVPredictions(T, folds=FOLDS, y_pred=P)
     b = CVPredictions(T, folds=FOLDS, y_pred=1 - P)
-    with pytest.raises(ValueError, match="multi-label") as err:
-        apples.compare(a, b)
-    assert err.value.param == "a"
+    result = apples.compare(a, b, undefined="nan")
+    assert set(result.measures) == {"mean_f:macro:pooled", "mean_f:micro:pooled", "subset_accuracy:pooled",
+                                    "hamming_loss:pooled"}  # fmt: skip
+    with pytest.raises(ValueError, match="multilabel") as err:
+        apples.compare(a, b, measures=["accuracy"])
+    assert err.value.param == "measures"

@@ -21,6 +21,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
 import apples
+from report_view import nested
 
 
 def _model():
@@ -46,7 +47,7 @@ def test_predictions_equal_cross_val_predict_and_keep_the_folds(cancer):
     np.testing.assert_allclose(p["y_score"], proba, rtol=1e-12)
     for k, (_, test) in enumerate(cv.split(X, y)):
         assert set(p.loc[p.fold == k, "case"]) == set(test)
-    r = apples.report(cvp).to_dict()
+    r = nested(apples.report(cvp))
     assert r["f_measure"]["tp_fp"] == pytest.approx(f1_score(y, p.y_pred), rel=1e-12)
     assert r["roc_auc"]["merge"] == pytest.approx(roc_auc_score(y, proba), rel=1e-12)
 
@@ -64,7 +65,7 @@ def test_repeated_splitter_gives_repeats(cancer):
         np.testing.assert_array_equal(sub["case"], np.arange(len(y)))
         for k in range(3):
             assert set(sub.loc[sub.fold == k, "case"]) == set(splits[3 * r + k][1])
-    d = apples.report(cvp).to_dict()
+    d = nested(apples.report(cvp))
     per_repeat = [f1_score(p.y_true[p.repeat == r], p.y_pred[p.repeat == r]) for r in (0, 1)]
     assert d["f_measure"]["tp_fp"] == pytest.approx(np.mean(per_repeat), rel=1e-12)
 
@@ -88,7 +89,7 @@ def test_multiclass_scores_one_column_per_label():
     assert cvp.task == "multiclass" and cvp.labels == [0, 1, 2]
     assert list(p.columns) == ["fold", "case", "y_true", "y_pred", *cols]
     np.testing.assert_allclose(p[cols], cross_val_predict(_model(), X, y, cv=cv, method="predict_proba"), rtol=1e-12)
-    d = apples.report(cvp).to_dict()
+    d = nested(apples.report(cvp))
     assert d["mean_f"]["macro"]["pooled"] == pytest.approx(f1_score(y, p.y_pred, average="macro"), rel=1e-12)
 
 
@@ -204,7 +205,7 @@ def test_string_labels_need_pos_label_and_get_its_score(named_cancer):
     assert roc_auc_score(names == "benign", p["y_score"]) > 0.95
     # before: the score of "malignant" (the label that sorts last) with pos_label="benign": ROC AUC 0.5%
     r = apples.report(cvp)
-    d = r.to_dict()
+    d = nested(r)
     assert d["roc_auc"]["merge"] == pytest.approx(roc_auc_score(names == "benign", proba[:, 0]), rel=1e-12)
     assert d["roc_auc"]["avg"] > 0.95 and d["roc_auc"]["merge"] > 0.95
     assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(names, p.y_pred, pos_label="benign"), rel=1e-12)
@@ -217,9 +218,11 @@ def test_a_flipped_score_column_is_warned_about(named_cancer):
     p = apples.cross_val_predictions(
         _model(), X, names, cv=cv, pos_label="malignant"
     ).to_frame()  # the wrong label's score
-    d = apples.report(
-        apples.CVPredictions(p.y_true, folds=p.fold, y_pred=p.y_pred, y_score=p.y_score, pos_label="benign")
-    ).to_dict()
+    d = nested(
+        apples.report(
+            apples.CVPredictions(p.y_true, folds=p.fold, y_pred=p.y_pred, y_score=p.y_score, pos_label="benign")
+        )
+    )
     auc = roc_auc_score(names == "benign", p.y_score)
     assert auc < 0.05 and d["roc_auc"]["merge"] == pytest.approx(auc, rel=1e-12)  # the wrong number, with ...
     direction, below = d["warnings"][:2]  # ... the two warnings first
@@ -227,7 +230,7 @@ def test_a_flipped_score_column_is_warned_about(named_cancer):
     assert "other label's scores" in direction and "pos_label" in direction
     assert below.startswith("ROC AUC below 50% (avg ") and "other label's scores" in below
     # without predictions only the second can be said
-    d = apples.report(apples.CVPredictions(p.y_true, folds=p.fold, y_score=p.y_score, pos_label="benign")).to_dict()
+    d = nested(apples.report(apples.CVPredictions(p.y_true, folds=p.fold, y_score=p.y_score, pos_label="benign")))
     assert [w[:18] for w in d["warnings"]] == ["ROC AUC below 50% "]
 
 

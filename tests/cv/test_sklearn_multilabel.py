@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import apples
+from report_view import nested
 
 pytest.importorskip("sklearn")
 from sklearn import metrics
@@ -46,7 +47,7 @@ def test_predictions_and_scores_are_scikit_learns(wrapper):
 def test_report_of_a_multilabel_model_matches_scikit_learn():
     """Tolerances: ±0.5 points for a rate (CONTRIBUTING, trained values), computed by scikit-learn on the same folds."""
     est = OneVsRestClassifier(LogisticRegression(max_iter=1000))
-    d = apples.report(apples.cross_val_predictions(est, X, Y, cv=CV)).to_dict()
+    d = nested(apples.report(apples.cross_val_predictions(est, X, Y, cv=CV)))
     pred = cross_val_predict(est, X, Y, cv=CV)
     proba = cross_val_predict(est, X, Y, cv=CV, method="predict_proba")
     folds = _folds()

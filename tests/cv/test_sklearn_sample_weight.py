@@ -21,6 +21,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import apples
+from report_view import nested
 from apples import cross_val_predictions
 from apples._params import ParameterValueError
 
@@ -51,7 +52,7 @@ def test_a_plain_estimator_is_fitted_with_the_weights_and_the_report_is_weighted
     assert p.cases is not None and p.sample_weight is not None
     np.testing.assert_allclose(p.y_score, proba[p.cases], rtol=1e-9, atol=1e-12)
     assert p.sample_weight.tolist() == W[p.cases].tolist()
-    d = apples.report(p).to_dict()
+    d = nested(apples.report(p))
     assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(Y, pred, sample_weight=W), abs=0.005)
     unweighted = cross_val_predictions(est, XS, Y, cv=CV)
     assert np.abs(unweighted.y_score - p.y_score).max() > 1e-3  # the weights reached fit
@@ -83,7 +84,7 @@ def test_an_estimator_without_weights_is_fitted_unweighted_with_a_warning():
     np.testing.assert_allclose(p.y_score, ref[p.cases], rtol=1e-12)
     assert p.sample_weight is not None and p.sample_weight.tolist() == W[p.cases].tolist()
     pred = cross_val_predict(knn, X, Y, cv=CV)
-    d = apples.report(p).to_dict()
+    d = nested(apples.report(p))
     assert d["f_measure"]["tp_fp"] == pytest.approx(f1_score(Y, pred, sample_weight=W), rel=1e-12)
 
 
@@ -132,7 +133,7 @@ def test_repeated_weighted_predictions_report_the_mean_of_each_repeats_weighted_
             model = _pipe().fit(X[train], Y[train], logisticregression__sample_weight=W[train])
             pred[test] = model.predict(X[test])
         per_repeat.append(f1_score(Y, pred, sample_weight=W))
-    d = apples.report(p).to_dict()
+    d = nested(apples.report(p))
     assert d["f_measure"]["tp_fp"] == pytest.approx(np.mean(per_repeat), abs=0.005)
 
 
@@ -145,7 +146,7 @@ def test_multiclass_weighted_predictions_give_scikit_learns_weighted_macro_f():
     p = _quiet(lambda: cross_val_predictions(_pipe(), Xi, names, cv=cv, sample_weight=w))
     pred = cross_val_predict(_pipe(), Xi, names, cv=cv, params={"logisticregression__sample_weight": w})
     assert p.y_pred[np.argsort(p.cases)].tolist() == pred.tolist()
-    d = apples.report(p).to_dict()
+    d = nested(apples.report(p))
     want = f1_score(names, pred, average="macro", sample_weight=w)
     assert d["mean_f"]["macro"]["pooled"] == pytest.approx(want, abs=0.005)
 

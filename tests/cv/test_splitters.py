@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import apples
+from report_view import nested
 
 sklearn = pytest.importorskip("sklearn")
 from sklearn.base import clone  # noqa: E402
@@ -77,7 +78,7 @@ def test_every_splitter_reports_the_pooled_value_of_each_repeat_averaged(cv, des
     splits = _by_hand(cv)
     repeats = _repeats(splits, how)
     f1 = [f1_score(Y[np.concatenate([s[0] for s in r])], np.concatenate([s[1] for s in r])) for r in repeats]
-    d = apples.report(p).to_dict()
+    d = nested(apples.report(p))
     assert d["f_measure"]["tp_fp"] == pytest.approx(np.mean(f1), rel=1e-12)
     assert d["design"]["design"] == design
     assert d["design"]["n_repeats"] == len(repeats)
@@ -128,13 +129,13 @@ def test_a_single_hold_out_split():
     p = apples.cross_val_predictions(MODEL, X, Y, cv=ShuffleSplit(1, test_size=0.5, random_state=0))
     assert p.design == "hold-out"
     test, pred, _ = _by_hand(ShuffleSplit(1, test_size=0.5, random_state=0))[0]
-    assert apples.report(p).to_dict()["f_measure"]["tp_fp"] == pytest.approx(f1_score(Y[test], pred), rel=1e-12)
+    assert nested(apples.report(p))["f_measure"]["tp_fp"] == pytest.approx(f1_score(Y[test], pred), rel=1e-12)
 
 
 def test_hold_out_predictions_built_by_hand():
     p = apples.CVPredictions([1, 0, 1, 1, 0, 1], folds=[0] * 6, repeats=[0, 0, 0, 1, 1, 1], y_pred=[1, 0, 0, 1, 1, 1])
     assert p.design == "repeated hold-out"
-    d = apples.report(p).to_dict()
+    d = nested(apples.report(p))
     by_hand = (f1_score([1, 0, 1], [1, 0, 0]) + f1_score([1, 0, 1], [1, 1, 1])) / 2
     assert d["f_measure"]["tp_fp"] == pytest.approx(by_hand, rel=1e-12)
 
@@ -150,7 +151,7 @@ def test_multiclass_hold_out_splits_average_each_split_s_macro_f():
         for train, test in cv.split(X, y3, groups):
             pred = clone(MODEL).fit(X[train], y3[train]).predict(X[test])
             macro.append(f1_score(y3[test], pred, average="macro", labels=[0, 1, 2], zero_division=0))
-        d = apples.report(p).to_dict()
+        d = nested(apples.report(p))
         assert d["mean_f"]["macro"]["pooled"] == pytest.approx(np.mean(macro), rel=1e-12)
 
 
@@ -161,11 +162,11 @@ def test_the_design_survives_json_and_is_none_where_unknown():
     assert back["design"] == r.to_dict()["design"]
     plain = apples.CVPredictions([0, 1, 0, 1], folds=[0, 0, 1, 1], y_pred=[0, 1, 1, 1])
     assert plain.design_info()["n_tested"] is None and plain.design_info()["overlapping"] is None
-    assert apples.report(plain).to_dict()["design"] == {"design": "k-fold", "n_repeats": 1, "folds_per_repeat": 2}
+    assert nested(apples.report(plain))["design"] == {"design": "k-fold", "n_repeats": 1, "folds_per_repeat": 2}
 
 
 def test_a_k_fold_report_reads_the_same_with_or_without_case_ids():
     """As notebook 09 checks: the CSV the CLI reads has no case ids; every case tested once changes nothing."""
     p = apples.cross_val_predictions(MODEL, X, Y, cv=StratifiedKFold(5, shuffle=True, random_state=0))
     again = apples.CVPredictions.from_frame(p.to_frame(), y_pred="y_pred", y_score="y_score")
-    assert apples.report(p).to_dict() == apples.report(again).to_dict()
+    assert nested(apples.report(p)) == nested(apples.report(again))

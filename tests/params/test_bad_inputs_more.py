@@ -143,8 +143,7 @@ def _seeded_calls(seed):
         "report": lambda: apples.report(
             apples.CVPredictions([1, 0, 1, 0, 1, 0], y_pred=[1, 0, 0, 0, 1, 1], folds=[0, 0, 0, 1, 1, 1]),
             confidence=0.9,
-            n_resamples=100,
-            seed=seed,
+            cv_seed=seed,
         ),
         "fold_positives": lambda: apples.theory.fold_positives(
             10, n_cases=80, n_folds=8, stratified=False, n_reps=3, seed=seed

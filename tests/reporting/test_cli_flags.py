@@ -99,7 +99,7 @@ CASES = {
     "--measures": ("ok.csv", [*B, "--measures", "f_measure", "bogus"], "--measures: measures[1] is 'bogus'"),
     "--eps": ("ok.csv", [*B, "--score", "score", "--eps", "0.7"], "--eps must be"),
     "--severity-ratio": ("ok.csv", [*B, "--score", "score", "--severity-ratio", "-2"], "--severity-ratio"),
-    "--cv-seed": ("ok.csv", [*B, "--cv-seed", "-4"], "--cv-seed must be between 0 and"),
+    "--cv-seed": ("ok.csv", [*B, "--cv-seed", "-4"], "--cv-seed must be a non-negative integer"),
     "--sep": ("ok.csv", [*B, "--sep", ";;"], "--sep must be one character"),
 }
 
