@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import apples
+
 from report_view import nested
 
 pytest.importorskip("sklearn")

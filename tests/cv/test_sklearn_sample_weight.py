@@ -21,9 +21,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import apples
-from report_view import nested
 from apples import cross_val_predictions
 from apples._params import ParameterValueError
+
+from report_view import nested
 
 X_ALL, Y_ALL = load_breast_cancer(return_X_y=True)
 X, Y = X_ALL[::3], Y_ALL[::3]  # 190 cases

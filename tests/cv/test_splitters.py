@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import apples
+
 from report_view import nested
 
 sklearn = pytest.importorskip("sklearn")

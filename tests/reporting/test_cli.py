@@ -17,10 +17,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from report_view import nested
 from sklearn.metrics import f1_score, fbeta_score, roc_auc_score
 
 import apples
+
+from report_view import nested
 
 cli = importlib.import_module("apples.cli")
 # `import apples` does not import the command; keep `dir(apples)` as test_layout counts it

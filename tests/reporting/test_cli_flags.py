@@ -12,12 +12,13 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from report_view import nested
 from sklearn.metrics import f1_score, roc_auc_score
 
 import apples
 from apples._cli_columns import OPTION_OF, explain
 from apples._params import ParameterValueError
+
+from report_view import nested
 
 cli = importlib.import_module("apples.cli")
 if "cli" not in apples.__all__ and "cli" in vars(apples):  # keep `dir(apples)` as test_layout counts it

@@ -13,7 +13,6 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from report_view import nested
 from sklearn.metrics import (
     accuracy_score,
     average_precision_score,
@@ -25,6 +24,8 @@ from sklearn.metrics import (
 )
 
 import apples
+
+from report_view import nested
 
 
 def _binary_data(seed: int, n: int = 600, k: int = 5, prior: float = 0.2):

@@ -10,10 +10,11 @@ import re
 
 import numpy as np
 import pytest
-from report_view import nested
 from sklearn.metrics import f1_score, precision_score, roc_auc_score
 
 import apples
+
+from report_view import nested
 
 
 def _data(seed: int = 0, n: int = 200, k: int = 10):

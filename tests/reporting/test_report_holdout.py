@@ -3,10 +3,11 @@ the training size n_cases - n_test, and the header counts splits, cases and the 
 
 import numpy as np
 import pytest
-from report_view import nested
 from scipy import stats
 
 import apples
+
+from report_view import nested
 
 
 def _holdout(n_cases=40, n_test=10, n_splits=4, seed=0, with_n_cases=True):

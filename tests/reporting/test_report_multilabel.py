@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from report_view import nested
 
 import apples
 from apples.cv import CVPredictions
+
+from report_view import nested
 
 metrics = pytest.importorskip("sklearn.metrics")
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from report_view import nested
 from sklearn.metrics import brier_score_loss, fbeta_score, log_loss, roc_auc_score
 
 import apples
+
+from report_view import nested
 
 
 def _binary(seed: int = 0, n: int = 300, k: int = 5):

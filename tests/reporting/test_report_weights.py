@@ -6,11 +6,12 @@ import math
 
 import numpy as np
 import pytest
-from report_view import nested
 from sklearn import metrics as skm
 
 import apples
 from apples.cv import CVPredictions
+
+from report_view import nested
 
 K = 5
 
