@@ -31,6 +31,53 @@ from apples.measures.record import Measure
 __all__: list[str] = []  # private: the engine of apples.reporting and apples.comparison
 
 
+class ResultMeta(NamedTuple):
+    """What a report needs to know of a cross-validated result besides its fold tables: the task and its labels,
+    the repeats and folds, the design, what the predictions hold, the weights. :func:`meta_of` reads it off a
+    :class:`~apples.CVPredictions`; a result summarised from chunks (a file, a dask DataFrame) carries its own."""
+
+    task: str
+    labels: list
+    pos_label: Hashable | None
+    n_rows: int
+    repeat_ids: np.ndarray | None  #: None: no repeats given (one partition)
+    fold_ids: list[np.ndarray]  #: per repeat, the sorted fold ids
+    design: dict  #: as :meth:`CVPredictions.design_info` gives it
+    has_pred: bool
+    has_score: bool
+    probabilities: bool  #: the scores read as probabilities (:func:`are_probabilities`)
+    weights: tuple[float, int] | None  #: the mean weight and the rows of weight 0 (None: unweighted)
+    n_cases: int | None
+
+    @property
+    def n_repeats(self) -> int:
+        return 1 if self.repeat_ids is None else int(self.repeat_ids.size)
+
+
+def meta_of(p: CVPredictions) -> ResultMeta:
+    """The :class:`ResultMeta` of predictions held in memory."""
+    weights = None
+    if p.sample_weight is not None:
+        w = np.asarray(p.sample_weight, dtype=float)
+        # the mean, not the total: twelve weights of 1e308 sum past the float range, their mean does not
+        mean = float(np.ldexp(np.mean(scaled_weights(w)), int(np.frexp(np.max(w))[1])))
+        weights = (mean, int(np.count_nonzero(w == 0)))
+    return ResultMeta(
+        task=p.task,
+        labels=list(p.labels),
+        pos_label=p.pos_label,
+        n_rows=len(p),
+        repeat_ids=None if p.repeats is None else p.repeat_ids,
+        fold_ids=list(p.fold_ids),
+        design=p.design_info(),
+        has_pred=p.pred_codes is not None,
+        has_score=p.y_score is not None,
+        probabilities=are_probabilities(p.y_score, p.task),
+        weights=weights,
+        n_cases=p.n_cases,
+    )
+
+
 class RepeatTables(NamedTuple):
     """One repeat of a cross-validation reduced to what its measures need."""
 
@@ -38,6 +85,7 @@ class RepeatTables(NamedTuple):
     fold_codes: np.ndarray  #: each row's fold, 0..k-1
     rows: np.ndarray | slice  #: the repeat's rows in the predictions
     sizes: np.ndarray  #: rows per fold
+    true_counts: np.ndarray  #: (k, q) rows per fold and label (binary: 0 the negatives, 1 the positives)
     weights: np.ndarray | None  #: the repeat's sample weights, scaled by a power of two (None: unweighted)
     totals: LabelTotals | None  #: per-label totals of each fold (weighted with weights), (k, q)
     row_totals: LabelTotals | None  #: the same counting rows, for folds' sizes and supports (None if unweighted)
@@ -47,7 +95,7 @@ class RepeatTables(NamedTuple):
     severity_ratio: float | None = None  #: the H-measure's severity ratio r (None: no H computed)
 
 
-def train_weights(p: CVPredictions, train: Mapping[Hashable, float] | None) -> np.ndarray | None:
+def train_weights(p: CVPredictions | ResultMeta, train: Mapping[Hashable, float] | None) -> np.ndarray | None:
     """The training frequencies in label order, each label covered and summing to 1 (Van Asch eq. 10, §3.3)."""
     if train is None:
         return None
@@ -189,12 +237,17 @@ def fold_tables(
             assert p.y_score is not None
             prob = np.asarray(p.y_score[rows])
             scoring = fold_scoring_sums(truth, prob.astype(np.float64), fold, k, w, _eps(eps, prob))
+        if p.task == "multilabel":
+            true_counts = np.stack([np.bincount(fold, weights=truth[:, j], minlength=k) for j in range(q)], axis=1)
+        else:
+            true_counts = np.bincount(fold.astype(np.intp) * q + truth, minlength=k * q).reshape(k, q)
         out.append(
             RepeatTables(
                 fold_ids=p.fold_ids[r],
                 fold_codes=fold,
                 rows=rows,
                 sizes=np.bincount(fold, minlength=k),
+                true_counts=true_counts.astype(np.int64),
                 weights=w,
                 totals=totals,
                 row_totals=row_totals,

@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from apples._kernels.labels import van_asch_tn
-from apples._kernels.ranking import scaled_weights
 from apples._params import (
     CONFIDENCE,
     FLAG,
@@ -35,7 +34,7 @@ from apples._params import (
 from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
 from apples.measures import MEASURES, Measure
 from apples.measures._evaluate import Context, Estimate, estimate, spread
-from apples.measures._tables import RepeatTables, are_probabilities, fold_tables, train_weights
+from apples.measures._tables import RepeatTables, ResultMeta, fold_tables, meta_of, train_weights
 from apples.metrics.hmeasure import SEVERITY_RATIO
 from apples.reporting._guidance import gap_warnings, guidance, score_direction_warnings
 from apples.reporting._model import LAYOUT, CVReport, json_value, plain
@@ -99,29 +98,31 @@ _MULTILABEL_NOTE = (
 )
 
 
-def _usable(m: Measure, p: CVPredictions) -> str | None:
-    """Why measure ``m`` cannot be computed on ``p`` (None: it can)."""
+def _usable(m: Measure, p: ResultMeta, rows: bool) -> str | None:
+    """Why measure ``m`` cannot be computed on ``p`` (None: it can); ``rows``: the predictions' rows are at hand."""
     if p.task not in m.tasks:
         return f"{m.key} is for {', '.join(m.tasks)} tasks; these predictions are {p.task}"
-    if m.needs == "y_pred" and p.pred_codes is None:
+    if m.needs == "y_pred" and not p.has_pred:
         return f"{m.key} needs predicted labels (y_pred)"
-    if m.needs == "y_score" and p.y_score is None:
+    if m.needs == "y_score" and not p.has_score:
         return f"{m.key} needs scores (y_score)"
-    if m.needs == "probabilities" and not are_probabilities(p.y_score, p.task):
+    if m.needs == "probabilities" and not p.probabilities:
         return (
             f"{m.key} needs probabilities in y_score (in [0, 1]; multi-class: one column per label, rows summing to 1)"
         )
-    if p.sample_weight is not None and not m.weights:
+    if p.weights is not None and not m.weights:
         return f"{m.key} does not take sample weights, and these predictions are weighted (sample_weight)"
+    if m.family == "predictions" and not rows:
+        return f"{m.key} is a function of the rows, and these predictions were summarised without keeping them"
     return None
 
 
-def _choose(p: CVPredictions, measures: list[Measure] | None, options: dict[str, Any]) -> list[Measure]:
+def _choose(p: ResultMeta, measures: list[Measure] | None, options: dict[str, Any], rows: bool) -> list[Measure]:
     if measures is None:
-        chosen = [m for m in MEASURES.values() if _usable(m, p) is None]
+        chosen = [m for m in MEASURES.values() if _usable(m, p, rows) is None]
     else:
         for m in measures:
-            why = _usable(m, p)
+            why = _usable(m, p, rows)
             if why:
                 raise ParameterValueError(f"measures: {why}", param="measures")
         chosen = list(measures)
@@ -173,10 +174,10 @@ def _row(e: Estimate, m: Measure, repeated: bool) -> dict[str, Any]:
 
 
 def _folds(
-    p: CVPredictions, tables: list[RepeatTables], estimates: list[Estimate], measures: Mapping[str, Measure]
+    p: ResultMeta, tables: list[RepeatTables], estimates: list[Estimate], measures: Mapping[str, Measure]
 ) -> list[dict[str, Any]]:
     """Each fold: its id, size (rows), positives or absent labels, and the values undefined in it, by measure."""
-    repeated = p.repeats is not None
+    repeated = p.repeat_ids is not None
     first_avg: dict[str, Estimate] = {}
     for e in estimates:
         if e.fold_values is not None and e.quantity not in first_avg and not e.average:
@@ -184,12 +185,7 @@ def _folds(
     out = []
     for r, tab in enumerate(tables):
         totals = tab.row_totals if tab.row_totals is not None else tab.totals
-        truth = p.truth_codes[tab.rows]
-        positives = (
-            np.bincount(tab.fold_codes, weights=truth == 1, minlength=tab.fold_ids.size).astype(int)
-            if p.task == "binary"
-            else None
-        )
+        positives = tab.true_counts[:, 1] if p.task == "binary" else None
         for f, fold_id in enumerate(tab.fold_ids):
             undefined: list[dict[str, Any]] = []
             if p.task != "binary" and totals is not None:
@@ -211,19 +207,18 @@ def _folds(
                     undefined.append({"quantity": "roc_auc", "reason": f"{q - both} label(s) without both classes"})
             fold: dict[str, Any] = {"fold": plain(fold_id), "n": int(tab.sizes[f])}
             if repeated:
+                assert p.repeat_ids is not None
                 fold = {"repeat": plain(p.repeat_ids[r]), **fold}
             if positives is not None:
                 fold["positives"] = int(positives[f])
             else:
-                fold["absent_labels"] = (
-                    [] if totals is None else [plain(lab) for i, lab in enumerate(p.labels) if totals.true[f, i] == 0]
-                )
+                fold["absent_labels"] = [plain(lab) for i, lab in enumerate(p.labels) if tab.true_counts[f, i] == 0]
             fold["undefined"] = undefined
             out.append(fold)
     return out
 
 
-def _per_label(p: CVPredictions, tables: list[RepeatTables]) -> list[dict[str, Any]]:
+def _per_label(p: ResultMeta, tables: list[RepeatTables]) -> list[dict[str, Any]]:
     """Per-label counts of rows summed over the repeats (multi-class and multi-label)."""
     if not tables or tables[0].totals is None:
         return []
@@ -352,28 +347,30 @@ def report(
     >>> r.value("f_measure", "tp_fp"), r.value("precision", "pooled"), r.value("precision", "avg")
     (0.6666666666666666, 0.6666666666666666, 0.75)
     """
-    p = predictions
-    if p.task != "binary" and p.pred_codes is None:
+    rows = isinstance(predictions, CVPredictions)
+    p = meta_of(predictions)
+    if p.task != "binary" and not p.has_pred:
         raise ParameterValueError(
             f"a {'multi-class' if p.task == 'multiclass' else 'multi-label'} report needs y_pred (the predicted "
             f"labels; labels {p.labels[:10]})",
             param="predictions",
         )
     train = train_weights(p, train_frequencies)
-    chosen = _choose(p, measures, {"beta": beta, "eps": eps, "severity_ratio": severity_ratio})  # type: ignore[arg-type]
+    chosen = _choose(p, measures, {"beta": beta, "eps": eps, "severity_ratio": severity_ratio}, rows)  # type: ignore[arg-type]
     by_key = {m.key: m for m in chosen}
-    tables = fold_tables(p, chosen, severity_ratio=severity_ratio, eps=eps)
-    repeated = p.repeats is not None
+    tables = fold_tables(predictions, chosen, severity_ratio=severity_ratio, eps=eps)
+    repeated = p.repeat_ids is not None
     estimates: list[Estimate] = []
     for m in chosen:
         ctx = Context(p.task, train, p.n_cases)
         if m.family == "predictions":
-            y = p.y_pred if m.needs == "y_pred" else p.y_score
-            ctx = ctx._replace(y_true=p.y_true, y=y, sample_weight=p.sample_weight)
+            y = predictions.y_pred if m.needs == "y_pred" else predictions.y_score
+            ctx = ctx._replace(y_true=predictions.y_true, y=y, sample_weight=predictions.sample_weight)
         for average in _averages(m, p.task, train):
             estimates.extend(estimate(m, tables, a.key, average, ctx) for a in m.aggregations)
-    d: dict[str, Any] = {"layout": LAYOUT, "task": p.task, "n": len(p), "n_folds": max(ids.size for ids in p.fold_ids)}
-    d["design"] = _design_section(p.design_info())
+    d: dict[str, Any] = {"layout": LAYOUT, "task": p.task, "n": p.n_rows}
+    d["n_folds"] = max(ids.size for ids in p.fold_ids)
+    d["design"] = _design_section(p.design)
     if p.task == "binary":
         d["pos_label"] = plain(p.pos_label)
     else:
@@ -382,16 +379,14 @@ def report(
         d["stratified"] = bool(stratified)
     if cv_seed is not None:
         d["cv_seed"] = int(cv_seed)
-    if p.sample_weight is not None:
-        w = np.asarray(p.sample_weight, dtype=float)
-        # the mean, not the total: twelve weights of 1e308 sum past the float range, their mean does not
-        mean = float(np.ldexp(np.mean(scaled_weights(w)), int(np.frexp(np.max(w))[1])))
-        d["sample_weight"] = {"mean": mean, "n_zero": int(np.count_nonzero(w == 0))}
+    if p.weights is not None:
+        d["sample_weight"] = {"mean": p.weights[0], "n_zero": p.weights[1]}
     d["measures"] = {m.key: m.describe() for m in chosen}
     if "h_measure" in by_key and tables:
         d["measures"]["h_measure"]["options"]["severity_ratio"] = tables[0].severity_ratio
     d["values"] = [_row(e, by_key[e.quantity], repeated) for e in estimates]
     if repeated:
+        assert p.repeat_ids is not None
         d["repeats"] = {
             "n_repeats": p.n_repeats,
             "ids": [plain(v) for v in p.repeat_ids],
