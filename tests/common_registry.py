@@ -79,13 +79,15 @@ TARGET = Role("target label", (_params.LABEL,))  #: one label of the labels' kin
 LABEL_SET = Role("label set", (_params.LABEL_SET, LABEL_LIST))  #: an explicit label set (``labels=``)
 TABLE_LABEL = Role("table label", (_params.Kind,))  #: a label that must be a key of a counts_by_label table
 PREDICTIONS = Role("predictions by name", (_params.Kind,))  #: a mapping name -> 1-d predicted labels
-COUNTS = Role("counts", (apples.metrics.COUNTS,))  #: one apples.Counts
-FOLD_COUNTS = Role("fold counts", (apples.metrics.FOLD_COUNTS,))  #: a sequence of apples.Counts, one per fold
+COUNTS = Role("counts", (apples.metrics.counts.COUNTS,))  #: one apples.Counts
+FOLD_COUNTS = Role("fold counts", (apples.metrics.counts.FOLD_COUNTS,))  #: a sequence of apples.Counts, one per fold
 MULTILABEL = Role("label sets", (LABEL_DATA,))  #: a sequence of label collections (multi-label sets)
-COUNTS_BY_LABEL = Role("counts by label", (apples.metrics.COUNTS_BY_LABEL,))  #: a mapping label -> apples.Counts
-FREQUENCIES = Role("frequencies", (apples.metrics.FREQUENCIES,))  #: a mapping label -> relative frequency
-SHIFTS = Role("shifts", (apples.theory.SHIFTS,))  #: a mapping label -> signed integer change
-MOVES = Role("moves", (apples.theory.MOVES,))  #: a sequence of (source label, target label, integer delta)
+COUNTS_BY_LABEL = Role("counts by label", (apples.metrics.counts.COUNTS_BY_LABEL,))  #: a mapping label -> apples.Counts
+FREQUENCIES = Role("frequencies", (apples.metrics.averaging.FREQUENCIES,))  #: a mapping label -> relative frequency
+SHIFTS = Role("shifts", (apples.theory.prediction_cost.SHIFTS,))  #: a mapping label -> signed integer change
+MOVES = Role(
+    "moves", (apples.theory.prediction_cost.MOVES,)
+)  #: a sequence of (source label, target label, integer delta)
 COUNT_ARRAY = Role("count array", (_params.Kind,))  #: an array of non-negative integer counts (per fold, a matrix)
 #: a real parameter (beta, prior, severity_ratio, ...), scalar or array: Real, RealArray or a module's own
 REAL = Role("real", (_params.Real, _params.RealArray, _params.Kind))
@@ -93,7 +95,7 @@ REAL = Role("real", (_params.Real, _params.RealArray, _params.Kind))
 SIZE = Role("size", (_params.Size, _params.Integer, type(_params.COUNT), _params.Kind))
 INT = Role("int", (_params.Integer, type(_params.N_JOBS)))  #: a signed integer (a change of a count, n_jobs)
 #: an apples object: a Binormal model, CVPredictions
-MODEL = Role("model", (apples.theory.BINORMAL, apples.cv.CV_PREDICTIONS, _params.Instance))
+MODEL = Role("model", (apples.theory.binormal.BINORMAL, apples.cv.predictions.CV_PREDICTIONS, _params.Instance))
 SEED = Role(
     "seed", (_params.SEED, _params.STATED_SEED)
 )  #: an explicit seed: a non-negative int (reproducible draws; None is not a seed)
@@ -1326,7 +1328,7 @@ _KIND = (
     "declare; checked through the registered functions that declare it"
 )
 EXEMPT: dict[str, str] = {
-    **dict.fromkeys(["BINORMAL", "PRIOR", "F_TRUE", "N_FOLDS", "EQUAL_FOLDS", "DESIGN", "MOVES", "SHIFTS"], _KIND),
+    **dict.fromkeys(["EQUAL_FOLDS", "DESIGN"], _KIND),
     **dict.fromkeys(
         [
             "CV_F_METHODS",
@@ -1365,12 +1367,7 @@ EXEMPT: dict[str, str] = {
         _CONSTANT,
     ),
     "UndefinedMetricError": "exception type (a ValueError subclass), raised by the registered functions",
-    **dict.fromkeys(
-        ["COUNTS", "FOLD_COUNTS", "COUNTS_BY_LABEL", "BETA", "CV_PREDICTIONS", "FOLD_SCORES"],
-        "a kind of parameter (apples._params): what a declared parameter takes; tests/test_params.py",
-    ),
     "FAggregation": "a result type: the entries of F_AGGREGATIONS (a frozen dataclass of names)",
-    "FREQUENCIES": "the kind of the frequencies= parameter (an apples._params.Kind), declared by average_scores",
     "FrequenciesCover": "a relation between parameters (an apples._params.Relation), declared by average_scores",
     **dict.fromkeys(["ConfidenceInterval", "PairedComparison"], _RESULT),
     **dict.fromkeys(
@@ -1401,7 +1398,6 @@ EXEMPT: dict[str, str] = {
         _RESULT,
     ),
     **dict.fromkeys(["GTest", "ExperimentResult", "ExperimentConfig"], _RESULT),
-    "SEVERITY_RATIO": _KIND,
     **dict.fromkeys(
         ["PARKER_MEASURES", "CLASSIFIERS", "DATASETS", "PAPER_RESULTS", "REPRESENTATIONS", "WAVEFORM_NOISE_FEATURES"],
         _CONSTANT,
@@ -1675,12 +1671,6 @@ REGISTRY.update(
 EXEMPT.update(
     {
         **dict.fromkeys(["CVScoringRule", "ScoringRulesTable", "ReliabilityTable"], _RESULT),
-        **dict.fromkeys(["AXES", "PANEL_AXES"], _KIND),
-        **dict.fromkeys(
-            ["PROBABILITIES", "SAMPLE_WEIGHT"],
-            "a kind of parameter (apples._params): what a declared parameter takes; tests/metrics/"
-            "test_proper_scoring_rules.py",
-        ),
     }
 )
 
@@ -1741,7 +1731,6 @@ EXEMPT.update(
         ),
         "BayesianComparison": _RESULT,
         "COMPARE_MEASURES": _CONSTANT,
-        "SCORE_TABLE": "a kind of parameter (apples._params): the models × data sets table of apples.comparison",
         "plot_critical_difference": _PLOT,
     }
 )

@@ -41,7 +41,6 @@ if TYPE_CHECKING:
         plot_critical_difference,
     )
     from apples.comparison.ranks import (
-        SCORE_TABLE,
         FriedmanResult,
         NemenyiResult,
         WilcoxonHolmResult,
@@ -59,7 +58,6 @@ if TYPE_CHECKING:
 __all__ = [
     "COMPARE_MEASURES",
     "LOWER_IS_BETTER",
-    "SCORE_TABLE",
     "Attainability",
     "BayesianComparison",
     "BayesianSignedRank",
@@ -96,7 +94,6 @@ _SOURCES = {
     "plot_critical_difference": "apples.comparison.plots",
     "FriedmanResult": "apples.comparison.ranks",
     "NemenyiResult": "apples.comparison.ranks",
-    "SCORE_TABLE": "apples.comparison.ranks",
     "WilcoxonHolmResult": "apples.comparison.ranks",
     "friedman_test": "apples.comparison.ranks",
     "nemenyi": "apples.comparison.ranks",

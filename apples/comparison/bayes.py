@@ -52,7 +52,7 @@ from apples.comparison._bayes_text import (
     signed_rank_text,
 )
 from apples.comparison._render import LATEX_LABEL
-from apples.intervals import FOLD_SCORES
+from apples.intervals.cv_scores import FOLD_SCORES
 
 __all__ = [
     "BayesianComparison",

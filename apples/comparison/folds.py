@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from apples._kernels.comparison import corrected_t_test, holm_adjust
+from apples._kernels.comparison import corrected_t_test, correlated_t_probabilities, design_rho, holm_adjust
 from apples._params import (
     CONFIDENCE,
     FLAG,
+    Instance,
     Kind,
     MappingOf,
     Nullable,
@@ -37,7 +38,9 @@ from apples._params import (
     declare,
     resolve,
 )
-from apples.cv import CV_PREDICTIONS, CVPredictions
+from apples.comparison.bayes import BayesianComparison
+from apples.cv import CVPredictions
+from apples.cv.predictions import CV_PREDICTIONS
 from apples.measures import MEASURES, Measure
 from apples.measures._evaluate import Context, estimate
 from apples.measures._tables import are_probabilities, fold_tables, train_weights
@@ -163,6 +166,49 @@ class ModelComparison:
     holm: bool
     notes: tuple[str, ...]
     fold_differences: tuple[np.ndarray, ...] = ()
+
+    @declare(rope=Real(0.0, None), measure=Nullable(Instance(str, hint="as .measures names it", what="a str")))
+    def bayesian(self, rope: float, *, measure: str | None = None) -> tuple[BayesianComparison, ...]:
+        """The Bayesian correlated t test (Corani & Benavoli 2015; Benavoli et al. 2017 §3.1) of every row's paired
+        per-fold differences, ρ derived from the design: 1/k for k-fold cross-validation (repeated or not), and
+        n_test/(n_train + n_test) for hold-out splits.
+
+        Parameters
+        ----------
+        rope : float
+            The half-width of the region of practical equivalence, in the measure's units (0.01: one point).
+        measure : str, optional
+            Only the rows of this comparison (as :attr:`measures` names it, e.g. ``"f_measure:tp_fp"``).
+
+        Returns
+        -------
+        tuple of BayesianComparison
+            One per row of :attr:`differences` (or of that measure), in their order: P(A practically worse),
+            P(practically equivalent), P(A practically better), with the posterior; NaN probabilities where every
+            fold difference is the same (the posterior's scale is 0/0).
+        """
+        rows = list(zip(self.differences, self.fold_differences, strict=True))
+        if measure is not None:
+            if measure not in self.measures:
+                raise ParameterValueError(
+                    f"measure={measure!r}: this comparison has {list(self.measures)}", param="measure"
+                )
+            rows = [(d, f) for d, f in rows if self._label(d) == measure]
+        rho = (
+            design_rho(n_train=self.n_train, n_test=self.n_test)
+            if self.n_folds == 1
+            else design_rho(n_folds=self.n_folds)
+        )
+        out = []
+        for d, diffs in rows:
+            r = correlated_t_probabilities(diffs, rho, rope)
+            post = r.posterior
+            out.append(
+                BayesianComparison(
+                    r.p_left, r.p_rope, r.p_right, post.loc, post.scale, post.df, rho, rope, (d.model_a, d.model_b)
+                )
+            )
+        return tuple(out)
 
     def to_frame(self) -> pd.DataFrame:
         """One tidy row per measure and pair: the fields of :class:`MeasureDifference`."""

@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "SCORE_TABLE",
     "FriedmanResult",
     "NemenyiResult",
     "WilcoxonHolmResult",

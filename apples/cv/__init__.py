@@ -25,7 +25,6 @@ if TYPE_CHECKING:
         round_half_up,
     )
     from apples.cv.predictions import (
-        CV_PREDICTIONS,
         CVPredictions,
     )
     from apples.cv.ranking import (
@@ -63,7 +62,6 @@ if TYPE_CHECKING:
 __all__ = [
     "COUNT_KEYS",
     "CV_F_METHODS",
-    "CV_PREDICTIONS",
     "CV_ROC_AUC_METHODS",
     "F_AGGREGATIONS",
     "RANKING_METRICS",
@@ -109,7 +107,6 @@ _SOURCES = {
     "percent": "apples.cv.confusion",
     "round_half_up": "apples.cv.confusion",
     "CVPredictions": "apples.cv.predictions",
-    "CV_PREDICTIONS": "apples.cv.predictions",
     "CV_ROC_AUC_METHODS": "apples.cv.ranking",
     "MergeDecomposition": "apples.cv.ranking",
     "RANKING_METRICS": "apples.cv.ranking",

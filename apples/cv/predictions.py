@@ -51,7 +51,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "CV_PREDICTIONS",
     "CVPredictions",
 ]
 

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     )
     from apples.intervals.cv_scores import (
         CV_SCORE_CI_METHODS,
-        FOLD_SCORES,
         compare_cv_scores,
         cv_score_ci,
         mcnemar_test,
@@ -48,7 +47,6 @@ __all__ = [
     "COVERAGE_INTERVALS",
     "COVERAGE_MODELS",
     "CV_SCORE_CI_METHODS",
-    "FOLD_SCORES",
     "PROPORTION_METHODS",
     "ROC_AUC_CI_METHODS",
     "ConfidenceInterval",
@@ -74,7 +72,6 @@ _SOURCES = {
     "plot_coverage": "apples.intervals.coverage",
     "cv_f_measure_ci": "apples.intervals.cv_f",
     "CV_SCORE_CI_METHODS": "apples.intervals.cv_scores",
-    "FOLD_SCORES": "apples.intervals.cv_scores",
     "compare_cv_scores": "apples.intervals.cv_scores",
     "cv_score_ci": "apples.intervals.cv_scores",
     "mcnemar_test": "apples.intervals.cv_scores",

@@ -39,7 +39,6 @@ from apples.intervals.results import ConfidenceInterval, PairedComparison
 
 __all__ = [
     "CV_SCORE_CI_METHODS",
-    "FOLD_SCORES",
     "compare_cv_scores",
     "cv_score_ci",
     "mcnemar_test",

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from apples.metrics.averaging import (
         AVERAGE_POLICIES,
         AVERAGES,
-        FREQUENCIES,
         AveragedScores,
         FrequenciesCover,
         average_scores,
@@ -27,15 +26,11 @@ if TYPE_CHECKING:
         frequencies_from_counts,
     )
     from apples.metrics.counts import (
-        COUNTS,
-        COUNTS_BY_LABEL,
-        FOLD_COUNTS,
         Counts,
         fold_counts,
     )
     from apples.metrics.hmeasure import (
         H_MEASURE_PRIORS,
-        SEVERITY_RATIO,
         HMeasureResult,
         ROCHull,
         h_measure,
@@ -64,7 +59,6 @@ if TYPE_CHECKING:
         split_confusion_matrix,
     )
     from apples.metrics.precision_recall import (
-        BETA,
         accuracy,
         f_beta_weights,
         f_from_precision_recall,
@@ -81,8 +75,6 @@ if TYPE_CHECKING:
         roc_curve,
     )
     from apples.metrics.scoring_rules import (
-        PROBABILITIES,
-        SAMPLE_WEIGHT,
         brier_score,
         log_loss,
     )
@@ -102,17 +94,9 @@ if TYPE_CHECKING:
 __all__ = [
     "AVERAGES",
     "AVERAGE_POLICIES",
-    "BETA",
-    "COUNTS",
-    "COUNTS_BY_LABEL",
-    "FOLD_COUNTS",
-    "FREQUENCIES",
     "H_MEASURE_PRIORS",
     "NONE_LABEL",
     "PRECISION_AT_K_TIES",
-    "PROBABILITIES",
-    "SAMPLE_WEIGHT",
-    "SEVERITY_RATIO",
     "UNMATCHED",
     "AveragedScores",
     "Counts",
@@ -177,20 +161,15 @@ _SOURCES = {
     "AVERAGES": "apples.metrics.averaging",
     "AVERAGE_POLICIES": "apples.metrics.averaging",
     "AveragedScores": "apples.metrics.averaging",
-    "FREQUENCIES": "apples.metrics.averaging",
     "FrequenciesCover": "apples.metrics.averaging",
     "average_scores": "apples.metrics.averaging",
     "averaging_table": "apples.metrics.averaging",
     "frequencies_from_counts": "apples.metrics.averaging",
-    "COUNTS": "apples.metrics.counts",
-    "COUNTS_BY_LABEL": "apples.metrics.counts",
     "Counts": "apples.metrics.counts",
-    "FOLD_COUNTS": "apples.metrics.counts",
     "fold_counts": "apples.metrics.counts",
     "HMeasureResult": "apples.metrics.hmeasure",
     "H_MEASURE_PRIORS": "apples.metrics.hmeasure",
     "ROCHull": "apples.metrics.hmeasure",
-    "SEVERITY_RATIO": "apples.metrics.hmeasure",
     "h_measure": "apples.metrics.hmeasure",
     "h_measure_details": "apples.metrics.hmeasure",
     "h_measure_prior": "apples.metrics.hmeasure",
@@ -211,7 +190,6 @@ _SOURCES = {
     "label_frequencies": "apples.metrics.multilabel",
     "labels_from_confusion_matrix": "apples.metrics.multilabel",
     "split_confusion_matrix": "apples.metrics.multilabel",
-    "BETA": "apples.metrics.precision_recall",
     "accuracy": "apples.metrics.precision_recall",
     "f_beta_weights": "apples.metrics.precision_recall",
     "f_from_precision_recall": "apples.metrics.precision_recall",
@@ -224,8 +202,6 @@ _SOURCES = {
     "precision_at_k": "apples.metrics.ranking",
     "roc_auc": "apples.metrics.ranking",
     "roc_curve": "apples.metrics.ranking",
-    "PROBABILITIES": "apples.metrics.scoring_rules",
-    "SAMPLE_WEIGHT": "apples.metrics.scoring_rules",
     "brier_score": "apples.metrics.scoring_rules",
     "log_loss": "apples.metrics.scoring_rules",
     "KappaCurve": "apples.metrics.threshold_free",

@@ -106,7 +106,6 @@ from apples.metrics.counts import COUNTS_BY_LABEL, Counts
 __all__ = [
     "AVERAGES",
     "AVERAGE_POLICIES",
-    "FREQUENCIES",
     "AveragedScores",
     "FrequenciesCover",
     "average_scores",

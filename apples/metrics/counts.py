@@ -31,9 +31,6 @@ from apples._params import (
 )
 
 __all__ = [
-    "COUNTS",
-    "COUNTS_BY_LABEL",
-    "FOLD_COUNTS",
     "Counts",
     "fold_counts",
 ]

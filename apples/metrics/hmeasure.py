@@ -88,7 +88,6 @@ from apples.metrics.scoring_rules import MEASURED_WEIGHT
 
 __all__ = [
     "H_MEASURE_PRIORS",
-    "SEVERITY_RATIO",
     "HMeasureResult",
     "ROCHull",
     "h_measure",

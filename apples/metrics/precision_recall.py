@@ -36,7 +36,6 @@ from apples._params import Kind, Options, Policy, Undefined, check_real, declare
 from apples.metrics.counts import COUNTS, Counts
 
 __all__ = [
-    "BETA",
     "accuracy",
     "f_beta_weights",
     "f_from_precision_recall",

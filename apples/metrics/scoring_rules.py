@@ -46,8 +46,6 @@ from apples._params import (
 )
 
 __all__ = [
-    "PROBABILITIES",
-    "SAMPLE_WEIGHT",
     "brier_score",
     "log_loss",
 ]

@@ -34,9 +34,7 @@ if TYPE_CHECKING:
         plot_cv_roc,
     )
     from apples.plotting.style import (
-        AXES,
         EXPLORER_NOTE,
-        PANEL_AXES,
         decorate,
         escape_mathtext,
         explorer_mimebundle,
@@ -45,9 +43,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "AXES",
     "EXPLORER_NOTE",
-    "PANEL_AXES",
     "decorate",
     "escape_mathtext",
     "explorer_mimebundle",
@@ -63,9 +59,7 @@ _SOURCES = {
     "plot_reliability": "apples.plotting.calibration",
     "plot_cv_precision_recall": "apples.plotting.curves",
     "plot_cv_roc": "apples.plotting.curves",
-    "AXES": "apples.plotting.style",
     "EXPLORER_NOTE": "apples.plotting.style",
-    "PANEL_AXES": "apples.plotting.style",
     "decorate": "apples.plotting.style",
     "escape_mathtext": "apples.plotting.style",
     "explorer_mimebundle": "apples.plotting.style",

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # matplotlib is optional (the notebooks extra)
 def panel_grid(ax: Any, n_panels: int, what: str) -> tuple[list, Any]:
     """The Axes of a plot of ``n_panels`` panels (one per ``what``) and the figure to return (None: one panel).
 
-    ``ax`` is checked by :data:`apples.plotting.PANEL_AXES`: None (the current Axes for one panel; a new grid, at
+    ``ax`` is checked by :data:`apples.plotting.style.PANEL_AXES`: None (the current Axes for one panel; a new grid, at
     most three panels a row, in constrained layout, for several), one Axes, or a list of exactly ``n_panels`` Axes.
     """
     plt = require("matplotlib.pyplot")

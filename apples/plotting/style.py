@@ -22,9 +22,7 @@ if TYPE_CHECKING:  # matplotlib is optional (the notebooks extra)
     from matplotlib.axes import Axes
 
 __all__ = [
-    "AXES",
     "EXPLORER_NOTE",
-    "PANEL_AXES",
     "decorate",
     "escape_mathtext",
     "explorer_mimebundle",

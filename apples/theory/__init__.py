@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from apples.theory.binormal import (
-        BINORMAL,
         Binormal,
     )
     from apples.theory.cv_f_expectations import (
@@ -27,9 +26,6 @@ if TYPE_CHECKING:
     from apples.theory.fold_model import (
         DESIGN,
         EQUAL_FOLDS,
-        F_TRUE,
-        N_FOLDS,
-        PRIOR,
         SimulationDesign,
         fold_positives,
         simulation_design,
@@ -65,8 +61,6 @@ if TYPE_CHECKING:
         weight_m,
     )
     from apples.theory.prediction_cost import (
-        MOVES,
-        SHIFTS,
         label_weights,
         move_false_positives,
         precision_change,
@@ -78,17 +72,11 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "BINORMAL",
     "DESIGN",
     "EQUAL_FOLDS",
     "EXACT_METHODS",
     "FOLD_F1_AVERAGES",
     "FOLD_F1_METHODS",
-    "F_TRUE",
-    "MOVES",
-    "N_FOLDS",
-    "PRIOR",
-    "SHIFTS",
     "THRESHOLD_MEASURES",
     "VAN_ASCH_RECALL_A",
     "VAN_ASCH_RECALL_B",
@@ -134,7 +122,6 @@ __all__ = [
 
 #: The module that defines each name: imported when the name is first used.
 _SOURCES = {
-    "BINORMAL": "apples.theory.binormal",
     "Binormal": "apples.theory.binormal",
     "EXACT_METHODS": "apples.theory.cv_f_expectations",
     "exact_cv_f": "apples.theory.cv_f_expectations",
@@ -144,9 +131,6 @@ _SOURCES = {
     "f_of_tp": "apples.theory.f_surfaces",
     "DESIGN": "apples.theory.fold_model",
     "EQUAL_FOLDS": "apples.theory.fold_model",
-    "F_TRUE": "apples.theory.fold_model",
-    "N_FOLDS": "apples.theory.fold_model",
-    "PRIOR": "apples.theory.fold_model",
     "SimulationDesign": "apples.theory.fold_model",
     "fold_positives": "apples.theory.fold_model",
     "simulation_design": "apples.theory.fold_model",
@@ -176,8 +160,6 @@ _SOURCES = {
     "weight_g": "apples.theory.parker",
     "weight_i": "apples.theory.parker",
     "weight_m": "apples.theory.parker",
-    "MOVES": "apples.theory.prediction_cost",
-    "SHIFTS": "apples.theory.prediction_cost",
     "label_weights": "apples.theory.prediction_cost",
     "move_false_positives": "apples.theory.prediction_cost",
     "precision_change": "apples.theory.prediction_cost",

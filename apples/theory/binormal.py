@@ -48,7 +48,6 @@ from apples._params import (
 )
 
 __all__ = [
-    "BINORMAL",
     "Binormal",
 ]
 

@@ -44,9 +44,6 @@ from apples._params import (
 __all__ = [
     "DESIGN",
     "EQUAL_FOLDS",
-    "F_TRUE",
-    "N_FOLDS",
-    "PRIOR",
     "SimulationDesign",
     "fold_positives",
     "simulation_design",

@@ -36,8 +36,6 @@ from apples.metrics.averaging import AVERAGES, FREQUENCIES, AveragedScores, Freq
 from apples.metrics.counts import COUNTS, COUNTS_BY_LABEL, Counts
 
 __all__ = [
-    "MOVES",
-    "SHIFTS",
     "label_weights",
     "move_false_positives",
     "precision_change",

@@ -243,3 +243,30 @@ def test_the_hierarchical_test_is_not_offered_because_pystan_is_not_importable()
     assert importlib.util.find_spec("stan") is None  # baycomp.HierarchicalTest imports `stan` (pystan >= 3)
     assert "pystan" in bayes.__doc__ and "not offered" in " ".join(bayes.bayesian_signed_rank.__doc__.split())
     assert not hasattr(bayes, "bayesian_hierarchical")
+
+
+def test_a_comparison_of_predictions_gives_baycomps_correlated_t_with_rho_from_the_design():
+    """compare(...).bayesian(rope): the fold differences of a 10 × 3 repeated k-fold study, ρ = 1/10 from the design
+    (not from rounded sizes), against baycomp's CorrelatedTTest with runs=3."""
+    import baycomp
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import RepeatedStratifiedKFold
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=3, random_state=0)
+    a = apples.cross_val_predictions(make_pipeline(StandardScaler(), LogisticRegression()), X, y, cv=cv)
+    b = apples.cross_val_predictions(GaussianNB(), X, y, cv=cv)
+    c = apples.compare(a, b, measures=["accuracy:avg", "f_measure"], names=["lr", "nb"])
+    results = c.bayesian(0.01)
+    assert len(results) == 2 and all(r.rho == 0.1 and r.names == ("lr", "nb") for r in results)
+    for r, d in zip(results, c.fold_differences, strict=True):
+        right, rope, left = baycomp.CorrelatedTTest(d, np.zeros_like(d), rope=0.01, runs=3).probs()
+        np.testing.assert_allclose([r.p_left, r.p_rope, r.p_right], [left, rope, right], rtol=1e-9, atol=1e-12)
+    assert c.bayesian(0.01, measure="f_measure:tp_fp") == results[1:]
+    with pytest.raises(ValueError, match="accuracy:pooled") as err:
+        c.bayesian(0.01, measure="accuracy:pooled")
+    assert err.value.param == "measure"

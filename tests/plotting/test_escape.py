@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apples.plotting import AXES, PANEL_AXES, escape_mathtext
+from apples.plotting import escape_mathtext
+from apples.plotting.style import AXES, PANEL_AXES
 
 plt = pytest.importorskip("matplotlib.pyplot")
 matplotlib = pytest.importorskip("matplotlib")

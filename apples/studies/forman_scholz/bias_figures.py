@@ -46,7 +46,8 @@ from apples.studies.forman_scholz.simulation import (
     _sample,
     _seed_entropy,
 )
-from apples.theory import EXACT_METHODS, F_TRUE, PRIOR
+from apples.theory import EXACT_METHODS
+from apples.theory.fold_model import F_TRUE, PRIOR
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -50,7 +50,7 @@ from apples._params import (
     declare,
     exempt,
 )
-from apples.theory import N_FOLDS
+from apples.theory.fold_model import N_FOLDS
 
 __all__ = [
     "PAPER_AUC_AVG",

@@ -37,7 +37,7 @@ from apples._params import (
     resolve,
 )
 from apples.plotting import panel_axes
-from apples.theory import PRIOR
+from apples.theory.fold_model import PRIOR
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -60,7 +60,8 @@ from apples._params import (
     exempt,
 )
 from apples.cv.aggregations import F_AGGREGATIONS
-from apples.theory import DESIGN, EXACT_METHODS, F_TRUE, N_FOLDS, PRIOR, SimulationDesign
+from apples.theory import DESIGN, EXACT_METHODS, SimulationDesign
+from apples.theory.fold_model import F_TRUE, N_FOLDS, PRIOR
 
 __all__ = [
     "FIGURE_F_TRUE",
