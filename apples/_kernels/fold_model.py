@@ -19,6 +19,7 @@ import numpy as np
 from scipy import special, stats
 
 from apples._kernels.f_measure import FoldValues, f_of_counts, fold_values
+from apples._kernels.rounding import half_up_count
 
 __all__ = [
     "AliasSet",
@@ -55,7 +56,7 @@ def design_counts(prior: float, f_true: float, n_cases: int) -> tuple[int, int, 
     >>> design_counts(0.01, 0.8, 1000)
     (10, 990, 0.0020202020202020198)
     """
-    n_pos = math.floor(prior * n_cases + 0.5)
+    n_pos = half_up_count(prior, n_cases)
     n_neg = n_cases - n_pos
     fpr = n_pos * (1.0 - f_true) / n_neg if n_neg else math.inf
     return n_pos, n_neg, fpr

@@ -17,22 +17,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from apples._kernels.f_measure import ratio
+from apples._kernels.rounding import half_up_count
 
 __all__ = [
     "corpus_totals",
     "eq31_terms",
     "pooled_and_fold_f1",
-    "round_half_up",
 ]
-
-
-def round_half_up(x: float) -> int:
-    """Nearest integer, halves up, after removing float noise (0.035 * 1000 is 35.000000000000004).
-
-    >>> round_half_up(2.5), round_half_up(0.035 * 1000), round_half_up(0.0025 * 1000)
-    (3, 35, 3)
-    """
-    return int(np.floor(round(x, 9) + 0.5))
 
 
 def corpus_totals(prop_a: float, n_instances: int, recall_a: float, recall_b: float) -> dict[str, int]:
@@ -41,9 +32,9 @@ def corpus_totals(prop_a: float, n_instances: int, recall_a: float, recall_b: fl
     >>> corpus_totals(0.10, 10_000, 0.8, 0.977)
     {'n_a': 1000, 'n_b': 9000, 'tp_a': 800, 'tp_b': 8793}
     """
-    n_a = round_half_up(prop_a * n_instances)
+    n_a = half_up_count(prop_a, n_instances)
     n_b = n_instances - n_a
-    return {"n_a": n_a, "n_b": n_b, "tp_a": round_half_up(recall_a * n_a), "tp_b": round_half_up(recall_b * n_b)}
+    return {"n_a": n_a, "n_b": n_b, "tp_a": half_up_count(recall_a, n_a), "tp_b": half_up_count(recall_b, n_b)}
 
 
 def eq31_terms(prop_a: ArrayLike, recall_a: float, recall_b: float) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-__all__ = ["half_up", "percent_text"]
+__all__ = ["half_up", "half_up_count", "percent_text"]
 
 
 def half_up(value: float, *, digits: int, scale: int = 1) -> Decimal:
@@ -23,6 +23,18 @@ def half_up(value: float, *, digits: int, scale: int = 1) -> Decimal:
     with localcontext() as ctx:
         ctx.prec = 320 + digits  # every digit of a float times 100 (up to 1.8e310) and the decimals
         return (Decimal(repr(float(value))) * scale).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+
+
+def half_up_count(fraction: float, total: int) -> int:
+    """``fraction · total`` rounded to the nearest integer, halves up, on the decimal of ``fraction``.
+
+    The count a paper means by "round(π N)": ``0.0125 · 1000`` is 12.5 and becomes 13, ``0.145 · 100``
+    is 14.5 (the float product is 14.499999999999998) and becomes 15, ``0.035 · 1000`` is 35.
+
+    >>> half_up_count(0.0125, 1000), half_up_count(0.145, 100), half_up_count(0.035, 1000)
+    (13, 15, 35)
+    """
+    return int(half_up(fraction, digits=0, scale=total))
 
 
 def percent_text(value: float, *, decimals: int) -> str:

@@ -42,6 +42,7 @@ from apples._kernels.f_measure import cv_f
 from apples._kernels.fold_model import design_counts, stratified_positives
 from apples._kernels.intervals import fold_t_interval, normal_quantile, proportion_interval
 from apples._kernels.resampling import fold_count_replicates
+from apples._kernels.rounding import half_up_count
 from apples._optional import require
 from apples._params import (
     CONFIDENCE,
@@ -116,7 +117,7 @@ def coverage_settings() -> pd.DataFrame:
         for prior in (0.01, 0.1, 0.5):
             for n_cases in (200, 1000):
                 for n_folds in (5, 10):
-                    if math.floor(prior * n_cases + 0.5) >= n_folds:
+                    if half_up_count(prior, n_cases) >= n_folds:
                         rows.append(("binormal", prior, n_cases, n_folds, 0.8, training_sd))
     return pd.DataFrame(rows, columns=list(_SETTING_COLUMNS))
 
@@ -167,7 +168,7 @@ def _f_model(row: dict, n_studies: int, confidence: float, n_resamples: int, rng
 def _binormal(row: dict, n_studies: int, confidence: float, n_resamples: int, rng: np.random.Generator) -> list[dict]:
     n_cases, k = int(row["n_cases"]), int(row["n_folds"])
     m = n_cases // k
-    n_pos = math.floor(row["prior"] * n_cases + 0.5)
+    n_pos = half_up_count(row["prior"], n_cases)
     n_neg = n_cases - n_pos
     if min(n_pos, n_neg) < k:
         raise ValueError(
