@@ -405,6 +405,7 @@ _RECORDS = (
         tasks=("binary", "multiclass"),
         aggregations=(POOLED, AVERAGED_SKIP),
         needs="probabilities",
+        range=(0.0, 2.0),  # binary (p - y)^2 is in [0, 1]; the multi-class sum over the labels in [0, 2]
         greater_is_better=False,
         percent=False,
         undefined_text="the Brier score is never 0/0",

@@ -276,3 +276,35 @@ def test_binary_log_loss_and_brier_score_are_sklearns_and_a_zero_probability_is_
     f = lambda idx: skm.log_loss(positive[idx], score[idx], sample_weight=_w(p, idx), labels=[0, 1])  # noqa: E731
     pooled, _ = _mean_over_repeats(zero, f, f, "skip", fold_parts)  # scikit-learn clips at the dtype's eps
     assert clipped.value("log_loss", "pooled") == pytest.approx(pooled, rel=1e-12)
+
+
+def test_multiclass_log_loss_and_brier_score_are_sklearns(multiclass, fold_parts):
+    p = multiclass
+    r = apples.report(p, measures=["log_loss", "brier_score"])
+    prob = p.y_score / p.y_score.sum(axis=1, keepdims=True)  # rows summing to 1, as the report needs
+    assert np.allclose(prob, p.y_score)
+
+    def log_loss(idx):
+        return skm.log_loss(p.y_true[idx], p.y_score[idx], sample_weight=_w(p, idx), labels=p.labels)
+
+    def brier(idx):  # the sum over the labels, Brier (1950): scikit-learn without its halving
+        return skm.brier_score_loss(
+            p.y_true[idx], p.y_score[idx], sample_weight=_w(p, idx), labels=p.labels, scale_by_half=False
+        )
+
+    for key, metric in (("log_loss", log_loss), ("brier_score", brier)):
+        pooled, avg = _mean_over_repeats(p, metric, metric, "skip", fold_parts)
+        assert r.value(key, "pooled") == pytest.approx(pooled, rel=1e-12), key
+        assert r.value(key, "avg") == pytest.approx(avg, rel=1e-12), key
+
+
+def test_a_multiclass_brier_score_above_one_survives_json_and_its_interval_is_not_clipped_at_one():
+    y = np.array([0, 1, 2] * 20)
+    prob = np.tile([[0.0, 0.5, 0.5], [0.5, 0.0, 0.5], [0.5, 0.5, 0.0]], (20, 1))  # Brier 1.5 for every case
+    prob[:6] = np.eye(3)[y[:6]]  # six perfect cases: the folds differ
+    p = apples.CVPredictions(y, folds=np.arange(60) % 5, y_pred=y, y_score=prob)
+    r = apples.report(p, measures=["brier_score"], confidence=0.95)
+    assert r.value("brier_score", "pooled") == pytest.approx((54 * 1.5) / 60)  # by hand
+    ci = r.confidence_interval(0.95, quantity="brier_score", aggregation="pooled")
+    assert ci.low < r.value("brier_score", "pooled") < ci.high and ci.high > 1.0
+    assert apples.CVReport.from_json(r.to_json()).value("brier_score", "pooled") == r.value("brier_score", "pooled")
