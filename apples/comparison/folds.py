@@ -252,7 +252,34 @@ class ModelComparison:
         )
 
     def methods_text(self) -> str:
-        """A paragraph for a paper's methods section: the test, its correction, the adjustment, with references."""
+        """A paragraph for a paper's methods section: what was compared, the test, its correction, with references.
+
+        Examples
+        --------
+        >>> import numpy as np, apples
+        >>> y = np.array([0, 1] * 10); folds = np.arange(20) % 5
+        >>> a = apples.CVPredictions(y, folds=folds, y_pred=y)
+        >>> b = apples.CVPredictions(y, folds=folds, y_pred=np.where(np.arange(20) % 3 == 0, 1 - y, y))
+        >>> print(apples.compare(a, b, measures=["accuracy"], names=["A", "B"]).methods_text().split(", with")[0])
+        We compared A and B on the same 5 folds of cross-validation by accuracy (pooled over folds)
+        """
+        seen: dict[str, None] = {}
+        for d in self.differences:
+            seen.setdefault(_readable(d), None)
+        what = _and(list(seen))
+        models = _and(list(self.names))
+        level = f"{100 * self.confidence:g}%"
+        unit = "split" if self.n_folds == 1 else "fold"
+        if self.n_folds == 1:
+            design = f"{self.n_repeats} random hold-out splits" if self.n_repeats > 1 else "one hold-out split"
+            test = "the corrected resampled t test (Nadeau & Bengio 2003) over the paired per-split differences"
+        else:
+            design = f"{self.n_folds} folds" + (f" of {self.n_repeats} repeats" if self.n_repeats > 1 else "")
+            design += " of cross-validation"
+            test = (
+                "the corrected repeated k-fold t test (Nadeau & Bengio 2003; Bouckaert & Frank 2004) over the "
+                "paired per-fold differences"
+            )
         holm = (
             f" With {len(self.names)} models every pair was tested and the p-values of each measure adjusted by "
             "Holm's step-down method (Holm 1979)."
@@ -260,11 +287,9 @@ class ModelComparison:
             else ""
         )
         return (
-            f"We compared {', '.join(self.names)} on the same {self.n_folds} folds"
-            + (f" of {self.n_repeats} repeats" if self.n_repeats > 1 else "")
-            + " with the corrected repeated k-fold t test (Nadeau & Bengio 2003; Bouckaert & Frank 2004) over the "
-            "paired per-fold differences (for pooled and merged values, their leave-one-fold-out jackknife "
-            "pseudo-values), which accounts for the overlap of the training sets (Dietterich 1998)."
+            f"We compared {models} on the same {design} by {what}, with {test} (for pooled and merged values, "
+            f"their leave-one-{unit}-out jackknife pseudo-values), which accounts for the overlap of the training sets "
+            f"(Dietterich 1998); the intervals of the differences are {level} intervals of the same t."
             + holm
             + "\n\nReferences\n- Nadeau, C. & Bengio, Y. (2003). Machine Learning 52(3), 239-281.\n"
             "- Bouckaert, R. R. & Frank, E. (2004). PAKDD, LNCS 3056, 3-12.\n"
@@ -683,3 +708,19 @@ def _paired(x: Any, y: Any) -> np.ndarray:
     px, py = np.concatenate(x.raw_points), np.concatenate(y.raw_points)
     both = np.isnan(px) & np.isnan(py)
     return (px - py)[~both]
+
+
+def _readable(d: MeasureDifference) -> str:
+    """A compared measure as a methods section names it: "F1 (F_tp,fp)", "precision (macro, avg)"."""
+    m = MEASURES.get(d.measure)
+    if m is None:
+        return d.measure + (f" ({', '.join(x for x in (d.average, d.aggregation) if x)})" if d.aggregation else "")
+    agg = next((a for a in m.aggregations if a.key == d.aggregation), None)
+    agg_text = (agg.symbol or agg.name) if agg is not None else d.aggregation
+    inner = ", ".join(x for x in (d.average, agg_text) if x)
+    return m.name + (f" ({inner})" if inner else "")
+
+
+def _and(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -224,6 +224,7 @@ class Measure:
             "undefined": self.undefined_text,
             "aggregations": {a.key: {"name": a.name, "symbol": a.symbol} for a in self.aggregations},
             "options": {k: _json_number(v) if isinstance(v, float) else v for k, v in self.options.items()},
+            "references": self.references,
         }
 
 

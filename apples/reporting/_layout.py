@@ -123,8 +123,11 @@ def _measures(path: _Path, value: object) -> dict[str, tuple[float, float, set[s
             where,
             meta,
             ("name", "range", "greater_is_better", "percent", "digits", "undefined", "aggregations", "options"),
+            optional=("references",),
         )
         _str(where / "name", m["name"])
+        if "references" in m:
+            _str(where / "references", m["references"])
         _str(where / "undefined", m["undefined"])
         bounds = _list(where / "range", m["range"])
         if len(bounds) != 2:

@@ -2,7 +2,8 @@
 
 Built from what the report stores: the design (folds, repeats, stratification, seed, hold-out
 splits), the weights, each measure with the aggregation the report recommends and its 0/0 rule, and
-the interval method, with the references the records and the interval give. Plain text for the
+the interval method (or, for one hold-out split, that there is none), with the references of the
+interval method and of each measure's record. Plain text for the
 researcher to edit: it states what was done, never what was found.
 """
 
@@ -92,15 +93,38 @@ def methods_paragraph(d: Mapping[str, Any]) -> str:
     rules = "; ".join(f"{m['name']}: {m['undefined']}" for m in d["measures"].values() if m["undefined"])
     if rules:
         parts.append(f"Undefined values (0/0) were handled as follows. {rules}.")
-    level = d.get("confidence")
-    level_text = f"{100 * level:g}% " if level is not None else ""
-    parts.append(
-        f"The {level_text}confidence intervals are the corrected repeated k-fold t (Nadeau & Bengio 2003; Bouckaert "
-        "& Frank 2004) over the per-fold values for averages over folds and over the leave-one-fold-out jackknife "
-        "pseudo-values for pooled and merged values, with J − 1 degrees of freedom for J fold values and the "
-        "variance factor 1/J + n_test/n_train, which accounts for the overlap of the training sets."
-    )
+    parts.append(_interval_sentence(d))
     refs = [_FS] + ([_VA] if d["task"] != "binary" else []) + list(_INTERVAL_REFS)
-    if h is not None:
-        refs.append("Hand, D. J. (2009). Measuring classifier performance. Machine Learning 77(1), 103-123.")
-    return " ".join(parts) + "\n\nReferences\n" + "\n".join(f"- {r}" for r in refs)
+    measure_refs = [f"{m['name']}: {m['references']}" for m in d["measures"].values() if m.get("references")]
+    return (
+        " ".join(parts)
+        + "\n\nReferences\n"
+        + "\n".join(f"- {r}" for r in refs)
+        + ("\n\nSources of the measures\n" + "\n".join(f"- {r}" for r in measure_refs) if measure_refs else "")
+    )
+
+
+def _interval_sentence(d: Mapping[str, Any]) -> str:
+    """How the intervals were made, at the report's level (or "where we give them", if it has none)."""
+    level = d.get("confidence")
+    design = d.get("design", {}).get("design", "k-fold")
+    if design == "hold-out":
+        return "One hold-out split gives one value per measure and no interval from the folds."
+    start = (
+        f"The {100 * level:g}% confidence intervals are"
+        if level is not None
+        else "Confidence intervals, where given, are"
+    )
+    points = (
+        "the per-split values for averages over the splits and the leave-one-split-out jackknife pseudo-values for "
+        "pooled and merged values"
+        if design == "repeated hold-out"
+        else "the per-fold values for averages over folds and the leave-one-fold-out jackknife pseudo-values for "
+        "pooled and merged values"
+    )
+    name = "corrected resampled t" if design == "repeated hold-out" else "corrected repeated k-fold t"
+    return (
+        f"{start} the {name} (Nadeau & Bengio 2003; Bouckaert & Frank 2004) over {points}, with J − 1 degrees of "
+        "freedom for J values and the variance factor 1/J + n_test/n_train, which accounts for the overlap of the "
+        "training sets."
+    )
