@@ -20,6 +20,10 @@ if TYPE_CHECKING:
         exact_grid,
         p_fold_without_positives,
     )
+    from apples.theory.cv_learner import (
+        LEARNER_TASKS,
+        simulate_learner_cv,
+    )
     from apples.theory.f_surfaces import (
         f_from_rates,
         f_of_tp,
@@ -45,6 +49,10 @@ if TYPE_CHECKING:
         fold_f1,
         fold_sizes,
         theoretical_f1,
+    )
+    from apples.theory.learner_truths import (
+        fold_model_values,
+        learner_truths,
     )
     from apples.theory.parker import (
         THRESHOLD_MEASURES,
@@ -85,6 +93,7 @@ __all__ = [
     "FOLD_F1_AVERAGES",
     "FOLD_F1_METHODS",
     "F_TRUE",
+    "LEARNER_TASKS",
     "MOVES",
     "N_FOLDS",
     "PRIOR",
@@ -104,6 +113,7 @@ __all__ = [
     "f_from_rates",
     "f_of_tp",
     "fold_f1",
+    "fold_model_values",
     "fold_positives",
     "fold_sizes",
     "h_prior_density",
@@ -112,6 +122,7 @@ __all__ = [
     "implied_cost_quantiles",
     "integrated_measure",
     "label_weights",
+    "learner_truths",
     "loss_at_implied_cost",
     "misclassification_loss",
     "move_false_positives",
@@ -123,6 +134,7 @@ __all__ = [
     "recall_factor",
     "score_change",
     "shift_true_positives",
+    "simulate_learner_cv",
     "simulation_design",
     "theoretical_f1",
     "threshold_measure",
@@ -140,6 +152,8 @@ _SOURCES = {
     "exact_cv_f": "apples.theory.cv_f_expectations",
     "exact_grid": "apples.theory.cv_f_expectations",
     "p_fold_without_positives": "apples.theory.cv_f_expectations",
+    "LEARNER_TASKS": "apples.theory.cv_learner",
+    "simulate_learner_cv": "apples.theory.cv_learner",
     "f_from_rates": "apples.theory.f_surfaces",
     "f_of_tp": "apples.theory.f_surfaces",
     "DESIGN": "apples.theory.fold_model",
@@ -160,6 +174,8 @@ _SOURCES = {
     "fold_f1": "apples.theory.fold_size",
     "fold_sizes": "apples.theory.fold_size",
     "theoretical_f1": "apples.theory.fold_size",
+    "fold_model_values": "apples.theory.learner_truths",
+    "learner_truths": "apples.theory.learner_truths",
     "THRESHOLD_MEASURES": "apples.theory.parker",
     "binormal_h_measure": "apples.theory.parker",
     "expected_loss": "apples.theory.parker",
