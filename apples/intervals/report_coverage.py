@@ -10,7 +10,9 @@ leave-one-fold-out jackknife pseudo-values for ``pooled``, ``merge`` and ``pr_re
 coverage, its Monte Carlo standard error √(c(1 − c)/N) (Morris, White & Crowther 2019), the mean
 width, the shares of studies whose interval lies wholly above (``miss_low``: the truth is below
 it) or wholly below (``miss_high``) the truth, the share of studies where the report offers no
-interval, and the bias of the value.
+interval, and the bias of the value; and the same against the k-fold design's own target (a pooled or merged
+value of k correlated fold models: :mod:`apples.theory.learner_truths`), which tells an interval that is too
+narrow from one that is centred on another quantity.
 
 The values and intervals are those of ``apples.report(p, confidence=...)``, computed by the
 report's engine (:mod:`apples.measures`: the fold tables, each estimate, its spread and interval)
@@ -219,27 +221,30 @@ def _chunk(setting: dict, truths: pd.DataFrame, confidence: float, seeds: list) 
 def _summary(setting: dict, truths: pd.DataFrame, runs: list[_Run], confidence: float) -> pd.DataFrame:
     value = np.array([r.value for r in runs])
     low, high = np.array([r.low for r in runs]), np.array([r.high for r in runs])
-    truth = truths["truth"].to_numpy()
     has = np.isfinite(low) & np.isfinite(high)
     n = has.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        covered = np.where(has, (low <= truth) & (truth <= high), False).sum(axis=0) / n
-        miss_low = np.where(has, truth < low, False).sum(axis=0) / n
-        miss_high = np.where(has, truth > high, False).sum(axis=0) / n
-        width = np.where(has, high - low, 0.0).sum(axis=0) / n
-        finite = np.isfinite(value)
-        bias = np.where(finite, value, 0.0).sum(axis=0) / finite.sum(axis=0) - truth
+    finite = np.isfinite(value)
     out = pd.concat([pd.DataFrame({k: [v] * len(truths) for k, v in setting.items()}), truths], axis=1)
-    out["coverage"] = covered
-    out["mcse"] = np.sqrt(covered * (1.0 - covered) / np.maximum(n, 1))
-    out["mean_width"] = width
-    out["miss_low"] = miss_low
-    out["miss_high"] = miss_high
-    out["no_interval"] = 1.0 - n / len(runs)
-    out["bias"] = bias
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for name, truth in (("", truths["truth"].to_numpy()), ("design_", truths["design_truth"].to_numpy())):
+            covered = np.where(has, (low <= truth) & (truth <= high), False).sum(axis=0) / n
+            out[f"{name}coverage"] = covered
+            out[f"{name}mcse"] = np.sqrt(covered * (1.0 - covered) / np.maximum(n, 1))
+            if not name:
+                out["mean_width"] = np.where(has, high - low, 0.0).sum(axis=0) / n
+                out["miss_low"] = np.where(has, truth < low, False).sum(axis=0) / n
+                out["miss_high"] = np.where(has, truth > high, False).sum(axis=0) / n
+                out["no_interval"] = 1.0 - n / len(runs)
+            out[f"{name}bias"] = np.where(finite, value, 0.0).sum(axis=0) / finite.sum(axis=0) - truth
     out["n_studies"] = len(runs)
     out["confidence"] = confidence
     return out
+
+
+def _truth_key(s: dict) -> tuple:
+    """What a setting's truths depend on: its realised class proportions, δ₀, τ, the weights and k."""
+    prior = realised_prior(s["prior"], s["n_cases"], s["task"])
+    return (s["task"], prior, s["delta0"], s["training_sd"], s["pos_weight"], s["n_folds"])
 
 
 def _workers(n_jobs: int) -> int:
@@ -294,9 +299,12 @@ def report_coverage_study(
     -------
     pandas.DataFrame
         One row per setting and value of the report: the setting's columns, ``quantity``, ``average``,
-        ``aggregation``, ``truth``, ``coverage`` (among the studies with an interval), ``mcse``, ``mean_width``,
-        ``miss_low``, ``miss_high``, ``no_interval`` (the share of studies whose report gives no interval for the
-        value), ``bias`` (mean value − truth), ``n_studies``, ``confidence``.
+        ``aggregation``; ``truth`` (:func:`apples.theory.learner_truths`), ``design_truth`` and ``design_se`` (the
+        k-fold design's target and its quasi-Monte Carlo error, 0 where exact); ``coverage`` (of the truth, among
+        the studies with an interval), ``mcse``, ``mean_width``, ``miss_low`` and ``miss_high`` (the shares of those
+        studies whose interval lies wholly above or wholly below the truth), ``no_interval`` (the share of studies
+        whose report gives the value no interval), ``bias`` (mean value − truth), ``design_coverage``,
+        ``design_mcse`` and ``design_bias`` (the same against the design truth), ``n_studies``, ``confidence``.
 
     References
     ----------
@@ -321,8 +329,7 @@ def report_coverage_study(
     seeds = [c.spawn(n_studies) for c in children]
     first = min(pilot, n_studies)
     for i, s in enumerate(rows):
-        key = (s["task"], realised_prior(s["prior"], s["n_cases"], s["task"]), s["delta0"], s["training_sd"],
-               s["pos_weight"])  # fmt: skip
+        key = _truth_key(s)
         if key not in truths:
             truths[key] = truth_table(*key)
         t0 = time.perf_counter()
@@ -341,8 +348,7 @@ def report_coverage_study(
         )
     tasks = []
     for i, s in enumerate(rows):
-        key = (s["task"], realised_prior(s["prior"], s["n_cases"], s["task"]), s["delta0"], s["training_sd"],
-               s["pos_weight"])  # fmt: skip
+        key = _truth_key(s)
         rest = seeds[i][first:]
         size = max(1, math.ceil(len(rest) / (4 * workers))) if rest else 1
         tasks.extend((i, key, rest[j : j + size]) for j in range(0, len(rest), size))
@@ -357,7 +363,6 @@ def report_coverage_study(
         parts[i].extend(runs)
     out = []
     for i, s in enumerate(rows):
-        key = (s["task"], realised_prior(s["prior"], s["n_cases"], s["task"]), s["delta0"], s["training_sd"],
-               s["pos_weight"])  # fmt: skip
+        key = _truth_key(s)
         out.append(_summary(s, truths[key], parts[i], confidence))
     return pd.concat(out, ignore_index=True)

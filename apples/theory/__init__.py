@@ -50,8 +50,10 @@ if TYPE_CHECKING:
         fold_sizes,
         theoretical_f1,
     )
-    from apples.theory.learner_truths import (
+    from apples.theory.learner_models import (
         fold_model_values,
+    )
+    from apples.theory.learner_truths import (
         learner_truths,
     )
     from apples.theory.parker import (
@@ -174,7 +176,7 @@ _SOURCES = {
     "fold_f1": "apples.theory.fold_size",
     "fold_sizes": "apples.theory.fold_size",
     "theoretical_f1": "apples.theory.fold_size",
-    "fold_model_values": "apples.theory.learner_truths",
+    "fold_model_values": "apples.theory.learner_models",
     "learner_truths": "apples.theory.learner_truths",
     "THRESHOLD_MEASURES": "apples.theory.parker",
     "binormal_h_measure": "apples.theory.parker",
