@@ -6,12 +6,12 @@ cases, class weights), computes every value of :func:`apples.report` with its in
 nominal confidence (the corrected repeated k-fold t over fold values for ``avg``, over the
 leave-one-fold-out jackknife pseudo-values for ``pooled``, ``merge`` and ``pr_re``; Nadeau & Bengio
 2003, Bouckaert & Frank 2004), and compares each with the truth that value targets
-(:func:`apples.theory.learner_truths`, exact quadrature). Per setting and value it reports the
+(:func:`apples.theory.cv_truths`, exact quadrature). Per setting and value it reports the
 coverage, its Monte Carlo standard error √(c(1 − c)/N) (Morris, White & Crowther 2019), the mean
 width, the shares of studies whose interval lies wholly above (``miss_low``: the truth is below
 it) or wholly below (``miss_high``) the truth, the share of studies where the report offers no
 interval, and the bias of the value; and the same against the k-fold design's own target (a pooled or merged
-value of k correlated fold models: :mod:`apples.theory.learner_truths`), which tells an interval that is too
+value of k correlated fold models: :mod:`apples.theory.cv_truths`), which tells an interval that is too
 narrow from one that is centred on another quantity.
 
 The values and intervals are those of ``apples.report(p, confidence=...)``, computed by the
@@ -66,7 +66,7 @@ from apples.theory.cv_learner import (
     realised_prior,
     study_predictions,
 )
-from apples.theory.learner_truths import truth_table
+from apples.theory.cv_truths import truth_table
 
 __all__ = [
     "REPORT_COVERAGE_SETTINGS",
@@ -214,8 +214,13 @@ def _one_study(setting: dict, truths: pd.DataFrame, confidence: float, seed: Any
     return _Run(rows["value"].to_numpy(float), rows["low"].to_numpy(float), rows["high"].to_numpy(float))
 
 
-def _chunk(setting: dict, truths: pd.DataFrame, confidence: float, seeds: list) -> list[_Run]:
-    return [_one_study(setting, truths, confidence, s) for s in seeds]
+def _study_seed(setting_seed: np.random.SeedSequence, j: int) -> np.random.SeedSequence:
+    """Study j of a setting: the j-th child ``setting_seed.spawn`` would give, made without spawning the others."""
+    return np.random.SeedSequence(setting_seed.entropy, spawn_key=(*setting_seed.spawn_key, j))
+
+
+def _chunk(setting: dict, truths: pd.DataFrame, confidence: float, seed: Any, studies: range) -> list[_Run]:
+    return [_one_study(setting, truths, confidence, _study_seed(seed, j)) for j in studies]
 
 
 def _summary(setting: dict, truths: pd.DataFrame, runs: list[_Run], confidence: float) -> pd.DataFrame:
@@ -299,7 +304,7 @@ def report_coverage_study(
     -------
     pandas.DataFrame
         One row per setting and value of the report: the setting's columns, ``quantity``, ``average``,
-        ``aggregation``; ``truth`` (:func:`apples.theory.learner_truths`), ``design_truth`` and ``design_se`` (the
+        ``aggregation``; ``truth`` (:func:`apples.theory.cv_truths`), ``design_truth`` and ``design_se`` (the
         k-fold design's target and its quasi-Monte Carlo error, 0 where exact); ``coverage`` (of the truth, among
         the studies with an interval), ``mcse``, ``mean_width``, ``miss_low`` and ``miss_high`` (the shares of those
         studies whose interval lies wholly above or wholly below the truth), ``no_interval`` (the share of studies
@@ -326,14 +331,13 @@ def report_coverage_study(
     parts: list[list[_Run]] = []
     per_study: list[float] = []
     children = np.random.SeedSequence(seed).spawn(len(rows))
-    seeds = [c.spawn(n_studies) for c in children]
     first = min(pilot, n_studies)
     for i, s in enumerate(rows):
         key = _truth_key(s)
         if key not in truths:
             truths[key] = truth_table(*key)
         t0 = time.perf_counter()
-        parts.append(_chunk(s, truths[key], confidence, seeds[i][:first]))
+        parts.append(_chunk(s, truths[key], confidence, children[i], range(first)))
         per_study.append((time.perf_counter() - t0) / first)
     workers = _workers(n_jobs)
     remaining = sum(t * (n_studies - first) for t in per_study) / workers
@@ -349,15 +353,14 @@ def report_coverage_study(
     tasks = []
     for i, s in enumerate(rows):
         key = _truth_key(s)
-        rest = seeds[i][first:]
-        size = max(1, math.ceil(len(rest) / (4 * workers))) if rest else 1
-        tasks.extend((i, key, rest[j : j + size]) for j in range(0, len(rest), size))
+        size = max(1, math.ceil((n_studies - first) / (4 * workers)))
+        tasks.extend((i, key, range(j, min(j + size, n_studies))) for j in range(first, n_studies, size))
     if workers == 1:
-        done = [_chunk(rows[i], truths[key], confidence, chunk) for i, key, chunk in tasks]
+        done = [_chunk(rows[i], truths[key], confidence, children[i], studies) for i, key, studies in tasks]
     else:
         joblib = require("joblib")
         done = joblib.Parallel(n_jobs=n_jobs)(
-            joblib.delayed(_chunk)(rows[i], truths[key], confidence, chunk) for i, key, chunk in tasks
+            joblib.delayed(_chunk)(rows[i], truths[key], confidence, children[i], studies) for i, key, studies in tasks
         )
     for (i, _, _), runs in zip(tasks, done, strict=True):
         parts[i].extend(runs)

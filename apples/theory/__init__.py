@@ -24,6 +24,9 @@ if TYPE_CHECKING:
         LEARNER_TASKS,
         simulate_learner_cv,
     )
+    from apples.theory.cv_truths import (
+        learner_truths,
+    )
     from apples.theory.f_surfaces import (
         f_from_rates,
         f_of_tp,
@@ -52,9 +55,6 @@ if TYPE_CHECKING:
     )
     from apples.theory.learner_models import (
         fold_model_values,
-    )
-    from apples.theory.learner_truths import (
-        learner_truths,
     )
     from apples.theory.parker import (
         THRESHOLD_MEASURES,
@@ -156,6 +156,7 @@ _SOURCES = {
     "p_fold_without_positives": "apples.theory.cv_f_expectations",
     "LEARNER_TASKS": "apples.theory.cv_learner",
     "simulate_learner_cv": "apples.theory.cv_learner",
+    "learner_truths": "apples.theory.cv_truths",
     "f_from_rates": "apples.theory.f_surfaces",
     "f_of_tp": "apples.theory.f_surfaces",
     "DESIGN": "apples.theory.fold_model",
@@ -177,7 +178,6 @@ _SOURCES = {
     "fold_sizes": "apples.theory.fold_size",
     "theoretical_f1": "apples.theory.fold_size",
     "fold_model_values": "apples.theory.learner_models",
-    "learner_truths": "apples.theory.learner_truths",
     "THRESHOLD_MEASURES": "apples.theory.parker",
     "binormal_h_measure": "apples.theory.parker",
     "expected_loss": "apples.theory.parker",

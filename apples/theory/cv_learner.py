@@ -28,7 +28,7 @@ repeats while its fold model changes:
 Class-conditionally ℓ is normal: N(λ + δ²/2, δ²) for a positive, N(λ − δ²/2, δ²) for a negative, so
 every value of :func:`apples.report` depends on a fold model through a = |δ| only (a model whose δ
 is negative is calibrated too: its posterior knows the sign). The truths each cross-validated
-value targets are in :mod:`apples.theory.learner_truths`.
+value targets are in :mod:`apples.theory.cv_truths`.
 
 Binary and multi-class folds are stratified (each class's cases dealt round the folds in a random
 order, as scikit-learn's ``StratifiedKFold`` does), with ``round(π·n)`` cases of each class (the
@@ -69,12 +69,15 @@ __all__ = [
 LEARNER_TASKS: tuple[str, ...] = ("binary", "multiclass", "multilabel")
 #: Bytes per row and label of a simulated study while it is built (scores, codes, ids, temporaries).
 _BYTES_PER_CELL = 96
+#: The smallest prior (and weighted share of positives) the learner takes: the H-measure's Beta(2, 1 + 1/r) prior
+#: is integrated by Gauss–Jacobi up to 1/r = 999.
+_LOW = 0.001
 
 
 class _Prior(Kind):
-    """A class prior strictly between 0 and 1, or a sequence of them (multi-class: summing to 1)."""
+    """A class prior in [0.001, 0.999], or a sequence of them (multi-class: summing to 1)."""
 
-    what = "a real number in (0, 1), or a sequence of them"
+    what = "a real number in [0.001, 0.999], or a sequence of them"
 
     def check(self, name: str, value: object) -> float | tuple[float, ...]:
         if isinstance(value, (str, bytes, Mapping)):
@@ -83,11 +86,8 @@ class _Prior(Kind):
             values = list(value) if not isinstance(value, np.ndarray) else value.tolist()
             if not values:
                 raise ValueError(f"{name} is empty; it must be {self.what}")
-            return tuple(
-                check_real(f"{name}[{i}]", v, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
-                for i, v in enumerate(values)
-            )
-        return check_real(name, value, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+            return tuple(check_real(f"{name}[{i}]", v, low=_LOW, high=1.0 - _LOW) for i, v in enumerate(values))
+        return check_real(name, value, low=_LOW, high=1.0 - _LOW)
 
 
 class _PriorOfTask(Relation):
@@ -107,6 +107,14 @@ class _PriorOfTask(Relation):
                 "unweighted: pass pos_weight=1.0",
                 param="pos_weight",
             )
+        if task == "binary" and isinstance(prior, float):
+            share = evaluated_prior(prior, weight)
+            if not _LOW <= share <= 1.0 - _LOW:
+                raise ParameterValueError(
+                    f"pos_weight={weight!r} with prior={prior!r} makes the positives {share:.3g} of the weighted "
+                    f"population, outside [{_LOW}, {1 - _LOW}]",
+                    param="pos_weight",
+                )
 
 
 def check_prior_of_task(task: str, prior: float | tuple[float, ...]) -> None:
@@ -144,12 +152,12 @@ def check_prior_of_task(task: str, prior: float | tuple[float, ...]) -> None:
 
 TASK = Options(*LEARNER_TASKS)
 PRIOR = _Prior()
-#: δ₀: the mean separation of a fold model, positive.
-DELTA0 = Real(0.0, None, low_inclusive=False)
+#: δ₀: the mean separation of a fold model (AUC Φ(δ₀/√2): 0.504 to 1 − 10⁻¹⁸⁰).
+DELTA0 = Real(0.01, 40.0)
 #: τ: the spread of the fold models' separation over training sets.
-TRAINING_SD = Real(0.0, None)
+TRAINING_SD = Real(0.0, 10.0)
 #: The weight of each positive (each negative weighs 1); 1 is unweighted.
-POS_WEIGHT = Real(0.0, None, low_inclusive=False)
+POS_WEIGHT = Real(0.001, 1000.0)
 PRIOR_OF_TASK = _PriorOfTask()
 
 
@@ -338,7 +346,7 @@ def simulate_learner_cv(
     task : {"binary", "multiclass", "multilabel"}, default "binary"
     prior : float or sequence of float, default 0.5
         Binary: the positives' share π. Multi-class: three or more class priors summing to 1.
-        Multi-label: each label's prior (two or more).
+        Multi-label: each label's prior (two or more). Each in [0.001, 0.999].
     n_cases : int, default 200
         Cases split; each repeat re-splits the same cases.
     n_folds : int, default 5
@@ -346,12 +354,13 @@ def simulate_learner_cv(
     n_repeats : int, default 1
         Repeats (r); with more than one, the predictions carry ``repeats`` and ``cases``.
     delta0 : float, default 1.5
-        δ₀ > 0, the mean separation of a fold model (binary AUC Φ(δ₀/√2) ≈ 0.86 at τ = 0).
+        δ₀ in [0.01, 40], the mean separation of a fold model (binary AUC Φ(δ₀/√2) ≈ 0.86 at τ = 0).
     training_sd : float, default 0.0
-        τ ≥ 0, the spread of the separation over training sets.
+        τ in [0, 10], the spread of the separation over training sets.
     pos_weight : float, default 1.0
         Binary: the sample weight of every positive (every negative weighs 1), class weights as a
-        researcher passes them; 1 gives no ``sample_weight``.
+        researcher passes them; 1 gives no ``sample_weight``. In [0.001, 1000], and the positives' weighted
+        share π' = wπ/(wπ + 1 − π) in [0.001, 0.999].
     seed : int or numpy.random.Generator, default 0
         The study is a function of the seed alone.
 

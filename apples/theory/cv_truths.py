@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
@@ -208,7 +209,14 @@ def _design(
     return out
 
 
-def truth_table(
+def truth_table(*args: Any, **kwargs: Any) -> pd.DataFrame:
+    """The truths of every row of the task's report (:func:`learner_truths` without the checks), remembered: a
+    coverage study asks for the same truths in every run (a copy is returned, the remembered table stays)."""
+    return _truth_table(*args, **kwargs).copy()
+
+
+@lru_cache(maxsize=128)
+def _truth_table(
     task: str,
     prior: Any,
     delta0: float,
@@ -221,7 +229,6 @@ def truth_table(
     scrambles: int = _DESIGN_SCRAMBLES,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """The truths of every row of the task's report (:func:`learner_truths` without the checks)."""
     a, w = rule(delta0, training_sd)
     v = _population(task, a, w, prior, pos_weight)
     design: dict[tuple, tuple[float, float]] = {}
