@@ -93,9 +93,12 @@ def main(n_studies: int, n_jobs: int, csv: Path) -> None:
     print("\n3. Binary coverage by prior, n_cases and τ (the lowest over k, repeats and weights):")
     binary = t[t["task"] == "binary"]
     pivot = binary.pivot_table(
-        index=["quantity", "aggregation"], columns=["prior", "n_cases", "training_sd"], values="coverage", aggfunc="min",
+        index=["quantity", "aggregation"],
+        columns=["prior", "n_cases", "training_sd"],
+        values="coverage",
+        aggfunc="min",
         sort=False,
-    )  # fmt: skip
+    )
     print(pivot.to_string(float_format=_fmt))
 
     low = t[t["coverage"] < 0.90]

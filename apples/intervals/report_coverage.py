@@ -322,7 +322,7 @@ def report_coverage_study(
     >>> s = report_coverage_settings().query("task == 'binary' and prior == 0.5 and n_cases == 200 and "
     ...                                      "n_folds == 5 and n_repeats == 1 and training_sd == 0 and pos_weight == 1")
     >>> t = report_coverage_study(s, n_studies=20)
-    >>> t.set_index(["quantity", "aggregation"]).loc[("accuracy", "pooled"), "truth"].round(6)
+    >>> round(float(t.set_index(["quantity", "aggregation"]).loc[("accuracy", "pooled"), "truth"]), 6)   # Φ(δ₀/2)
     0.773373
     """
     rows: list[dict] = settings  # type: ignore[assignment]  # converted by the declaration
@@ -350,7 +350,7 @@ def report_coverage_study(
             "n_jobs, or raise max_seconds",
             param="max_seconds",
         )
-    tasks = []
+    tasks: list[tuple[int, tuple, range]] = []
     for i, s in enumerate(rows):
         key = _truth_key(s)
         size = max(1, math.ceil((n_studies - first) / (4 * workers)))

@@ -230,6 +230,7 @@ def draw_study(
         y = (rng.random((n, len(pi))) < np.array(pi)).astype(np.int64)
         noise = rng.standard_normal(y.shape)
     elif task == "multiclass":
+        assert isinstance(pi, tuple)
         y = np.repeat(np.arange(len(pi)), class_counts(prior, n, task))
         noise = rng.standard_normal((n, len(pi)))
     else:

@@ -100,7 +100,12 @@ class Rates:
     def of_model(cls, a: np.ndarray, lam: float, pe: float) -> Rates:
         """The Bayes rule ℓ > 0 of a model of separation a: TPR = Φ(a/2 + λ/a), FPR = Φ(λ/a − a/2)."""
         up, down = a / 2.0 + lam / a, lam / a - a / 2.0
-        tpr, fpr, fnr, tnr = special.log_ndtr(up), special.log_ndtr(down), special.log_ndtr(-up), special.log_ndtr(-down)
+        tpr, fpr, fnr, tnr = (
+            special.log_ndtr(up),
+            special.log_ndtr(down),
+            special.log_ndtr(-up),
+            special.log_ndtr(-down),
+        )
         # TPR − FPR = TNR − FNR: from the smaller pair
         diff = np.where(tpr < math.log(0.5), _log_difference(tpr, fpr), _log_difference(tnr, fnr))
         return cls(tpr, fpr, fnr, tnr, diff, pe)
@@ -109,8 +114,8 @@ class Rates:
         """The rates pooled over fold models (weights w along ``axis``)."""
         with np.errstate(divide="ignore"):
             log_w = np.log(w)
-        r = (lse(v, log_w, axis) for v in (self.tpr, self.fpr, self.fnr, self.tnr, self.diff))
-        return Rates(*r, pe=self.pe)
+        tpr, fpr, fnr, tnr, diff = (lse(v, log_w, axis) for v in (self.tpr, self.fpr, self.fnr, self.tnr, self.diff))
+        return Rates(tpr, fpr, fnr, tnr, diff, self.pe)
 
     def counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """log TP, log FP, log FN: shares of the weighted population."""
@@ -292,8 +297,6 @@ def joint_measures(log_joint: np.ndarray, pi: np.ndarray) -> dict[tuple, np.ndar
     return out
 
 
-
-
 def multiclass_log_joint(a: np.ndarray, pi: np.ndarray) -> np.ndarray:
     """log of the share of cases of true class c predicted j, for fold models of separations a: (len(a), K, K).
 
@@ -317,7 +320,9 @@ def label_rates(a: np.ndarray, prior: Sequence[float]) -> list[Rates]:
     return [Rates.of_model(a, binary_lambda(p), p) for p in prior]
 
 
-def model_values(task: str, a: np.ndarray, prior: float | tuple[float, ...], pos_weight: float) -> dict[tuple, np.ndarray]:
+def model_values(
+    task: str, a: np.ndarray, prior: float | tuple[float, ...], pos_weight: float
+) -> dict[tuple, np.ndarray]:
     """Every measure of the task's report for fold models of separations a (arrays over a), keyed (quantity, average).
 
     The H-measure uses the report's default severity ratio, r = π'/(1 − π')."""
@@ -373,11 +378,14 @@ def fold_model_values(
     --------
     >>> from apples.theory import fold_model_values
     >>> v = fold_model_values(1.5, prior=0.5).set_index("quantity")["value"]
-    >>> round(v["recall"], 6), round(v["roc_auc"], 6)   # Φ(δ/2) and Φ(δ/√2)
-    (0.773373, 0.855891)
+    >>> round(float(v["recall"]), 6), round(float(v["roc_auc"]), 6)   # Φ(δ/2) and Φ(δ/√2)
+    (0.773373, 0.855578)
     """
     a = np.array([max(abs(separation), 1e-3)])
     pi: float | tuple[float, ...] = prior if isinstance(prior, float) else tuple(prior)
     return pd.DataFrame(
-        [{"quantity": q, "average": avg, "value": float(v[0])} for (q, avg), v in model_values(task, a, pi, pos_weight).items()]
+        [
+            {"quantity": q, "average": avg, "value": float(v[0])}
+            for (q, avg), v in model_values(task, a, pi, pos_weight).items()
+        ]
     )

@@ -26,8 +26,15 @@ from scipy import special, stats
 from sklearn import metrics as skm
 
 import apples
-from apples.theory import Binormal, binormal_h_measure, fold_model_values, learner_truths, simulate_learner_cv
-from apples.theory import cv_truths, learner_models
+from apples.theory import (
+    Binormal,
+    binormal_h_measure,
+    cv_truths,
+    fold_model_values,
+    learner_models,
+    learner_truths,
+    simulate_learner_cv,
+)
 
 _Z = 4.5
 
@@ -271,7 +278,9 @@ def test_design_truths_against_monte_carlo_over_k_fold_studies():
     rng = np.random.default_rng(8)
     rho = 1 / (k - 1)
     m = 20_000
-    delta = delta0 + tau * (math.sqrt(rho) * rng.standard_normal((m, 1)) + math.sqrt(1 - rho) * rng.standard_normal((m, k)))
+    delta = delta0 + tau * (
+        math.sqrt(rho) * rng.standard_normal((m, 1)) + math.sqrt(1 - rho) * rng.standard_normal((m, k))
+    )
     a, lam = np.abs(delta), math.log(prior / (1 - prior))
     tpr, fpr = stats.norm.cdf(a / 2 + lam / a).mean(axis=1), stats.norm.cdf(lam / a - a / 2).mean(axis=1)
     tp, fp, fn = prior * tpr, (1 - prior) * fpr, prior * (1 - tpr)
@@ -355,5 +364,5 @@ def test_the_truths_name_every_value_of_the_report(task, prior):
         report = apples.report(p).to_frame(readable=False)
     keys = ["quantity", "average", "aggregation"]
     truths = learner_truths(task=task, prior=prior)
-    assert truths[keys].values.tolist() == report[keys].values.tolist()
+    assert truths[keys].to_numpy().tolist() == report[keys].to_numpy().tolist()
     assert truths["truth"].between(-1, 10).all()
