@@ -2009,3 +2009,78 @@ ZERO_BY_ZERO.update(
         "cohen_kappa": ZeroByZero(lambda: {"y_true": [1, 1], "y_pred": [1, 1]}, {"nan": None, "raise": None}),
     }
 )
+# ---- the report's coverage study (theory/cv_learner.py, theory/cv_truths.py, theory/learner_models.py,
+# ---- intervals/report_coverage.py) -------------------------------------------------------------------------------
+
+
+def _report_coverage_settings():
+    """One tiny binary setting (20 cases, 2 folds, a fixed classifier), class-weighted."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "task": ["binary"],
+            "prior": [0.5],
+            "n_cases": [20],
+            "n_folds": [2],
+            "n_repeats": [1],
+            "training_sd": [0.0],
+            "delta0": [1.5],
+            "pos_weight": [2.0],
+        }
+    )
+
+
+_LEARNER = {
+    "prior": Arg(REAL),
+    "delta0": Arg(REAL, int_value=1),
+    "training_sd": Arg(REAL, int_value=0),
+    "pos_weight": Arg(REAL, int_value=2),
+}
+REGISTRY.update(
+    {
+        "simulate_learner_cv": Entry(
+            lambda: {
+                "prior": 0.25,
+                "n_cases": 16,
+                "n_folds": 2,
+                "n_repeats": 2,
+                "delta0": 1.0,
+                "training_sd": 0.5,
+                "pos_weight": 2.0,
+                "seed": 3,
+            },
+            {**_LEARNER, "n_cases": Arg(SIZE), "n_folds": Arg(SIZE), "n_repeats": Arg(SIZE), "seed": Arg(SEED)},
+            project=_predictions_state,
+        ),
+        "learner_truths": Entry(
+            lambda: {"prior": 0.25, "delta0": 1.0, "training_sd": 0.0, "pos_weight": 2.0, "n_folds": 4},
+            {**_LEARNER, "n_folds": Arg(SIZE, none_ok=True)},
+        ),
+        "fold_model_values": Entry(
+            lambda: {"separation": 1.5, "prior": 0.25, "pos_weight": 2.0},
+            {"separation": Arg(REAL), "prior": Arg(REAL), "pos_weight": Arg(REAL, int_value=2)},
+        ),
+        "report_coverage_settings": Entry(lambda: {}),
+        "report_coverage_study": Entry(
+            lambda: {
+                "settings": _report_coverage_settings(),
+                "n_studies": 2,
+                "confidence": 0.875,
+                "seed": 1,
+                "n_jobs": 1,
+                "max_seconds": 3600.0,
+                "pilot": 1,
+            },
+            {
+                "n_studies": Arg(SIZE),
+                "confidence": _CONF,
+                "seed": Arg(SEED),
+                "n_jobs": Arg(INT),
+                "max_seconds": Arg(REAL, int_value=3600),
+                "pilot": Arg(SIZE),
+            },
+        ),
+    }
+)
+EXEMPT.update({"LEARNER_TASKS": _CONSTANT, "REPORT_COVERAGE_SETTINGS": _CONSTANT})

@@ -36,7 +36,7 @@ ALLOWED = {
     "metrics": {"metrics"},
     "cv": {"cv", "metrics"},
     "theory": {"theory", "cv", "metrics"},
-    "intervals": {"intervals", "metrics", "cv", "theory"},
+    "intervals": {"intervals", "measures", "metrics", "cv", "theory"},
     "measures": {"measures", "cv", "metrics"},
     "reporting": {"reporting", "measures", "intervals", "cv", "metrics"},
     "studies": {"studies", "intervals", "theory", "cv", "metrics", "plotting"},

@@ -38,6 +38,11 @@ if TYPE_CHECKING:
         compare_roc_auc,
         roc_auc_ci,
     )
+    from apples.intervals.report_coverage import (
+        REPORT_COVERAGE_SETTINGS,
+        report_coverage_settings,
+        report_coverage_study,
+    )
     from apples.intervals.results import (
         ConfidenceInterval,
         PairedComparison,
@@ -48,6 +53,7 @@ __all__ = [
     "COVERAGE_MODELS",
     "CV_SCORE_CI_METHODS",
     "PROPORTION_METHODS",
+    "REPORT_COVERAGE_SETTINGS",
     "ROC_AUC_CI_METHODS",
     "ConfidenceInterval",
     "PairedComparison",
@@ -60,6 +66,8 @@ __all__ = [
     "mcnemar_test",
     "plot_coverage",
     "proportion_ci",
+    "report_coverage_settings",
+    "report_coverage_study",
     "roc_auc_ci",
 ]
 
@@ -80,6 +88,9 @@ _SOURCES = {
     "ROC_AUC_CI_METHODS": "apples.intervals.ranking",
     "compare_roc_auc": "apples.intervals.ranking",
     "roc_auc_ci": "apples.intervals.ranking",
+    "REPORT_COVERAGE_SETTINGS": "apples.intervals.report_coverage",
+    "report_coverage_settings": "apples.intervals.report_coverage",
+    "report_coverage_study": "apples.intervals.report_coverage",
     "ConfidenceInterval": "apples.intervals.results",
     "PairedComparison": "apples.intervals.results",
 }

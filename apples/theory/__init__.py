@@ -19,6 +19,13 @@ if TYPE_CHECKING:
         exact_grid,
         p_fold_without_positives,
     )
+    from apples.theory.cv_learner import (
+        LEARNER_TASKS,
+        simulate_learner_cv,
+    )
+    from apples.theory.cv_truths import (
+        learner_truths,
+    )
     from apples.theory.f_surfaces import (
         f_from_rates,
         f_of_tp,
@@ -41,6 +48,9 @@ if TYPE_CHECKING:
         fold_f1,
         fold_sizes,
         theoretical_f1,
+    )
+    from apples.theory.learner_models import (
+        fold_model_values,
     )
     from apples.theory.parker import (
         THRESHOLD_MEASURES,
@@ -77,6 +87,7 @@ __all__ = [
     "EXACT_METHODS",
     "FOLD_F1_AVERAGES",
     "FOLD_F1_METHODS",
+    "LEARNER_TASKS",
     "THRESHOLD_MEASURES",
     "VAN_ASCH_RECALL_A",
     "VAN_ASCH_RECALL_B",
@@ -92,6 +103,7 @@ __all__ = [
     "f_from_rates",
     "f_of_tp",
     "fold_f1",
+    "fold_model_values",
     "fold_positives",
     "fold_sizes",
     "h_prior_density",
@@ -100,6 +112,7 @@ __all__ = [
     "implied_cost_quantiles",
     "integrated_measure",
     "label_weights",
+    "learner_truths",
     "loss_at_implied_cost",
     "misclassification_loss",
     "move_false_positives",
@@ -111,6 +124,7 @@ __all__ = [
     "recall_factor",
     "score_change",
     "shift_true_positives",
+    "simulate_learner_cv",
     "simulation_design",
     "theoretical_f1",
     "threshold_measure",
@@ -127,6 +141,9 @@ _SOURCES = {
     "exact_cv_f": "apples.theory.cv_f_expectations",
     "exact_grid": "apples.theory.cv_f_expectations",
     "p_fold_without_positives": "apples.theory.cv_f_expectations",
+    "LEARNER_TASKS": "apples.theory.cv_learner",
+    "simulate_learner_cv": "apples.theory.cv_learner",
+    "learner_truths": "apples.theory.cv_truths",
     "f_from_rates": "apples.theory.f_surfaces",
     "f_of_tp": "apples.theory.f_surfaces",
     "DESIGN": "apples.theory.fold_model",
@@ -144,6 +161,7 @@ _SOURCES = {
     "fold_f1": "apples.theory.fold_size",
     "fold_sizes": "apples.theory.fold_size",
     "theoretical_f1": "apples.theory.fold_size",
+    "fold_model_values": "apples.theory.learner_models",
     "THRESHOLD_MEASURES": "apples.theory.parker",
     "binormal_h_measure": "apples.theory.parker",
     "expected_loss": "apples.theory.parker",
