@@ -310,6 +310,7 @@ def report_coverage_study(
         studies whose interval lies wholly above or wholly below the truth), ``no_interval`` (the share of studies
         whose report gives the value no interval), ``bias`` (mean value − truth), ``design_coverage``,
         ``design_mcse`` and ``design_bias`` (the same against the design truth), ``n_studies``, ``confidence``.
+        The coverage columns are NaN for a value no study got an interval for (``no_interval`` 1: averaged H).
 
     References
     ----------

@@ -20,6 +20,12 @@ test cases, Wilson's interval and DeLong's do not (they condition on the trained
 11 measures their coverage with a training effect). A hold-out design (one test set per repeat,
 ``ShuffleSplit``) has one point per split: the corrected resampled t of Nadeau & Bengio over the
 splits' values, with n_train the cases not tested.
+
+No interval is given, with the reason, where it would claim more than it covers: where a fold's value
+was 0/0 and the aggregation's rule counted it 0 or left it out (the value is then biased, Forman &
+Scholz §4, and notebook 11's coverage study finds such intervals far below their level where folds
+are small and positives rare), and where a record says so (averaged H: the H of a small test fold is
+biased upward).
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ class _Repeat(NamedTuple):
     reason: str | None = None  #: why the value is undefined or infinite
     no_points: str | None = None  #: why the points cannot be made (a fold whose removal makes the value undefined)
     raw: np.ndarray | None = None  #: ``avg``: each fold's own value before the 0/0 rule (NaN: undefined)
+    n_undefined: int = 0  #: folds whose value (F_pr,re: precision or recall) was 0/0 and counted 0 or left out
 
 
 class Estimate(NamedTuple):
@@ -161,6 +168,15 @@ def _average_points(values: np.ndarray, agg: Aggregation) -> tuple[float, np.nda
     return float(np.mean(values)), values, False, None
 
 
+def _label(a: Aggregation) -> str:
+    return a.symbol or a.name
+
+
+def _n_replaced(per_fold: np.ndarray, agg: Aggregation) -> int:
+    """The folds whose 0/0 value the aggregation's rule counted 0 or left out (0 under ``"nan"``)."""
+    return int(np.isnan(per_fold).sum()) if agg.undefined in ("zero", "skip") else 0
+
+
 def _counts(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ctx: Context) -> _Repeat:
     t = tab.totals
     assert t is not None
@@ -182,7 +198,9 @@ def _counts(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ctx: 
     per_fold = kern(t, m.label_undefined)
     label_sub = m.label_undefined == "zero" and bool(np.any(np.isnan(kern(t, "nan")) & ~np.isnan(per_fold)))
     value, points, substituted, reason = _average_points(per_fold, agg)
-    return _Repeat(value, points, substituted or label_sub, reason, raw=per_fold)
+    return _Repeat(
+        value, points, substituted or label_sub, reason, raw=per_fold, n_undefined=_n_replaced(per_fold, agg)
+    )
 
 
 def _f_measure(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ctx: Context) -> _Repeat:
@@ -198,7 +216,7 @@ def _f_measure(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ct
     if method == "avg":
         per_fold = np.where(v.valid, v.f, np.nan)
         value, points, _, reason = _average_points(per_fold, agg)
-        return _Repeat(value, points, substituted, reason, raw=per_fold)
+        return _Repeat(value, points, substituted, reason, raw=per_fold, n_undefined=_n_replaced(per_fold, agg))
     s = fold_sums(tp, fp, fn, beta)
     value = float(cv_f_of_sums(s, method=method, undefined=policy, beta=beta))
     fa = np.asarray
@@ -219,7 +237,10 @@ def _f_measure(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ct
         jack = np.array([value])
     points, no_points = _jackknife(value, jack, tab.fold_ids, "F-measure")
     reason = None if not math.isnan(value) else "TP = FP = FN = 0 in every fold (nothing to measure)"
-    return _Repeat(value, points, substituted, reason, no_points)
+    n_undefined = 0
+    if method == "pr_re" and policy in ("zero", "skip"):  # a fold's precision or recall 0/0: counted 0 or left out
+        n_undefined = int(np.sum((fa(tp) + fa(fp) == 0) | (fa(tp) + fa(fn) == 0)))
+    return _Repeat(value, points, substituted, reason, no_points, n_undefined=n_undefined)
 
 
 def _ranking(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ctx: Context) -> _Repeat:
@@ -236,7 +257,7 @@ def _ranking(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ctx:
         value, points, _, reason = _average_points(per_fold, agg)
         if reason and single.all():
             reason = "every fold holds one case (leave-one-out), and a fold of one case ranks nothing"
-        return _Repeat(value, points, False, reason, raw=per_fold)
+        return _Repeat(value, points, False, reason, raw=per_fold, n_undefined=_n_replaced(per_fold, agg))
     merged = np.array([float(getattr(r, f"{field}_merge")) for r in rankings])
     ok = ~np.isnan(merged)
     if not ok.any():
@@ -296,7 +317,7 @@ def _rows_measure(m: Measure, tab: RepeatTables, agg: Aggregation, average: str,
     if agg.kind == "avg":
         per_fold = np.array([call(rows[tab.fold_codes == f]) for f in range(k)])
         value, points, substituted, reason = _average_points(per_fold, agg)
-        return _Repeat(value, points, substituted, reason, raw=per_fold)
+        return _Repeat(value, points, substituted, reason, raw=per_fold, n_undefined=_n_replaced(per_fold, agg))
     value = call(rows)
     if k == 1:
         return _Repeat(value, np.array([value]), False, None if math.isfinite(value) else "undefined")
@@ -371,6 +392,16 @@ def estimate(m: Measure, tables: Sequence[RepeatTables], aggregation: str, avera
         and all(p.substituted and np.all(p.points == 0) for p in parts)
     ):
         no_interval = "undefined in every fold: the average is of substituted zeros, and has no interval"
+    n_undefined = sum(p.n_undefined for p in parts)
+    if no_interval is None and n_undefined and math.isfinite(value):
+        n_folds = sum(t.fold_ids.size for t in tables)
+        done = "counted as 0" if agg.undefined == "zero" else "left out"
+        instead = m.recommended if m.recommended not in (None, aggregation) else None
+        no_interval = (
+            f"{n_undefined} of the {n_folds} fold values were 0/0 ({done}): the value is biased by the rule "
+            "(Forman & Scholz 2010 §4), and a t interval around it covers less often than it states (notebook 11)"
+            + (f"; see the {_label(m.aggregation(instead))} row" if instead is not None else "")
+        )
     if no_interval is None and points.size < 2:
         no_interval = "fewer than two folds with a defined value"
     if no_interval is None and n_train is None:

@@ -359,10 +359,18 @@ _RECORDS = (
         needs="y_score",
         undefined_text="averaged H leaves out the folds with one class",
         recommended="avg",
+        no_interval={
+            "avg": (
+                "the H of a test fold is biased upward (the ROC hull of few cases is optimistic), so an interval "
+                "around the folds' mean covers the fold models' H far less often than it states (notebook 11)"
+            )
+        },
         guidance=(
             "H-measure (Hand 2009): the loss under a fixed Beta(2, 1 + 1/r) prior on the cost of a false positive, "
             "r the severity ratio stated in the header, normalised by the better trivial classifier; unlike AUC its "
-            "cost distribution does not depend on the classifier (Parker 2011 §II-G, §V). Report H_avg."
+            "cost distribution does not depend on the classifier (Parker 2011 §II-G, §V). Report H_avg, and say "
+            "that the H of small test folds is biased upward (the convex hull of few cases is optimistic), so "
+            "H_avg has no interval; H_merge, of more cases, is less biased where the folds' scores share one scale."
         ),
         fold_undefined="one class only",
         fallback=_RANKING_FALLBACK,

@@ -229,3 +229,39 @@ def test_bad_interval_options_are_refused_by_name(kwargs, error, name):
     with pytest.raises(ValueError, match="confidence_level") as err:
         r.confidence_interval(1.5)
     assert err.value.param == "confidence_level"
+
+
+def test_an_average_whose_rule_replaced_a_0_0_fold_has_no_interval_and_says_why():
+    y = np.array([1, 0, 1, 0] * 3)
+    folds = np.repeat([0, 1, 2], 4)
+    pred = np.array([1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0])  # fold 1 predicts no positive: precision 0/0 there
+    p = apples.CVPredictions(y, folds=folds, y_pred=pred)
+    ci = (
+        apples.report(p, measures=["precision", "f_measure"])
+        .confidence_interval(0.95)
+        .set_index(["quantity", "aggregation"])
+    )
+    for key, done in [
+        (("precision", "avg"), "counted as 0"),
+        (("f_measure", "avg"), "counted as 0"),
+        (("f_measure", "pr_re"), "counted as 0"),
+        (("f_measure", "avg_skip"), "left out"),
+        (("f_measure", "pr_re_skip"), "left out"),
+    ]:
+        row = ci.loc[key]
+        assert np.isnan(row["low"]) and f"1 of the 3 fold values were 0/0 ({done})" in row["reason"], key
+    assert "see the F_tp,fp row" in ci.loc[("f_measure", "avg"), "reason"]
+    assert "see the pooled over folds row" in ci.loc[("precision", "avg"), "reason"]
+    for key in [("precision", "pooled"), ("f_measure", "tp_fp")]:  # of the pooled counts: an interval
+        assert ci.loc[key, "low"] <= ci.loc[key, "value"] <= ci.loc[key, "high"], key
+    defined = apples.CVPredictions(y, folds=folds, y_pred=np.where(folds == 1, y, pred))  # every fold defined
+    ok = apples.report(defined, measures=["f_measure"]).confidence_interval(
+        0.95, quantity="f_measure", aggregation="avg"
+    )
+    assert ok.low <= ok.high
+
+
+def test_averaged_h_never_has_an_interval_and_merged_h_has_one(binary):
+    ci = apples.report(binary, measures=["h_measure"]).confidence_interval(0.95).set_index("aggregation")
+    assert np.isnan(ci.loc["avg", "low"]) and "biased upward" in ci.loc["avg", "reason"]
+    assert ci.loc["merge", "low"] <= ci.loc["merge", "value"] <= ci.loc["merge", "high"]
