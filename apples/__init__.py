@@ -4,7 +4,9 @@
 metrics, their aggregation over cross-validation folds, and the plotting style.
 Everything else is one import away:
 
-- :mod:`apples.metrics`: every metric, with its result types and constants;
+- :mod:`apples.metrics`: every metric, with its result types and constants (``apples.metrics.gini``, ...);
+- :mod:`apples.measures`: the measures a report computes, one record each, and your own
+  (:func:`~apples.measures.from_counts`, :func:`~apples.measures.from_predictions`);
 - :mod:`apples.cv`: aggregation over folds;
 - :mod:`apples.theory`: closed forms on models (binormal, Parker, Van Asch, Forman & Scholz);
 - :mod:`apples.intervals`: confidence intervals, paired comparisons and their coverage;
@@ -29,7 +31,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what type checkers and readers see; at run time each name is imported on first use
-    from apples import comparison, cv, intervals, metrics, plotting, reporting, theory
+    from apples import comparison, cv, intervals, measures, metrics, plotting, reporting, theory
     from apples._params import UndefinedMetricError
     from apples.comparison import compare
     from apples.cv import (
@@ -69,7 +71,6 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each name i
         f_from_precision_recall,
         f_measure,
         fold_counts,
-        gini,
         h_measure,
         ks_statistic,
         label_counts,
@@ -126,7 +127,6 @@ __all__ = [
     "fold_counts_from_cross_validate",
     "fold_validity",
     "format_cv_table",
-    "gini",
     "h_measure",
     "intervals",
     "ks_statistic",
@@ -135,6 +135,7 @@ __all__ = [
     "log_loss",
     "max_f1",
     "max_mcc",
+    "measures",
     "merge_decomposition",
     "metrics",
     "min_error_rate",

@@ -81,6 +81,7 @@ PACKAGES = (
     "apples.theory",
     "apples.intervals",
     "apples.comparison",
+    "apples.measures",
     "apples.reporting",
     "apples.plotting",
     "apples.studies.forman_scholz",
