@@ -157,7 +157,11 @@ def _ids(values: Iterable[object], user: Callable[[str], str], most: int = 10) -
     """Fold or repeat ids as a short list of words: ``0, 3, 7`` (``...`` and the count past ``most``)."""
     values = list(values)
     shown = ", ".join(user(str(v)) for v in values[:most])
-    return shown + (f", ... ({len(values)} in all)" if len(values) > most else "")
+    return shown + (f", ... ({len(values):,} in all)" if len(values) > most else "")
+
+
+#: A fold's line names at most this many undefined values (a report of 20,000 labels stays readable).
+_UNDEFINED_WORDS = 10
 
 
 def _plural(n: int, word: str) -> str:
@@ -327,9 +331,11 @@ def fold_lines(d: Mapping[str, Any], user: Callable[[str], str] = _plain) -> lis
             if d["task"] == "binary":
                 size = f"n = {f['n']}, positives = {f['positives']}"
             else:
-                absent = ", ".join(user(str(lab)) for lab in f["absent_labels"])
+                absent = _ids(f["absent_labels"], user)
                 size = f"n = {f['n']}" + (f", absent labels {absent}" if f["absent_labels"] else "")
-            und = "; ".join(_undefined_words(d, u, user) for u in f["undefined"])
+            und = "; ".join(_undefined_words(d, u, user) for u in f["undefined"][:_UNDEFINED_WORDS])
+            if len(f["undefined"]) > _UNDEFINED_WORDS:
+                und += f"; ... ({len(f['undefined']):,} undefined values in all, every one in the JSON)"
             lines.append(f"fold {user(str(f['fold']))}: {size}" + (f"; {und}" if und else ""))
         return lines
     lines = []

@@ -553,3 +553,17 @@ def test_notebook_09_repeats_and_wine_from_scikit_learn():
     assert 100 * f1_score(yw, pw, average="macro") == pytest.approx(77.0, abs=TOL)
     p, r = precision_score(yw, pw, average="macro"), recall_score(yw, pw, average="macro")
     assert 100 * 2 * p * r / (p + r) == pytest.approx(77.1, abs=TOL)
+
+
+def test_a_report_of_thousands_of_labels_prints_a_readable_folds_section_and_keeps_all_in_json():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3000, 6000)
+    pred = np.where(rng.random(6000) < 0.7, y, rng.integers(0, 3000, 6000))
+    p = apples.CVPredictions(y, folds=np.arange(6000) % 3, y_pred=pred)
+    r = apples.report(p, measures=["precision"])
+    for text in (str(r), r.to_markdown()):
+        (fold0_line,) = [line for line in text.splitlines() if "fold 0:" in line]
+        assert len(fold0_line) < 2000 and "in all)" in fold0_line and "every one in the JSON" in fold0_line
+    fold0 = r.to_dict()["folds"][0]
+    absent = set(np.union1d(y, pred).tolist()) - set(y[np.arange(6000) % 3 == 0].tolist())
+    assert set(fold0["absent_labels"]) == absent  # every one, by hand
