@@ -72,7 +72,7 @@ def test_shape_tool_flags_a_notebook_out_of_order(tmp_path):
         _md("## Going deeper\n### A.2 x"),
         _md("## References"),
     ]
-    path = tmp_path / "09_x.ipynb"
+    path = tmp_path / "10_x.ipynb"
     nbformat.write(book, path)
     problems = "\n".join(shape_tool.measure(path).problems)
     assert "not in the template's order" in problems

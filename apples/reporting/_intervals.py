@@ -1,6 +1,6 @@
 """The second pass of :func:`apples.report`: a confidence interval beside each value (``confidence=``).
 
-Introduced in notebook 10, whose coverage study measured how well each interval keeps its promise.
+Introduced in notebook 11, whose coverage study measured how well each interval keeps its promise.
 Each value gets the interval that fits how it was aggregated, computed from the same fold tables
 as the values:
 
@@ -38,7 +38,7 @@ sampling design the weights come from (strata, clusters, how the weights were ma
 *Complex Surveys* ch. 2; Kish's effective sample size is exact only for weights independent of the
 outcome), which the predictions do not carry.
 Resampling intervals treat the trained models as fixed, so they miss
-the training-set part of the variance (notebook 10 §5 measures the under-coverage this causes).
+the training-set part of the variance (notebook 11 §5 measures the under-coverage this causes).
 Every reported quantity lies in [0, 1], and so do the ends of its interval: a t or normal interval that
 reaches past 0 or 1 (few folds, a recall near 1) is clipped there, which can only raise its coverage.
 A value that is undefined (``null``) has a ``null`` interval; so has a bootstrap in which some
@@ -127,7 +127,7 @@ def interval_note(settings: IntervalSettings, task: str, weighted: bool = False)
             "other pooled averages are not combined over repeats (averaging the repeats' interval ends has no "
             "published support). "
             "Wilson sees only the test cases and treats the trained models as fixed: it can be too narrow "
-            "(notebook 10 §5)."
+            "(notebook 11 §5)."
         )
     boot = f"a bootstrap of the cases within each fold ({settings.n_resamples:,} resamples, seed {settings.seed})"
     if task == "binary":
@@ -144,7 +144,7 @@ def interval_note(settings: IntervalSettings, task: str, weighted: bool = False)
         head
         + which
         + "; fold averages by Nadeau & Bengio's corrected t. The bootstrap, Wilson and DeLong intervals see only "
-        "the test cases and treat the trained models as fixed: they can be too narrow (notebook 10 §5)."
+        "the test cases and treat the trained models as fixed: they can be too narrow (notebook 11 §5)."
     )
 
 

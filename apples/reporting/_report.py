@@ -1,6 +1,6 @@
 """One call for every aggregation of a cross-validated result: :func:`report` and :class:`CVReport`.
 
-Introduced in notebook 09. A cross-validated F-measure, AUC or macro average
+Introduced in notebook 10. A cross-validated F-measure, AUC or macro average
 is one number only once the aggregation over folds is named: Forman & Scholz
 (2010) show five F aggregations that differ by many points on the same
 predictions (§2.3, §4), and AUC_avg against AUC_merge (§3); Van Asch (2013)

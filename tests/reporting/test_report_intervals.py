@@ -333,7 +333,7 @@ def test_bad_interval_options_are_refused_by_name(kwargs, error, name):
 
 @pytest.mark.trained
 def test_notebook_10_report_intervals_within_tolerance():
-    """The intervals notebook 10 quotes for notebook 09's study (§6), from scikit-learn and scipy.
+    """The intervals notebook 11 quotes for notebook 10's study (§6), from scikit-learn and scipy.
 
     The predictions come from a trained model, so the values are asserted within 0.5 percentage points
     (CONTRIBUTING.md, "Checked outputs"): Wilson's intervals of the pooled precision and recall, and

@@ -218,7 +218,7 @@ def _plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: 
     return ax_roc.figure
 
 
-# -- the comparison experiment (Parker §V, notebook 08) -------------------------------------------------
+# -- the comparison experiment (Parker §V, notebook 09) -------------------------------------------------
 
 
 def _axes(ax: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Parker's comparison experiment (notebook 08): waveform generator, error cases, Wilson and G statistics, runner."""
+"""Parker's comparison experiment (notebook 09): waveform generator, error cases, Wilson and G statistics, runner."""
 
 from __future__ import annotations
 
@@ -445,7 +445,7 @@ def test_no_progress_bar_prints_nothing(capsys):
     assert captured.out == "" and captured.err == ""
 
 
-# -- the AUK example and the default run of notebook 08, against the paper's findings ------------------------
+# -- the AUK example and the default run of notebook 09, against the paper's findings ------------------------
 def test_auk_breaks_a_tie_of_two_perfect_rankings_by_their_ties():
     # 5 positives above 45 negatives: every measure but AUK is at its maximum for both rankings;
     # AUK: the chord (0, 1)-(1, 0) for tied negatives, the convex curve 2P(1 - v)/(2P + v(N - P)) otherwise
@@ -506,7 +506,7 @@ def test_tables_are_checked_where_they_are_declared():
 
 @pytest.fixture(scope="module")
 def default_run():
-    """The default design of notebook 08 (about a minute and a half on two cores)."""
+    """The default design of notebook 09 (about a minute and a half on two cores)."""
     return pk.run_experiment(pk.experiment_config(), n_jobs=2)
 
 
@@ -545,7 +545,7 @@ def _error_cases_by_hand(preferences: pd.DataFrame) -> pd.Series:
 
 @pytest.mark.trained
 def test_notebook_08_quotes_within_tolerance(default_run):
-    """The counts notebook 08 quotes as approximate ("about 1,570 error cases", "about 9 and 17").
+    """The counts notebook 09 quotes as approximate ("about 1,570 error cases", "about 9 and 17").
 
     They come from trained classifiers, whose last bits and so a few ties follow the CPU (CONTRIBUTING.md,
     "Checked outputs"): shares of all comparisons within 1 percentage point, counts within 1 % (at least 2).
