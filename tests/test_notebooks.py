@@ -442,13 +442,20 @@ def test_checked_cells_show_no_trained_model_values(nb):
 
 # -- for teachers: the guide, the quiz, the slides ------------------------------------------------------------------
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
-def test_every_notebook_has_a_three_question_quiz_with_answers(path):
+def test_every_notebook_has_a_quiz_of_three_recall_questions_with_answers(path):
+    """Three recall questions, then any application questions ("*Apply.*"), each with one answer line."""
     quiz = ROOT / "book" / "quizzes" / f"{path.name[:2]}.md"
     assert quiz.is_file(), f"no quiz for {path.name}: book/quizzes/{path.name[:2]}.md"
     text = quiz.read_text()
-    questions = re.findall(r"^(\d+)\. \S", text, re.M)
+    questions = re.findall(r"^(\d+)\. (\S+)", text, re.M)
     answers = re.findall(r"^\s+- answer: \S", text, re.M)
-    assert questions == ["1", "2", "3"] and len(answers) == 3, text
+    assert [n for n, _ in questions] == [str(i) for i in range(1, len(questions) + 1)], text
+    assert len(questions) >= 3 and len(answers) == len(questions), text
+    apply = [word == "*Apply.*" for _, word in questions]
+    assert not any(apply[:3]) and all(apply[3:]), "three recall questions first, then the '*Apply.*' questions"
+    # an answer is one line: the student edition drops exactly the "- answer:" lines (book/_ext/apples_guide.py)
+    lines = text.splitlines()
+    assert all(not line.strip() or re.match(r"\d+\. |\s+- answer: ", line) for line in lines), text
 
 
 def test_the_student_quiz_has_no_answers():
