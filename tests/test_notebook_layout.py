@@ -36,13 +36,117 @@ def test_solutions_do_not_rebind_module_aliases(path):
     assert not shape_tool.rebound_aliases(book.cells)
 
 
+#: Notebooks whose prose runs are still longer than the goal (median at most 250 characters, at most 12 % of runs
+#: over 800), measured on branch `course` before the notebooks' rework: median and share of long runs. The lead
+#: removes each entry when its reworked notebook lands (a notebook that meets the goal while listed fails: strict).
+PROSE_RUNS_NOT_YET_SHORT = {
+    "01": "median 364, 20 % of runs over 800",
+    "02": "median 456, 29 % of runs over 800",
+    "03": "median 320, 17 % of runs over 800",
+    "04": "median 446, 34 % of runs over 800",
+    "05": "median 340, 13 % of runs over 800",
+    "06": "median 374, 24 % of runs over 800",
+    "07": "median 203, 20 % of runs over 800",
+    "09": "median 522, 18 % of runs over 800",
+    "10": "median 484, 14 % of runs over 800",
+    "11": "median 605, 31 % of runs over 800",
+}
+#: Notebooks whose exercise headings do not yet state their time "(NN min)" (none does on branch `course`).
+EXERCISE_TIMES_NOT_YET_STATED = {
+    n: "no exercise heading states its time" for n in ("01", "02", "03", "04", "05", "06", "07", "09", "10", "11")
+}
+
+
+def _expected_to_fail(failing: dict[str, str]) -> list:
+    return [
+        pytest.param(p, id=p.name, marks=[pytest.mark.xfail(strict=True, reason=failing[p.name[:2]])])
+        if p.name[:2] in failing
+        else pytest.param(p, id=p.name)
+        for p in NOTEBOOKS
+    ]
+
+
+def test_expected_failure_lists_name_existing_notebooks():
+    numbers = {p.name[:2] for p in NOTEBOOKS}
+    assert set(PROSE_RUNS_NOT_YET_SHORT) <= numbers and set(EXERCISE_TIMES_NOT_YET_STATED) <= numbers
+
+
+@pytest.mark.parametrize("path", _expected_to_fail(PROSE_RUNS_NOT_YET_SHORT))
+def test_prose_runs_are_short(path):
+    """Consecutive markdown cells between two code cells, merged: median run at most 250 characters, at most 12 %
+    of runs over 800 (the References section left out)."""
+    shape = shape_tool.measure(path)
+    assert not shape.prose_problems(), (
+        f"{path.name}: median run {shape.prose_median:.0f}, "
+        f"{shape.share_long(shape.prose_runs):.0%} over {shape_tool.LONG}: {shape.prose_problems()}"
+    )
+
+
+@pytest.mark.parametrize("path", _expected_to_fail(EXERCISE_TIMES_NOT_YET_STATED))
+def test_every_exercise_states_its_time(path):
+    shape = shape_tool.measure(path)
+    assert shape.exercises and not shape.exercise_time_problems(), shape.exercise_time_problems()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_main_path_fits_a_class_by_the_readers_clock(path):
+    """The reader minutes stored in the notebook's metadata time every main-path section and sum to at most 75."""
+    shape = shape_tool.measure(path)
+    if shape.reader_minutes is None:
+        pytest.skip(f'{path.name}: no metadata["apples"]["reader_minutes"] yet (the guide says "not measured")')
+    assert not shape.reader_problems(), shape.reader_problems()
+
+
 def test_every_number_in_the_text_is_shown_by_an_output():
-    """tools/check_claims.py: numbers no output shows, unless quoted from a paper or allowed with a reason."""
-    left, stale = claims_tool.check(NOTEBOOKS)
+    """tools/check_claims.py on every notebook, every quiz and the teacher's guide: numbers no output shows,
+    unless quoted from a paper or allowed with a reason."""
+    paths = claims_tool.everything()
+    assert any(p.suffix == ".md" and p.parent.name == "quizzes" for p in paths)
+    assert any(p.name == "teachers.md" for p in paths)
+    left, stale = claims_tool.check(paths)
     assert not left and not stale, "\n".join(
-        [f"{c.notebook} cell {c.cell}: {c.number!r} in: {c.sentence}" for c in left]
+        [f"{c.source} {c.place}: {c.number!r} in: {c.sentence}" for c in left]
         + [f"stale allow-list entry: {e}" for e in stale]
     )
+
+
+def _notebook_printing(*outputs: str, code: str = "print(x)") -> nbformat.NotebookNode:
+    book = nbformat.v4.new_notebook()
+    book.cells = [nbformat.v4.new_code_cell(code, outputs=[nbformat.v4.new_output("stream", text=o)]) for o in outputs]
+    return book
+
+
+def test_claim_checker_reads_quizzes_against_their_notebook(tmp_path):
+    """A quiz NN.md is checked against notebook NN's outputs (and the notebooks it cites), never code literals."""
+    quizzes = tmp_path / "quizzes"
+    quizzes.mkdir()
+    quiz = quizzes / "09.md"
+    quiz.write_text(
+        "1. H is the odd one out in 9 of 1,570 error cases. Its share?\n"
+        "   - answer: 0.57 %, against 31.5 % in notebook 03.\n"
+        "2. And 3,000 cases?\n"
+        "   - answer: 44.4 %.\n"
+    )
+    books = {
+        "09": _notebook_printing("1,572 error cases; H: 9 (0.57 %)", code="n = 3000"),
+        "03": _notebook_printing("0.315"),
+    }
+    found = [(c.source.endswith("quizzes/09.md"), c.place, c.number) for c in claims_tool.unmatched_text(quiz, books)]
+    assert found == [(True, "line 1", "1,570"), (True, "line 3", "3,000"), (True, "line 4", "44.4 %")]
+
+
+def test_claim_checker_reads_the_guide_against_the_notebooks_each_paragraph_names(tmp_path):
+    guide = tmp_path / "guide.md"
+    guide.write_text(
+        "In notebook 09 F is 58 %\nand falls to 31 %.\n\n"  # a paragraph: both lines are about notebook 09
+        "Another paragraph says 58 %.\n\n"  # names no notebook: unbacked
+        "| Notebook | F |\n|---|---|\n| 09 | 31 % |\n| 03 | 31 % |\n\n"  # a row names its notebook
+        "<!-- generated: t (tool) -->\n| 09 | 77 % |\n<!-- end generated: t -->\n"  # written by a tool: not read
+        "```\nmake 77\n```\n"
+    )
+    books = {"09": _notebook_printing("F = 0.581, then 0.31"), "03": _notebook_printing("0.5")}
+    found = [(c.place, c.number) for c in claims_tool.unmatched_text(guide, books)]
+    assert found == [("line 4", "58 %"), ("line 9", "31 %")]
 
 
 def _md(source):
@@ -78,6 +182,68 @@ def test_shape_tool_flags_a_notebook_out_of_order(tmp_path):
     assert "not in the template's order" in problems
     assert "exercises must be numbered 1, 2, 3" in problems and "'Exercise 3 · b' has no solution cell" in problems
     assert "A.1" in problems
+
+
+def test_prose_runs_merge_markdown_between_code_cells_and_leave_out_the_references():
+    md, code = _md, nbformat.v4.new_code_cell
+    cells = [md("a" * 100), md("b" * 50), code("x"), code("y"), md("c" * 900), code("z"), md("d" * 10)]
+    cells += [md("## References\n- a paper" + "e" * 2000)]
+    assert shape_tool.prose_runs(cells) == [150, 900, 10]
+
+
+def _template(*, exercises=("Exercise 1 · A (10 min)", "Exercise 2 · B (5 min)"), meta=None, skip=None):
+    book = nbformat.v4.new_notebook()
+    book.cells = [
+        _md("# 09 · T"),
+        _md("## What you will learn\n- compute x\n- say y\n- choose z"),
+        _md("## Notation"),
+        _md(
+            "## 1. A",
+        ),
+        _md("## 2. B"),
+        _md("## Summary"),
+        _md("## Exercises"),
+    ]
+    if skip is not None:
+        book.cells[skip].metadata["tags"] = ["skip-if-short"]
+    for e in exercises:
+        book.cells += [_md(f"### {e}"), nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["solution"]})]
+    book.cells += [_md("## Going deeper\n### A.1 x"), _md("## References")]
+    if meta is not None:
+        book.metadata["apples"] = meta
+    return book
+
+
+def _measure(tmp_path, book):
+    path = tmp_path / "09_x.ipynb"
+    nbformat.write(book, path)
+    return shape_tool.measure(path)
+
+
+def test_exercise_times_are_read_and_once_stated_required(tmp_path):
+    shape = _measure(tmp_path, _template())
+    assert [(e.number, e.title, e.minutes) for e in shape.exercises] == [(1, "A", 10), (2, "B", 5)]
+    assert not shape.problems and not shape.exercise_time_problems()
+    shape = _measure(tmp_path, _template(exercises=("Exercise 1 · A (10 min)", "Exercise 2 · B")))
+    assert "'Exercise 2 · B' states no time '(NN min)'" in shape.problems
+    shape = _measure(tmp_path, _template(exercises=("Exercise 1 · A", "Exercise 2 · B")))
+    assert not shape.problems and len(shape.exercise_time_problems()) == 2  # a goal, not yet a template rule
+
+
+def test_reader_minutes_cover_the_main_path_and_fit_a_class(tmp_path):
+    timed = [["## What you will learn", 3], ["## Notation", 4], ["## 1. A", 30], ["## 2. B", 20], ["## Summary", 3]]
+    meta = {"reader_minutes": timed, "reader": "fresh student reader, 2026-01-01"}
+    shape = _measure(tmp_path, _template(meta=meta, skip=4))
+    assert shape.reader_total == 60 and not shape.reader_problems() and not shape.problems
+    assert shape.skip_if_short == ["## 2. B"] and shape.skippable_minutes() == 20
+    long = {**meta, "reader_minutes": [*timed[:2], ["## 1. A", 50], *timed[3:]]}
+    assert shape_tool.READER_MINUTES == 75
+    assert "80 min by the reader's clock > 75" in " ".join(_measure(tmp_path, _template(meta=long)).reader_problems())
+    missing = {"reader_minutes": timed[:3] + timed[4:]}
+    problems = " ".join(_measure(tmp_path, _template(meta=missing)).reader_problems())
+    assert "time each main-path section" in problems and "who timed" in problems
+    assert "not the heading cell of a main-path section" in " ".join(_measure(tmp_path, _template(skip=6)).problems)
+    assert _measure(tmp_path, _template()).reader_total is None
 
 
 def test_alias_check_finds_a_rebound_module_name():
