@@ -13,6 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tools import bibliography
 from tools import check_claims as claims_tool
 from tools import course_shape as shape_tool
 
@@ -317,3 +318,92 @@ def test_a_reproducing_notebook_sets_the_paper_beside_ours(path):
         section += [o.get("text", "") for o in c.get("outputs", [])]
     text = "\n".join(section)
     assert re.search(r"agree", text, re.I) and re.search(r"\byes\b", text), f"{path.name}: the table has no verdicts"
+
+
+# -- the bibliography: every paper cited has a DOI or a stable link ------------------------------------------------
+#: Notebooks whose References cite a paper that book/references.md lacks (none on branch `course`).
+REFERENCES_NOT_IN_BIBLIOGRAPHY: dict[str, str] = {}
+#: Notebooks whose text cites a paper their References do not list (measured on branch `course`).
+TEXT_CITES_BEYOND_REFERENCES = {
+    "10": "the text cites Nadeau & Bengio 2003 and Bouckaert & Frank 2004; References list neither",
+    "11": "the text cites Bouckaert & Frank 2004; References do not list it",
+}
+
+
+def test_bibliography_gives_each_work_once_with_a_doi_or_a_stable_link():
+    works = bibliography.entries()
+    assert len(works) >= 30
+    keys = [(w.key, w.year) for w in works]
+    assert len(set(keys)) == len(keys), "a work listed twice"
+    assert keys == sorted(keys, key=lambda k: (k[0].casefold(), k[1])), "keep book/references.md in author order"
+    for w in works:
+        assert w.link, f"{w.key} {w.year}: no DOI, link or ISBN"
+        doi = re.search(r"doi:(10\.\S+?)\]", w.text)
+        if doi:  # the link goes to the DOI the text shows
+            assert w.link.startswith("https://doi.org/10."), w
+    required = {
+        ("Forman & Scholz", "2010"),
+        ("Parker", "2011"),
+        ("Van Asch", "2013"),
+        ("Raschka", "n.d."),
+        ("Hand", "2009"),
+        ("Nadeau & Bengio", "2003"),
+        ("Bouckaert & Frank", "2004"),
+        ("Dietterich", "1998"),
+        ("DeLong et al.", "1988"),
+        ("Demšar", "2006"),
+        ("Benavoli et al.", "2017"),
+    }
+    assert required <= set(keys), required - set(keys)
+
+
+@pytest.mark.parametrize("path", _expected_to_fail(REFERENCES_NOT_IN_BIBLIOGRAPHY))
+def test_every_paper_a_notebooks_references_cite_is_in_the_bibliography(path):
+    problems = bibliography.unlisted(nbformat.read(path, as_version=4))
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("path", _expected_to_fail(TEXT_CITES_BEYOND_REFERENCES))
+def test_every_paper_the_text_cites_is_in_the_notebooks_references(path):
+    missing = bibliography.uncited(nbformat.read(path, as_version=4))
+    assert not missing, f"{path.name}: add to References (lines in book/references.md): {missing}"
+
+
+def test_the_guide_cites_only_papers_of_the_bibliography():
+    works = bibliography.entries()
+    for page in sorted((ROOT / "book" / "guide").glob("*.md")):
+        book = nbformat.v4.new_notebook()
+        book.cells = [nbformat.v4.new_markdown_cell(page.read_text(encoding="utf-8"))]
+        for name, year in bibliography.text_citations(book):
+            assert bibliography.find(name, year, works), f"{page.name} cites {name} {year}, not in book/references.md"
+
+
+def test_bibliography_reads_citations_as_the_notebooks_write_them():
+    works = [
+        bibliography.Entry("Forman & Scholz", "2010", "G. Forman, M. Scholz. T.", "https://doi.org/10.1/x"),
+        bibliography.Entry("Platt", "1999", "J. Platt. T.", "http://x"),
+        bibliography.Entry("Zadrozny & Elkan", "2002", "B. Zadrozny, C. Elkan. T.", None),
+        bibliography.Entry("Raschka", "n.d.", "S. Raschka. T.", "https://x"),
+    ]
+    book = nbformat.v4.new_notebook()
+    book.cells = [
+        _md("As Forman & Scholz (2010) and Nadeau & Bengio 2003 show, and Van Asch's (2013) draft."),
+        _md(
+            "## References\n\n- Forman, G. & Scholz, M. (2010). Apples.\n"
+            "- J. Platt (1999). Outputs; B. Zadrozny and C. Elkan (2002). Scores.\n"
+            "- S. Raschka. A note.\n- C. Parker (2011), An analysis.\n"
+            "- scikit-learn documentation (2024).\n- Notebook 01 (the F)."
+        ),
+    ]
+    assert bibliography.references(book)[0] == "Forman, G. & Scholz, M. (2010). Apples."
+    assert bibliography.citations("J. Platt (1999). Outputs; B. Zadrozny and C. Elkan (2002). Scores.") == [
+        ("J. Platt ", "1999"),
+        (". Outputs; B. Zadrozny and C. Elkan ", "2002"),
+    ]
+    problems = bibliography.unlisted(book, works)
+    assert problems == [
+        "Zadrozny & Elkan 2002 has no DOI, link or ISBN in book/references.md",
+        "not in book/references.md (2011): C. Parker (2011), An analysis.",
+    ]
+    assert bibliography.text_citations(book) == {("Forman", "2010"), ("Nadeau", "2003"), ("Van Asch", "2013")}
+    assert bibliography.uncited(book) == ["Nadeau 2003", "Van Asch 2013"]
