@@ -111,6 +111,17 @@ def test_every_number_in_the_text_is_shown_by_an_output():
     )
 
 
+def test_allow_list_entries_that_point_to_a_quiz_test_name_one_that_exists():
+    """An allowed quiz number is recomputed in tests/test_quizzes.py: the test its reason names must exist."""
+    source = (ROOT / "tests" / "test_quizzes.py").read_text(encoding="utf-8")
+    named = {m for e in claims_tool.allowed() for m in re.findall(r"test_quizzes\.py::(\w+)", e["reason"])}
+    assert named, "no allow-list entry points to tests/test_quizzes.py"
+    missing = [n for n in sorted(named) if f"def {n}(" not in source]
+    assert not missing, missing
+    quiz_entries = [e for e in claims_tool.allowed() if "quizzes/" in e["source"] and "Apply it" in e["reason"]]
+    assert all("test_quizzes.py::" in e["reason"] for e in quiz_entries)
+
+
 def _notebook_printing(*outputs: str, code: str = "print(x)") -> nbformat.NotebookNode:
     book = nbformat.v4.new_notebook()
     book.cells = [nbformat.v4.new_code_cell(code, outputs=[nbformat.v4.new_output("stream", text=o)]) for o in outputs]
@@ -387,7 +398,7 @@ def test_bibliography_reads_citations_as_the_notebooks_write_them():
     ]
     book = nbformat.v4.new_notebook()
     book.cells = [
-        _md("As Forman & Scholz (2010) and Nadeau & Bengio 2003 show, and Van Asch's (2013) draft."),
+        _md("As Forman & Scholz (2010) and Nadeau &\nBengio 2003 show, and Van Asch's (2013) draft."),
         _md(
             "## References\n\n- Forman, G. & Scholz, M. (2010). Apples.\n"
             "- J. Platt (1999). Outputs; B. Zadrozny and C. Elkan (2002). Scores.\n"

@@ -586,6 +586,19 @@ def test_guide_tables_are_committed_and_in_sync():
     assert regions == ["class-time", "slow-cells", "outcomes", "exercises"]
 
 
+def test_guide_states_the_course_rules_of_the_tools():
+    """The numbers the guide gives for class time and slow cells are the tools' (tools/claims_allowed/guide.toml)."""
+    from tools import course_shape
+
+    guide = " ".join((ROOT / "book" / "guide" / "teachers.md").read_text(encoding="utf-8").split())
+    assert course_shape.MAIN_MINUTES == course_shape.READER_MINUTES
+    assert f"holds every notebook to {course_shape.MAIN_MINUTES} minutes" in guide
+    assert f"their sum to {course_shape.READER_MINUTES} minutes" in guide
+    assert f"markdown words at {course_shape.WORDS_PER_MINUTE} a minute" in guide
+    assert "two minutes per code cell" in guide and course_shape.MINUTES_PER_CODE_CELL == 2
+    assert f"over {apples_guide.SLOW:.0f} seconds" in guide
+
+
 def test_guide_prerequisites_and_order_name_every_notebook():
     guide = (ROOT / "book" / "guide" / "teachers.md").read_text(encoding="utf-8")
     prerequisites = guide[guide.index("## Prerequisites") : guide.index("## Order")]

@@ -35,8 +35,8 @@ _NOT_A_PAPER = re.compile(r"^(?:scikit-learn|SciPy|WEKA|torchmetrics|torcheval|N
 _AUTHOR_FIRST = re.compile(r"^(?:[A-Z]\.\s?)+(?:[A-Z]\.\s)?[A-Z]|^[A-Z][\w\-' ]+, (?:[A-Z]\.\s?)+")
 #: A citation in running text: a surname (Van Asch, DeLong), its co-authors or "et al.", and a year.
 _TEXT_CITATION = re.compile(
-    r"\b((?:Van |De|van )?[A-Z][\w\-šéáü']+)(?:(?:,| and| &) [A-Z][\w\-šéü']+)*"
-    r"(?:,? (?:&|and) [A-Z][\w\-šéü']+| et al\.)?,? \(?((?:19|20)\d\d)\)?"
+    r"\b((?:Van\s|De|van\s)?[A-Z][\w\-šéáü']+)(?:(?:,|\sand|\s&)\s+[A-Z][\w\-šéü']+)*"
+    r"(?:,?\s+(?:&|and)\s+[A-Z][\w\-šéü']+|\s+et\s+al\.)?,?\s+\(?((?:19|20)\d\d)\)?"
 )
 
 
@@ -126,7 +126,9 @@ def text_citations(book: nbformat.NotebookNode) -> set[tuple[str, str]]:
             continue
         if re.search(r"^## References\s*$", c.source, re.M):
             break
-        found |= {(m.group(1).removesuffix("'s"), m.group(2)) for m in _TEXT_CITATION.finditer(c.source)}
+        found |= {
+            (re.sub(r"\s+", " ", m.group(1)).removesuffix("'s"), m.group(2)) for m in _TEXT_CITATION.finditer(c.source)
+        }
     return found
 
 

@@ -290,15 +290,17 @@ def unmatched_text(path: Path, books: dict[str, nbformat.NotebookNode] | None = 
 
 
 def allowed() -> list[dict[str, str]]:
-    """The allow-list: each entry with ``source``, the notebook ("09") or the text file ("book/quizzes/09.md")
-    it is for (written ``notebook = "09"`` or ``file = "book/quizzes/09.md"``), and ``toml``, its file."""
+    """The allow-list, one dict per number: ``source``, the notebook ("09") or the text file ("book/quizzes/09.md")
+    it is for (written ``notebook = "09"`` or ``file = "book/quizzes/09.md"``), ``number``, ``reason`` and
+    ``toml``, its file. An entry may list several numbers of one sentence or question (``numbers = [...]``)."""
     entries = []
     for path in sorted(ALLOWED.glob("*.toml")):
         for e in tomllib.loads(path.read_text(encoding="utf-8")).get("allow", []):
             where = e.get("file") or e.get("notebook")
-            if not where or not e.get("number") or not e.get("reason", "").strip():
-                raise ValueError(f"tools/claims_allowed/{path.name}: entry {e} needs notebook or file, number, reason")
-            entries.append({**e, "source": where, "toml": path.name})
+            numbers = e.get("numbers") or ([e["number"]] if "number" in e else [])
+            if not where or not numbers or not e.get("reason", "").strip():
+                raise ValueError(f"tools/claims_allowed/{path.name}: {e} needs notebook or file, number(s), reason")
+            entries += [{**e, "number": n, "source": where, "toml": path.name} for n in numbers]
     return entries
 
 
