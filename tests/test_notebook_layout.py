@@ -55,21 +55,11 @@ def test_solutions_do_not_rebind_module_aliases(path):
 #: over 800), measured on branch `course` before the notebooks' rework: median and share of long runs. The lead
 #: removes each entry when its reworked notebook lands (a notebook that meets the goal while listed fails: strict).
 PROSE_RUNS_NOT_YET_SHORT = {
-    "01": "median 364, 20 % of runs over 800",
-    "02": "median 456, 29 % of runs over 800",
-    "03": "median 320, 17 % of runs over 800",
-    "04": "median 446, 34 % of runs over 800",
-    "05": "median 340, 13 % of runs over 800",
-    "06": "median 374, 24 % of runs over 800",
-    "07": "median 203, 20 % of runs over 800",
-    "09": "median 522, 18 % of runs over 800",
     "10": "median 484, 14 % of runs over 800",
     "11": "median 605, 31 % of runs over 800",
 }
-#: Notebooks whose exercise headings do not yet state their time "(NN min)" (none does on branch `course`).
-EXERCISE_TIMES_NOT_YET_STATED = {
-    n: "no exercise heading states its time" for n in ("01", "02", "03", "04", "05", "06", "07", "09", "10", "11")
-}
+#: Notebooks whose exercise headings do not yet state their time "(NN min)".
+EXERCISE_TIMES_NOT_YET_STATED = {n: "no exercise heading states its time" for n in ("10", "11")}
 
 
 def _expected_to_fail(failing: dict[str, str]) -> list:
