@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from sklearn.metrics import f1_score, precision_score
+from sklearn.metrics import average_precision_score, f1_score, precision_score, roc_auc_score
 
 import apples
 from apples import Counts
@@ -510,7 +510,31 @@ def test_quiz_04_apply_eq_26():
     f_a, f_b = Fraction(8, 50 + 4 - 42), Fraction(2 * 42, 50 + 42 - 4)
     assert apples.f_measure(Counts(tp=4, fp=3, fn=1)) == pytest.approx(float(f_a))
     assert apples.f_measure(Counts(tp=42, fp=1, fn=3)) == pytest.approx(float(f_b))
-    shows(answer("04", 4), f"8/12 = {float(f_a):.3f}", f"84/88 = {float(f_b):.3f}")
+    shows(
+        answer("04", 4),
+        "4 of them and 42 of the 45 B instances",
+        f"8/12 = {float(f_a):.3f}",
+        f"84/88 = {float(f_b):.3f}",
+    )
+
+
+def _f_avg_of_one_fold(n_folds: int, *, n: int = 1000, n_a: int = 50, right_a: int = 40, wrong_b: int = 22) -> float:
+    """E[F1 of class A] in one of ``n_folds`` random folds of Van Asch's fixed-error corpus, summed by hand.
+
+    A fold of n/K instances holds m ~ Hypergeom(n, n_a, n/K) of class A; of them a ~ Hypergeom(n_a, right_a, m)
+    are classified correctly (a random subset of the corpus's correct ones), and of its n/K - m B instances
+    f ~ Hypergeom(n - n_a, wrong_b, n/K - m) are classified as A. F1 = 2a/(2a + (m - a) + f), 0/0 counted 0.
+    All folds have the same marginal, so this is E[F_avg]."""
+    size = n // n_folds
+    total = 0.0
+    for m in range(min(n_a, size) + 1):
+        for a in range(m + 1):
+            f = np.arange(min(wrong_b, size - m) + 1)
+            den = 2 * a + (m - a) + f
+            f1 = np.divide(2 * a, den, out=np.zeros(len(f)), where=den > 0)
+            weight = stats.hypergeom.pmf(m, n, n_a, size) * stats.hypergeom.pmf(a, n_a, right_a, m)
+            total += weight * float(np.sum(stats.hypergeom.pmf(f, n - n_a, wrong_b, size - m) * f1))
+    return total
 
 
 def test_quiz_04_apply_expected_counts_and_folds():
@@ -518,10 +542,17 @@ def test_quiz_04_apply_expected_counts_and_folds():
     expected = 80 / (80 + fp + 10)
     assert apples.theory.theoretical_f1(0.05, average="binary") == pytest.approx(expected)
     text = answer("04", 5)
-    shows(text, f"0.023 · 950 = {fp:.2f}", f"{100 * expected:.1f} %")
+    shows(text, "0.8 · 50 = 40", f"0.023 · 950 = {fp:.2f}", f"{100 * expected:.1f} %")
+    # fixed errors: round(0.8 · 50) = 40 A and round(0.977 · 950) = 928 B instances are classified correctly
+    tp_fp = Fraction(2 * 40, 2 * 40 + 10 + (950 - 928))
     for k in (5, 10, 50):
-        shows(text, f"{100 * va.exact_fold_f1(0.05, method='avg', n_folds=k):.2f} %")
-    shows(text, f"{100 * va.exact_fold_f1(0.05, method='tp_fp', n_folds=50):.2f} %")
+        assert va.exact_fold_f1(0.05, method="tp_fp", n_folds=k) == pytest.approx(float(tp_fp), abs=1e-12)
+        by_hand = _f_avg_of_one_fold(k)
+        assert va.exact_fold_f1(0.05, method="avg", n_folds=k) == pytest.approx(by_hand, abs=1e-10)
+        assert abs(1e4 * by_hand % 1 - 0.5) > 0.01  # not on a rounding edge at the two decimals the quiz prints
+        shows(text, f"{100 * by_hand:.2f} %")
+    shows(text, f"F_tp,fp = {100 * float(tp_fp):.2f} % for every K")
+    assert abs(float(tp_fp) - expected) < 0.001  # "within 0.1 point of it"
 
 
 def _wine_table():
@@ -573,6 +604,86 @@ def test_quiz_06_apply_piling_false_positives():
         assert macro[target] == pytest.approx(np.mean([v / (v + (8 if k == target else 0)) for k, v in tp.items()]))
     assert max(macro, key=macro.get) == "A"
     shows(answer("06", 5), *(f"macro {macro[k]:.3f}" for k in "ABC"), f"from 0.517 to {macro['A']:.3f}")
+
+
+#: The ten scored cases of notebook 07, §1: four positives, six negatives, scores 10 down to 1.
+TEN_Y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
+TEN_S = np.array([10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
+
+
+def test_quiz_07_apply_a_screening_threshold():
+    c = Fraction(9, 9 + 1)  # a missed case costs nine false alarms
+    y, s = TEN_Y, TEN_S
+    thresholds = [np.inf, *s]
+    fn = [int(np.sum(y[s < t])) for t in thresholds]  # positives scoring below t
+    fp = [int(np.sum(1 - y[s >= t])) for t in thresholds]  # negatives scoring t or more
+    loss = [(c * a + (1 - c) * b) / 10 for a, b in zip(fn, fp, strict=True)]  # Q(t; c) = (c FN + (1 - c) FP)/n, by hand
+    best = min(range(len(loss)), key=loss.__getitem__)
+    assert thresholds[best] == 4 and (fn[best], fp[best]) == (0, 3) and loss[best] == Fraction(3, 100)
+    by_apples = apples.metrics.empirical_loss(y, s, 0.9)
+    assert by_apples == pytest.approx([float(q) for q in loss])
+    intervals = apples.metrics.empirical_cost_intervals(y, s)
+    winner = [
+        t
+        for t, lo, hi, on in zip(
+            intervals.thresholds, intervals.c_low, intervals.c_high, intervals.on_hull, strict=True
+        )
+        if on and lo <= 0.9 <= hi
+    ]
+    assert winner == [4]
+    at_f1 = thresholds.index(apples.max_f1(y, s).threshold)
+    assert thresholds[at_f1] == 7 and (fn[at_f1], fp[at_f1]) == (1, 1) and loss[at_f1] == Fraction(1, 10)
+    assert 3 < loss[at_f1] / loss[best] < 4
+    text = answer("07", 4)
+    shows(text, f"c = 9/(9 + 1) = {float(c):.1f}", "T(c) = 4", "FN = 0, FP = 3", f"= {float(loss[best]):.2f}")
+    shows(text, "t = 7 has FN = 1, FP = 1", f"= {float(loss[at_f1]):.2f}", "more than three times")
+
+
+def _spam_ranking(n_top: int, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+    """100 spam among 1,000 e-mails: ``n_top`` spam ranked first, the rest spread evenly over ranks first..last."""
+    ranks = np.concatenate([np.arange(n_top), np.linspace(first, last, 100 - n_top).round().astype(int)])
+    y = np.zeros(1000, dtype=int)
+    y[ranks] = 1
+    assert y.sum() == 100  # the ranks are distinct
+    return y, np.arange(1000, 0, -1)  # rank 0 scores highest
+
+
+def test_quiz_07_apply_ap_and_auc_disagree():
+    """The question's data can happen: X finds much of its spam at the very top (AP 0.80, AUC 0.90), Y ranks the
+    spam uniformly higher but less often first (AP 0.70, AUC 0.93). And the answer's reading holds: more good
+    e-mail, scored as before, leaves each AUC alone and lowers each AP."""
+    text = answer("07", 5)
+    shows(text, "1,000 e-mails, 10 % of them spam", "AP 0.80 and AUC 0.90", "AP 0.70 and AUC 0.93")
+    filters = {"X": _spam_ranking(72, 72, 747), "Y": _spam_ranking(44, 44, 318)}
+    printed = {"X": (0.80, 0.90), "Y": (0.70, 0.93)}
+    for name, (y, s) in filters.items():
+        r = np.sort(np.flatnonzero(y))  # the spam's ranks, by hand
+        i = np.arange(100)
+        auc, ap = np.sum(900 - (r - i)) / (100 * 900), np.mean((i + 1) / (r + 1))
+        assert (apples.roc_auc(y, s), apples.average_precision(y, s)) == pytest.approx((auc, ap))
+        assert (roc_auc_score(y, s), average_precision_score(y, s)) == pytest.approx((auc, ap))
+        assert (round(ap, 2), round(auc, 2)) == printed[name]
+        assert min(abs(100 * v % 1 - 0.5) for v in (ap, auc)) > 0.2  # not on a rounding edge
+        ham = y == 0
+        more_ham_y, more_ham_s = np.concatenate([y, y[ham]]), np.concatenate([s, s[ham]])
+        assert apples.roc_auc(more_ham_y, more_ham_s) == pytest.approx(auc)
+        assert apples.average_precision(more_ham_y, more_ham_s) < ap
+
+
+def test_quiz_08_apply_auc_from_hands_loss():
+    pi0 = Fraction(1, 5)
+    scale = 2 * pi0 * (1 - pi0)  # L_G = 2 π0 π1 (1 - AUC)
+    auc = {name: 1 - loss / scale for name, loss in (("X", Fraction(48, 1000)), ("Y", Fraction(64, 1000)))}
+    assert scale == Fraction(32, 100) and auc == {"X": Fraction(85, 100), "Y": Fraction(80, 100)}
+    # with apples: 20 positives and 80 negatives (π0 = 0.2), each positive above 68 (X) or 64 (Y) of the negatives
+    for name, above in (("X", 68), ("Y", 64)):
+        y = np.r_[np.ones(20, dtype=int), np.zeros(80, dtype=int)]
+        s = np.r_[np.full(20, above - 0.5), np.arange(80.0)]
+        assert roc_auc_score(y, s) == pytest.approx(float(auc[name]))
+        assert apples.metrics.empirical_hand_loss(y, s).loss == pytest.approx(float(scale * (1 - auc[name])))
+    text = answer("08", 4)
+    shows(text, "π₀ = 0.2", "L_G = 0.048 for classifier X and 0.064 for classifier Y", "= 0.32(1 − AUC)")
+    shows(text, f"AUC_X = 1 − 0.048/0.32 = {float(auc['X']):.2f}", f"AUC_Y = 1 − 0.064/0.32 = {float(auc['Y']):.2f}")
 
 
 def test_quiz_09_apply_a_wilson_interval():
