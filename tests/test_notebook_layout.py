@@ -126,6 +126,18 @@ def test_allow_list_entries_that_point_to_a_quiz_test_name_one_that_exists():
     assert all("test_notebook_layout.py::" in e["reason"] for e in quiz_entries)
 
 
+def test_claim_checker_command_line(tmp_path, capsys):
+    """--help prints the usage (it is not a path); a missing file or another kind of file is refused by name."""
+    with pytest.raises(SystemExit) as stop:
+        claims_tool.main(["--help"])
+    assert stop.value.code == 0 and "NOTEBOOK | MARKDOWN" in capsys.readouterr().out
+    (tmp_path / "notes.txt").write_text("3.14", encoding="utf-8")
+    for bad, why in (("missing.ipynb", "no such file"), (str(tmp_path / "notes.txt"), "not a notebook")):
+        with pytest.raises(SystemExit) as stop:
+            claims_tool.main([bad])
+        assert stop.value.code == 2 and why in capsys.readouterr().err
+
+
 def _notebook_printing(*outputs: str, code: str = "print(x)") -> nbformat.NotebookNode:
     book = nbformat.v4.new_notebook()
     book.cells = [nbformat.v4.new_code_cell(code, outputs=[nbformat.v4.new_output("stream", text=o)]) for o in outputs]

@@ -33,11 +33,12 @@ notebook NN and its quiz, tools/claims_allowed/guide.toml for the guide. An entr
 anything is an error too.
 
 Usage: python tools/check_claims.py [NOTEBOOK | MARKDOWN ...]   (default: every notebook, quiz and guide page;
-prints each unmatched number with its sentence)
+prints each unmatched number with its sentence and each stale allow-list entry; exits 1 if there is any)
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import re
 import sys
@@ -328,12 +329,41 @@ def everything() -> list[Path]:
     return [*NOTEBOOKS, *QUIZZES, *GUIDE]
 
 
-if __name__ == "__main__":
-    paths = [Path(p) for p in sys.argv[1:]] or everything()
-    left, stale = check(paths)
+def _existing_text(name: str) -> Path:
+    """A command-line path: an existing notebook (.ipynb) or Markdown file (a quiz, a guide page)."""
+    path = Path(name)
+    if path.suffix not in (".ipynb", ".md"):
+        raise argparse.ArgumentTypeError(f"{name}: not a notebook (.ipynb) or a Markdown file (.md)")
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{name}: no such file")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check the texts named on the command line (default: :func:`everything`); 1 if anything is left."""
+    parser = argparse.ArgumentParser(
+        prog="python tools/check_claims.py",
+        description="List the numbers a notebook's text, a quiz (book/quizzes/NN.md) or a page of the teacher's "
+        "guide (book/guide/*.md) states that no output shows, and the allow-list entries "
+        "(tools/claims_allowed/*.toml) that no longer match a number.",
+        epilog="Exit status: 0 when every number is backed and no allow-list entry is stale, else 1.",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=_existing_text,
+        metavar="NOTEBOOK | MARKDOWN",
+        help="notebooks (.ipynb), quizzes or guide pages (.md) to check (default: every notebook, quiz and guide page)",
+    )
+    args = parser.parse_args(argv)
+    left, stale = check(args.paths or everything())
     for c in left:
         print(f"{c.source} {c.place}: {c.number!r} in: {c.sentence}")
     for e in stale:
         print(f"stale allow-list entry: {e}")
     print(f"{len(left)} unmatched numbers, {len(stale)} stale allow-list entries")
-    sys.exit(1 if left or stale else 0)
+    return 1 if left or stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
