@@ -2,7 +2,7 @@
 #   make book   create .venv, execute every notebook, write build/html/index.html
 #   make test   create .venv if needed, lint, then run unit, property and notebook (nbval) tests
 #   make lab    open JupyterLab on the collection
-#   make student  the student edition: notebooks without solutions and a student HTML book (build/student)
+#   make student  the student edition: notebooks without solutions and a student HTML book, only (build/student)
 #   make figures  every figure as SVG for slides (build/figures)
 #   make lint   ruff (lint rules, formatting) on all code and mypy on apples/; make test runs it first
 PYTHON ?= python3
@@ -61,17 +61,12 @@ execute: $(STAMP)
 	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=1800 $(NOTEBOOKS)
 
-# Teachers: the student edition under build/student: the notebooks (outputs and figures kept, each exercise's
-# solution replaced by one numbered answer cell, instructor-only cells left out) and a student HTML book rendered
-# from them (-t student: no teacher's guide, no quiz answers; stored outputs, nothing executed).
+# Teachers: the student edition under build/student, and nothing else there: notebooks/ (outputs and figures kept,
+# each exercise's solution replaced by its numbered answer cells, instructor-only cells left out) and html/, a
+# student book rendered from them (no teacher's guide, no quiz answers; stored outputs, nothing executed). Built in
+# a temporary folder by tools/student_edition.py, which copies out only those two.
 student: $(STAMP)
-	rm -rf build/student
-	$(BIN)/python tools/strip_solutions.py build/student/notebooks $(NOTEBOOKS)
-	mkdir -p build/student/book
-	cp -r book/. build/student/book/
-	cp -r build/student/notebooks build/student/book/
-	$(BIN)/sphinx-build -q -t student -b html build/student/book build/student/html
-	@echo "Student notebooks: build/student/notebooks/   Student book: build/student/html/index.html"
+	$(BIN)/python tools/student_edition.py build/student $(NOTEBOOKS)
 
 # Teachers: every figure the notebooks show, as SVG for slides, with an index of titles (executes copies).
 figures: $(STAMP)

@@ -13,7 +13,7 @@ multi-label settings), at 95 % nominal, with n_studies per setting (default 1,00
 4. every (value, setting) whose coverage falls below 0.90, with its MCSE, bias and miss sides;
 5. the run time. The full table goes to --csv (default build/intervals_coverage.csv).
 
-With --legacy it runs the older coverage_study (notebook 10's table: F bootstrap, Wilson, DeLong, fold t) instead.
+With --legacy it runs the older coverage_study (notebook 11's table: F bootstrap, Wilson, DeLong, fold t) instead.
 Identical results for any n_jobs.
 """
 
@@ -115,7 +115,7 @@ def main(n_studies: int, n_jobs: int, csv: Path) -> None:
 
 
 def legacy(n_studies: int, n_jobs: int) -> None:
-    """The older study of notebook 10's section 5 (intervals outside the report)."""
+    """The older study of notebook 11's section 5 (intervals outside the report)."""
     t0 = time.perf_counter()
     table = coverage_study(coverage_settings(), n_studies=n_studies, n_jobs=n_jobs, seed=0)
     seconds = time.perf_counter() - t0
@@ -132,7 +132,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n_studies", nargs="?", type=int, default=None, help="default 1000 (--legacy: 2000)")
     parser.add_argument("n_jobs", nargs="?", type=int, default=1)
-    parser.add_argument("--legacy", action="store_true", help="the older coverage_study of notebook 10")
+    parser.add_argument("--legacy", action="store_true", help="the older coverage_study of notebook 11")
     parser.add_argument("--csv", type=Path, default=Path("build/intervals_coverage.csv"))
     args = parser.parse_args()
     if args.legacy:

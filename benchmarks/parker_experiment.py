@@ -1,4 +1,4 @@
-"""Benchmark apples.studies.parker.run_experiment (Parker §IV–V, notebook 08): time, where it goes, n_jobs=2.
+"""Benchmark apples.studies.parker.run_experiment (Parker §IV–V, notebook 09): time, where it goes, n_jobs=2.
 
 Prints, measured in one run (machines are shared: compare the ratios, not the seconds):
 - wall-clock seconds of the default design (the run ``make book`` executes) serially and with n_jobs=2,

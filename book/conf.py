@@ -38,8 +38,8 @@ extensions = [
     "sphinx.ext.autosummary",  # one table per package and one page per name (api/generated/)
     "numpydoc",  # apples' docstrings are numpydoc (Parameters, Returns, References, Examples)
 ]
-# guide/_generated: tables the guide pages include (written at each build); quizzes: the quiz sources it reads
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "guide/_generated", "quizzes", "_ext"]
+# quizzes: the quiz sources (with answers) that tools/guide_tables.py writes into guide/quiz.md
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "quizzes", "_ext"]
 templates_path = ["api/_templates"]  # autosummary's page of a class (Sphinx excludes it from the sources)
 
 nb_execution_mode = "off"  # render the outputs make book stored; never execute again
@@ -337,17 +337,39 @@ def skip_field_alias(app: Any, what: str, name: str, obj: object, skip: bool, op
 # -- the teacher's guide and the student edition ------------------------------------------------------------------
 
 
-def write_guide(app: Any, config: Any) -> None:
-    """``config-inited``: write the guide's generated tables; the student edition (``-t student``) leaves out the
-    teacher's guide and the quiz answers (``make student``)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
-    from apples_guide import write_guide_parts
+def _guide() -> Any:
+    ext = str(Path(__file__).resolve().parent / "_ext")
+    if ext not in sys.path:
+        sys.path.insert(0, ext)
+    import apples_guide
 
-    student = app.tags.has("student")
-    if student:
-        config.exclude_patterns.append("guide/teachers.md")
-    if (Path(app.srcdir) / "guide").is_dir():
-        write_guide_parts(Path(app.srcdir), student=student)
+    return apples_guide
+
+
+def write_guide(app: Any, config: Any) -> None:
+    """``config-inited``: the student edition (``-t student``, tools/student_edition.py) leaves out the teacher's
+    guide, and refuses a quiz page that still shows answers.
+
+    The guide's tables are committed in its Markdown (``python tools/guide_tables.py`` writes them), so the
+    instructor's book renders them as they are. The student edition builds from a temporary copy of the book
+    whose quiz page tools/student_edition.py has written without answers; building the student edition from
+    the instructor's sources would hand out the answers, so it stops instead.
+    """
+    if not app.tags.has("student"):
+        return
+    config.exclude_patterns.append("guide/teachers.md")
+    quiz = Path(app.srcdir) / "guide" / "quiz.md"
+    if quiz.is_file() and _guide().has_answers(quiz.read_text(encoding="utf-8")):
+        from sphinx.errors import ConfigError
+
+        raise ConfigError(f"{quiz} shows the quiz answers: build the student edition with `make student`")
+
+
+def guide_links(app: Any, docname: str, source: list[str]) -> None:
+    """``source-read``: the guide links to the notebooks as the repository lays them out (``../../notebooks/``,
+    for its web view); in the book they are copied under the book's ``notebooks/``."""
+    if docname.startswith("guide/"):
+        source[0] = source[0].replace("](" + _guide().NOTEBOOK_LINK, "](../notebooks/")
 
 
 def setup(app: Any) -> None:
@@ -358,5 +380,6 @@ def setup(app: Any) -> None:
     autosummary.WELL_KNOWN_ABBREVIATIONS = (*autosummary.WELL_KNOWN_ABBREVIATIONS, "eq.", "Fig.")
     app.connect("config-inited", write_api_pages)
     app.connect("config-inited", write_guide)
+    app.connect("source-read", guide_links)
     app.connect("autodoc-process-docstring", document_constant)
     app.connect("autodoc-skip-member", skip_field_alias)

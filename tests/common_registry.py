@@ -1131,7 +1131,7 @@ REGISTRY: dict[str, Entry] = {
         lambda: {"model_a": _model(), "model_b": _model(mu_pos=2.0), "n_grid": 5},
         {"model_a": Arg(MODEL), "model_b": Arg(MODEL), "n_grid": Arg(SIZE)},
     ),
-    # ---- parker: waveform.py, agreement.py, experiment.py (notebook 08) -------------------------
+    # ---- parker: waveform.py, agreement.py, experiment.py (notebook 09) -------------------------
     "make_waveform": Entry(
         lambda: {"n_samples": 5, "noise_features": True, "seed": 0}, {"n_samples": Arg(SIZE), "seed": Arg(SEED)}
     ),

@@ -47,7 +47,7 @@ NOTEBOOK_01 = "01_f_measure_under_cv.ipynb"
 EXPLORERS = {
     "02_auc_under_cv.ipynb": "fs.calibration_explorer",
     "03_f_measure_bias.ipynb": "fs.sim_explorer",
-    "07_incoherence_of_integrated_measures.ipynb": "pk.incoherence_explorer",
+    "08_incoherence_of_integrated_measures.ipynb": "pk.incoherence_explorer",
 }
 
 # bounds (seconds); the whole module takes ~50 s on a busy 2-core machine, plus the book build it shares

@@ -23,7 +23,22 @@ from apples.theory import Binormal
 # -- notebook 07 ---------------------------------------------------------------------------------
 
 
-def test_nb07_threshold_and_cost_invert_each_other_for_equal_spreads():
+def test_nb07_h_measure_of_the_ten_cases_equals_the_fractions():
+    """A.1: h_measure_details against L = 311/4320, L_max = 93/625, H = 41477/80352; the notebook prints < 1e-15."""
+    y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
+    r = apples.metrics.h_measure_details(y, np.arange(10, 0, -1), severity_ratio=1)
+    loss, max_loss = Fraction(311, 4320), Fraction(93, 625)
+    # sums of incomplete Beta functions over four cost intervals: a few ulps of values below 1 (ulp of 0.5: 1.1e-16).
+    # Measured: 3.3e-18 (L), 1.6e-17 (L_max), 8.5e-17 (H).
+    assert abs(Fraction(r.loss) - loss) <= Fraction(2e-16)
+    assert abs(Fraction(r.max_loss) - max_loss) <= Fraction(2e-16)
+    assert abs(Fraction(r.h) - (1 - loss / max_loss)) <= Fraction(5e-16)
+
+
+# -- notebook 08 ---------------------------------------------------------------------------------
+
+
+def test_nb08_threshold_and_cost_invert_each_other_for_equal_spreads():
     """§2: T(c(t)) = t and c(T(c)) = c for the equal-spread binormal model."""
     eq = Binormal(mu_pos=1.5, sd_pos=1.0, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3)
     t = np.linspace(-2, 4, 61)
@@ -37,7 +52,7 @@ def test_nb07_threshold_and_cost_invert_each_other_for_equal_spreads():
     assert c_round_trip <= 1e-15
 
 
-def test_nb07_solution_1_closed_form_threshold():
+def test_nb08_solution_1_closed_form_threshold():
     """Solution 1: T(c) = (μ₊ + μ₋)/2 + σ²/(μ₊ - μ₋)·(log((1 - c)/c) - log(π₀/π₁)) for equal spreads."""
     mm = Binormal(mu_pos=2.0, sd_pos=1.5, mu_neg=0.0, sd_neg=1.5, pi_pos=0.2)
     cc = np.linspace(0.05, 0.95, 10)
@@ -48,7 +63,7 @@ def test_nb07_solution_1_closed_form_threshold():
 
 @pytest.fixture(scope="module")
 def tied_scores():
-    """§3's 60 cases with six distinct scores, built as in the notebook, with AUC and π₀ as fractions."""
+    """A.2's 60 cases with six distinct scores, built as in the notebook, with AUC and π₀ as fractions."""
     rng = np.random.default_rng(7)
     y_t = rng.integers(0, 2, 60)
     s_t = np.clip(np.round(1.2 * y_t + rng.normal(0, 1.2, 60)), -2, 3)
@@ -59,8 +74,8 @@ def tied_scores():
     return y_t, s_t, roc_auc, Fraction(len(pos), len(y_t))
 
 
-def test_nb07_uniform_threshold_loss_for_tied_scores(tied_scores):
-    """§7: the exact sum L_c^t = π₀π₁(1 - 2 AUC) + ½ for tied scores (midpoint rule)."""
+def test_nb08_uniform_threshold_loss_for_tied_scores(tied_scores):
+    """A.6: the exact sum L_c^t = π₀π₁(1 - 2 AUC) + ½ for tied scores (midpoint rule)."""
     y_t, s_t, roc_auc, p0 = tied_scores
     target = p0 * (1 - p0) * (1 - 2 * roc_auc) + Fraction(1, 2)
     exact = apples.metrics.empirical_uniform_threshold_loss(y_t, s_t)
@@ -68,13 +83,21 @@ def test_nb07_uniform_threshold_loss_for_tied_scores(tied_scores):
     assert abs(Fraction(exact) - target) <= Fraction(5e-16)
 
 
-def test_nb07_hand_identity_for_tied_scores(tied_scores):
-    """§3: L_G = 2π₀π₁(1 - AUC) for every tie rule; the notebook prints L_G to 12 decimals."""
+def test_nb08_hand_identity_for_tied_scores(tied_scores):
+    """A.2: L_G = 2π₀π₁(1 - AUC) for every tie rule; the notebook prints L_G to 12 decimals."""
     y_t, s_t, roc_auc, p0 = tied_scores
     target = 2 * p0 * (1 - p0) * (1 - roc_auc)
     for ties in ("half", "positive", "negative"):
         # a few ulps of 0.17 (2.8e-17). Measured: 1.9e-17.
         assert abs(Fraction(apples.metrics.empirical_hand_loss(y_t, s_t, ties=ties).loss) - target) <= Fraction(2e-16)
+
+
+def test_nb08_midpoint_sums_telescope_to_one(tied_scores):
+    """A.2: Σ F₁ᵐⁱᵈ ΔF₀ + Σ F₀ᵐⁱᵈ ΔF₁ = 1 for step functions; the notebook prints it to 12 decimals."""
+    y_t, s_t, _, _ = tied_scores
+    h = apples.metrics.empirical_hand_loss(y_t, s_t, ties="half")
+    # two float sums over six atoms, each a few ulps of 0.34 (5.6e-17). Measured: 0 (both round the same way).
+    assert abs(h.false_alarm + (1 - h.missed) - 1) <= 5e-16
 
 
 # -- notebook 06 ---------------------------------------------------------------------------------

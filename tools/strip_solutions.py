@@ -1,13 +1,16 @@
-"""Make the student edition: every output kept (figures too), each exercise's solution replaced by one answer cell.
+"""Make the student notebooks: every output kept (figures too), each exercise's solution replaced by answer cells.
 
 Each exercise is a markdown cell starting ``### Exercise n · title`` followed by its cells tagged ``solution``
 (tools/course_shape.py holds the template). In the student copy those solution cells become empty answer cells
-tagged ``your-answer``, numbered after their exercise and of the exercise's kind: a markdown cell when the
-exercise asks for a derivation or an explanation, a code cell when it asks for code, and one of each, in the
-solution's order, when it asks for both (a derivation, then a check in code). Cells tagged
+tagged ``your-answer``, numbered after their exercise, one per kind of cell its solution uses
+(:func:`answer_kinds`): a markdown cell for a derivation or an explanation, a code cell for code, and one of each,
+in the solution's order, when the solution has both (a derivation, then a check in code). The teacher's guide
+lists the answer cells of every exercise from the same function. Cells tagged
 ``instructor`` (a remark that would give an answer away) are left out. Every other cell keeps its outputs and
 execution count, so the student copy shows all the figures without re-running the long simulations. The
 instructor's copy is the repository.
+
+The whole student edition (these notebooks and the student book) is tools/student_edition.py (``make student``).
 
 Usage: python tools/strip_solutions.py OUTPUT_DIR NOTEBOOK [NOTEBOOK ...]
 """
@@ -27,11 +30,15 @@ def _tags(cell) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
 
 
+def answer_kinds(solution_kinds: list[str] | tuple[str, ...]) -> list[str]:
+    """The kinds of an exercise's answer cells: one per kind of cell its solution uses, in the solution's order."""
+    return list(dict.fromkeys(solution_kinds))
+
+
 def answer_cells(number: str, solutions: list) -> list[nbformat.NotebookNode]:
     """The empty answer cells of exercise ``number``: one per kind of cell its solution uses, in that order."""
-    kinds = list(dict.fromkeys(c.cell_type for c in solutions))
     cells = []
-    for kind in kinds:
+    for kind in answer_kinds([c.cell_type for c in solutions]):
         if kind == "code":
             cell = nbformat.v4.new_code_cell(source=f"# Exercise {number}: your answer\n")
         else:
@@ -91,7 +98,7 @@ def main(out: str, *paths: str) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for p in paths:
         n = strip(Path(p), out_dir)
-        print(f"{p}: {n} exercises, each with an empty answer cell")
+        print(f"{p}: {n} exercises, each with its answer cells")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """One data model for a cross-validated result: :class:`CVPredictions`.
 
-Introduced in notebook 09. A cross-validated result is a table with one row per prediction: the
+Introduced in notebook 10. A cross-validated result is a table with one row per prediction: the
 true label, the predicted label and/or the score, the fold the case was tested in and, for
 repeated cross-validation, the repeat. :class:`CVPredictions` holds that table, checked once when
 it is built, with the task it implies (binary with a positive label, multi-class over a label

@@ -1,6 +1,6 @@
 """How often do the intervals cover the truth? Coverage of simulated cross-validation studies.
 
-Introduced in notebook 10. Each setting simulates many cross-validation studies
+Introduced in notebook 11. Each setting simulates many cross-validation studies
 on a model whose true value is known, computes every interval on each study,
 and reports the share of studies whose interval covers the truth (the
 empirical coverage, to compare with the nominal confidence), its Monte Carlo
@@ -355,7 +355,7 @@ def plot_coverage(table: pd.DataFrame, *, ax: Any = None, nominal: float = 0.95)
 
     One group of points per setting (model, prior, training spread τ) of
     :func:`coverage_study` output, one colour per interval, and the nominal
-    coverage dashed (notebook 10).
+    coverage dashed (notebook 11).
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """Bootstrap confidence interval for a cross-validated F-measure, resampling cases within each fold.
 
-Introduced in notebook 10. A case of fold i is one of its four confusion cells,
+Introduced in notebook 11. A case of fold i is one of its four confusion cells,
 so drawing the fold's n_i cases again with replacement gives confusion counts
 that are Multinomial(n_i; TP_i/n_i, FP_i/n_i, FN_i/n_i, TN_i/n_i), independently
 per fold. Drawing the counts directly is the same bootstrap, and it costs

@@ -1,6 +1,6 @@
 """Intervals and paired tests over the per-fold scores of a (repeated) cross-validation, and McNemar's test.
 
-Introduced in notebook 10. The k scores of k-fold cross-validation are not
+Introduced in notebook 11. The k scores of k-fold cross-validation are not
 independent: every two training sets share (k − 2)/(k − 1) of their cases, so
 the naive t interval, which divides the spread of the fold scores by √k,
 is too narrow. Nadeau & Bengio (2003) correct the variance of the mean by

@@ -1,6 +1,6 @@
 """Confidence intervals for a binomial proportion: pooled precision, recall or accuracy.
 
-Introduced in notebook 10. Pooled over the folds of a cross-validation, recall
+Introduced in notebook 11. Pooled over the folds of a cross-validation, recall
 is TP out of the P positives, precision TP out of the TP + FP positive
 predictions and accuracy TP + TN out of all N cases: each is k successes out
 of n trials, and these intervals treat the n trials as independent.

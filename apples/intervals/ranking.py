@@ -1,6 +1,6 @@
 """Confidence intervals for ROC AUC and the paired comparison of two AUCs on the same cases.
 
-Introduced in notebook 10. DeLong, DeLong & Clarke-Pearson (1988) estimate the
+Introduced in notebook 11. DeLong, DeLong & Clarke-Pearson (1988) estimate the
 variance of the Mann–Whitney AUC from its *structural components* (placement
 values): for positive i, V10(i) is the share of negatives it outscores (ties
 count 1/2), for negative j, V01(j) the share of positives that outscore it.

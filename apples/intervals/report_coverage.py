@@ -1,6 +1,6 @@
 """How often does each interval of the report cover its truth? A coverage study of every value of apples.report.
 
-Introduced in notebook 10. Each setting simulates many cross-validated studies of the binormal
+Introduced in notebook 11. Each setting simulates many cross-validated studies of the binormal
 learner (:func:`apples.theory.simulate_learner_cv`: stratified folds, repeats re-splitting the same
 cases, class weights), computes every value of :func:`apples.report` with its interval at the
 nominal confidence (the corrected repeated k-fold t over fold values for ``avg``, over the

@@ -1,6 +1,6 @@
 """The result types of every interval and comparison, and the checks they share.
 
-Introduced in notebook 10. An interval is a small immutable object: the
+Introduced in notebook 11. An interval is a small immutable object: the
 estimate, the two ends, the confidence level and the method that made it. A
 paired comparison adds the test statistic and its two-sided p-value.
 """

@@ -1,6 +1,7 @@
 """Hand's H-measure, computed exactly: ROC convex hull, Beta cost prior, minimum loss.
 
-Introduced in notebook 07. Hand (2009) §§4–6 and Parker (2011) §II-G define
+Introduced in notebook 07 (§7); notebook 08 compares its prior with the cost distributions
+the integrated measures imply. Hand (2009) §§4–6 and Parker (2011) §II-G define
 H from the loss of a classifier that uses, for each relative cost c, the
 threshold T(c) that minimises the loss (Parker eqs. 3–4, b = 1):
 

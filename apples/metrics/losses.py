@@ -1,5 +1,8 @@
 """Empirical misclassification losses on scores with ties (Parker 2011 §III; Hand 2009).
 
+Introduced in notebook 07 (§6: the loss, T(c) and its cost intervals); notebook 08 (A.2) uses Hand's identity
+with ties.
+
 The sample counterparts of :mod:`apples.theory.parker`: the loss at a cost c,
 the optimal threshold, the cost intervals over which each threshold is optimal,
 Hand's loss identity with the midpoint rule at shared atoms, and the loss of

@@ -1,6 +1,7 @@
 """Measures computed from scores rather than from one confusion count.
 
-Introduced in notebook 07. Parker (2011) §II defines the measures this module
+Introduced in notebook 07 (§§4–5, A.3); notebook 08 shows which are coherent.
+Parker (2011) §II defines the measures this module
 implements: the point measures chosen at their best threshold (max-F1 §II-A,
 the phi coefficient / MCC §II-B), r-precision (§II-C), and the area under the
 Cohen's kappa curve, AUK (§II-F; Kaymak, Ben-David & Potharst 2010). Gini,

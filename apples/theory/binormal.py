@@ -1,7 +1,7 @@
 """The binormal score model: two normal score distributions, one per class.
 
-Introduced in notebook 07. Parker (2011) §II and Hand (2009) §3 describe a
-classifier by the score densities of its two classes; the binormal model is
+Introduced in notebook 08 (notebook 07 draws Parker's Figure 1 from it). Parker (2011) §II and
+Hand (2009) §3 describe a classifier by the score densities of its two classes; the binormal model is
 the simplest continuous instance and lets every integral of Parker §III be
 checked by quadrature against a closed form.
 

@@ -1,6 +1,6 @@
 """A learner on the binormal model, cross-validated: its fold models and a simulated study.
 
-Introduced in notebook 10 (the coverage of the report's intervals). A study of ``n_cases`` cases
+Introduced in notebook 11 (the coverage of the report's intervals). A study of ``n_cases`` cases
 is cross-validated with ``n_folds`` folds, ``n_repeats`` times (each repeat re-splits the same
 cases). Every fold model (repeat r, fold f) is the learning algorithm trained on that fold's
 training set; the training set changes the model through its *separation*

@@ -1,6 +1,6 @@
 """The truth every cross-validated value of the report targets, for the binormal learner.
 
-Introduced in notebook 10 (the coverage of the report's intervals). The learner is
+Introduced in notebook 11 (the coverage of the report's intervals). The learner is
 :mod:`apples.theory.cv_learner`'s: fold models of separation δ ~ N(δ₀, τ²) over training sets, each
 calibrated (posterior logit N(λ ± a²/2, a²), a = |δ|); :mod:`apples.theory.learner_models` gives a
 fold model's population values. Class weights (each positive weighing w) reweight the evaluated

@@ -1,6 +1,6 @@
 """The population values of one fold model of the binormal learner, and of mixtures of fold models.
 
-Introduced in notebook 10. A fold model of :mod:`apples.theory.cv_learner` with separation δ scores a
+Introduced in notebook 11. A fold model of :mod:`apples.theory.cv_learner` with separation δ scores a
 positive's posterior logit ℓ ~ N(λ + a²/2, a²) and a negative's N(λ − a²/2, a²), a = |δ|, λ the
 training log-odds; it predicts the label of largest posterior. Each function here gives, for an
 array of separations, what a fold's measure tends to on an infinitely large test set: the

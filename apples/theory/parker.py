@@ -1,6 +1,6 @@
 """Parker (2011) §III on the binormal model: cost, threshold, incoherence of integrated measures.
 
-Every identity of Parker (2011) §III is a function here, for the continuous
+Introduced in notebook 08. Every identity of Parker (2011) §III is a function here, for the continuous
 binormal model (:class:`apples.theory.Binormal`, integrals by
 ``scipy.integrate.quad``); :mod:`apples.metrics.losses` has the empirical
 counterparts on scores with ties. Each function checks its arguments and
@@ -214,7 +214,7 @@ def threshold_measure(t: ArrayLike, model: Binormal, measure: str) -> Any:
         = 2π_0π_1(F_0 - F_1)/(π_0(1 - F) + π_1 F), the closed form of
         (a - p_c)/(1 - p_c) (§II-F); ``"f1"``: 2π_0F_0/(F + π_0) (§II-A);
         ``"mcc"``: π_0π_1(F_0 - F_1)/√(π_0π_1 F(1 - F)), the corrected
-        form of Parker eq. (1) (see notebook 07).
+        form of Parker eq. (1) (see notebook 07, A.2).
 
     Examples
     --------

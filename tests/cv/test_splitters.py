@@ -167,7 +167,7 @@ def test_the_design_survives_json_and_is_none_where_unknown():
 
 
 def test_a_k_fold_report_reads_the_same_with_or_without_case_ids():
-    """As notebook 09 checks: the CSV the CLI reads has no case ids; every case tested once changes nothing."""
+    """As notebook 10 checks: the CSV the CLI reads has no case ids; every case tested once changes nothing."""
     p = apples.cross_val_predictions(MODEL, X, Y, cv=StratifiedKFold(5, shuffle=True, random_state=0))
     again = apples.CVPredictions.from_frame(p.to_frame(), y_pred="y_pred", y_score="y_score")
     assert nested(apples.report(p)) == nested(apples.report(again))

@@ -325,7 +325,7 @@ def test_results_are_immutable():
     assert ci.covers(0.3) and not ci.covers(0.99) and ci.width == ci.high - ci.low
 
 
-# -- the numbers notebook 10 prints (checked outputs), from scipy and the formulas ---------------------
+# -- the numbers notebook 11 prints (checked outputs), from scipy and the formulas ---------------------
 def test_notebook_10_proportion_intervals():
     expected = {
         ("recall", "wilson"): (0.702, 0.988),

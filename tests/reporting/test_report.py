@@ -471,7 +471,7 @@ TOL = 0.5
 
 @pytest.mark.trained
 def test_notebook_09_numbers_from_scikit_learn():
-    """The numbers notebook 09 quotes, recomputed with scikit-learn's cross_val_predict and metrics.
+    """The numbers notebook 10 quotes, recomputed with scikit-learn's cross_val_predict and metrics.
 
     They come out of a trained model, so their last digits depend on the CPU (CONTRIBUTING.md, "Checked
     outputs"): each is asserted within TOL percentage points. Counts from the labels alone are exact.

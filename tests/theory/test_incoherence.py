@@ -631,8 +631,8 @@ def test_explorer_explains_a_random_classifier_and_the_plot_window():
     assert "A, AUC" in labels
 
 
-def test_notebook07_sample_auc_lies_two_to_three_delong_se_below_the_population():
-    """Notebook 07, §5: on seed 2 (3,000 positives, 7,000 negatives) each sample AUC is 2-3 SE low."""
+def test_notebook08_sample_auc_lies_two_to_three_delong_se_below_the_population():
+    """Notebook 08, A.4: on seed 2 (3,000 positives, 7,000 negatives) each sample AUC is 2-3 SE low."""
     from scipy.stats import norm
     from sklearn.metrics import roc_auc_score
 
@@ -647,3 +647,57 @@ def test_notebook07_sample_auc_lies_two_to_three_delong_se_below_the_population(
         assert ci.estimate == pytest.approx(roc_auc_score(y, score), abs=1e-12)
         assert (round(ci.estimate, 3), round(population, 3)) == printed[:2]
         assert population > ci.high and round((population - ci.estimate) / se, 1) == printed[2]
+
+
+# -- notebook 08's printed values, from scipy.stats' normal densities ---------------------------------------
+def _edge_distance(value: float, decimals: int) -> float:
+    """How far ``value`` lies from the nearest rounding edge at ``decimals`` decimals."""
+    scaled = value * 10**decimals
+    return abs(scaled - np.floor(scaled) - 0.5) / 10**decimals
+
+
+def test_notebook08_implied_cost_halfway_between_equal_spread_means_is_pi_neg():
+    """§2: where the two densities are equal, eq. 6 gives c(t) = π₁ (0.7000 at t = 0.75)."""
+    from scipy.stats import norm
+
+    eq = Binormal(mu_pos=1.5, sd_pos=1.0, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3)
+    f0, f1 = norm.pdf(0.75, 1.5, 1.0), norm.pdf(0.75, 0.0, 1.0)
+    assert f0 == pytest.approx(f1, rel=1e-15)
+    assert implied_cost(0.75, eq) == pytest.approx(0.7 * f1 / (0.3 * f0 + 0.7 * f1), abs=1e-15)
+    assert f"{implied_cost(0.75, eq):.4f}" == "0.7000"
+
+
+def test_notebook08_both_terms_of_hands_identity_by_quadrature():
+    """A.2: ∫f₁(1 - F₀) = ∫f₀F₁ = 1 - AUC = 0.1684580120 for the model of §1."""
+    from scipy.stats import norm
+
+    m = Binormal(mu_pos=1.5, sd_pos=1.2, mu_neg=0.0, sd_neg=1.0, pi_pos=0.3)
+    one_minus_auc = norm.sf(1.5 / np.hypot(1.2, 1.0))  # 1 - Φ(Δμ/√(σ₊² + σ₋²))
+    missed = integrate.quad(lambda t: norm.pdf(t) * norm.cdf(t, 1.5, 1.2), -20, 20, epsabs=1e-14, limit=200)[0]
+    false_alarm = integrate.quad(lambda t: norm.pdf(t, 1.5, 1.2) * norm.sf(t), -20, 20, epsabs=1e-14, limit=200)[0]
+    assert abs(missed - one_minus_auc) < 1e-13 and abs(false_alarm - one_minus_auc) < 1e-13
+    assert abs(1 - m.auc - one_minus_auc) < 1e-15
+    assert f"{one_minus_auc:.10f}" == "0.1684580120" and _edge_distance(one_minus_auc, 10) > 1e-13
+
+
+def test_notebook08_auk_weighting_mass_differs_between_the_classifiers_of_section_5():
+    """A.3, remark on normalisation: ∫ W_m dt for AUK (loss form) is 2.3124 for A and 38.4018 for B."""
+    from scipy.stats import norm
+
+    for mu, printed in ((1.0, "2.3124"), (2.0, "38.4018")):
+        pi0, pi1 = 0.3, 0.7
+
+        def w_m(t, mu=mu, pi0=pi0, pi1=pi1):
+            f0, f1 = norm.pdf(t, mu, 1.0), norm.pdf(t)
+            tpr, fpr = norm.sf(t, mu, 1.0), norm.sf(t)
+            a, flagged = pi0 * tpr + pi1 * (1 - fpr), pi0 * tpr + pi1 * fpr
+            chance = pi0 * flagged + pi1 * (1 - flagged)
+            kappa = (a - chance) / (1 - chance)
+            w_g, w_i = pi0 * f0 + pi1 * f1, f1 - f1 * tpr + f0 * fpr
+            return (1 - kappa) * f1 * w_g / w_i  # eq. 10 applied to the loss 1 - κ (Parker's footnote 2)
+
+        total = integrate.quad(w_m, -30, 30, limit=400)[0]
+        model = Binormal(mu_pos=mu, pi_pos=0.3)
+        ours = integrate.quad(lambda t, model=model: weight_m(t, model, "kappa"), -30, 30, limit=400)[0]
+        assert ours == pytest.approx(total, rel=1e-9)
+        assert f"{total:.4f}" == printed and _edge_distance(total, 4) > 1e-8

@@ -183,7 +183,7 @@ def breast_cancer_one_vs_rest(
 ) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's bundled breast cancer data as a rare-class task: malignant (1) against benign.
 
-    Notebooks 09 and 10's study. All 357 benign cases are negatives; ``n_positives``
+    Notebooks 10 and 11's study. All 357 benign cases are negatives; ``n_positives``
     of the 212 malignant ones are kept (drawn without replacement by
     ``numpy.random.default_rng(seed)``), so that positives are rare and a fold
     holds only a few of them, the setting of Forman & Scholz §4; ``None`` keeps

@@ -1,5 +1,6 @@
-"""Parker (2011): notebook 07 (the two-classifier incoherence comparison, its figure and explorer) and notebook 08
-(the §IV–V classifier-comparison experiment: waveform data, error cases, Wilson intervals, G-test, Figures 2–5)."""
+"""Parker (2011): notebook 07 (Figure 1), notebook 08 (the two-classifier incoherence comparison, its figure and
+explorer) and notebook 09 (the §IV–V classifier-comparison experiment: waveform data, error cases, Wilson intervals,
+G-test, Figures 2–5)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Two classifiers compared through the cost distributions their measures imply.
 
-Parker (2011) §III, notebook 07.
+Parker (2011) §III, notebook 08 (§5).
 """
 
 from __future__ import annotations

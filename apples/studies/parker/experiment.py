@@ -1,4 +1,4 @@
-"""Parker's classifier-comparison experiment (§IV–V) rebuilt on data available offline (notebook 08).
+"""Parker's classifier-comparison experiment (§IV–V) rebuilt on data available offline (notebook 09).
 
 Design (Parker §IV, with the substitutions each line names):
 
@@ -153,7 +153,7 @@ class ExperimentResult(NamedTuple):
 
 @declare(design=Options("default", "full", "tiny"))
 def experiment_config(design: Literal["default", "full", "tiny"] = "default", **changes: Any) -> ExperimentConfig:
-    """The experiment's configuration: ``"default"`` (notebook 08), ``"full"`` or ``"tiny"`` (tests).
+    """The experiment's configuration: ``"default"`` (notebook 09), ``"full"`` or ``"tiny"`` (tests).
 
     ``"default"`` keeps 400 cases per data set (45 s serially on a quiet
     two-core machine); ``"full"`` keeps every case of the bundled data

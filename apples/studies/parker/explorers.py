@@ -1,4 +1,4 @@
-"""Interactive explorer of the Parker (2011) study (notebook 07); needs a running kernel and ipywidgets."""
+"""Interactive explorer of the Parker (2011) study (notebook 08); needs a running kernel and ipywidgets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Figures of the Parker (2011) study (notebook 07)."""
+"""Figures of the Parker (2011) study: Figure 1 (notebook 07), the loss surface and the incoherence comparison
+(notebook 08), Figures 2–5 (notebook 09)."""
 
 from __future__ import annotations
 
@@ -218,7 +219,7 @@ def _plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: 
     return ax_roc.figure
 
 
-# -- the comparison experiment (Parker §V, notebook 08) -------------------------------------------------
+# -- the comparison experiment (Parker §V, notebook 09) -------------------------------------------------
 
 
 def _axes(ax: Any) -> Any:

@@ -166,7 +166,7 @@ def test_gaps_over_splits_refuse_bad_arguments_by_name(kwargs, error, word):
         fs.summarize_auc_gaps([1, 2])
 
 
-# -- the breast cancer task of notebooks 09 and 10 -------------------------------------------------------------
+# -- the breast cancer task of notebooks 10 and 11 -------------------------------------------------------------
 def test_breast_cancer_task_is_the_written_out_subsample():
     from sklearn.datasets import load_breast_cancer
 

@@ -376,7 +376,7 @@ def test_figure9_curves_are_the_exact_probabilities():
 
 
 def test_tp_fp_relative_bias_is_largest_at_1pct_positives_and_f_60():
-    # Notebook 03 §4 prints F_tp,fp's largest |relative bias| over the grid (simulated, 10^6 repetitions):
+    # Notebook 03 §3 prints F_tp,fp's largest |relative bias| over the grid (simulated, 10^6 repetitions):
     # -0.49% at 1% positives, F = 60%. Its exact expectation, the same stratified and unstratified,
     # must put the extreme at the same point, with the same sign and rounded value.
     exact = apples.theory.exact_grid(fs.figure_grid())

@@ -1,4 +1,4 @@
-"""The Parker (2011) figures of notebook 07: what they draw, checked against independently computed values."""
+"""The Parker (2011) figures of notebooks 07 (Figure 1) and 08: what they draw, checked against independent values."""
 
 from __future__ import annotations
 
@@ -163,3 +163,34 @@ def test_figure1_refuses_three_axes():
     _, axes = plt.subplots(1, 3)
     with pytest.raises(ValueError, match="ax"):
         pk.plot_figure1({"P": P}, ax=axes)
+
+
+def test_figure1_classifiers_integrated_measures_on_a_sample():
+    """Notebook 07, §8: AUC, AUK, AP and H of 3,000 + 7,000 cases drawn from P and R (seed 0), printed to 3 decimals.
+
+    Independent of apples: scikit-learn's AUC and AP, κ from scikit-learn's ROC points (Parker §II-F), H from the
+    PyPI ``hmeasure`` package. The seeded draws are elementwise, so each value is the same on every machine up to
+    round-off, and each printed value is asserted far (> 1e-6) from its rounding edge.
+    """
+    from hmeasure import h_score
+    from sklearn.metrics import average_precision_score, roc_auc_score
+    from sklearn.metrics import roc_curve as sk_roc_curve
+
+    printed = {"P": (0.774, 0.243, 0.700, 0.315), "R": (0.840, 0.280, 0.598, 0.380)}
+    for name, model in (("P", P), ("R", R)):
+        y, s = model.sample(3_000, 7_000, seed=0)
+        fpr, tpr, _ = sk_roc_curve(y, s, drop_intermediate=False)
+        pi0 = y.mean()
+        accuracy = pi0 * tpr + (1 - pi0) * (1 - fpr)
+        flagged = pi0 * tpr + (1 - pi0) * fpr
+        chance = pi0 * flagged + (1 - pi0) * (1 - flagged)
+        auk = np.trapezoid((accuracy - chance) / (1 - chance), fpr)
+        ranks = stats.rankdata(s) / len(s)  # the package wants scores in [0, 1]; H depends on the ranking only
+        values = (roc_auc_score(y, s), auk, average_precision_score(y, s), h_score(y, ranks))
+        ours = (apples.roc_auc(y, s), apples.auk(y, s), apples.average_precision(y, s), apples.h_measure(y, s))
+        np.testing.assert_allclose(ours, values, atol=1e-12)
+        for v, shown in zip(values, printed[name], strict=True):
+            assert round(v, 3) == shown and abs(1000 * v - np.floor(1000 * v) - 0.5) > 1e-3
+    # the text: AUC, AUK and H prefer R, AP prefers P
+    assert printed["R"][0] > printed["P"][0] and printed["R"][1] > printed["P"][1] and printed["R"][3] > printed["P"][3]
+    assert printed["P"][2] > printed["R"][2]
