@@ -463,7 +463,7 @@ def gini(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Hashable = 1) -> f
 
     Examples
     --------
-    >>> from apples import gini
+    >>> from apples.metrics import gini
     >>> gini([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])    # AUC = 0.875
     0.75
     """

@@ -29,14 +29,13 @@ import apples
 from apples import (
     UndefinedMetricError,
     auk,
-    gini,
     ks_statistic,
     max_f1,
     max_mcc,
     min_error_rate,
     r_precision,
 )
-from apples.metrics import ThresholdResult, kappa_curve
+from apples.metrics import ThresholdResult, gini, kappa_curve
 
 
 # ---------------------------------------------------------------- strategies
