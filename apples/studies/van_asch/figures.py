@@ -268,7 +268,9 @@ def plot_fold_f1_readings(
         )
     axes[0].legend(loc="lower right", fontsize=8)
     fig = axes[0].figure
-    fig.suptitle("Van Asch Fig. 2 set-ups under each reading of §7.1 (fixed errors solid, binomial dotted)")
+    fig.suptitle(
+        "Van Asch Fig. 2 set-ups under each reading of §7.1 (fixed errors solid; binomial dotted, almost on the solid)"
+    )
     fig.tight_layout()
     return fig
 
@@ -280,14 +282,16 @@ def plot_delta_factors(table: pd.DataFrame, *, ax: Any = None) -> Any:
     Left, δ^k = (N + C) / (K (n^k + c^k)) per fold, blue where the fold has a
     true positive of class A (only those weigh in the gap), grey otherwise, and
     the line δ = 1. Right, each fold's share 2 (δ^k - 1) tp_A^k / (N + C) of
-    F_avg - F_tp,fp in percentage points (red negative, green positive).
+    F_avg - F_tp,fp in percentage points (red negative, green positive). Both
+    panels span every fold (a fold whose δ is undefined, d^k = 0, has no dot);
+    the figure's title says it is built on §7.1, not drawn in the paper.
 
     Parameters
     ----------
     table : pandas.DataFrame
         :func:`apples.theory.delta_table` of one cross-validation (columns
-        ``n``, ``n_a``, ``tp_a``, ``delta``, ``gap``); the titles give its K, N
-        and proportion of class A.
+        ``n``, ``n_a``, ``tp_a``, ``delta``, ``gap``); the figure's title gives
+        its K, N and proportion of class A.
     ax : pair of matplotlib Axes, optional
         The two panels; a new figure when omitted.
 
@@ -320,7 +324,7 @@ def plot_delta_factors(table: pd.DataFrame, *, ax: Any = None) -> Any:
         xlabel="fold k",
         ylabel=r"$\delta^k$ (ratio)",
         ylim=(0, 1.4),
-        title=f"Van Asch §7.1: δ factor of each fold ({len(table)} folds, {n_total} instances, {prop:g} % A)",
+        title="δ factor of each fold",
     )
     gap = table["gap"].to_numpy(dtype=float)
     ax_gap.bar(table.index, 100 * gap, color=np.where(gap < 0, "C3", "C2"))
@@ -328,9 +332,14 @@ def plot_delta_factors(table: pd.DataFrame, *, ax: Any = None) -> Any:
         ax_gap,
         xlabel="fold k",
         ylabel="share of F_avg - F_tp,fp (percentage points)",
-        title=f"Each fold's share; they sum to {100 * gap.sum():+.2f} points",
+        title=f"Each fold's share of F_avg - F_tp,fp; they sum to {100 * gap.sum():+.2f} points",
     )
+    ax_delta.set_xlim(ax_gap.get_xlim())  # the bars span every fold; a fold with δ undefined has no dot
     fig = ax_delta.figure
+    fig.suptitle(
+        f"Van Asch §7.1 fold by fold, one cross-validation ({len(table)} folds, {n_total} instances, {prop:g} % A;"
+        " not a figure of the paper)"
+    )
     fig.tight_layout()
     return fig
 
@@ -486,7 +495,7 @@ def plot_fold_f1_convergence(conv: pd.DataFrame, exact: float, *, ax: Any = None
         100 * (exact + 2 * sd / np.sqrt(r)),
         color="C0",
         alpha=0.2,
-        label="exact ± 2 SE",
+        label="exact ± 2 SE of a simulation of R repetitions",
     )
     ax.axhline(100 * exact, color="k", lw=1, label=f"exact E[F_avg] = {exact:.2%}")
     ax.errorbar(

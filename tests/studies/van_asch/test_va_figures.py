@@ -266,10 +266,16 @@ def test_delta_factors_draws_table():
     has_tp = table["tp_a"].to_numpy() > 0
     np.testing.assert_array_equal(with_tp[:, 0], table.index[has_tp])
     np.testing.assert_allclose(with_tp[:, 1], table["delta"][has_tp])
-    assert ax_delta.get_title() == "Van Asch §7.1: δ factor of each fold (50 folds, 1000 instances, 2 % A)"
+    assert fig.get_suptitle() == (
+        "Van Asch §7.1 fold by fold, one cross-validation (50 folds, 1000 instances, 2 % A; not a figure of the paper)"
+    )
     heights = [p.get_height() for p in ax_gap.patches]
     np.testing.assert_allclose(heights, 100 * table["gap"].to_numpy())
-    assert ax_gap.get_title() == f"Each fold's share; they sum to {100 * table['gap'].sum():+.2f} points"
+    total = 100 * table["gap"].sum()
+    assert ax_gap.get_title() == f"Each fold's share of F_avg - F_tp,fp; they sum to {total:+.2f} points"
+    # both panels span every fold, also the last ones whose δ is undefined (no dot on the left)
+    assert ax_delta.get_xlim() == ax_gap.get_xlim()
+    assert ax_delta.get_xlim()[0] < table.index.min() and ax_delta.get_xlim()[1] > table.index.max()
 
 
 def test_delta_factors_refusals():
