@@ -68,7 +68,8 @@ class CalibrationExplorer(NamedTuple):
         scales = [s.value for s in self.scales]
         _, axes = plt.subplots(1, 2, figsize=(9.6, 3.6), sharex=True)
         fig = _figure3_of(self.study, shifts, scales, axes)
-        fig.suptitle("Forman & Scholz Fig. 3 at the explorer's starting values (snapshot)")
+        fig.suptitle("Forman & Scholz Fig. 3 layout, re-created with constructed scores (explorer snapshot)")
+        fig.tight_layout()  # keeps the suptitle clear of the panel titles
         return fig
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:

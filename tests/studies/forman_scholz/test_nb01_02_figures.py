@@ -187,8 +187,8 @@ def test_digits_gaps_quoted_against_the_papers_twelve_points(digits_folds):
         avg, merge = _sk_avg_merge(yt, ys)
         gaps[name] = 100 * (avg - merge)
     weka_avg, weka_merge = _sk_avg_merge(*digits_folds["weka"])
-    # "AUC_avg ≈ 95.6 %, AUC_merge ≈ 95.3 %"; "≈ +2 for raw margins"; "a few tenths (≈ 0.1 to 0.2)" after calibration
-    assert 100 * weka_avg == pytest.approx(95.6, abs=TOL) and 100 * weka_merge == pytest.approx(95.3, abs=TOL)
+    # "≈ 95.57 % vs ≈ 95.35 %" (≈ 0.22); "≈ 2 points" for raw margins; "≈ 0.1 to 0.2 points" after calibration
+    assert 100 * weka_avg == pytest.approx(95.57, abs=TOL) and 100 * weka_merge == pytest.approx(95.35, abs=TOL)
     assert gaps["margin"] == pytest.approx(2.0, abs=TOL)
     assert all(0 < gaps[name] < 0.5 for name in ("sigmoid", "isotonic", "weka"))  # far below the paper's 12 points
 
