@@ -202,7 +202,8 @@ def plot_cv_f_convergence(
     draws, for each aggregation of ``EXACT_METHODS``, the running mean of its
     estimates at 60 log-spaced repetition counts n, the exact expectation
     (:func:`apples.theory.exact_cv_f`, dashed) and a band of ±2 standard
-    errors (exact SD / √n) around it; the ground truth is the grey line.
+    errors (exact SD / √n) around it; the ground truth is the grey line. The
+    title names the design; the figure is not one of the paper's.
 
     Parameters
     ----------
@@ -233,18 +234,21 @@ def plot_cv_f_convergence(
         ax.plot(n, running * 100, color=color, label=f"{F_AGGREGATIONS[method].symbol} (running mean)")
         ax.axhline(exact * 100, color=color, ls="--", lw=1)
         band = 2 * sd / np.sqrt(n)
-        ax.fill_between(n, (exact - band) * 100, (exact + band) * 100, color=color, alpha=0.15)
+        label = f"{F_AGGREGATIONS[method].symbol}: exact ± 2 SE of the running mean"
+        ax.fill_between(n, (exact - band) * 100, (exact + band) * 100, color=color, alpha=0.15, label=label)
     ax.axhline(f_true * 100, color="grey", lw=0.8, label="ground truth")
-    # Legend keys for the dashed lines and the bands, drawn in each method's colour above.
+    # A legend key for the dashed lines, drawn in each method's colour above.
     ax.plot([], [], color="black", ls="--", lw=1, label="exact expectation (dashed, per method)")
-    ax.fill_between([], [], [], color="black", alpha=0.15, label="exact ± 2 SE of the running mean")
     ax.set_xscale("log")
-    return decorate(
+    setting = f"{prior:.0%} positives, true F = {f_true:.0%}, {'' if stratified else 'un'}stratified 10-fold CV"
+    decorate(
         ax,
         xlabel="repetitions (count)",
         ylabel="mean cross-validated F (%)",
-        title="Monte Carlo converging to the exact expectation (dashed)",
+        title=f"Monte Carlo converging to the exact expectation (dashed; not a paper figure)\n{setting}",
     )
+    _legend_outside([ax])
+    return ax
 
 
 def _relative_at_80(bias: Any) -> Any:

@@ -221,7 +221,14 @@ def test_convergence_lines_are_the_running_means_and_exact_values():
         assert any(np.allclose(ln.get_ydata(), exact) for ln in ax.lines if ln.get_linestyle() == "--")
     assert np.allclose(_line_by_label(ax, "ground truth").get_ydata(), 70)
     assert ax.get_xscale() == "log"
-    assert ax.get_title() == "Monte Carlo converging to the exact expectation (dashed)"
+    assert ax.get_title() == (
+        "Monte Carlo converging to the exact expectation (dashed; not a paper figure)\n"
+        "5% positives, true F = 70%, unstratified 10-fold CV"
+    )
+    bands = {c.get_label() for c in ax.collections}
+    expected = {f"{F_AGGREGATIONS[m].symbol}: exact ± 2 SE of the running mean" for m in apples.theory.EXACT_METHODS}
+    assert bands == expected
+    assert ax.get_legend() is not None and ax.get_legend().get_bbox_to_anchor().x0 > ax.bbox.x1  # off the data
 
 
 def test_convergence_refuses_bad_arguments():
