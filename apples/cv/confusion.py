@@ -310,6 +310,7 @@ def round_half_up(x: float, *, digits: int) -> float:
 
 _COUNT_COLUMNS = ("negatives", "positives", "tp", "fp")
 _RATE_COLUMNS = ("precision", "recall", "f")
+_MARK = " †"  # the paper's mark of a substituted value (Table 2)
 
 
 class _CVTable(Kind):
@@ -354,11 +355,15 @@ def _check_cv_table(table: object) -> None:
 def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
     """Strings for printing :func:`cv_table`: percentages and a † on substituted values.
 
+    In a column that carries a †, the other values end in two spaces, the width of " †", so that
+    the % signs line up when the table is printed (``to_string`` right-aligns).
+
     Examples
     --------
     >>> from apples import Counts, cv_table, format_cv_table
-    >>> format_cv_table(cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)])).loc[1, "Precision"]
-    '0% †'
+    >>> table = format_cv_table(cv_table([Counts(2, 0, 2, 370), Counts(0, 0, 4, 372)]))
+    >>> table.loc[[0, 1, "Averages"], "Precision"].tolist()
+    ['100%  ', '0% †', '50%  ']
     """
     out = pd.DataFrame(index=table.index)
     for col in ("negatives", "positives", "tp", "fp"):
@@ -368,7 +373,10 @@ def format_cv_table(table: pd.DataFrame, *, decimals: int = 0) -> pd.DataFrame:
     # = table["undefined"].items(), whose labels pandas-stubs types as Hashable, which .loc refuses
     for idx, und in zip(table.index, table["undefined"], strict=True):
         for name in und.split(", ") if und else []:
-            out.loc[idx, name] += " †"
+            out.loc[idx, name] += _MARK
+    for col in _RATE_COLUMNS:
+        if out[col].str.endswith(_MARK).any():
+            out[col] = out[col].map(lambda v: v if not v or v.endswith(_MARK) else v + " " * len(_MARK))
     return out.rename(
         columns={
             "negatives": "Negatives",

@@ -442,14 +442,8 @@ def _f_of_tp(tp: ArrayLike, positives: int, fp: int) -> np.ndarray:
     return f_of_counts(tp_a, fp, positives - tp_a)
 
 
-@declare(positives=COUNT, fp=COUNT, expected_tp=Real(), relations=[_OnTheCurve()])
-def plot_f_of_tp(*, ax: Axes | None = None, positives: int = 4, fp: int = 1, expected_tp: float = 3.0) -> Axes:
-    """F1 against TP for one fold, with the chord that shows concavity (§4.1).
-
-    Marks F at ``expected_tp`` and at one TP fewer and one more: the loss
-    from missing a true positive exceeds the gain from an extra one.
-    """
-    ax = require("matplotlib.pyplot").gca() if ax is None else ax
+def _draw_f_of_tp(ax: Axes, positives: int, fp: int, expected_tp: float) -> tuple[float, float, float]:
+    """The curve F(TP), its integer points, the chord and its midpoint; returns F (%) at TP − 1, TP, TP + 1."""
     t = np.linspace(0, positives, 400)
     ax.plot(t, 100 * _f_of_tp(t, positives, fp), label=f"F(TP), {positives} positives, FP = {fp}")
     ks = np.arange(positives + 1)
@@ -466,6 +460,20 @@ def plot_f_of_tp(*, ax: Axes | None = None, positives: int = 4, fp: int = 1, exp
         mew=2,
         label=f"chord midpoint: {(f_lo + f_hi) / 2:.1f} % < F({expected_tp:g}) = {f_mid:.1f} %",
     )
+    return f_lo, f_mid, f_hi
+
+
+@declare(positives=COUNT, fp=COUNT, expected_tp=Real(), relations=[_OnTheCurve()])
+def plot_f_of_tp(*, ax: Axes | None = None, positives: int = 4, fp: int = 1, expected_tp: float = 3.0) -> Axes:
+    """F1 against TP for one fold, with the chord that shows concavity (§4.1).
+
+    Marks F at ``expected_tp`` and at one TP fewer and one more: the loss
+    from missing a true positive exceeds the gain from an extra one. An inset
+    magnifies the chord's midpoint, which lies only a little below the curve.
+    """
+    ax = require("matplotlib.pyplot").gca() if ax is None else ax
+    f_lo, f_mid, f_hi = _draw_f_of_tp(ax, positives, fp, expected_tp)
+    lo, hi = expected_tp - 1, expected_tp + 1
     ax.annotate(
         f"one TP fewer: −{f_mid - f_lo:.1f} points",
         (lo, f_lo),
@@ -487,4 +495,16 @@ def plot_f_of_tp(*, ax: Axes | None = None, positives: int = 4, fp: int = 1, exp
         xticks=np.arange(positives + 1),
     )
     ax.legend(loc="lower right")
+    # upper left (F above 60 %, TP below 0.4 positives), which the curve never reaches: F ≤ 2TP / (TP + positives)
+    zoom = ax.inset_axes((0.14, 0.58, 0.26, 0.3))
+    _draw_f_of_tp(zoom, positives, fp, expected_tp)
+    gap = f_mid - (f_lo + f_hi) / 2
+    zoom.set(
+        xlim=(expected_tp - 0.1, expected_tp + 0.1),
+        ylim=(f_mid - 2 * gap, f_mid + gap),
+        xticks=[expected_tp],
+    )
+    zoom.set_title(f"zoom: × {gap:.1f} points below F({expected_tp:g})", fontsize=9)
+    zoom.tick_params(labelsize=8)
+    ax.indicate_inset_zoom(zoom, edgecolor="0.4")
     return ax

@@ -100,3 +100,31 @@ def test_figure_1b_log_fpr_axis_shows_where_f_is_above_one_half():
     with pytest.raises(ValueError, match="min_fpr"):
         fs.plot_f_rates(ax=ax, max_fpr=0.1, min_fpr=0.2, log_fpr=True)
     plt.close(fig)
+
+
+@pytest.mark.parametrize(("positives", "fp", "expected_tp"), [(4, 1, 3), (20, 0, 15), (3, 30, 1)])
+def test_f_of_tp_figure_magnifies_the_gap_under_the_curve(positives, fp, expected_tp):
+    """§4.1: F(TP) at 4 positives, FP = 1 is 6/8 = 75 % at TP = 3, the chord's midpoint (4/7 + 8/9)/2 = 73.0 %;
+    the inset shows both, and sits where the curve never passes (F <= 2TP / (TP + positives))."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from apples.studies import forman_scholz as fs
+
+    fig, ax = plt.subplots()
+    fs.plot_f_of_tp(ax=ax, positives=positives, fp=fp, expected_tp=expected_tp)
+    (zoom,) = ax.child_axes
+    f = [200 * t / (2 * t + fp + positives - t) for t in (expected_tp - 1, expected_tp, expected_tp + 1)]
+    low, high = zoom.get_ylim()
+    assert low < (f[0] + f[2]) / 2 < f[1] < high
+    assert zoom.get_xlim()[0] < expected_tp < zoom.get_xlim()[1]
+    if (positives, fp) == (4, 1):
+        assert (f[1], (f[0] + f[2]) / 2) == (pytest.approx(75.0), pytest.approx(100 * (4 / 7 + 8 / 9) / 2))
+    # the inset's lower left corner, in data coordinates, lies above the curve at the inset's right edge
+    fig.canvas.draw()
+    box = zoom.get_window_extent()
+    right_tp, bottom_f = ax.transData.inverted().transform((box.x1, box.y0))
+    assert 200 * right_tp / (right_tp + fp + positives) < bottom_f
+    plt.close(fig)
