@@ -269,7 +269,7 @@ def fold_ranking(
 
 #: The cases of one chunk of the sorted scores (the working memory of :func:`fold_ranking` is about 150 bytes a
 #: case of a chunk, beside the 8 bytes a case of the sort).
-CHUNK = 1 << 17
+CHUNK = 1 << 16
 
 
 def tie_chunks(scores: np.ndarray, order: np.ndarray, size: int) -> Iterator[tuple[int, int]]:

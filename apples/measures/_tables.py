@@ -155,6 +155,16 @@ def _severity_ratio(p: CVPredictions, w: np.ndarray | None, severity_ratio: floa
     return severity_ratio
 
 
+#: Rows counted at a time: the working memory of the totals and the scoring sums.
+BLOCK = 1 << 20
+
+
+def _added(a: LabelTotals, b: LabelTotals) -> LabelTotals:
+    """Totals of counts of two blocks of rows, added (exact)."""
+    exact = None if a.exact is None or b.exact is None else a.exact + b.exact
+    return LabelTotals(a.tp + b.tp, a.fp + b.fp, a.fn + b.fn, a.n + b.n, exact)
+
+
 def fold_tables(
     p: CVPredictions,
     measures: Sequence[Measure],
@@ -185,16 +195,20 @@ def fold_tables(
         k = p.fold_ids[r].size
         truth = p.truth_codes[rows]
         w = None if w_all is None else w_all[rows]
+        blocks = [slice(i, i + BLOCK) for i in range(0, fold.size, BLOCK)]
         totals = row_totals = None
         if want_counts:
             assert p.pred_codes is not None
             pred = p.pred_codes[rows]
-            if p.task == "multilabel":
-                totals = multilabel_totals(fold, truth, pred, k)
-            else:
-                totals = label_totals(fold, truth, pred, k, q, weights=w)
-                if w is not None:
-                    row_totals = label_totals(fold, truth, pred, k, q)
+            for b in blocks:  # block by block (the memory of a block), the sums continued: the bits of one call
+                wb = None if w is None else w[b]
+                if p.task == "multilabel":
+                    part = multilabel_totals(fold[b], truth[b], pred[b], k)
+                    totals = part if totals is None else _added(totals, part)
+                else:
+                    totals = label_totals(fold[b], truth[b], pred[b], k, q, weights=wb, start=totals)
+                    if w is not None:
+                        row_totals = label_totals(fold[b], truth[b], pred[b], k, q, start=row_totals)
         ranking = None
         prediction_auc = float("nan")
         if want_ranking:
@@ -235,19 +249,29 @@ def fold_tables(
         scoring = None
         if want_scoring:
             assert p.y_score is not None
-            prob = np.asarray(p.y_score[rows])
-            scoring = fold_scoring_sums(truth, prob.astype(np.float64), fold, k, w, _eps(eps, prob))
-        if p.task == "multilabel":
-            true_counts = np.stack([np.bincount(fold, weights=truth[:, j], minlength=k) for j in range(q)], axis=1)
-        else:
-            true_counts = np.bincount(fold.astype(np.intp) * q + truth, minlength=k * q).reshape(k, q)
+            prob = p.y_score[rows]
+            clip = _eps(eps, prob)
+            for b in blocks:
+                wb = None if w is None else w[b]
+                scoring = fold_scoring_sums(truth[b], prob[b].astype(np.float64), fold[b], k, wb, clip, scoring)
+        sizes = np.zeros(k, dtype=np.int64)
+        true_counts = np.zeros((k, q), dtype=np.int64)
+        for b in blocks:
+            fb = fold[b].astype(np.intp)
+            sizes += np.bincount(fb, minlength=k)
+            if p.task == "multilabel":
+                true_counts += np.stack(
+                    [np.bincount(fb, weights=truth[b, j], minlength=k) for j in range(q)], 1
+                ).astype(np.int64)
+            else:
+                true_counts += np.bincount(fb * q + truth[b], minlength=k * q).reshape(k, q)
         out.append(
             RepeatTables(
                 fold_ids=p.fold_ids[r],
                 fold_codes=fold,
                 rows=rows,
-                sizes=np.bincount(fold, minlength=k),
-                true_counts=true_counts.astype(np.int64),
+                sizes=sizes,
+                true_counts=true_counts,
                 weights=w,
                 totals=totals,
                 row_totals=row_totals,
