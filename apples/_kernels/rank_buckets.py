@@ -142,6 +142,7 @@ def _hits(positive: np.ndarray, first: np.ndarray | None, bounds: np.ndarray) ->
 
 
 Carry = tuple[np.ndarray, np.ndarray]
+Points = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def _groups_of_hits(h: _Hits, carry: Carry | None, totals: Carry | None) -> RankGroups:
@@ -248,6 +249,15 @@ def _small_codes(fold: np.ndarray, n_folds: int) -> np.ndarray:
     return fold.astype(small, copy=False)
 
 
+def _compacted(points: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Many buckets' kept points as one, each segment's reduced to those on its hull (in increasing score order)."""
+    x, y, seg = (np.concatenate([p[i] for p in points]) for i in range(3))
+    order = np.argsort(seg, kind="stable")  # by segment, each in increasing score order across buckets
+    x, y, seg = x[order], y[order], seg[order]
+    v = hull_candidates(x, y, seg)
+    return x[v], y[v], seg[v]
+
+
 class BucketRanking:
     """The ranking measures of one ranking (a repeat, a label), accumulated over buckets of its scores.
 
@@ -266,6 +276,8 @@ class BucketRanking:
         Also H under this Beta prior (:func:`apples._kernels.ranking.fold_ranking`).
     jackknife : bool
         Also the merged values without each fold.
+    hull : bool
+        Keep the hull points without ``h_prior``, for H under a prior given to :meth:`result`.
     """
 
     def __init__(
@@ -277,10 +289,12 @@ class BucketRanking:
         other: bool = False,
         h_prior: tuple[float, float] | None = None,
         jackknife: bool = False,
+        hull: bool = False,
     ) -> None:
         k = n_folds
         self.k, self.totals, self.weighted, self.other = k, totals, weighted, other
         self.h_prior, self.jackknife = h_prior, jackknife
+        self.keep_hull = hull or h_prior is not None  # the hull points, for H under any prior afterwards
         self.single = totals is None
         dt = np.float64 if weighted else np.int64
         # carried: what the lower buckets hold (counts or weights)
@@ -328,6 +342,8 @@ class BucketRanking:
             v = hull_candidates(*points)
             points = (points[0][v], points[1][v], points[2][v])
         into.append(points)
+        if not self.single and len(into) > 64:
+            into[:] = [_compacted(into)]
 
     def _add_counted(self, s: np.ndarray, positive: np.ndarray, fold: np.ndarray, other: np.ndarray | None) -> None:
         k, n = self.k, s.size
@@ -366,9 +382,9 @@ class BucketRanking:
             o_pos, o_neg = np.diff(ho.pos_edges), np.diff(ho.neg_edges)
             self.other_pos, self.other_neg = self.other_pos + o_pos, self.other_neg + o_neg
             self.other_below_neg = self.other_below_neg + o_neg
-        if self.h_prior is not None or self.jackknife:
+        if self.keep_hull or self.jackknife:
             merged, folds = _groups_of_hits(hm, carry_m, tot_m), _groups_of_hits(hf, carry_f, tot_f)
-            if self.h_prior is not None:
+            if self.keep_hull:
                 self._keep(self.points_folds, candidate_points(folds))
                 self._keep(self.points_merged, candidate_points(merged))
             if self.jackknife:
@@ -388,7 +404,7 @@ class BucketRanking:
         if not rest.n_pos[0] > 0:
             return
         self.ap_rest[f] = ap_sum(rest, float(self.ap_rest[f]), clamp=self.weighted and not self.single)
-        if self.h_prior is not None and rest.n_neg[0] > 0:
+        if self.keep_hull and rest.n_neg[0] > 0:
             x, y, _ = candidate_points(rest)
             self._keep(self.points_rest, (x, y, np.full(x.size, f, dtype=np.intp)))
 
@@ -418,10 +434,10 @@ class BucketRanking:
             self.totals = t = RankTotals(p_f, n_f, p_m, n_m, np.zeros(k), np.zeros(k))
             tot_m, tot_f = (p_m, n_m), (p_f, n_f)
         assert t is not None
-        if self.h_prior is not None or self.jackknife:
+        if self.keep_hull or self.jackknife:
             merged = weighted_groups(s, positive, zeros, 1, w, carry_m, tot_m)
             folds = weighted_groups(s_f, pos_f, seg, k, w_f, carry_f, tot_f)
-            if self.h_prior is not None:
+            if self.keep_hull:
                 self._keep(self.points_folds, candidate_points(folds))
                 self._keep(self.points_merged, candidate_points(merged))
             if self.jackknife:
@@ -441,6 +457,70 @@ class BucketRanking:
                 self.rest_below_neg = self.rest_below_neg + here.neg_rest
         self.below_pos_m, self.below_neg_m = self.below_pos_m + p_m, self.below_neg_m + n_m
         self.below_pos, self.below_neg = self.below_pos + p_f, self.below_neg + n_f
+
+    def add_group(
+        self, pos: np.ndarray, neg: np.ndarray, other_pos: float | int = 0, other_neg: float | int = 0
+    ) -> None:
+        """Add the next bucket when it holds one score: a tie group given by each fold's positives and negatives (and
+        the second indicator's), counts or sums of weights, however many cases it holds. The same sums as
+        :meth:`add` of its cases."""
+        assert not self.single, "a tie group alone is one bucket of many"
+        t = self.totals
+        assert t is not None
+        k = self.k
+        merged = rank_totals(pos, neg)
+        pos_m, neg_m = merged.pos_merged, merged.neg_merged
+        folds, segs = np.flatnonzero(pos > 0), np.arange(k)
+
+        def terms(p: Any, n: Any, below_p: Any, below_n: Any, tp: Any, tn: Any) -> tuple[np.ndarray, np.ndarray]:
+            above_p, above = tp - below_p, (tp + tn) - (below_p + below_n)
+            if self.weighted:  # rounded apart: at least the group itself is at or above its threshold
+                above_p, above = np.maximum(above_p, p), np.maximum(above, p + n)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return p * (2 * below_n + n), np.where(p > 0, p * (above_p / above), 0.0)
+
+        def point(tp: Any, tn: Any, below_p: Any, below_n: Any, seg: np.ndarray) -> Points:
+            x, y = tn - below_n, tp - below_p
+            if self.weighted:
+                x, y = np.maximum(x, 0.0), np.maximum(y, 0.0)
+            return x[seg], y[seg], seg
+
+        twice, ap = terms(pos, neg, self.below_pos, self.below_neg, t.pos, t.neg)
+        self.twice, self.ap = _continued(segs, twice, self.twice), _continued(segs, ap, self.ap)
+        twice, ap = terms(pos_m, neg_m, self.below_pos_m, self.below_neg_m, t.pos_merged, t.neg_merged)
+        self.twice_m, self.ap_m = self.twice_m + twice, _continued(np.zeros(1, np.intp), ap, self.ap_m)
+        if self.other:
+            self.other_twice = self.other_twice + other_pos * (2 * self.other_below_neg + other_neg)
+            self.other_pos, self.other_neg = self.other_pos + other_pos, self.other_neg + other_neg
+            self.other_below_neg = self.other_below_neg + other_neg
+        if self.keep_hull:
+            self.points_folds.append(point(t.pos, t.neg, self.below_pos, self.below_neg, folds))
+            if pos_m[0] > 0:
+                self.points_merged.append(
+                    point(t.pos_merged, t.neg_merged, self.below_pos_m, self.below_neg_m, np.zeros(1, np.intp))
+                )
+        if self.jackknife:
+            above_pos = t.pos_merged - self.below_pos_m - pos_m
+            if self.weighted:
+                above_pos = np.maximum(above_pos, 0.0)
+            touching = pos * (2 * self.below_neg_m + neg_m) + neg * (2 * above_pos + pos_m)
+            self.touching = _continued(segs, touching, self.touching)
+            below_p: np.ndarray
+            below_n: np.ndarray
+            if self.weighted:
+                below_p, below_n = self.rest_below_pos, self.rest_below_neg
+            else:
+                below_p, below_n = self.below_pos_m - self.below_pos, self.below_neg_m - self.below_neg
+            pos_r, neg_r = merged.pos_rest, merged.neg_rest
+            _, ap = terms(pos_r, neg_r, below_p, below_n, t.pos_rest, t.neg_rest)
+            self.ap_rest = _continued(segs, ap, self.ap_rest)
+            if self.keep_hull:
+                kept = np.flatnonzero((pos_r > 0) & (t.neg_rest > 0))
+                self.points_rest.append(point(t.pos_rest, t.neg_rest, below_p, below_n, kept))
+            self.rest_below_pos, self.rest_below_neg = self.rest_below_pos + pos_r, self.rest_below_neg + neg_r
+        self.below_pos_m, self.below_neg_m = self.below_pos_m + pos_m, self.below_neg_m + neg_m
+        self.below_pos, self.below_neg = self.below_pos + pos, self.below_neg + neg
+        self.n_buckets += 1
 
     # -- buckets summarised apart (a cluster), then merged in order ----------------------------------------------
     def start_at(self, below_pos: np.ndarray, below_neg: np.ndarray, other_below_neg: float = 0) -> None:
@@ -464,10 +544,16 @@ class BucketRanking:
         self.other_below_neg = part.other_below_neg
         self.n_buckets += part.n_buckets
 
+    def compact(self) -> None:
+        """Keep, of every bucket's hull points, only those on the hull of them all (once the last bucket is in)."""
+        if not self.single:
+            for points in (self.points_folds, self.points_merged, self.points_rest):
+                if points:
+                    points[:] = [_compacted(points)]
+
     # -- the values ------------------------------------------------------------------------------------------------
-    def _h(self, points: list, n_pos: np.ndarray, n_neg: np.ndarray) -> np.ndarray:
+    def _h(self, points: list, n_pos: np.ndarray, n_neg: np.ndarray, prior: tuple[float, float]) -> np.ndarray:
         """H of each segment from its kept points (each bucket's in increasing score order, buckets ascending)."""
-        assert self.h_prior is not None
         if points:
             x, y, seg = (np.concatenate([p[i] for p in points]) for i in range(3))
             order = np.argsort(seg, kind="stable")  # by segment, each in increasing score order across buckets
@@ -476,11 +562,13 @@ class BucketRanking:
             dtype = np.result_type(n_pos, n_neg)
             x, y, seg = np.zeros(0, dtype), np.zeros(0, dtype), np.zeros(0, np.intp)
         px, py, pseg = layout_points(x, y, seg, n_pos, n_neg)
-        return h_of_loss_arrays(*segment_losses(px, py, pseg, n_pos, n_neg, *self.h_prior))
+        return h_of_loss_arrays(*segment_losses(px, py, pseg, n_pos, n_neg, *prior))
 
-    def result(self) -> dict[str, Any]:
+    def result(self, h_prior: tuple[float, float] | None = None) -> dict[str, Any]:
         """The per-fold, merged and (as asked) leave-one-fold-out values: the fields of
-        :class:`apples._kernels.ranking.FoldRanking`."""
+        :class:`apples._kernels.ranking.FoldRanking`; H under ``h_prior`` (default: the one given at the start)."""
+        prior = h_prior if h_prior is not None else self.h_prior
+        assert prior is None or self.keep_hull
         t = self.totals
         assert t is not None
         out: dict[str, Any] = {}
@@ -498,9 +586,9 @@ class BucketRanking:
                 )
             elif self.other:
                 out["other_auc_merge"] = float(np.where((p > 0) & (q > 0), self.other_twice / (2.0 * p * q), np.nan)[0])
-        if self.h_prior is not None:
-            out["h"] = self._h(self.points_folds, t.pos, t.neg)
-            out["h_merge"] = float(self._h(self.points_merged, t.pos_merged, t.neg_merged)[0])
+        if prior is not None:
+            out["h"] = self._h(self.points_folds, t.pos, t.neg, prior)
+            out["h_merge"] = float(self._h(self.points_merged, t.pos_merged, t.neg_merged, prior)[0])
         if self.jackknife:
             k = self.k
             p_rest = t.pos_merged[0] - t.pos
@@ -515,13 +603,15 @@ class BucketRanking:
                 if t.pos_rest[f] > 0:
                     ap[f] = self.ap_rest[f] / t.pos_rest[f]
             out["ap_merge_without"] = ap
-            if self.h_prior is not None:
+            if prior is not None:
                 h = np.full(k, np.nan)
                 for f in range(k):
                     if t.pos_rest[f] > 0 and t.neg_rest[f] > 0:
-                        mine = [
-                            (x, y, np.zeros(x.size, np.intp)) for x, y, s in self.points_rest if s.size and s[0] == f
-                        ]
-                        h[f] = self._h(mine, t.pos_rest[f : f + 1], t.neg_rest[f : f + 1])[0]
+                        mine = []
+                        for x, y, s in self.points_rest:
+                            at = s == f
+                            if at.any():
+                                mine.append((x[at], y[at], np.zeros(int(at.sum()), np.intp)))
+                        h[f] = self._h(mine, t.pos_rest[f : f + 1], t.neg_rest[f : f + 1], prior)[0]
                 out["h_merge_without"] = h
         return out

@@ -324,63 +324,18 @@ class CVPredictions:
             raise ParameterValueError(
                 "sample_weight is 0 for every row: no row counts, so every value would be 0/0", param="sample_weight"
             )
-        multi = labels is not None or found.size > 2
-        self.task: Literal["binary", "multiclass", "multilabel"] = "multiclass" if multi else "binary"
+        task, self.labels, self.pos_label = single_label_task(found, labels, pos_label)
+        self.task: Literal["binary", "multiclass", "multilabel"] = task
         if self.task == "multiclass":
-            if pos_label is not None:
-                raise ParameterValueError(
-                    "pos_label is for binary tasks; these labels are multi-class (labels= or > 2 labels)",
-                    param="pos_label",
-                )
-            if labels is not None:
-                if label_kind(np.asarray(labels, dtype=object)) != label_kind(found):
-                    raise ParameterTypeError(
-                        f"labels holds {label_kind(np.asarray(labels))} labels, y_true {label_kind(found)}s",
-                        param="labels",
-                    )
-                outside = [v for v in found.tolist() if v not in set(labels)]
-                if outside:
-                    raise ParameterValueError(
-                        f"y_true or y_pred holds label(s) {outside[:5]} that are not in labels={list(labels)[:10]}",
-                        param="labels",
-                    )
-            self.labels: list = list(labels) if labels is not None else found.tolist()
-            self.pos_label: Hashable | None = None
             index = {lab: i for i, lab in enumerate(self.labels)}
             self.truth_codes = _label_codes(t, index)
             self.pred_codes = None if y_pred is None else _label_codes(np.asarray(y_pred), index)
-            if y_score is not None and (np.ndim(y_score) != 2 or np.shape(y_score)[1] != len(self.labels)):
-                raise ParameterValueError(
-                    f"y_score has shape {np.shape(y_score)}, but the task is multi-class: its scores need one column "
-                    f"per label ({len(self.labels)} columns, in the order of labels {self.labels[:10]})",
-                    param="y_score",
-                )
         else:
-            self.labels = found.tolist()
-            if pos_label is None:
-                try:
-                    pos_label = default_pos_label(found)
-                except ValueError as err:
-                    raise ParameterValueError(str(err), param="pos_label") from None
-            elif is_missing(pos_label) or (found.size and label_kind(np.asarray([pos_label])) != label_kind(found)):
-                raise ParameterTypeError(
-                    f"pos_label={pos_label!r} is not a label of the kind in y_true ({found.tolist()})",
-                    param="pos_label",
-                )
-            elif found.size == 2 and pos_label not in found.tolist():
-                raise ParameterValueError(
-                    f"pos_label={pos_label!r} is not one of the labels in y_true and y_pred {found.tolist()}",
-                    param="pos_label",
-                )
-            self.pos_label = _plain(pos_label)
+            pos_label = self.pos_label
             self.truth_codes = np.asarray(t == pos_label).view(np.int8)  # 0/1, a byte a row
             self.pred_codes = None if y_pred is None else np.asarray(np.asarray(y_pred) == pos_label).view(np.int8)
-            if y_score is not None and np.ndim(y_score) != 1:
-                raise ParameterValueError(
-                    f"y_score has shape {np.shape(y_score)}, but the task is binary: give the positive label's "
-                    "score, one value per case",
-                    param="y_score",
-                )
+        if y_score is not None:
+            check_score_shape(self.task, self.labels, np.shape(y_score))
         self.y_score = None if y_score is None else np.asarray(y_score)
         self._split_repeats()
         self.n_cases = n_cases
@@ -718,6 +673,64 @@ class CVPredictions:
         repeats = f", {self.n_repeats} repeats" if self.repeats is not None else ""
         repeats += ", weighted" if self.sample_weight is not None else ""
         return f"<CVPredictions {self.task}, {what}: {len(self)} rows, {folds} folds{repeats} ({self.design})>"
+
+
+def single_label_task(
+    found: np.ndarray, labels: Sequence[Hashable] | None, pos_label: Hashable | None
+) -> tuple[Literal["binary", "multiclass"], list, Hashable | None]:
+    """The task, the label set and the positive label of single-label predictions whose labels are ``found``
+    (sorted, distinct), with ``labels=`` and ``pos_label=`` as given: multi-class with ``labels=`` or more than
+    two labels, else binary with the positive label given or its default (1 for 0/1, True for bools)."""
+    if labels is not None or found.size > 2:
+        if pos_label is not None:
+            raise ParameterValueError(
+                "pos_label is for binary tasks; these labels are multi-class (labels= or > 2 labels)",
+                param="pos_label",
+            )
+        if labels is not None:
+            if label_kind(np.asarray(labels, dtype=object)) != label_kind(found):
+                raise ParameterTypeError(
+                    f"labels holds {label_kind(np.asarray(labels))} labels, y_true {label_kind(found)}s",
+                    param="labels",
+                )
+            outside = [v for v in found.tolist() if v not in set(labels)]
+            if outside:
+                raise ParameterValueError(
+                    f"y_true or y_pred holds label(s) {outside[:5]} that are not in labels={list(labels)[:10]}",
+                    param="labels",
+                )
+        return "multiclass", list(labels) if labels is not None else found.tolist(), None
+    if pos_label is None:
+        try:
+            pos_label = default_pos_label(found)
+        except ValueError as err:
+            raise ParameterValueError(str(err), param="pos_label") from None
+    elif is_missing(pos_label) or (found.size and label_kind(np.asarray([pos_label])) != label_kind(found)):
+        raise ParameterTypeError(
+            f"pos_label={pos_label!r} is not a label of the kind in y_true ({found.tolist()})",
+            param="pos_label",
+        )
+    elif found.size == 2 and pos_label not in found.tolist():
+        raise ParameterValueError(
+            f"pos_label={pos_label!r} is not one of the labels in y_true and y_pred {found.tolist()}",
+            param="pos_label",
+        )
+    return "binary", found.tolist(), _plain(pos_label)
+
+
+def check_score_shape(task: str, labels: list, shape: tuple[int, ...]) -> None:
+    """Scores of the shape the task needs: one value per case (binary), one column per label (multi-class)."""
+    if task == "multiclass" and (len(shape) != 2 or shape[1] != len(labels)):
+        raise ParameterValueError(
+            f"y_score has shape {shape}, but the task is multi-class: its scores need one column "
+            f"per label ({len(labels)} columns, in the order of labels {labels[:10]})",
+            param="y_score",
+        )
+    if task == "binary" and len(shape) != 1:
+        raise ParameterValueError(
+            f"y_score has shape {shape}, but the task is binary: give the positive label's score, one value per case",
+            param="y_score",
+        )
 
 
 def codes_of_named(name: str, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
