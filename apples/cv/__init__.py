@@ -54,6 +54,10 @@ if TYPE_CHECKING:
         counts_scorer,
         fold_counts_from_cross_validate,
     )
+    from apples.cv.summary import (
+        CV_RESULT,
+        CVSummary,
+    )
     from apples.cv.tables import (
         fold_summary,
         fold_table,
@@ -64,11 +68,13 @@ __all__ = [
     "COUNT_KEYS",
     "CV_F_METHODS",
     "CV_PREDICTIONS",
+    "CV_RESULT",
     "CV_ROC_AUC_METHODS",
     "F_AGGREGATIONS",
     "RANKING_METRICS",
     "CVPredictions",
     "CVScoringRule",
+    "CVSummary",
     "FAggregation",
     "MergeDecomposition",
     "ReliabilityTable",
@@ -128,6 +134,8 @@ _SOURCES = {
     "COUNT_KEYS": "apples.cv.sklearn_counts",
     "counts_scorer": "apples.cv.sklearn_counts",
     "fold_counts_from_cross_validate": "apples.cv.sklearn_counts",
+    "CVSummary": "apples.cv.summary",
+    "CV_RESULT": "apples.cv.summary",
     "fold_summary": "apples.cv.tables",
     "fold_table": "apples.cv.tables",
     "label_table": "apples.cv.tables",

@@ -134,7 +134,9 @@ class RankingSpill:
             bounds = boundaries(sample, -(-n // limit) * 2)
             if bounds.size == 0 or bounds[-1] < hi:
                 bounds = np.unique(np.append(bounds, hi))
-            sub = RankingSpill(path.with_suffix(".d"), bounds, self.dtype["s"], weighted=self.weighted, other=self.other)
+            sub = RankingSpill(
+                path.with_suffix(".d"), bounds, self.dtype["s"], weighted=self.weighted, other=self.other
+            )
             for i in range(0, n, _READ):
                 sub._scatter(np.array(data[i : i + _READ]))
             del data

@@ -31,12 +31,12 @@ from apples._params import (
     unique_labels,
 )
 from apples.cv.predictions import (
-    _OneLabelKindSingle,
-    _as_indicator,
-    _label_codes,
-    _plain,
     _Y_LABELS,
     SCORE_ARRAY,
+    _as_indicator,
+    _label_codes,
+    _OneLabelKindSingle,
+    _plain,
     check_score_shape,
     code_dtype,
     codes_of_named,
@@ -262,9 +262,7 @@ class Plan(NamedTuple):
     n_rows: int
 
 
-def plan_of(
-    facts: Facts, labels: Sequence[Hashable] | None, pos_label: Hashable | None, has_repeats: bool
-) -> Plan:
+def plan_of(facts: Facts, labels: Sequence[Hashable] | None, pos_label: Hashable | None, has_repeats: bool) -> Plan:
     """The task, labels, repeats, folds and design of the result, with :class:`~apples.CVPredictions`' rules."""
     if facts.n_rows == 0:
         raise ParameterValueError(
@@ -375,6 +373,7 @@ class Coded(NamedTuple):
 def code_block(block: dict[str, Any], plan: Plan) -> Coded:
     """The rows of a checked block as codes of the whole result's labels, repeats and folds."""
     t, pred = block["y_true"], block["y_pred"]
+    pred_codes: np.ndarray | None
     if plan.task == "multilabel":
         index = {lab: j for j, lab in enumerate(plan.labels)}
         truth, pred_codes = _as_indicator(t, index), _as_indicator(pred, index)

@@ -1,0 +1,618 @@
+"""Cross-validated predictions too large for memory, summarised exactly: :class:`CVSummary`.
+
+Predictions of a large model evaluated by cross-validation (click logs, screening) run to 10^8 rows and beyond.
+:class:`CVSummary` reads them once, block by block (pandas DataFrames from a chunked reader, the partitions of a
+dask DataFrame), with the checks :class:`~apples.CVPredictions` makes, and keeps what :func:`apples.report`
+computes every value and interval from: per repeat, each fold's per-label totals (TP, FP, FN, size) and the sums of
+the proper scoring rules, which add across blocks; and the rankings (ROC AUC, average precision, H per fold, merged,
+and merged without each fold), for which one global score order is needed: the rows go to files of score ranges on
+disk, each sorted alone in memory and walked in increasing score order, what lies below carried from bucket to
+bucket (:mod:`apples._kernels.rank_buckets`). The values are those of the same rows in memory: integers exactly,
+floats to rounding (1e-12 relative); the counts, totals and scoring sums of :meth:`CVSummary.from_frames` are the
+in-memory ones bit for bit (summed row after row in the same order).
+
+Costs (n rows, R repeats, q score columns): one pass over the input; the rows' checked columns written once to a
+temporary directory (about 20 bytes a row and score column) and read back twice; memory of one block and one
+bucket (``bucket_rows``, about 150 bytes a row while it is sorted). What is not kept is refused by name: a measure
+of the rows themselves (:func:`apples.measures.from_predictions`), the log loss at a clipping not summed
+(``eps=``).
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+import numpy as np
+
+from apples._kernels.rank_buckets import BucketRanking, rank_totals
+from apples._kernels.scoring_rules import fold_scoring_sums
+from apples._kernels.totals import LabelTotals, label_totals, multilabel_totals
+from apples._params import LABEL, LABEL_SET, Instance, Integer, Nullable, ParameterValueError, declare
+from apples.cv._buckets import RankingSpill, boundaries
+from apples.cv._chunks import Coded, Facts, Plan, check_block, code_block, facts_of, plan_of
+from apples.cv.predictions import CVPredictions
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "CV_RESULT",
+    "CVSummary",
+]
+
+#: Rows of one bucket of scores (sorted in memory at a time): about 150 bytes a row while it is sorted.
+BUCKET_ROWS = 1 << 21
+
+
+class RepeatSummary(NamedTuple):
+    """One repeat reduced to what a report reads: the fold tables' inputs, without the rows."""
+
+    fold_ids: np.ndarray
+    sizes: np.ndarray  #: rows per fold
+    true_counts: np.ndarray  #: (k, q) rows per fold and label
+    totals: LabelTotals | None  #: per-label totals of each fold (weighted with weights)
+    row_totals: LabelTotals | None  #: the same counting rows (weighted predictions only)
+    scoring: dict  #: eps key (None, "auto", a float) -> FoldScoringSums
+    rankings: list[BucketRanking] | None  #: per label (binary: one), H computable under any prior
+
+
+class CVSummary:
+    """Cross-validated predictions summarised block by block: everything :func:`apples.report` reads, without the rows.
+
+    Build one with :meth:`from_frames` (an iterable of pandas DataFrames: ``pd.read_csv(..., chunksize=)``, the
+    files of a directory) or :meth:`from_dask` (a dask DataFrame, on a cluster); pass it to :func:`apples.report`
+    as you would a :class:`~apples.CVPredictions`. Its values equal those of the same rows in a
+    :class:`~apples.CVPredictions` (integers exactly, floats to 1e-12 relative), and so does every interval (each
+    is the corrected t over per-fold points, fold values or jackknife pseudo-values, which need the tables only).
+
+    Attributes
+    ----------
+    task : {"binary", "multiclass", "multilabel"}
+    labels : list
+    pos_label : label or None
+    n_rows : int
+    repeat_ids : array or None
+        The sorted repeat ids (None: no repeats given).
+    fold_ids : list of arrays
+        Each repeat's sorted fold ids.
+    design : str
+        As :attr:`apples.CVPredictions.design`.
+    has_pred, has_score, probabilities : bool
+        Predicted labels given; scores given; the scores are probabilities (their log loss and Brier score are kept).
+    weights : (float, int) or None
+        The mean weight and the rows of weight 0 (None: unweighted).
+    n_cases : int or None
+    eps : tuple
+        The log loss clippings summed: None (unclipped), "auto", and the ``eps=`` given.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from apples import report
+    >>> from apples.cv import CVSummary
+    >>> frame = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "fold": [0, 0, 0, 1, 1, 1], "p": [1, 0, 0, 1, 1, 0]})
+    >>> s = CVSummary.from_frames([frame[:4], frame[4:]], y_true="y", folds="fold", y_pred="p")
+    >>> s
+    <CVSummary binary, positive label 1: 6 rows, 2 folds (k-fold)>
+    >>> report(s).value("f_measure", "tp_fp")
+    0.6666666666666666
+    """
+
+    def __init__(
+        self,
+        plan: Plan,
+        repeats: list[RepeatSummary],
+        *,
+        weights: tuple[float, int] | None,
+        n_cases: int | None,
+        design_info: dict[str, Any],
+        severity: tuple[float, float],
+        eps: tuple,
+    ) -> None:
+        self.task: Literal["binary", "multiclass", "multilabel"] = plan.task
+        self.labels = list(plan.labels)
+        self.pos_label = plan.pos_label
+        self.n_rows = plan.n_rows
+        self.repeat_ids = plan.repeat_ids
+        self.fold_ids = list(plan.fold_ids)
+        self.design = plan.design
+        self.has_pred = repeats[0].totals is not None
+        self.has_score = repeats[0].rankings is not None
+        self.probabilities = plan.probabilities
+        self.weights = weights
+        self.n_cases = n_cases
+        self.eps = eps
+        self.repeats = repeats
+        self.severity = severity  #: (positives, all) rows or weights, for the H-measure's default severity ratio
+        self._design_info = design_info
+
+    @property
+    def n_repeats(self) -> int:
+        """The number of repeats (1 without repeats)."""
+        return 1 if self.repeat_ids is None else int(self.repeat_ids.size)
+
+    def design_info(self) -> dict[str, Any]:
+        """What the splits were, as :meth:`apples.CVPredictions.design_info` gives it."""
+        return dict(self._design_info)
+
+    def __len__(self) -> int:
+        return self.n_rows
+
+    def __repr__(self) -> str:
+        what = f"positive label {self.pos_label!r}" if self.task == "binary" else f"{len(self.labels)} labels"
+        folds = "/".join(str(ids.size) for ids in self.fold_ids[:3]) + ("/..." if self.n_repeats > 3 else "")
+        repeats = f", {self.n_repeats} repeats" if self.repeat_ids is not None else ""
+        repeats += ", weighted" if self.weights is not None else ""
+        return f"<CVSummary {self.task}, {what}: {self.n_rows} rows, {folds} folds{repeats} ({self.design})>"
+
+    @classmethod
+    @declare(labels=Nullable(LABEL_SET), pos_label=Nullable(LABEL), n_cases=Nullable(Integer(1, 2**53)))
+    def from_frames(
+        cls,
+        frames: Iterable[pd.DataFrame],
+        *,
+        y_true: str | Sequence[str] = "y_true",
+        folds: str = "fold",
+        y_pred: str | Sequence[str] | None = None,
+        y_score: str | Sequence[str] | None = None,
+        repeats: str | None = None,
+        cases: str | None = None,
+        sample_weight: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        n_cases: int | None = None,
+        eps: float | None = None,
+        bucket_rows: int = BUCKET_ROWS,
+        tmp_dir: str | Path | None = None,
+    ) -> CVSummary:
+        """Summarise predictions read as DataFrames, one block after another, in one pass.
+
+        Parameters
+        ----------
+        frames : iterable of pandas.DataFrame
+            Blocks of rows, each with the columns named below (``pd.read_csv(path, chunksize=10**6)``, a generator
+            over files). Read once.
+        y_true, folds, y_pred, y_score, repeats, cases, sample_weight : column names
+            As the arguments of :class:`~apples.CVPredictions` (:meth:`~apples.CVPredictions.from_frame`):
+            ``y_score`` a list of columns for one score per label; ``y_true`` and ``y_pred`` lists of 0/1 columns
+            for multi-label indicator data.
+        labels, pos_label, n_cases : as :class:`~apples.CVPredictions`
+        eps : float, optional
+            A log loss clipping to sum besides None and "auto" (a report may then ask for ``eps=`` any of them).
+        bucket_rows : int
+            Rows of one bucket of scores sorted in memory (the working memory: about 150 bytes a row).
+        tmp_dir : path, optional
+            Where the temporary directory goes (default: the system's); it is removed at the end.
+
+        Returns
+        -------
+        CVSummary
+
+        Raises
+        ------
+        ValueError, TypeError
+            As :class:`~apples.CVPredictions` does, naming the argument (the column's), with positions counted
+            over all the blocks; a column missing from a block; labels of two kinds in different blocks.
+        """
+        columns = {
+            "y_true": y_true,
+            "folds": folds,
+            "y_pred": y_pred,
+            "y_score": y_score,
+            "repeats": repeats,
+            "cases": cases,
+            "sample_weight": sample_weight,
+        }
+        with Builder(labels, pos_label, n_cases, eps, bucket_rows, tmp_dir) as builder:
+            for frame in frames:
+                builder.add(arrays_of(frame, columns))
+            return builder.finish()
+
+    @classmethod
+    @declare(labels=Nullable(LABEL_SET), pos_label=Nullable(LABEL), n_cases=Nullable(Integer(1, 2**53)))
+    def from_dask(
+        cls,
+        frame: Any,
+        *,
+        y_true: str | Sequence[str] = "y_true",
+        folds: str = "fold",
+        y_pred: str | Sequence[str] | None = None,
+        y_score: str | Sequence[str] | None = None,
+        repeats: str | None = None,
+        cases: str | None = None,
+        sample_weight: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        n_cases: int | None = None,
+        eps: float | None = None,
+    ) -> CVSummary:
+        """Summarise the predictions of a dask DataFrame on its cluster (the dask extra: ``pip install
+        "apples[scale]"``).
+
+        The partitions are checked and summed where they are (counts and scoring sums come back to the client,
+        a few numbers each); each ranking's rows are moved to partitions of score ranges (a dask shuffle), each
+        partition sorted on its worker and summarised with what lies below it (a first pass over the shuffled
+        partitions gives each one's totals, a second its sums and hull points). The arguments are those of
+        :meth:`from_frames`. The values equal those in memory: integers exactly, floats to rounding.
+        """
+        from apples.cv._summary_dask import summarise_dask
+
+        columns = {
+            "y_true": y_true,
+            "folds": folds,
+            "y_pred": y_pred,
+            "y_score": y_score,
+            "repeats": repeats,
+            "cases": cases,
+            "sample_weight": sample_weight,
+        }
+        return summarise_dask(frame, columns, labels, pos_label, n_cases, eps)
+
+
+def arrays_of(frame: pd.DataFrame, columns: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of :class:`~apples.CVPredictions` from a block's columns (a missing one named)."""
+
+    def column(name: str, option: str) -> Any:
+        if name not in frame.columns:
+            raise ParameterValueError(
+                f"{option}={name!r} is not a column of the block; its columns are {list(frame.columns)[:20]}",
+                param=option,
+            )
+        return frame[name]
+
+    out: dict[str, Any] = {}
+    for option, name in columns.items():
+        if name is None:
+            out[option] = None
+        elif isinstance(name, str):
+            out[option] = column(name, option)
+        else:
+            out[option] = np.column_stack([np.asarray(column(c, option)) for c in name])
+    return out
+
+
+class _Repeat:
+    """One repeat's sums while the blocks are read."""
+
+    def __init__(self, k: int, q: int, weighted: bool, eps: tuple) -> None:
+        self.k, self.q = k, q
+        self.sizes = np.zeros(k, dtype=np.int64)
+        self.true_counts = np.zeros((k, q), dtype=np.int64)
+        self.totals: LabelTotals | None = None
+        self.row_totals: LabelTotals | None = None
+        self.scoring: dict = dict.fromkeys(eps)
+        dt = np.float64 if weighted else np.int64
+        self.rank_pos = [np.zeros(k, dt) for _ in range(q)]
+        self.rank_neg = [np.zeros(k, dt) for _ in range(q)]
+
+
+class Builder:
+    """The passes of :meth:`CVSummary.from_frames`: :meth:`add` each block (checked, its facts merged, its checked
+    arrays written to a temporary directory), then :meth:`finish` (the result decided; the blocks read back, coded
+    and summed, their rankings scattered to score ranges; the rankings walked)."""
+
+    def __init__(
+        self,
+        labels: Sequence[Hashable] | None,
+        pos_label: Hashable | None,
+        n_cases: int | None,
+        eps: float | None,
+        bucket_rows: int,
+        tmp_dir: str | Path | None,
+        progress: Callable[[str, int], None] | None = None,
+    ) -> None:
+        self.labels, self.pos_label, self.n_cases = labels, pos_label, n_cases
+        self.eps_values: tuple = (None, "auto") + (() if eps is None else (float(eps),))
+        self.bucket_rows = int(bucket_rows)
+        self.tmp = tempfile.TemporaryDirectory(prefix="apples-summary-", dir=tmp_dir)
+        self.dir = Path(self.tmp.name)
+        self.facts = Facts()
+        self.blocks: list[Path] = []
+        self.has_repeats: bool | None = None
+        self.progress = progress
+
+    def __enter__(self) -> Builder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.tmp.cleanup()
+
+    def add(self, arrays: dict[str, Any]) -> None:
+        """Check one block (its positions counted after the rows before it) and keep it on disk."""
+        block = check_block(arrays, self.facts.n_rows)
+        if self.has_repeats is None:
+            self.has_repeats = block["repeats"] is not None
+        if len(block["y_true"]) == 0:
+            return
+        self.facts.merge(facts_of(block))
+        path = self.dir / f"block{len(self.blocks)}.npz"
+        np.savez(path, **{k: _storable(v) for k, v in block.items() if v is not None})
+        self.blocks.append(path)
+
+    def _blocks(self) -> Iterable[dict[str, Any]]:
+        names = ("y_true", "folds", "y_pred", "y_score", "repeats", "cases", "sample_weight")
+        for i, path in enumerate(self.blocks):
+            with np.load(path, allow_pickle=True) as stored:
+                block = {name: _restored(stored[name]) if name in stored.files else None for name in names}
+            path.unlink()
+            if self.progress is not None:
+                self.progress("summing", i)
+            yield block
+
+    def finish(self) -> CVSummary:
+        """The summary of every block added."""
+        plan = plan_of(self.facts, self.labels, self.pos_label, bool(self.has_repeats))
+        facts = self.facts
+        if self.n_cases is not None and not facts.cases and self.n_cases < plan.n_rows // len(plan.fold_ids):
+            raise ParameterValueError(
+                f"n_cases={self.n_cases} is below the {plan.n_rows // len(plan.fold_ids)} rows of a repeat",
+                param="n_cases",
+            )
+        q = 2 if plan.task == "binary" else len(plan.labels)
+        weighted = facts.weighted
+        eps = self.eps_values if plan.probabilities else ()
+        states = [_Repeat(ids.size, q, weighted, eps) for ids in plan.fold_ids]
+        n_rank = 1 if plan.task == "binary" else q
+        spills: list[list[RankingSpill]] = []
+        if facts.has_score:
+            assert plan.score_dtype is not None
+            per_repeat = plan.n_rows / len(plan.fold_ids)
+            n_buckets = max(1, math.ceil(per_repeat / self.bucket_rows))
+            bounds = [boundaries(s.astype(plan.score_dtype), n_buckets) for s in facts.sample]
+            other = plan.task == "binary" and facts.has_pred
+            spills = [
+                [
+                    RankingSpill(self.dir / f"r{r}_j{j}", bounds[j], plan.score_dtype, weighted=weighted, other=other)
+                    for j in range(n_rank)
+                ]
+                for r in range(len(plan.fold_ids))
+            ]
+        severity = [0.0, 0.0] if weighted else [0, 0]
+        cases = _Cases(self.dir / "cases", plan) if facts.cases else None
+        for block in self._blocks():
+            coded = code_block(block, plan)
+            _add(coded, plan, states, spills, severity, self.eps_values if plan.probabilities else ())
+            if cases is not None:
+                cases.add(coded)
+        design_info = _design_info(plan, self.n_cases, cases)
+        repeats = []
+        for r, state in enumerate(states):
+            rankings = None
+            if facts.has_score:
+                rankings = []
+                for j, spill in enumerate(spills[r]):
+                    totals = rank_totals(state.rank_pos[j], state.rank_neg[j])
+                    acc = BucketRanking(
+                        state.k, totals, weighted=weighted, other=spill.other, hull=True, jackknife=True
+                    )
+                    spill.walk(acc, 2 * self.bucket_rows)
+                    acc.compact()
+                    rankings.append(acc)
+                    if self.progress is not None:
+                        self.progress("ranking", r * n_rank + j)
+            repeats.append(
+                RepeatSummary(
+                    plan.fold_ids[r],
+                    state.sizes,
+                    state.true_counts,
+                    state.totals,
+                    state.row_totals,
+                    state.scoring,
+                    rankings,
+                )
+            )
+        mean = None
+        if weighted:
+            mean = (facts.weight_sum / facts.n_rows, facts.weight_zero)
+        return CVSummary(
+            plan,
+            repeats,
+            weights=mean,
+            n_cases=self.n_cases,
+            design_info=design_info,
+            severity=(float(severity[0]), float(severity[1])),
+            eps=eps,
+        )
+
+
+def _storable(value: Any) -> Any:
+    """A block's array as np.savez stores it (label sets: an object array of tuples)."""
+    if isinstance(value, list):
+        out = np.empty(len(value), dtype=object)
+        out[:] = value
+        return out
+    return value
+
+
+def _restored(value: np.ndarray) -> Any:
+    if value.dtype == object and value.size and isinstance(value[0], tuple):
+        return value.tolist()
+    return value
+
+
+def _add(
+    coded: Coded,
+    plan: Plan,
+    states: list[_Repeat],
+    spills: list[list[RankingSpill]],
+    severity: list,
+    eps: tuple,
+) -> None:
+    """Add one coded block to every repeat's sums, and its rows to the rankings' buckets."""
+    multi = plan.task == "multilabel"
+    w_all = coded.weight
+    if plan.task == "binary" and w_all is not None:
+        severity[0] += float(np.sum(np.where(coded.truth == 1, w_all, 0.0)))
+        severity[1] += float(np.sum(w_all))
+    elif plan.task == "binary":
+        severity[0] += int(np.count_nonzero(coded.truth == 1))
+        severity[1] += coded.truth.size
+    one = plan.repeat_ids is None
+    for r, state in enumerate(states):
+        rows: Any = slice(None) if one else np.flatnonzero(coded.repeat == r)
+        if not one and rows.size == 0:
+            continue
+        k, q = state.k, state.q
+        fold = coded.fold[rows]
+        truth = coded.truth[rows]
+        w = None if w_all is None else w_all[rows]
+        fb = fold.astype(np.intp)
+        state.sizes += np.bincount(fb, minlength=k)
+        if multi:
+            state.true_counts += np.stack(
+                [np.bincount(fb, weights=truth[:, j], minlength=k) for j in range(q)], 1
+            ).astype(np.int64)
+        else:
+            state.true_counts += np.bincount(fb * q + truth, minlength=k * q).reshape(k, q)
+        if coded.pred is not None:
+            pred = coded.pred[rows]
+            if multi:
+                part = multilabel_totals(fold, truth, pred, k)
+                t = state.totals
+                state.totals = part if t is None else _added(t, part)
+            else:
+                state.totals = label_totals(fold, truth, pred, k, q, weights=w, start=state.totals)
+                if w is not None:
+                    state.row_totals = label_totals(fold, truth, pred, k, q, start=state.row_totals)
+        if eps:
+            assert coded.score is not None
+            prob = coded.score[rows].astype(np.float64)
+            for key in eps:
+                clip = None if key is None else float(np.finfo(np.float64).eps) if key == "auto" else float(key)
+                state.scoring[key] = fold_scoring_sums(truth, prob, fold, k, w, clip, state.scoring[key])
+        if spills:
+            assert coded.score is not None
+            score = coded.score[rows]
+            keep = slice(None) if w is None or w.all() else w > 0  # weight 0: out of the ranking, as in memory
+            wk = None if w is None else w[keep]
+            fk = fold[keep]
+            if plan.task == "binary":
+                positive = truth[keep] == 1
+                other = None if coded.pred is None else coded.pred[rows][keep] == 1
+                columns = [(positive, score[keep], other)]
+            else:
+                columns = [((truth[:, j] if multi else truth == j)[keep], score[keep, j], None) for j in range(q)]
+            for j, (positive, s, other) in enumerate(columns):
+                ones = np.ones(fk.size, dtype=np.int64) if wk is None else wk
+                fi = fk.astype(np.intp)
+                pos = np.bincount(fi, weights=np.where(positive, ones, 0), minlength=k)
+                neg = np.bincount(fi, weights=np.where(positive, 0, ones), minlength=k)
+                if wk is None:
+                    pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+                state.rank_pos[j] += pos
+                state.rank_neg[j] += neg
+                spills[r][j].add(s, positive, fk, wk, other)
+
+
+def _added(a: LabelTotals, b: LabelTotals) -> LabelTotals:
+    exact = None if a.exact is None or b.exact is None else a.exact + b.exact
+    return LabelTotals(a.tp + b.tp, a.fp + b.fp, a.fn + b.fn, a.n + b.n, exact)
+
+
+class _Cases:
+    """The case ids of every row by hash on disk: distinct cases, times tested, a case twice in a repeat."""
+
+    def __init__(self, directory: Path, plan: Plan) -> None:
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.parts = max(1, plan.n_rows >> 22)
+        self.plan = plan
+
+    def add(self, coded: Coded) -> None:
+        import pickle
+
+        import pandas as pd
+
+        ids = np.asarray(coded.cases)
+        part = pd.util.hash_array(ids) % np.uint64(self.parts) if self.parts > 1 else np.zeros(ids.size, np.int64)
+        for p in np.unique(part).tolist():
+            at = part == p
+            with open(self.directory / f"{p}.pkl", "ab") as fh:
+                pickle.dump((coded.repeat[at], ids[at]), fh)
+
+    def counts(self) -> tuple[int, int, int]:
+        """Distinct cases tested, the most times one was tested, and the cases tested in several repeats."""
+        import pickle
+
+        import pandas as pd
+
+        n_tested = most = several = 0
+        for p in range(self.parts):
+            path = self.directory / f"{p}.pkl"
+            if not path.exists():
+                continue
+            reps, ids = [], []
+            with open(path, "rb") as fh:
+                while True:
+                    try:
+                        r, c = pickle.load(fh)
+                    except EOFError:
+                        break
+                    reps.append(r)
+                    ids.append(c)
+            frame = pd.DataFrame({"r": np.concatenate(reps), "c": np.concatenate(ids)})
+            twice = frame.duplicated(keep=False)
+            if twice.any():
+                first = frame[twice].iloc[0]
+                n_twice = int(((frame["r"] == first["r"]) & (frame["c"] == first["c"])).sum())
+                where = ""
+                if self.plan.repeat_ids is not None:
+                    where = f" in repeat {_py(self.plan.repeat_ids[int(first['r'])])!r}"
+                raise ParameterValueError(
+                    f"case {_py(first['c'])!r} has {n_twice} rows{where}: a case is tested once per repeat (test "
+                    "sets that overlap, as ShuffleSplit's do, are one repeat each: give repeats= with each row's "
+                    "split)",
+                    param="cases",
+                )
+            times = frame["c"].value_counts()
+            n_tested += int(times.size)
+            most = max(most, int(times.max()))
+            several += int((times > 1).sum())
+            path.unlink()
+        return n_tested, most, several
+
+
+def _py(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _design_info(plan: Plan, n_cases: int | None, cases: _Cases | None) -> dict[str, Any]:
+    """:meth:`apples.CVPredictions.design_info` from the plan and the cases."""
+    sizes = [int(ids.size) for ids in plan.fold_ids]
+    info: dict[str, Any] = {
+        "design": plan.design,
+        "n_repeats": len(plan.fold_ids),
+        "folds_per_repeat": sizes[0] if len(set(sizes)) == 1 else sizes,
+        "n_rows": plan.n_rows,
+        "n_cases": n_cases,
+        "n_tested": None,
+        "n_untested": None,
+        "max_times_tested": None,
+        "n_tested_in_several_repeats": None,
+        "overlapping": None,
+    }
+    if cases is not None:
+        n_tested, most, several = cases.counts()
+        if n_cases is not None and n_cases < n_tested:
+            raise ParameterValueError(
+                f"n_cases={n_cases} is below the {n_tested} distinct cases in cases", param="n_cases"
+            )
+        info["n_tested"] = n_tested
+        info["max_times_tested"] = most
+        info["n_tested_in_several_repeats"] = several
+        info["overlapping"] = "hold-out" in plan.design and several > 0
+        if n_cases is not None:
+            info["n_untested"] = n_cases - n_tested
+    return info
+
+
+#: The kind of a parameter that takes a cross-validated result: in memory, or summarised from blocks.
+CV_RESULT = Instance(
+    (CVPredictions, CVSummary),  # type: ignore[arg-type]
+    hint="apples.CVPredictions(y_true, folds=..., y_pred=..., y_score=...), or apples.cv.CVSummary.from_frames(...)",
+    what="an apples.CVPredictions or an apples.cv.CVSummary",
+)
