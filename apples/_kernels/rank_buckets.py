@@ -458,9 +458,7 @@ class BucketRanking:
         self.below_pos_m, self.below_neg_m = self.below_pos_m + p_m, self.below_neg_m + n_m
         self.below_pos, self.below_neg = self.below_pos + p_f, self.below_neg + n_f
 
-    def add_group(
-        self, pos: np.ndarray, neg: np.ndarray, other_pos: float | int = 0, other_neg: float | int = 0
-    ) -> None:
+    def add_group(self, pos: np.ndarray, neg: np.ndarray, other_pos: Any = 0, other_neg: Any = 0) -> None:
         """Add the next bucket when it holds one score: a tie group given by each fold's positives and negatives (and
         the second indicator's), counts or sums of weights, however many cases it holds. The same sums as
         :meth:`add` of its cases."""
