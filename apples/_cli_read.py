@@ -313,9 +313,11 @@ def _progress(raw: Any, source: str) -> Any:
     return tqdm(total=size, unit="B", unit_scale=True, desc=source_name(source), file=sys.stderr, leave=False)
 
 
-def read_input(source: str, sep: str | None, whole: int = WHOLE) -> pd.DataFrame | Streamed:
-    """The input read once: a DataFrame when its text is at most ``whole`` bytes (:func:`read_frame`'s checks), else
-    a :class:`Streamed` source whose blocks are read as they are asked for (the bytes read so far kept)."""
+def read_input(source: str, sep: str | None, whole: int | None = None) -> pd.DataFrame | Streamed:
+    """The input read once: a DataFrame when its text is at most ``whole`` bytes (default :data:`WHOLE`;
+    :func:`read_frame`'s checks), else a :class:`Streamed` source whose blocks are read as they are asked for (the
+    bytes read so far kept)."""
+    whole = WHOLE if whole is None else whole
     name = source_name(source)
     raw = _open(source, name)
     if hasattr(raw, "peek"):
