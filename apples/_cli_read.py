@@ -336,7 +336,14 @@ def read_input(source: str, sep: str | None, whole: int | None = None) -> pd.Dat
             stream = bz2.BZ2File(raw)
         elif kind == "xz":
             stream = lzma.LZMAFile(raw)  # noqa: SIM115  (read to the end by the caller, then closed)
-        first = stream.read(whole + 1)
+        pieces, size = [], 0
+        while size <= whole:  # in pieces: read(whole + 1) would allocate all of it up front
+            piece = stream.read(min(BLOCK_BYTES, whole + 1 - size))
+            if not piece:
+                break
+            pieces.append(piece)
+            size += len(piece)
+        first = b"".join(pieces)
     except (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError) as err:
         raise BadInputError(f"cannot read {name}: {kind} data that does not decompress ({_first_line(err)})") from None
     if len(first) <= whole:
