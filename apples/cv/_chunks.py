@@ -31,15 +31,15 @@ from apples._params import (
     unique_labels,
 )
 from apples.cv.predictions import (
-    _Y_LABELS,
     SCORE_ARRAY,
-    _as_indicator,
-    _label_codes,
-    _OneLabelKindSingle,
-    _plain,
+    Y_LABELS,
+    OneLabelKindSingle,
+    as_indicator,
+    as_python,
     check_score_shape,
     code_dtype,
     codes_of_named,
+    label_codes,
     single_label_task,
 )
 from apples.metrics.scoring_rules import SAMPLE_WEIGHT
@@ -47,9 +47,9 @@ from apples.metrics.scoring_rules import SAMPLE_WEIGHT
 __all__: list[str] = []  # private: the summary of a result too large for memory (apples.cv.summary)
 
 _KINDS = {
-    "y_true": _Y_LABELS,
+    "y_true": Y_LABELS,
     "folds": FOLD_IDS,
-    "y_pred": Nullable(_Y_LABELS),
+    "y_pred": Nullable(Y_LABELS),
     "y_score": Nullable(SCORE_ARRAY),
     "repeats": Nullable(REPEAT_IDS),
     "cases": Nullable(Labels("a one-dimensional array of case ids, one per row")),
@@ -57,13 +57,13 @@ _KINDS = {
 }
 _RELATIONS = (
     SameLength("y_true", "folds", "y_pred", "y_score", "repeats", "cases", "sample_weight"),
-    _OneLabelKindSingle("y_true", "y_pred"),
+    OneLabelKindSingle("y_true", "y_pred"),
 )
 #: Scores kept per score column to place the buckets' boundaries (a systematic sample, its step doubling).
 SAMPLE = 1 << 16
 
 
-def _at(err: ParameterError, offset: int) -> ParameterError:
+def at_offset(err: ParameterError, offset: int) -> ParameterError:
     """``err`` with its position (and the position its message names) moved by ``offset`` rows."""
     if err.position is None or not offset:
         return err
@@ -83,7 +83,7 @@ def check_block(arrays: dict[str, Any], offset: int) -> dict[str, Any]:
         for rule in _RELATIONS:
             rule(out)
     except ParameterError as err:
-        raise _at(err, offset) from None
+        raise at_offset(err, offset) from None
     return out
 
 
@@ -226,7 +226,7 @@ def facts_of(block: dict[str, Any]) -> Facts:
         ids, codes = codes_of_named("repeats", block["repeats"])
         f.repeats.append(ids)
         for r in range(ids.size):
-            f.folds[_plain(ids[r])] = [codes_of_named("folds", folds[codes == r])[0]]
+            f.folds[as_python(ids[r])] = [codes_of_named("folds", folds[codes == r])[0]]
     if score is not None:
         f.score_kind = score.dtype.kind if score.dtype.kind in "iu" else "f"
         f.score_shape = score.shape[1:]
@@ -291,7 +291,7 @@ def plan_of(facts: Facts, labels: Sequence[Hashable] | None, pos_label: Hashable
                 "sample_weight is not supported for multi-label predictions yet", param="sample_weight"
             )
         if labels is not None:
-            task_labels = [_plain(v) for v in labels]
+            task_labels = [as_python(v) for v in labels]
             outside = [v for v in found.tolist() if v not in set(task_labels)]
             if outside:
                 raise ParameterValueError(
@@ -321,12 +321,12 @@ def plan_of(facts: Facts, labels: Sequence[Hashable] | None, pos_label: Hashable
         if facts.has_score:
             check_score_shape(task, task_labels, (facts.n_rows, *facts.score_shape))
     repeat_ids = _distinct("repeats", facts.repeats) if has_repeats else None
-    keys = [None] if repeat_ids is None else [_plain(v) for v in repeat_ids]
+    keys = [None] if repeat_ids is None else [as_python(v) for v in repeat_ids]
     fold_ids = [_distinct("folds", facts.folds[key]) for key in keys]
     single = [r for r, ids in enumerate(fold_ids) if ids.size < 2]
     if single and repeat_ids is None:
         raise ParameterValueError(
-            f"folds holds a single fold ({_plain(fold_ids[0][0])!r}); cross-validation needs at least two "
+            f"folds holds a single fold ({as_python(fold_ids[0][0])!r}); cross-validation needs at least two "
             "(for hold-out test sets, one per split as ShuffleSplit makes them, give repeats= with each "
             "row's split)",
             param="folds",
@@ -335,7 +335,7 @@ def plan_of(facts: Facts, labels: Sequence[Hashable] | None, pos_label: Hashable
         assert repeat_ids is not None
         r = single[0]
         raise ParameterValueError(
-            f"folds holds a single fold ({_plain(fold_ids[r][0])!r}) in repeat {_plain(repeat_ids[r])!r}, while "
+            f"folds holds a single fold ({as_python(fold_ids[r][0])!r}) in repeat {as_python(repeat_ids[r])!r}, while "
             "other repeats hold several: each repeat is either one partition into two or more folds (k-fold) or, "
             "in every repeat, one hold-out test set",
             param="folds",
@@ -376,11 +376,11 @@ def code_block(block: dict[str, Any], plan: Plan) -> Coded:
     pred_codes: np.ndarray | None
     if plan.task == "multilabel":
         index = {lab: j for j, lab in enumerate(plan.labels)}
-        truth, pred_codes = _as_indicator(t, index), _as_indicator(pred, index)
+        truth, pred_codes = as_indicator(t, index), as_indicator(pred, index)
     elif plan.task == "multiclass":
         index = {lab: j for j, lab in enumerate(plan.labels)}
-        truth = _label_codes(np.asarray(t), index)
-        pred_codes = None if pred is None else _label_codes(np.asarray(pred), index)
+        truth = label_codes(np.asarray(t), index)
+        pred_codes = None if pred is None else label_codes(np.asarray(pred), index)
     else:
         truth = np.asarray(np.asarray(t) == plan.pos_label).view(np.int8)
         pred_codes = None if pred is None else np.asarray(np.asarray(pred) == plan.pos_label).view(np.int8)

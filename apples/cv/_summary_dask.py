@@ -30,8 +30,8 @@ from apples._kernels.totals import LabelTotals
 from apples._optional import require
 from apples._params import ParameterError, ParameterValueError
 from apples.cv._buckets import boundaries
-from apples.cv._chunks import Facts, Plan, _at, check_block, code_block, facts_of, plan_of
-from apples.cv.summary import BUCKET_ROWS, CVSummary, RepeatSummary, _add, _design_info, _Repeat, arrays_of
+from apples.cv._chunks import Facts, Plan, at_offset, check_block, code_block, facts_of, plan_of
+from apples.cv.summary import BUCKET_ROWS, CVSummary, RepeatSummary, RepeatSums, add_block, arrays_of, design_info_of
 
 __all__: list[str] = []  # private: apples.cv.CVSummary.from_dask
 
@@ -49,12 +49,12 @@ def _sums(frame: Any, columns: dict[str, Any], plan: Plan, eps: tuple, bounds: l
     """One partition's sums per repeat, its severity counts, and each ranking's rows by bucket and fold."""
     q = 2 if plan.task == "binary" else len(plan.labels)
     weighted = columns["sample_weight"] is not None
-    states = [_Repeat(ids.size, q, weighted, eps) for ids in plan.fold_ids]
+    states = [RepeatSums(ids.size, q, weighted, eps) for ids in plan.fold_ids]
     severity: list = [0.0, 0.0] if weighted else [0, 0]
     if len(frame) == 0:
         return states, severity, None
     coded = code_block(check_block(arrays_of(frame, columns), 0), plan)
-    _add(coded, plan, states, [], severity, eps)
+    add_block(coded, plan, states, [], severity, eps)
     per_bucket = None
     if coded.score is not None:
         per_bucket = []
@@ -151,7 +151,7 @@ def _rank(frame: Any, k: int, totals: Any, carry: tuple, weighted: bool, other: 
     return acc
 
 
-def _merged(a: _Repeat, b: _Repeat) -> _Repeat:
+def _merged(a: RepeatSums, b: RepeatSums) -> RepeatSums:
     """Two partitions' sums of one repeat, added (counts exactly, weights to rounding)."""
     a.sizes += b.sizes
     a.true_counts += b.true_counts
@@ -192,7 +192,7 @@ def summarise_dask(
     offset = 0
     for part_facts, err, rows in found:
         if err is not None:
-            raise _at(err, offset) from None
+            raise at_offset(err, offset) from None
         assert part_facts is not None
         if part_facts.n_rows:
             facts.merge(part_facts)
@@ -215,7 +215,7 @@ def summarise_dask(
         severity = [severity[0] + more[1][0], severity[1] + more[1][1]]
         if more[2] is not None:
             per_bucket = more[2] if per_bucket is None else _bucket_sums(per_bucket, more[2])
-    design_info = _design_info(plan, n_cases, None)
+    design_info = design_info_of(plan, n_cases, None)
     if columns["cases"] is not None:
         design_info = _dask_cases(frame, columns, plan, n_cases, design_info)
     rankings: list[list[BucketRanking]] = [[] for _ in plan.fold_ids]

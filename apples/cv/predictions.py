@@ -109,7 +109,7 @@ class _LabelData(Kind):
 
 
 #: The kind of ``y_true`` and ``y_pred``: one label per case, or multi-label data.
-_Y_LABELS = _LabelData()
+Y_LABELS = _LabelData()
 
 
 def _indicator(name: str, value: np.ndarray) -> np.ndarray:
@@ -156,7 +156,7 @@ def _is_multilabel(value: Any) -> bool:
     return isinstance(value, list) or (isinstance(value, np.ndarray) and value.ndim == 2)
 
 
-class _OneLabelKindSingle(Relation):
+class OneLabelKindSingle(Relation):
     """OneLabelKind for single-label data; multi-label data are checked in the body (one form, one label set)."""
 
     def __init__(self, *names: str) -> None:
@@ -168,7 +168,7 @@ class _OneLabelKindSingle(Relation):
             self._inner.check(values)
 
 
-def _plain(x: object) -> Any:
+def as_python(x: object) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
 
@@ -258,9 +258,9 @@ class CVPredictions:
     """
 
     @declare(
-        y_true=_Y_LABELS,
+        y_true=Y_LABELS,
         folds=FOLD_IDS,
-        y_pred=Nullable(_Y_LABELS),
+        y_pred=Nullable(Y_LABELS),
         y_score=Nullable(SCORE_ARRAY),
         repeats=Nullable(REPEAT_IDS),
         cases=Nullable(Labels("a one-dimensional array of case ids, one per row")),
@@ -270,7 +270,7 @@ class CVPredictions:
         sample_weight=Nullable(SAMPLE_WEIGHT),
         relations=[
             SameLength("y_true", "folds", "y_pred", "y_score", "repeats", "cases", "sample_weight"),
-            _OneLabelKindSingle("y_true", "y_pred"),
+            OneLabelKindSingle("y_true", "y_pred"),
         ],
     )
     def __init__(
@@ -328,8 +328,8 @@ class CVPredictions:
         self.task: Literal["binary", "multiclass", "multilabel"] = task
         if self.task == "multiclass":
             index = {lab: i for i, lab in enumerate(self.labels)}
-            self.truth_codes = _label_codes(t, index)
-            self.pred_codes = None if y_pred is None else _label_codes(np.asarray(y_pred), index)
+            self.truth_codes = label_codes(t, index)
+            self.pred_codes = None if y_pred is None else label_codes(np.asarray(y_pred), index)
         else:
             pos_label = self.pos_label
             self.truth_codes = np.asarray(t == pos_label).view(np.int8)  # 0/1, a byte a row
@@ -390,7 +390,7 @@ class CVPredictions:
                         param="y_pred",
                     ) from None
         if labels is not None:
-            self.labels = [_plain(v) for v in labels]
+            self.labels = [as_python(v) for v in labels]
             outside = [v for v in found if v not in set(self.labels)]
             if outside:
                 raise ParameterValueError(
@@ -420,8 +420,8 @@ class CVPredictions:
         self.task = "multilabel"
         self.pos_label = None
         index = {lab: j for j, lab in enumerate(self.labels)}
-        self.y_true = self.truth_codes = _as_indicator(y_true, index)
-        self.y_pred = self.pred_codes = _as_indicator(y_pred, index)
+        self.y_true = self.truth_codes = as_indicator(y_true, index)
+        self.y_pred = self.pred_codes = as_indicator(y_pred, index)
         if y_score is not None and (np.ndim(y_score) != 2 or np.shape(y_score)[1] != len(self.labels)):
             raise ParameterValueError(
                 f"y_score has shape {np.shape(y_score)}, but the task is multi-label: its scores need one column "
@@ -450,7 +450,7 @@ class CVPredictions:
         single = [r for r, ids in enumerate(self.fold_ids) if ids.size < 2]
         if single and self.repeats is None:
             raise ParameterValueError(
-                f"folds holds a single fold ({_plain(self.fold_ids[0][0])!r}); cross-validation needs at least two "
+                f"folds holds a single fold ({as_python(self.fold_ids[0][0])!r}); cross-validation needs at least two "
                 "(for hold-out test sets, one per split as ShuffleSplit makes them, give repeats= with each "
                 "row's split)",
                 param="folds",
@@ -458,8 +458,8 @@ class CVPredictions:
         if single and len(single) < self.n_repeats:
             r = single[0]
             raise ParameterValueError(
-                f"folds holds a single fold ({_plain(self.fold_ids[r][0])!r}) in repeat "
-                f"{_plain(self.repeat_ids[r])!r}, while other repeats hold several: each repeat is either one "
+                f"folds holds a single fold ({as_python(self.fold_ids[r][0])!r}) in repeat "
+                f"{as_python(self.repeat_ids[r])!r}, while other repeats hold several: each repeat is either one "
                 "partition into two or more folds (k-fold) or, in every repeat, one hold-out test set",
                 param="folds",
             )
@@ -492,9 +492,9 @@ class CVPredictions:
         if twice.size:
             r, c = divmod(int(key[twice[0]]), ids.size)
             n_twice = int(np.count_nonzero(key == key[twice[0]]))
-            where = f" in repeat {_plain(self.repeat_ids[r])!r}" if self.repeats is not None else ""
+            where = f" in repeat {as_python(self.repeat_ids[r])!r}" if self.repeats is not None else ""
             raise ParameterValueError(
-                f"case {_plain(ids[c])!r} has {n_twice} rows{where}: a case is tested once per repeat (test "
+                f"case {as_python(ids[c])!r} has {n_twice} rows{where}: a case is tested once per repeat (test "
                 "sets that overlap, as ShuffleSplit's do, are one repeat each: give repeats= with each row's split)",
                 param="cases",
             )
@@ -715,7 +715,7 @@ def single_label_task(
             f"pos_label={pos_label!r} is not one of the labels in y_true and y_pred {found.tolist()}",
             param="pos_label",
         )
-    return "binary", found.tolist(), _plain(pos_label)
+    return "binary", found.tolist(), as_python(pos_label)
 
 
 def check_score_shape(task: str, labels: list, shape: tuple[int, ...]) -> None:
@@ -794,7 +794,7 @@ def _small_range_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | No
     return present.astype(values.dtype) + values.dtype.type(lo), codes
 
 
-def _as_indicator(value: Any, index: dict) -> np.ndarray:
+def as_indicator(value: Any, index: dict) -> np.ndarray:
     """A checked multi-label argument as a bool indicator table over the label set ``index`` (label -> column)."""
     if isinstance(value, np.ndarray):
         return value
@@ -805,7 +805,7 @@ def _as_indicator(value: Any, index: dict) -> np.ndarray:
     return table
 
 
-def _label_codes(values: np.ndarray, index: dict) -> np.ndarray:
+def label_codes(values: np.ndarray, index: dict) -> np.ndarray:
     """Each value's position in the label set ``index``, in the narrowest dtype (:func:`code_dtype`)."""
     uniq, codes = codes_of_named("labels", values)
     dtype = code_dtype(len(index))

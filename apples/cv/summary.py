@@ -275,7 +275,7 @@ def arrays_of(frame: pd.DataFrame, columns: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class _Repeat:
+class RepeatSums:
     """One repeat's sums while the blocks are read."""
 
     def __init__(self, k: int, q: int, weighted: bool, eps: tuple) -> None:
@@ -355,7 +355,7 @@ class Builder:
         q = 2 if plan.task == "binary" else len(plan.labels)
         weighted = facts.weighted
         eps = self.eps_values if plan.probabilities else ()
-        states = [_Repeat(ids.size, q, weighted, eps) for ids in plan.fold_ids]
+        states = [RepeatSums(ids.size, q, weighted, eps) for ids in plan.fold_ids]
         n_rank = 1 if plan.task == "binary" else q
         spills: list[list[RankingSpill]] = []
         if facts.has_score:
@@ -375,10 +375,10 @@ class Builder:
         cases = _Cases(self.dir / "cases", plan) if facts.cases else None
         for block in self._blocks():
             coded = code_block(block, plan)
-            _add(coded, plan, states, spills, severity, self.eps_values if plan.probabilities else ())
+            add_block(coded, plan, states, spills, severity, self.eps_values if plan.probabilities else ())
             if cases is not None:
                 cases.add(coded)
-        design_info = _design_info(plan, self.n_cases, cases)
+        design_info = design_info_of(plan, self.n_cases, cases)
         repeats = []
         for r, state in enumerate(states):
             rankings = None
@@ -434,10 +434,10 @@ def _restored(value: np.ndarray) -> Any:
     return value
 
 
-def _add(
+def add_block(
     coded: Coded,
     plan: Plan,
-    states: list[_Repeat],
+    states: list[RepeatSums],
     spills: list[list[RankingSpill]],
     severity: list,
     eps: tuple,
@@ -580,7 +580,7 @@ def _py(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _design_info(plan: Plan, n_cases: int | None, cases: _Cases | None) -> dict[str, Any]:
+def design_info_of(plan: Plan, n_cases: int | None, cases: _Cases | None) -> dict[str, Any]:
     """:meth:`apples.CVPredictions.design_info` from the plan and the cases."""
     sizes = [int(ids.size) for ids in plan.fold_ids]
     info: dict[str, Any] = {
