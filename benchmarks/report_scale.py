@@ -76,7 +76,7 @@ def _argsort_seconds(n: int) -> float:
     return float(_child(code)[2])
 
 
-def _dask(n: int, out: Path) -> tuple[float, float, list[float]]:
+def _dask(n: int, out: Path, bucket_rows: int) -> tuple[float, float, list[float]]:
     code = f"""
 import json, resource, sys, time
 sys.path.insert(0, {str(Path(__file__).parent)!r})
@@ -89,10 +89,13 @@ from apples.cv import CVSummary
 n, size = {n}, {BLOCK}
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \\
         Client(cluster) as client:
-    parts = [(i, min(size, n - i * size)) for i in range((n + size - 1) // size)]
-    frame = dd.from_map(lambda p: _scale_data.block(0, p[0], p[1]), parts)
+    if n >= size:  # the CSV's blocks of 10^6 rows, one a partition
+        parts = [(i, min(size, n - i * size), 0, size) for i in range((n + size - 1) // size)]
+    else:  # the CSV's one block, in four partitions
+        parts = [(0, n, a, a + -(-n // 4)) for a in range(0, n, -(-n // 4))]
+    frame = dd.from_map(lambda p: _scale_data.block(0, p[0], p[1]).iloc[p[2] : p[3]], parts)
     start = time.perf_counter()
-    s = CVSummary.from_dask(frame, y_true="y", folds="fold", y_pred="pred", y_score="score")
+    s = CVSummary.from_dask(frame, y_true="y", folds="fold", y_pred="pred", y_score="score", bucket_rows={bucket_rows})
     seconds = time.perf_counter() - start
     workers = list(client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024).values())
 report = apples.report(s, confidence=0.95)
@@ -193,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"not bit for bit){'' if not wrong else wrong[:3]}", flush=True)  # fmt: skip
             if not args.no_dask:
                 for n in (n_ref, n_big):
-                    seconds, client, workers = _dask(n, out / f"dask{n}.json")
+                    seconds, client, workers = _dask(n, out / f"dask{n}.json", 5_000 if args.small else 1 << 21)
                     print(f"dask LocalCluster(2 workers) {n:,} rows: {seconds:.1f} s = {seconds / peer:.0f} argsorts "
                           f"at {n_ref:,}; peak client {client:,.0f} MiB, workers "
                           f"{', '.join(f'{w:,.0f}' for w in workers)} MiB", flush=True)  # fmt: skip

@@ -229,6 +229,7 @@ class CVSummary:
         pos_label: Hashable | None = None,
         n_cases: int | None = None,
         eps: float | None = None,
+        bucket_rows: int = BUCKET_ROWS,
     ) -> CVSummary:
         """Summarise the predictions of a dask DataFrame on its cluster (the dask extra: ``pip install
         "apples[scale]"``).
@@ -237,7 +238,8 @@ class CVSummary:
         a few numbers each); each ranking's rows are moved to partitions of score ranges (a dask shuffle), each
         partition sorted on its worker and summarised with what lies below it (a first pass over the shuffled
         partitions gives each one's totals, a second its sums and hull points). The arguments are those of
-        :meth:`from_frames`. The values equal those in memory: integers exactly, floats to rounding.
+        :meth:`from_frames` (``bucket_rows``: the rows of one partition of the shuffled ranking rows). The values
+        equal those in memory: integers exactly, floats to rounding.
         """
         from apples.cv._summary_dask import summarise_dask
 
@@ -250,7 +252,7 @@ class CVSummary:
             "cases": cases,
             "sample_weight": sample_weight,
         }
-        return summarise_dask(frame, columns, labels, pos_label, n_cases, eps)
+        return summarise_dask(frame, columns, labels, pos_label, n_cases, eps, bucket_rows)
 
 
 def arrays_of(frame: pd.DataFrame, columns: dict[str, Any]) -> dict[str, Any]:
