@@ -181,14 +181,19 @@ class Facts:
             self.folds = {r: [_distinct("folds", parts)] for r, parts in self.folds.items()}
 
     def _sample(self, other: Facts) -> None:
-        """Every step-th row of every block (the rows counted over the blocks), the step doubled past SAMPLE."""
+        """About every step-th row of every block, the step (a power of two) doubled past SAMPLE: a sample of the
+        scores spread over the blocks, for the buckets' boundaries (any sample gives exact values; a poor one only
+        buckets of uneven sizes, cut again when too large)."""
         if not other.sample:
             return
         if not self.sample:
-            self.sample = [np.zeros(0, dtype=s.dtype) for s in other.sample]
-        start = (-self.n_rows) % self.step
+            self.sample, self.step = [np.zeros(0, dtype=s.dtype) for s in other.sample], other.step
+        if other.step > self.step:  # thin what is kept to the coarser step
+            self.sample = [s[:: other.step // self.step] for s in self.sample]
+            self.step = other.step
+        thin = self.step // other.step
         for j, s in enumerate(other.sample):
-            self.sample[j] = np.concatenate([self.sample[j], s[start :: self.step]])
+            self.sample[j] = np.concatenate([self.sample[j], s[::thin]])
         while self.sample[0].size > SAMPLE:
             self.step *= 2
             self.sample = [s[::2] for s in self.sample]
