@@ -107,6 +107,18 @@ print(json.dumps({{"seconds": seconds, "workers": workers}}))
     return got["seconds"], client_peak, got["workers"]
 
 
+def _memory(n: int, out: Path) -> tuple[float, float]:
+    """The report in memory of the first n rows as arrays (CVPredictions): seconds and peak RSS (MiB)."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import apples; "
+        "from _scale_data import arrays; "
+        f"a = arrays({n}); p = apples.CVPredictions(a['y'], folds=a['fold'], y_pred=a['pred'], y_score=a['score']); "
+        f"open({str(out)!r}, 'w').write(apples.report(p, confidence=0.95).to_json())"
+    )
+    seconds, peak, _ = _child(code)
+    return seconds, peak
+
+
 def same(a: str, b: str) -> list[tuple[str, Any, Any]]:
     """Where two reports' JSON differ: integers and strings exactly, floats beyond 1e-12 relative (1e-15 absolute
     at 0; a spread, a difference of nearly equal values, 1e-13 absolute)."""
@@ -157,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the CSV files")
     parser.add_argument("--small", action="store_true", help="lower the command line's limits (a test)")
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument(
+        "--compare-large", action="store_true", help="also the report in memory at --rows (from arrays), compared"
+    )
     args = parser.parse_args(argv)
     n_ref, n_big = int(args.reference_rows), int(args.rows)
     folder = Path(args.dir)
@@ -188,6 +203,13 @@ def main(argv: list[str] | None = None) -> int:
                 under = "under" if peak < limit else "OVER"
                 print(f"command line streaming {n:,} rows: {seconds:.1f} s = {seconds / peer:.0f} argsorts at "
                       f"{n_ref:,}, peak {peak:,.0f} MiB ({under} {limit:,} MiB)", flush=True)  # fmt: skip
+                if n == n_big and args.compare_large:
+                    seconds, peak = _memory(n, out / "memory_big.json")
+                    print(f"in memory, {n:,} rows (arrays, CVPredictions): {seconds:.1f} s, peak {peak:,.0f} MiB")
+                    big = (out / "memory_big.json").read_text()
+                    wrong = same(big, (out / f"stream{n}.json").read_text())
+                    ok &= not wrong
+                    print(f"  the command line's equal to it: {not wrong}{'' if not wrong else wrong[:3]}", flush=True)
                 if n == n_ref:
                     streamed = (out / f"stream{n}.json").read_text()
                     wrong = same(reference, streamed)
@@ -200,6 +222,12 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"dask LocalCluster(2 workers) {n:,} rows: {seconds:.1f} s = {seconds / peer:.0f} argsorts "
                           f"at {n_ref:,}; peak client {client:,.0f} MiB, workers "
                           f"{', '.join(f'{w:,.0f}' for w in workers)} MiB", flush=True)  # fmt: skip
+                    if n == n_big and args.compare_large:
+                        wrong = same((out / "memory_big.json").read_text(), (out / f"dask{n}.json").read_text())
+                        ok &= not wrong
+                        print(
+                            f"  equal to the report in memory: {not wrong}{'' if not wrong else wrong[:3]}", flush=True
+                        )
                     if n == n_ref:
                         result = (out / f"dask{n}.json").read_text()
                         wrong = same(reference, result)
