@@ -332,14 +332,25 @@ class Builder:
             return
         self.facts.merge(facts_of(block))
         path = self.dir / f"block{len(self.blocks)}.npz"
-        np.savez(path, **{k: _storable(v) for k, v in block.items() if v is not None})
+        stored: dict[str, Any] = {}
+        for key, value in block.items():
+            if value is not None:
+                stored[key], dtype = _storable(value)
+                if dtype is not None:
+                    stored[f"{key}.dtype"] = np.array(dtype)
+        np.savez(path, **stored)
         self.blocks.append(path)
 
     def _blocks(self) -> Iterable[dict[str, Any]]:
         names = ("y_true", "folds", "y_pred", "y_score", "repeats", "cases", "sample_weight")
         for i, path in enumerate(self.blocks):
             with np.load(path, allow_pickle=True) as stored:
-                block = {name: _restored(stored[name]) if name in stored.files else None for name in names}
+                block = {
+                    name: _restored(stored[name], stored[f"{name}.dtype"] if f"{name}.dtype" in stored.files else None)
+                    if name in stored.files
+                    else None
+                    for name in names
+                }
             path.unlink()
             if self.progress is not None:
                 self.progress("summing", i)
@@ -421,16 +432,26 @@ class Builder:
         )
 
 
-def _storable(value: Any) -> Any:
-    """A block's array as np.savez stores it (label sets: an object array of tuples)."""
+def _storable(value: Any) -> tuple[np.ndarray, str | None]:
+    """A block's array as np.savez stores it: label sets as an object array of tuples; integers in the narrowest
+    dtype that holds them (labels and fold ids read as int64 take a byte), with the dtype to restore."""
     if isinstance(value, list):
         out = np.empty(len(value), dtype=object)
         out[:] = value
-        return out
-    return value
+        return out, None
+    if value.dtype.kind in "iu" and value.size:
+        lo, hi = int(value.min()), int(value.max())
+        for narrow in (np.int8, np.int16, np.int32):
+            info = np.iinfo(narrow)
+            if value.dtype.itemsize > info.bits // 8 and info.min <= lo and hi <= info.max:
+                return value.astype(narrow), value.dtype.str
+    return value, None
 
 
-def _restored(value: np.ndarray) -> Any:
+def _restored(value: np.ndarray, dtype: np.ndarray | None) -> Any:
+    """A stored array as it was given (:func:`_storable`)."""
+    if dtype is not None:
+        return value.astype(np.dtype(str(dtype)))
     if value.dtype == object and value.size and isinstance(value[0], tuple):
         return value.tolist()
     return value
