@@ -11,9 +11,10 @@ bucket (:mod:`apples._kernels.rank_buckets`). The values are those of the same r
 floats to rounding (1e-12 relative); the counts, totals and scoring sums of :meth:`CVSummary.from_frames` are the
 in-memory ones bit for bit (summed row after row in the same order).
 
-Costs (n rows, R repeats, q score columns): one pass over the input; the rows' checked columns written once to a
-temporary directory (about 20 bytes a row and score column) and read back twice; memory of one block and one
-bucket (``bucket_rows``, about 150 bytes a row while it is sorted). What is not kept is refused by name: a measure
+Costs (n rows, q score columns): one pass over the input; the rows' checked columns written once to a temporary
+directory (a byte a row for labels and fold ids, 8 for a score) and read back once, each ranking's rows written to
+its buckets (14 bytes a row) and read back once, the files removed as they are read; memory of one block and one
+bucket (``bucket_rows``, about 150 bytes a row while it is sorted), whatever n. What is not kept is refused by name: a measure
 of the rows themselves (:func:`apples.measures.from_predictions`), the log loss at a clipping not summed
 (``eps=``).
 """
