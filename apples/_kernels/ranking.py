@@ -229,6 +229,14 @@ def fold_ranking(
         more pass over the cases for every fold together; AP and H one binary search per group holding a
         positive and fold (O(G log n) per fold, G <= the number of positives; O(k·n) at worst).
 
+    Notes
+    -----
+    Memory: without weights, one argsort of the scores (8 bytes a case) and the working memory of one chunk of
+    :data:`CHUNK` sorted cases (whole tie groups: a tie group larger than a chunk is one chunk), whatever n: the
+    chunks are buckets of :class:`~apples._kernels.rank_buckets.BucketRanking`, their sums continued exactly, so
+    the values are those of one pass over all the cases bit for bit. With weights, one bucket of all the cases
+    (the float sums as they always were).
+
     Examples
     --------
     >>> r = fold_ranking(np.array([1, 0, 1, 0], bool), np.array([0.9, 0.2, 0.3, 0.4]), np.array([0, 0, 1, 1]), 2)
