@@ -36,8 +36,9 @@ from apples._cli_compare import model_predictions, render
 from apples._cli_read import BadInputError, Streamed, read_frame, read_input, source_name
 from apples._params import ParameterError, UndefinedMetricError
 from apples.comparison import compare
+from apples.cv._summarise import Builder
 from apples.cv.predictions import CVPredictions
-from apples.cv.summary import BUCKET_ROWS, Builder, CVSummary
+from apples.cv.summary import BUCKET_ROWS, CVSummary
 from apples.reporting import report
 
 __all__ = [

@@ -38,7 +38,7 @@ from _scale_data import BLOCK, arrays, block, write_csv  # benchmarks/_scale_dat
 
 COLUMNS = ["--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score", "--format", "json"]
 SMALL = (
-    "import apples._cli_read as r, apples.cli as c; r.WHOLE, r.BLOCK_BYTES, c.BUCKET_ROWS = 200_000, 100_000, 20_000"
+    "import apples._cli_read as r, apples.cli as c; r.WHOLE, r.BLOCK_BYTES, c.BUCKET_ROWS = 100_000, 50_000, 5_000"
 )
 
 

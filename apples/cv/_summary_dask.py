@@ -31,7 +31,8 @@ from apples._optional import require
 from apples._params import ParameterError, ParameterValueError
 from apples.cv._buckets import boundaries
 from apples.cv._chunks import Facts, Plan, at_offset, check_block, code_block, facts_of, plan_of
-from apples.cv.summary import BUCKET_ROWS, CVSummary, RepeatSummary, RepeatSums, add_block, arrays_of, design_info_of
+from apples.cv._summarise import RepeatSums, add_block, design_info_of
+from apples.cv.summary import BUCKET_ROWS, CVSummary, RepeatSummary, arrays_of
 
 __all__: list[str] = []  # private: apples.cv.CVSummary.from_dask
 
