@@ -37,9 +37,7 @@ import numpy as np
 from _scale_data import BLOCK, arrays, block, write_csv  # benchmarks/_scale_data.py (scripts run from benchmarks/)
 
 COLUMNS = ["--truth", "y", "--fold", "fold", "--pred", "pred", "--score", "score", "--format", "json"]
-SMALL = (
-    "import apples._cli_read as r, apples.cli as c; r.WHOLE, r.BLOCK_BYTES, c.BUCKET_ROWS = 100_000, 50_000, 5_000"
-)
+SMALL = "import apples._cli_read as r, apples.cli as c; r.WHOLE, r.BLOCK_BYTES, c.BUCKET_ROWS = 100_000, 50_000, 5_000"
 
 
 def _child(code: str, *, out: Path | None = None) -> tuple[float, float, str]:
