@@ -174,10 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     n_ref, n_big = int(args.reference_rows), int(args.rows)
     folder = Path(args.dir)
     csv_ref, csv_big = folder / f"apples-scale-{n_ref}.csv.gz", folder / f"apples-scale-{n_big}.csv.gz"
+    sizes = [(csv_ref, n_ref)] + ([(csv_big, n_big)] if n_big != n_ref else [])  # --rows = --reference-rows: once
     load = os.getloadavg()
     print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (2 cores, shared)", flush=True)
     made = []
-    for path, n in ((csv_ref, n_ref), (csv_big, n_big)):
+    for path, n in sizes:
         if not path.exists():
             start = time.perf_counter()
             write_csv(path, n)
@@ -194,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"in memory, {n_ref:,} rows (the command line's whole read): {seconds:.1f} s = {seconds / peer:.0f} "
                   f"argsorts, peak {peak:,.0f} MiB", flush=True)  # fmt: skip
             limits = {n_ref: 512, n_big: 2048}
-            for path, n in ((csv_ref, n_ref), (csv_big, n_big)):
+            for path, n in sizes:
                 seconds, peak = _cli(path, False, args.small, out / f"stream{n}.json")
                 limit = limits[n] if not args.small else 1024
                 ok &= peak < limit
@@ -215,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  equal to the report in memory: {not wrong} ({_bits(reference, streamed)} floats "
                           f"not bit for bit){'' if not wrong else wrong[:3]}", flush=True)  # fmt: skip
             if not args.no_dask:
-                for n in (n_ref, n_big):
+                for _, n in sizes:
                     seconds, client, workers = _dask(n, out / f"dask{n}.json", 5_000 if args.small else 1 << 21)
                     print(f"dask LocalCluster(2 workers) {n:,} rows: {seconds:.1f} s = {seconds / peer:.0f} argsorts "
                           f"at {n_ref:,}; peak client {client:,.0f} MiB, workers "

@@ -30,7 +30,7 @@ def boundaries(sample: np.ndarray, n_buckets: int) -> np.ndarray:
     the scores s with ``b[i-1] <= s < b[i]``. A score holding at least half a bucket of the sample gets a bucket
     of its own (``[v, next(v))``).
 
-    Ten scores in three buckets: the cuts at the 3rd and 6th (0.2 and 0.3); 0.2, half of them, alone in its bucket.
+    Ten scores in three buckets: cuts at positions 3 and 6 (0.2 and 0.3); 0.2, half the scores, alone in a bucket.
 
     >>> boundaries(np.array([0.1, 0.2, 0.2, 0.2, 0.2, 0.2, 0.3, 0.4, 0.5, 0.9]), 3).tolist()
     [0.2, 0.20000000000000004, 0.3]

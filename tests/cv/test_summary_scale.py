@@ -36,5 +36,5 @@ def test_the_scale_paths_at_a_small_size(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert out.count("equal to the report in memory: True") == 2, out  # the command line's and dask's
-    assert "dask LocalCluster(2 workers) 30,000 rows" in out and "every check holds" in out, out
+    assert "dask LocalCluster(2 workers) 20,000 rows" in out and "every check holds" in out, out
     assert not list(tmp_path.glob("*.csv.gz"))  # the files it made are gone
