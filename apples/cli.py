@@ -24,6 +24,7 @@ its reader (``apples report ... | head``) ends quietly with exit code 1.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import sys
@@ -32,10 +33,12 @@ from typing import Any, NoReturn
 
 from apples._cli_columns import explain, label_value, prediction_arguments
 from apples._cli_compare import model_predictions, render
-from apples._cli_read import BadInputError, read_frame, source_name
+from apples._cli_read import BadInputError, Streamed, read_frame, read_input, source_name
 from apples._params import ParameterError, UndefinedMetricError
 from apples.comparison import compare
+from apples.cv._summarise import Builder
 from apples.cv.predictions import CVPredictions
+from apples.cv.summary import BUCKET_ROWS, CVSummary
 from apples.reporting import report
 
 __all__ = [
@@ -242,9 +245,14 @@ def _report(args: argparse.Namespace) -> str:
     if args.severity_ratio is not None:
         options["severity_ratio"] = args.severity_ratio
     source = source_name(args.file)
-    truth, kwargs = prediction_arguments(read_frame(args.file, args.sep), args, source)
-    predictions = CVPredictions(truth, **kwargs)
-    train = _train_frequencies(args, predictions.y_true)
+    data = read_input(args.file, args.sep)
+    predictions: CVPredictions | CVSummary
+    if isinstance(data, Streamed):  # too large to hold whole: summarised block by block, the same values
+        predictions, truth = _summary(data, args, source)
+    else:
+        truth, kwargs = prediction_arguments(data, args, source)
+        predictions = CVPredictions(truth, **kwargs)
+    train = _train_frequencies(args, truth)
     if train is not None:
         options["train_frequencies"] = train
     result = report(predictions, **options)
@@ -257,6 +265,43 @@ def _report(args: argparse.Namespace) -> str:
     if args.format == "latex":
         return str(result.to_latex())
     return str(result)
+
+
+def _summary(data: Streamed, args: argparse.Namespace, source: str) -> tuple[CVSummary, Any]:
+    """A streamed input summarised (:class:`apples.cv.CVSummary`): each block's columns as the arguments of
+    :class:`apples.CVPredictions`, checked and summed in turn; the first block's true labels for their type."""
+    first_truth = None
+    options: dict[str, Any] = {}
+    with Builder(None, None, None, None, BUCKET_ROWS, None, _stage_bar()) as builder:
+        for frame in data.blocks():
+            truth, kwargs = prediction_arguments(frame, args, source)
+            if first_truth is None:
+                first_truth = truth
+                options = {key: kwargs.pop(key) for key in ("pos_label", "labels") if key in kwargs}
+                builder.labels, builder.pos_label = options.get("labels"), options.get("pos_label")
+            kwargs = {key: value for key, value in kwargs.items() if key not in ("pos_label", "labels")}
+            builder.add({"y_true": truth, **kwargs})
+        return builder.finish(), first_truth
+
+
+def _stage_bar() -> Any:
+    """A tqdm bar of the summary's later passes (summing the blocks, walking the rankings), on a terminal only."""
+    if not sys.stderr.isatty():
+        return None
+    try:  # tqdm comes with the notebooks extra: a bar only where it is installed
+        tqdm = importlib.import_module("tqdm").tqdm
+    except ImportError:
+        return None
+    bars: dict[str, Any] = {}
+
+    def step(stage: str, i: int) -> None:
+        if stage not in bars:
+            for bar in bars.values():
+                bar.close()
+            bars[stage] = tqdm(desc=stage, unit=" blocks" if stage == "summing" else " rankings", file=sys.stderr)
+        bars[stage].update(1)
+
+    return step
 
 
 def _compare(args: argparse.Namespace) -> str:

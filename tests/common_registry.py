@@ -71,7 +71,7 @@ class Role:
 
 
 #: 1-d class labels (y_true, y_pred, y); CVPredictions' and cross_val_predictions' also take multi-label data
-LABELS = Role("labels", (_params.LABELS, LABEL_DATA, apples.cv.predictions._Y_LABELS, apples.cv.sklearn_adapter._Y))
+LABELS = Role("labels", (_params.LABELS, LABEL_DATA, apples.cv.predictions.Y_LABELS, apples.cv.sklearn_adapter._Y))
 FOLD_IDS = Role("fold ids", (_params.FOLD_IDS, _params.REPEAT_IDS))  #: 1-d fold (or repeat) ids, checked like labels
 SCORES = Role("scores", (_params.SCORES, SCORE_ARRAY))  #: 1-d finite real scores (y_score, uncertainty)
 POSITIVE = Role("positive label", (_params.LABEL,))  #: one label that must be one of the labels and of their kind
@@ -516,6 +516,12 @@ def _predictions_state(p):
         for name in ("y_true", "y_pred", "y_score", "folds", "repeats", "cases")
     }
     return {**arrays, "task": p.task, "labels": list(p.labels), "pos_label": p.pos_label}
+
+
+def _summary_state(s):
+    """What a CVSummary holds, comparable across calls: its task, labels, folds and a report's values."""
+    values = [(v["quantity"], v["aggregation"], v["value"]) for v in apples.report(s).to_dict()["values"]]
+    return {"task": s.task, "labels": list(s.labels), "pos_label": s.pos_label, "n": len(s), "values": values}
 
 
 def _predictions_codes(p):
@@ -1236,6 +1242,38 @@ REGISTRY: dict[str, Entry] = {
         lambda: {
             "predictions": apples.CVPredictions(
                 list(YM), y_pred=list(PM), folds=[0, 0, 0, 0, 1, 1, 1, 1], labels=[0, 1, 2]
+            ),
+            "confidence": 0.75,
+        },
+        {"predictions": Arg(MODEL), "confidence": Arg(REAL, none_ok=True)},
+        project=_report_dict,
+    ),
+    # ---- cv/summary.py: predictions summarised block by block -------------------------------------
+    "CVSummary.from_frames": Entry(
+        lambda: {
+            "frames": [
+                pd.DataFrame({"y": list(Y)[:4], "fold": list(F)[:4], "p": list(P)[:4], "s": list(S)[:4]}),
+                pd.DataFrame({"y": list(Y)[4:], "fold": list(F)[4:], "p": list(P)[4:], "s": list(S)[4:]}),
+            ],
+            "y_true": "y",
+            "folds": "fold",
+            "y_pred": "p",
+            "y_score": "s",
+            "pos_label": 1,
+        },
+        {"pos_label": Arg(POSITIVE)},
+        project=_summary_state,
+        note="the columns are named, not given: CVSummary checks each block with CVPredictions' kinds "
+        "(tests/cv/test_summary.py)",
+    ),
+    "report@summary": Entry(
+        lambda: {
+            "predictions": apples.cv.CVSummary.from_frames(
+                [pd.DataFrame({"y": list(Y), "fold": list(F), "p": list(P), "s": list(S)})],
+                y_true="y",
+                folds="fold",
+                y_pred="p",
+                y_score="s",
             ),
             "confidence": 0.75,
         },

@@ -9,13 +9,15 @@ for ``score >= t``; a group of tied scores is one threshold, one diagonal ROC st
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
-from apples._kernels.rank_groups import RankGroups, h_of_groups, merged_without, pairs_touching_folds, weighted_groups
+from apples._kernels.rank_buckets import BucketRanking, rank_totals
 
 __all__ = [
+    "CHUNK",
     "CumulativeCounts",
     "FoldRanking",
     "ap_from_counts",
@@ -25,6 +27,7 @@ __all__ = [
     "precision_at_k_from_counts",
     "roc_points",
     "scaled_weights",
+    "tie_chunks",
 ]
 
 
@@ -185,74 +188,6 @@ class FoldRanking(NamedTuple):
     h_merge_without: np.ndarray | None = None  #: (k,) the merged H of every fold but f (with ``h_prior``)
 
 
-def _merged_auc(scores: np.ndarray, positive: np.ndarray, weights: np.ndarray | None) -> float:
-    """The AUC of sorted scores (ascending) against an indicator, ties counting 1/2; NaN with one class."""
-    n = scores.size
-    if n == 0:
-        return float("nan")
-    start = np.empty(n, dtype=bool)
-    start[0] = True
-    np.not_equal(scores[1:], scores[:-1], out=start[1:])
-    first = np.flatnonzero(start)
-    if weights is None:
-        pos_g = np.add.reduceat(positive.astype(np.int64), first).astype(float)
-        neg_g = np.diff(np.append(first, n)) - pos_g
-    else:
-        pos_g = np.add.reduceat(np.where(positive, weights, 0.0), first)
-        neg_g = np.add.reduceat(np.where(positive, 0.0, weights), first)
-    p, q = pos_g.sum(), neg_g.sum()
-    if p == 0 or q == 0:
-        return float("nan")
-    below_neg = np.cumsum(neg_g) - neg_g
-    return float(np.dot(pos_g, 2.0 * below_neg + neg_g) / (2.0 * p * q))
-
-
-def _segments(
-    scores: np.ndarray, positive: np.ndarray, seg: np.ndarray, n_seg: int, weights: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """AUC, AP and twice the Mann–Whitney count of each segment of ``scores``, sorted ascending within each
-    segment (``seg`` non-decreasing).
-
-    A group is a run of equal scores within a segment. With ``pos_g``, ``neg_g`` its positives and
-    negatives (their weights, with ``weights``), ``below`` the negatives of lower groups in the
-    segment, P and N the segment's totals:
-
-    * AUC = Σ pos_g (below + neg_g / 2) / (P N)   (Forman & Scholz §2.4; ties count 1/2);
-    * AP  = Σ pos_g / P · precision at the group's threshold, the precision of everything scored at
-      or above it (scikit-learn's step sum).
-    """
-    n = scores.size
-    start = np.empty(n, dtype=bool)
-    start[0] = True
-    np.not_equal(scores[1:], scores[:-1], out=start[1:])
-    start[1:] |= seg[1:] != seg[:-1]
-    first = np.flatnonzero(start)
-    if weights is None:
-        pos_g = np.add.reduceat(positive.astype(np.int64), first)
-        neg_g = np.diff(np.append(first, n)) - pos_g
-    else:
-        pos_g = np.add.reduceat(np.where(positive, weights, 0.0), first)
-        neg_g = np.add.reduceat(np.where(positive, 0.0, weights), first)
-    seg_g = seg[first]
-    p_seg = np.bincount(seg_g, weights=pos_g, minlength=n_seg)
-    n_seg_tot = np.bincount(seg_g, weights=neg_g, minlength=n_seg)
-    offset_neg = np.concatenate([[0.0], np.cumsum(n_seg_tot)[:-1]])
-    offset_pos = np.concatenate([[0.0], np.cumsum(p_seg)[:-1]])
-    below_neg = np.cumsum(neg_g) - neg_g - offset_neg[seg_g]
-    below_pos = np.cumsum(pos_g) - pos_g - offset_pos[seg_g]
-    below_all = below_neg + below_pos
-    twice = np.bincount(seg_g, weights=pos_g * (2 * below_neg + neg_g), minlength=n_seg)
-    at_or_above_pos = p_seg[seg_g] - below_pos
-    at_or_above = (p_seg + n_seg_tot)[seg_g] - below_all
-    with np.errstate(divide="ignore", invalid="ignore"):
-        # a group without positives adds nothing, even at a 0/0 precision (a tie group of weight 0 at the top)
-        terms = np.where(pos_g > 0, pos_g * (at_or_above_pos / at_or_above), 0.0)
-        ap_terms = np.bincount(seg_g, weights=terms, minlength=n_seg)
-        auc = np.where((p_seg > 0) & (n_seg_tot > 0), twice / (2.0 * p_seg * n_seg_tot), np.nan)
-        ap = np.where(p_seg > 0, ap_terms / p_seg, np.nan)
-    return auc, ap, twice
-
-
 def fold_ranking(
     positive: np.ndarray,
     scores: np.ndarray,
@@ -294,6 +229,14 @@ def fold_ranking(
         more pass over the cases for every fold together; AP and H one binary search per group holding a
         positive and fold (O(G log n) per fold, G <= the number of positives; O(k·n) at worst).
 
+    Notes
+    -----
+    Memory: without weights, one argsort of the scores (8 bytes a case) and the working memory of one chunk of
+    :data:`CHUNK` sorted cases (whole tie groups: a tie group larger than a chunk is one chunk), whatever n: the
+    chunks are buckets of :class:`~apples._kernels.rank_buckets.BucketRanking`, their sums continued exactly, so
+    the values are those of one pass over all the cases bit for bit. With weights, one bucket of all the cases
+    (the float sums as they always were).
+
     Examples
     --------
     >>> r = fold_ranking(np.array([1, 0, 1, 0], bool), np.array([0.9, 0.2, 0.3, 0.4]), np.array([0, 0, 1, 1]), 2)
@@ -306,200 +249,56 @@ def fold_ranking(
     """
     # Tied scores form one group whatever their order, so the order within ties matters only for the sums
     # of weights (a stable sort keeps those the same on every CPU; numpy's default sort is SIMD-dispatched).
+    options = {"other": other is not None, "h_prior": h_prior, "jackknife": jackknife}
     if weights is not None:  # scaled by a power of two: the same bits, and no sum or product over- or underflows
-        return _weighted_fold_ranking(
-            positive, scores, fold, n_folds, scaled_weights(weights), other, h_prior, jackknife
-        )
-    n = scores.size
+        order = np.argsort(scores, kind="stable")
+        acc = BucketRanking(n_folds, None, weighted=True, **options)  # type: ignore[arg-type]
+        o = None if other is None else other[order]
+        acc.add(scores[order], positive[order], fold[order], scaled_weights(weights)[order], o)
+        return FoldRanking(**acc.result())
     order = np.argsort(scores)
-    merged_scores = scores[order]
-    start = _group_start_flags(merged_scores)
-    ties = not start.all()
-    first = np.flatnonzero(start) if ties else None
-    first_merged = first
-    one = np.zeros(1, dtype=np.intp)  # the merged scores: one segment starting at 0
-
-    pos_sorted = positive[order]
-    hits_merged = _hits(pos_sorted, first, one)
-    auc_m, ap_m, twice_m = _segment_sums(hits_merged)
-    other_auc = float("nan") if other is None else float(_segment_sums(_hits(other[order], first, one), ap=False)[0][0])
-    # the cases fold by fold, each fold in the merged order: a stable sort on the fold (a radix sort for 8 and
-    # 16 bits); the folds start where their cumulated sizes say
-    small = np.uint8 if n_folds <= 256 else np.uint16 if n_folds <= 1 << 16 else np.int64
-    fold_sorted = fold.astype(small)[order]
-    perm = np.argsort(fold_sorted, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(fold_sorted, minlength=n_folds))[:-1]])
-    if ties:  # the groups of equal scores within each fold
-        start = _group_start_flags(merged_scores[perm])
-        start[bounds[bounds < n]] = True
-        first = np.flatnonzero(start)
-    hits_folds = _hits(pos_sorted[perm], first, bounds)
-    auc, ap, twice_f = _segment_sums(hits_folds)
-    result = FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)
-    if h_prior is None and not jackknife:
-        return result
-    merged, folds = _groups_of_hits(hits_merged), _groups_of_hits(hits_folds)
-    extra = _Layout(pos_sorted, None, first_merged, fold_sorted, perm, bounds, float(twice_m[0]), twice_f)
-    return _with_options(result, merged, folds, extra, h_prior, jackknife)
+    n = scores.size
+    if n <= CHUNK:  # one bucket: its own sums are the totals
+        acc = BucketRanking(n_folds, None, weighted=False, **options)  # type: ignore[arg-type]
+        acc.add(scores[order], positive[order], fold[order], other=None if other is None else other[order])
+        return FoldRanking(**acc.result())
+    # the sorted cases in chunks of whole tie groups: the working memory of a chunk, the same bits as one
+    codes = np.zeros(2 * n_folds, dtype=np.int64)
+    for lo in range(0, n, CHUNK):
+        f = fold[lo : lo + CHUNK].astype(np.intp)
+        codes += np.bincount(2 * f + positive[lo : lo + CHUNK], minlength=2 * n_folds)
+    totals = rank_totals(codes[1::2].copy(), codes[0::2].copy())
+    acc = BucketRanking(n_folds, totals, weighted=False, **options)  # type: ignore[arg-type]
+    for lo, hi in tie_chunks(scores, order, CHUNK):
+        rows = order[lo:hi]
+        acc.add(scores[rows], positive[rows], fold[rows], other=None if other is None else other[rows])
+    return FoldRanking(**acc.result())
 
 
-class _Layout(NamedTuple):
-    """What the leave-one-fold-out values read of the merged sort."""
-
-    positive: np.ndarray  #: in increasing score order
-    weights: np.ndarray | None  #: in increasing score order (scaled), or None
-    first: np.ndarray | None  #: where the merged groups of tied scores start (None: no ties)
-    fold: np.ndarray  #: fold codes in increasing score order
-    perm: np.ndarray  #: the merged positions of fold 0's cases, then fold 1's, ...
-    bounds: np.ndarray  #: where each fold starts in ``perm``
-    twice_merged: float  #: twice the merged Mann–Whitney count
-    twice_folds: np.ndarray  #: twice each fold's
+#: The cases of one chunk of the sorted scores (the working memory of :func:`fold_ranking` is about 150 bytes a
+#: case of a chunk, beside the 8 bytes a case of the sort).
+CHUNK = 1 << 16
 
 
-def _with_options(
-    result: FoldRanking,
-    merged: RankGroups,
-    folds: RankGroups,
-    layout: _Layout,
-    h_prior: tuple[float, float] | None,
-    jackknife: bool,
-) -> FoldRanking:
-    """``result`` with H (``h_prior``) and the leave-one-fold-out values (``jackknife``) filled in."""
-    out: dict[str, Any] = {}
-    if h_prior is not None:
-        out["h"] = h_of_groups(folds, *h_prior)
-        out["h_merge"] = float(h_of_groups(merged, *h_prior)[0])
-    if jackknife:
-        k = folds.n_pos.size
-        touching = pairs_touching_folds(layout.positive, layout.weights, layout.first, layout.fold, k)
-        p_rest = merged.n_pos[0] - folds.n_pos
-        n_rest = merged.n_neg[0] - folds.n_neg
-        with np.errstate(divide="ignore", invalid="ignore"):
-            twice = layout.twice_merged - touching + layout.twice_folds
-            out["auc_merge_without"] = np.where((p_rest > 0) & (n_rest > 0), twice / (2.0 * p_rest * n_rest), np.nan)
-        ap, h = merged_without(
-            merged, layout.positive, layout.weights, layout.fold, layout.first, layout.perm, layout.bounds, h_prior
-        )
-        out["ap_merge_without"] = ap
-        if h is not None:
-            out["h_merge_without"] = h
-    return result._replace(**out)
+def tie_chunks(scores: np.ndarray, order: np.ndarray, size: int) -> Iterator[tuple[int, int]]:
+    """Consecutive ranges ``[lo, hi)`` of the sorted positions ``order`` of about ``size`` cases, each ending where a
+    group of tied scores ends (a group longer than ``size`` is one range).
 
-
-def _group_start_flags(scores: np.ndarray) -> np.ndarray:
-    """Whether each of sorted scores starts a group of equal scores (differs from its predecessor)."""
-    start = np.empty(scores.size, dtype=bool)
-    start[:1] = True
-    np.not_equal(scores[1:], scores[:-1], out=start[1:])
-    return start
-
-
-class _Hits(NamedTuple):
-    """The groups of sorted scores that hold a positive, in increasing score order: all a segment's sums need.
-
-    The groups holding no positive add 0 to every sum of :func:`_segments`, so they are left out.
+    >>> s = np.array([0.1, 0.2, 0.2, 0.2, 0.5])
+    >>> list(tie_chunks(s, np.argsort(s), 2))
+    [(0, 4), (4, 5)]
     """
-
-    seg: np.ndarray  #: the segment of each such group
-    pos: np.ndarray  #: its positives
-    neg: np.ndarray  #: its negatives
-    pos_before: np.ndarray  #: the positives of all lower groups (of every segment)
-    neg_before: np.ndarray  #: the negatives of all lower groups
-    pos_edges: np.ndarray  #: the positives before each segment, and the total last
-    neg_edges: np.ndarray  #: the negatives before each segment, and the total last
-
-
-def _hits(positive: np.ndarray, first: np.ndarray | None, bounds: np.ndarray) -> _Hits:
-    """:class:`_Hits` of sorted scores: groups starting at ``first`` (None: no ties, each case its own group),
-    segments at the cases ``bounds`` (each also starts a group). Only the P positives are visited."""
-    n = positive.size
-    hit = np.flatnonzero(positive)
-    if first is None:
-        lead, start, end = np.arange(hit.size), hit, hit + 1
-    else:
-        group = np.searchsorted(first, hit, side="right") - 1  # the group of each positive
-        new = np.empty(hit.size, dtype=bool)
-        new[:1] = True
-        np.not_equal(group[1:], group[:-1], out=new[1:])
-        lead = np.flatnonzero(new)  # the first positive of each group holding one
-        after = group[lead] + 1  # the next group
-        start, end = first[after - 1], first[np.minimum(after, first.size - 1)]
-        end[after == first.size] = n
-    pos = np.diff(lead, append=hit.size)
-    edges = np.append(bounds, n)
-    pos_edges = np.searchsorted(hit, edges)
-    seg = np.repeat(np.arange(bounds.size), np.diff(np.searchsorted(start, edges)))
-    return _Hits(seg, pos, (end - start) - pos, lead, start - lead, pos_edges, edges - pos_edges)
-
-
-def _groups_of_hits(h: _Hits) -> RankGroups:
-    """The :class:`RankGroups` of counted hits (below counts relative to each segment; positions of the layout)."""
-    start = h.pos_before + h.neg_before  # the cases below a group are those before it in increasing order
-    return RankGroups(
-        h.seg,
-        h.pos,
-        h.neg,
-        h.pos_before - h.pos_edges[h.seg],
-        h.neg_before - h.neg_edges[h.seg],
-        start,
-        start + h.pos + h.neg,
-        np.diff(h.pos_edges),
-        np.diff(h.neg_edges),
-    )
-
-
-def _segment_sums(h: _Hits, ap: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """AUC, AP and twice the Mann–Whitney count of each segment (NaN where undefined), the formulas of
-    :func:`_segments` on counts.
-
-    Exact integer arithmetic up to the last division, and the float sums over the same groups in the same
-    order: the results of :func:`_segments` bit for bit wherever its float sums are exact (below 2**53,
-    i.e. 2·P·N < 2**53: up to about 10^8 cases), and exact beyond.
-    """
-    k = h.pos_edges.size - 1
-    p_seg, n_seg = np.diff(h.pos_edges), np.diff(h.neg_edges)
-    below_neg = h.neg_before - h.neg_edges[h.seg]
-    twice = np.bincount(h.seg, weights=h.pos * (2 * below_neg + h.neg), minlength=k)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        auc = np.where((p_seg > 0) & (n_seg > 0), twice / (2.0 * p_seg * n_seg), np.nan)
-        if not ap:
-            return auc, auc, twice
-        below_pos = h.pos_before - h.pos_edges[h.seg]
-        at_or_above_pos = p_seg[h.seg] - below_pos
-        at_or_above = (p_seg + n_seg)[h.seg] - (below_neg + below_pos)
-        ap_terms = np.bincount(h.seg, weights=h.pos * (at_or_above_pos / at_or_above), minlength=k)
-        return auc, np.where(p_seg > 0, ap_terms / p_seg, np.nan), twice
-
-
-def _weighted_fold_ranking(
-    positive: np.ndarray,
-    scores: np.ndarray,
-    fold: np.ndarray,
-    n_folds: int,
-    weights: np.ndarray,
-    other: np.ndarray | None,
-    h_prior: tuple[float, float] | None,
-    jackknife: bool,
-) -> FoldRanking:
-    """:func:`fold_ranking` with case weights: float sums of weights, in the order of a stable sort."""
-    order = np.argsort(scores, kind="stable")
-    merged_scores = scores[order]
-    merged_pos = positive[order]
-    merged_w = weights[order]
-    zeros = np.zeros(scores.size, dtype=np.intp)
-    auc_m, ap_m, twice_m = _segments(merged_scores, merged_pos, zeros, 1, merged_w)
-    other_auc = float("nan") if other is None else _merged_auc(merged_scores, other[order], merged_w)
-    small = np.uint8 if n_folds <= 256 else np.uint16 if n_folds <= 1 << 16 else np.int64
-    fold_sorted = fold[order].astype(small)
-    perm = np.argsort(fold_sorted, kind="stable")  # a radix sort for 8- and 16-bit keys
-    seg = fold_sorted[perm].astype(np.intp)
-    auc, ap, twice_f = _segments(merged_scores[perm], merged_pos[perm], seg, n_folds, merged_w[perm])
-    result = FoldRanking(auc, ap, float(auc_m[0]), float(ap_m[0]), other_auc)
-    if h_prior is None and not jackknife:
-        return result
-    merged = weighted_groups(merged_scores, merged_pos, zeros, 1, merged_w)
-    folds = weighted_groups(merged_scores[perm], merged_pos[perm], seg, n_folds, merged_w[perm])
-    first = np.flatnonzero(_group_start_flags(merged_scores))
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(seg, minlength=n_folds))[:-1]])
-    layout = _Layout(merged_pos, merged_w, first, fold_sorted, perm, bounds, float(twice_m[0]), twice_f)
-    return _with_options(result, merged, folds, layout, h_prior, jackknife)
+    n = order.size
+    lo = 0
+    while lo < n:
+        hi = min(n, lo + size)
+        while hi < n:
+            last = scores[order[hi - 1]]
+            probe = scores[order[hi : hi + size]]
+            changed = np.flatnonzero(probe != last)
+            if changed.size:
+                hi += int(changed[0])
+                break
+            hi += probe.size
+        yield lo, hi
+        lo = hi

@@ -97,6 +97,7 @@ def fold_scoring_sums(
     n_folds: int,
     weights: np.ndarray | None = None,
     eps: float | None = None,
+    start: FoldScoringSums | None = None,
 ) -> FoldScoringSums:
     """Each fold's sums of the log loss and the Brier score, binary or multi-class, unclipped or clipped at ``eps``.
 
@@ -117,6 +118,9 @@ def fold_scoring_sums(
         ``n_infinite``). A float: the true label's probability is clipped to ``[eps, 1 − eps]`` before the
         log, as scikit-learn clips ``y_proba`` (it does not renormalise the rows). The Brier score is never
         clipped.
+    start : FoldScoringSums, optional
+        The sums of the rows before these (a block of rows after another): each sum continues case by case
+        from it, the bits of one call on all the rows.
 
     Notes
     -----
@@ -154,11 +158,23 @@ def fold_scoring_sums(
     with np.errstate(invalid="ignore"):  # 0 × inf: the zero weight wins below
         weighted_loss = np.where(counted, w * loss_case, 0.0)
     infinite = counted & np.isinf(loss_case)
+    if start is None:
+        return FoldScoringSums(
+            np.bincount(fold_codes, weights=weighted_loss, minlength=n_folds),
+            np.bincount(fold_codes, weights=w * brier_case, minlength=n_folds),
+            np.bincount(fold_codes, weights=w, minlength=n_folds),
+            np.bincount(fold_codes[infinite], minlength=n_folds).astype(np.int64),
+        )
+    k = np.arange(n_folds)
+
+    def sums(values: np.ndarray, before: np.ndarray) -> np.ndarray:
+        return np.bincount(np.r_[k, fold_codes], weights=np.r_[before, values], minlength=n_folds)
+
     return FoldScoringSums(
-        np.bincount(fold_codes, weights=weighted_loss, minlength=n_folds),
-        np.bincount(fold_codes, weights=w * brier_case, minlength=n_folds),
-        np.bincount(fold_codes, weights=w, minlength=n_folds),
-        np.bincount(fold_codes[infinite], minlength=n_folds).astype(np.int64),
+        sums(weighted_loss, start.log_loss),
+        sums(w * brier_case, start.brier),
+        sums(w, start.weight),
+        start.n_infinite + np.bincount(fold_codes[infinite], minlength=n_folds),
     )
 
 
@@ -212,7 +228,7 @@ def reliability(
     n_bins = edges.size - 1
     w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=float)
     b = np.clip(np.searchsorted(edges[1:-1], p, side="left"), 0, n_bins - 1)
-    cell = codes * n_bins + b
+    cell = codes.astype(np.intp) * n_bins + b  # codes of any integer dtype (int8 * 20 would wrap)
 
     def sums(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
         return np.bincount(index, weights=values, minlength=size)

@@ -72,11 +72,14 @@ def label_totals(
     n_folds: int,
     n_labels: int,
     weights: np.ndarray | None = None,
+    start: LabelTotals | None = None,
 ) -> LabelTotals:
     """The totals of each fold, ``(n_folds, n_labels)``, from integer codes; two ``bincount`` calls.
 
     Weighted totals are sums of weights taken case by case in the data's order (the same bits on every
-    CPU); FP and FN are summed directly, never as a difference of two sums, so a 0 is exactly 0.
+    CPU); FP and FN are summed directly, never as a difference of two sums, so a 0 is exactly 0. ``start``: the
+    totals of the rows before these (a block of rows after another), continued case by case: the bits of one call
+    on all the rows.
 
     >>> t = label_totals(np.array([0, 0, 1]), np.array([1, 0, 1]), np.array([1, 1, 0]), 2, 2)
     >>> t.tp.tolist(), t.fp.tolist(), t.fn.tolist(), t.n.tolist()
@@ -85,13 +88,27 @@ def label_totals(
     q = n_labels
     base = fold.astype(np.intp) * q
     wrong = truth != pred
-    by_truth = np.bincount((base + truth) * 2 + wrong, weights=weights, minlength=n_folds * q * 2)
-    by_pred = np.bincount((base + pred) * 2 + wrong, weights=weights, minlength=n_folds * q * 2)
+    if start is None:
+        by_truth = np.bincount((base + truth) * 2 + wrong, weights=weights, minlength=n_folds * q * 2)
+        by_pred = np.bincount((base + pred) * 2 + wrong, weights=weights, minlength=n_folds * q * 2)
+        n = np.bincount(fold, weights=weights, minlength=n_folds)
+    else:
+        size = n_folds * q * 2
+        by_truth = _continued((base + truth) * 2 + wrong, weights, np.stack([start.tp, start.fn], -1).ravel(), size)
+        by_pred = _continued((base + pred) * 2 + wrong, weights, np.stack([start.tp, start.fp], -1).ravel(), size)
+        n = _continued(fold, weights, start.n, n_folds)
     by_truth = by_truth.reshape(n_folds, q, 2)
     tp, fn = by_truth[..., 0], by_truth[..., 1]
     fp = by_pred.reshape(n_folds, q, 2)[..., 1]
-    n = np.bincount(fold, weights=weights, minlength=n_folds)
     return LabelTotals(tp, fp, fn, n)
+
+
+def _continued(index: np.ndarray, weights: np.ndarray | None, start: np.ndarray, size: int) -> np.ndarray:
+    """``bincount`` continuing from ``start`` (counts added exactly; weights added one after another from it)."""
+    if weights is None:
+        return start + np.bincount(index, minlength=size)
+    both = np.concatenate([np.arange(size), index])
+    return np.bincount(both, weights=np.concatenate([np.asarray(start, dtype=np.float64), weights]), minlength=size)
 
 
 def multilabel_totals(fold: np.ndarray, truth: np.ndarray, pred: np.ndarray, n_folds: int) -> LabelTotals:

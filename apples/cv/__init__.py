@@ -53,6 +53,9 @@ if TYPE_CHECKING:
         counts_scorer,
         fold_counts_from_cross_validate,
     )
+    from apples.cv.summary import (
+        CVSummary,
+    )
     from apples.cv.tables import (
         fold_summary,
         fold_table,
@@ -67,6 +70,7 @@ __all__ = [
     "RANKING_METRICS",
     "CVPredictions",
     "CVScoringRule",
+    "CVSummary",
     "FAggregation",
     "MergeDecomposition",
     "ReliabilityTable",
@@ -125,6 +129,7 @@ _SOURCES = {
     "COUNT_KEYS": "apples.cv.sklearn_counts",
     "counts_scorer": "apples.cv.sklearn_counts",
     "fold_counts_from_cross_validate": "apples.cv.sklearn_counts",
+    "CVSummary": "apples.cv.summary",
     "fold_summary": "apples.cv.tables",
     "fold_table": "apples.cv.tables",
     "label_table": "apples.cv.tables",

@@ -108,7 +108,7 @@ class _LabelData(Kind):
 
 
 #: The kind of ``y_true`` and ``y_pred``: one label per case, or multi-label data.
-_Y_LABELS = _LabelData()
+Y_LABELS = _LabelData()
 
 
 def _indicator(name: str, value: np.ndarray) -> np.ndarray:
@@ -155,7 +155,7 @@ def _is_multilabel(value: Any) -> bool:
     return isinstance(value, list) or (isinstance(value, np.ndarray) and value.ndim == 2)
 
 
-class _OneLabelKindSingle(Relation):
+class OneLabelKindSingle(Relation):
     """OneLabelKind for single-label data; multi-label data are checked in the body (one form, one label set)."""
 
     def __init__(self, *names: str) -> None:
@@ -167,7 +167,7 @@ class _OneLabelKindSingle(Relation):
             self._inner.check(values)
 
 
-def _plain(x: object) -> Any:
+def as_python(x: object) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
 
@@ -257,9 +257,9 @@ class CVPredictions:
     """
 
     @declare(
-        y_true=_Y_LABELS,
+        y_true=Y_LABELS,
         folds=FOLD_IDS,
-        y_pred=Nullable(_Y_LABELS),
+        y_pred=Nullable(Y_LABELS),
         y_score=Nullable(SCORE_ARRAY),
         repeats=Nullable(REPEAT_IDS),
         cases=Nullable(Labels("a one-dimensional array of case ids, one per row")),
@@ -269,7 +269,7 @@ class CVPredictions:
         sample_weight=Nullable(SAMPLE_WEIGHT),
         relations=[
             SameLength("y_true", "folds", "y_pred", "y_score", "repeats", "cases", "sample_weight"),
-            _OneLabelKindSingle("y_true", "y_pred"),
+            OneLabelKindSingle("y_true", "y_pred"),
         ],
     )
     def __init__(
@@ -323,63 +323,18 @@ class CVPredictions:
             raise ParameterValueError(
                 "sample_weight is 0 for every row: no row counts, so every value would be 0/0", param="sample_weight"
             )
-        multi = labels is not None or found.size > 2
-        self.task: Literal["binary", "multiclass", "multilabel"] = "multiclass" if multi else "binary"
+        task, self.labels, self.pos_label = single_label_task(found, labels, pos_label)
+        self.task: Literal["binary", "multiclass", "multilabel"] = task
         if self.task == "multiclass":
-            if pos_label is not None:
-                raise ParameterValueError(
-                    "pos_label is for binary tasks; these labels are multi-class (labels= or > 2 labels)",
-                    param="pos_label",
-                )
-            if labels is not None:
-                if label_kind(np.asarray(labels, dtype=object)) != label_kind(found):
-                    raise ParameterTypeError(
-                        f"labels holds {label_kind(np.asarray(labels))} labels, y_true {label_kind(found)}s",
-                        param="labels",
-                    )
-                outside = [v for v in found.tolist() if v not in set(labels)]
-                if outside:
-                    raise ParameterValueError(
-                        f"y_true or y_pred holds label(s) {outside[:5]} that are not in labels={list(labels)[:10]}",
-                        param="labels",
-                    )
-            self.labels: list = list(labels) if labels is not None else found.tolist()
-            self.pos_label: Hashable | None = None
             index = {lab: i for i, lab in enumerate(self.labels)}
-            self.truth_codes = _label_codes(t, index)
-            self.pred_codes = None if y_pred is None else _label_codes(np.asarray(y_pred), index)
-            if y_score is not None and (np.ndim(y_score) != 2 or np.shape(y_score)[1] != len(self.labels)):
-                raise ParameterValueError(
-                    f"y_score has shape {np.shape(y_score)}, but the task is multi-class: its scores need one column "
-                    f"per label ({len(self.labels)} columns, in the order of labels {self.labels[:10]})",
-                    param="y_score",
-                )
+            self.truth_codes = label_codes(t, index)
+            self.pred_codes = None if y_pred is None else label_codes(np.asarray(y_pred), index)
         else:
-            self.labels = found.tolist()
-            if pos_label is None:
-                try:
-                    pos_label = default_pos_label(found)
-                except ValueError as err:
-                    raise ParameterValueError(str(err), param="pos_label") from None
-            elif is_missing(pos_label) or (found.size and label_kind(np.asarray([pos_label])) != label_kind(found)):
-                raise ParameterTypeError(
-                    f"pos_label={pos_label!r} is not a label of the kind in y_true ({found.tolist()})",
-                    param="pos_label",
-                )
-            elif found.size == 2 and pos_label not in found.tolist():
-                raise ParameterValueError(
-                    f"pos_label={pos_label!r} is not one of the labels in y_true and y_pred {found.tolist()}",
-                    param="pos_label",
-                )
-            self.pos_label = _plain(pos_label)
-            self.truth_codes = (t == pos_label).astype(np.intp)
-            self.pred_codes = None if y_pred is None else (np.asarray(y_pred) == pos_label).astype(np.intp)
-            if y_score is not None and np.ndim(y_score) != 1:
-                raise ParameterValueError(
-                    f"y_score has shape {np.shape(y_score)}, but the task is binary: give the positive label's "
-                    "score, one value per case",
-                    param="y_score",
-                )
+            pos_label = self.pos_label
+            self.truth_codes = np.asarray(t == pos_label).view(np.int8)  # 0/1, a byte a row
+            self.pred_codes = None if y_pred is None else np.asarray(np.asarray(y_pred) == pos_label).view(np.int8)
+        if y_score is not None:
+            check_score_shape(self.task, self.labels, np.shape(y_score))
         self.y_score = None if y_score is None else np.asarray(y_score)
         self._split_repeats()
         self.n_cases = n_cases
@@ -434,7 +389,7 @@ class CVPredictions:
                         param="y_pred",
                     ) from None
         if labels is not None:
-            self.labels = [_plain(v) for v in labels]
+            self.labels = [as_python(v) for v in labels]
             outside = [v for v in found if v not in set(self.labels)]
             if outside:
                 raise ParameterValueError(
@@ -464,8 +419,8 @@ class CVPredictions:
         self.task = "multilabel"
         self.pos_label = None
         index = {lab: j for j, lab in enumerate(self.labels)}
-        self.y_true = self.truth_codes = _as_indicator(y_true, index)
-        self.y_pred = self.pred_codes = _as_indicator(y_pred, index)
+        self.y_true = self.truth_codes = as_indicator(y_true, index)
+        self.y_pred = self.pred_codes = as_indicator(y_pred, index)
         if y_score is not None and (np.ndim(y_score) != 2 or np.shape(y_score)[1] != len(self.labels)):
             raise ParameterValueError(
                 f"y_score has shape {np.shape(y_score)}, but the task is multi-label: its scores need one column "
@@ -494,7 +449,7 @@ class CVPredictions:
         single = [r for r, ids in enumerate(self.fold_ids) if ids.size < 2]
         if single and self.repeats is None:
             raise ParameterValueError(
-                f"folds holds a single fold ({_plain(self.fold_ids[0][0])!r}); cross-validation needs at least two "
+                f"folds holds a single fold ({as_python(self.fold_ids[0][0])!r}); cross-validation needs at least two "
                 "(for hold-out test sets, one per split as ShuffleSplit makes them, give repeats= with each "
                 "row's split)",
                 param="folds",
@@ -502,8 +457,8 @@ class CVPredictions:
         if single and len(single) < self.n_repeats:
             r = single[0]
             raise ParameterValueError(
-                f"folds holds a single fold ({_plain(self.fold_ids[r][0])!r}) in repeat "
-                f"{_plain(self.repeat_ids[r])!r}, while other repeats hold several: each repeat is either one "
+                f"folds holds a single fold ({as_python(self.fold_ids[r][0])!r}) in repeat "
+                f"{as_python(self.repeat_ids[r])!r}, while other repeats hold several: each repeat is either one "
                 "partition into two or more folds (k-fold) or, in every repeat, one hold-out test set",
                 param="folds",
             )
@@ -536,9 +491,9 @@ class CVPredictions:
         if twice.size:
             r, c = divmod(int(key[twice[0]]), ids.size)
             n_twice = int(np.count_nonzero(key == key[twice[0]]))
-            where = f" in repeat {_plain(self.repeat_ids[r])!r}" if self.repeats is not None else ""
+            where = f" in repeat {as_python(self.repeat_ids[r])!r}" if self.repeats is not None else ""
             raise ParameterValueError(
-                f"case {_plain(ids[c])!r} has {n_twice} rows{where}: a case is tested once per repeat (test "
+                f"case {as_python(ids[c])!r} has {n_twice} rows{where}: a case is tested once per repeat (test "
                 "sets that overlap, as ShuffleSplit's do, are one repeat each: give repeats= with each row's split)",
                 param="cases",
             )
@@ -719,15 +674,126 @@ class CVPredictions:
         return f"<CVPredictions {self.task}, {what}: {len(self)} rows, {folds} folds{repeats} ({self.design})>"
 
 
+def single_label_task(
+    found: np.ndarray, labels: Sequence[Hashable] | None, pos_label: Hashable | None
+) -> tuple[Literal["binary", "multiclass"], list, Hashable | None]:
+    """The task, the label set and the positive label of single-label predictions whose labels are ``found``
+    (sorted, distinct), with ``labels=`` and ``pos_label=`` as given: multi-class with ``labels=`` or more than
+    two labels, else binary with the positive label given or its default (1 for 0/1, True for bools)."""
+    if labels is not None or found.size > 2:
+        if pos_label is not None:
+            raise ParameterValueError(
+                "pos_label is for binary tasks; these labels are multi-class (labels= or > 2 labels)",
+                param="pos_label",
+            )
+        if labels is not None:
+            if label_kind(np.asarray(labels, dtype=object)) != label_kind(found):
+                raise ParameterTypeError(
+                    f"labels holds {label_kind(np.asarray(labels))} labels, y_true {label_kind(found)}s",
+                    param="labels",
+                )
+            outside = [v for v in found.tolist() if v not in set(labels)]
+            if outside:
+                raise ParameterValueError(
+                    f"y_true or y_pred holds label(s) {outside[:5]} that are not in labels={list(labels)[:10]}",
+                    param="labels",
+                )
+        return "multiclass", list(labels) if labels is not None else found.tolist(), None
+    if pos_label is None:
+        try:
+            pos_label = default_pos_label(found)
+        except ValueError as err:
+            raise ParameterValueError(str(err), param="pos_label") from None
+    elif is_missing(pos_label) or (found.size and label_kind(np.asarray([pos_label])) != label_kind(found)):
+        raise ParameterTypeError(
+            f"pos_label={pos_label!r} is not a label of the kind in y_true ({found.tolist()})",
+            param="pos_label",
+        )
+    elif found.size == 2 and pos_label not in found.tolist():
+        raise ParameterValueError(
+            f"pos_label={pos_label!r} is not one of the labels in y_true and y_pred {found.tolist()}",
+            param="pos_label",
+        )
+    return "binary", found.tolist(), as_python(pos_label)
+
+
+def check_score_shape(task: str, labels: list, shape: tuple[int, ...]) -> None:
+    """Scores of the shape the task needs: one value per case (binary), one column per label (multi-class)."""
+    if task == "multiclass" and (len(shape) != 2 or shape[1] != len(labels)):
+        raise ParameterValueError(
+            f"y_score has shape {shape}, but the task is multi-class: its scores need one column "
+            f"per label ({len(labels)} columns, in the order of labels {labels[:10]})",
+            param="y_score",
+        )
+    if task == "binary" and len(shape) != 1:
+        raise ParameterValueError(
+            f"y_score has shape {shape}, but the task is binary: give the positive label's score, one value per case",
+            param="y_score",
+        )
+
+
 def codes_of_named(name: str, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`~apples._kernels.counting.codes_of` with a TypeError naming ``name`` for unorderable labels."""
+    """:func:`~apples._kernels.counting.codes_of` with a TypeError naming ``name`` for unorderable labels, the codes
+    in the narrowest signed integer dtype that holds them (:func:`code_dtype`).
+
+    Integers of a small range (labels, fold ids) are coded block by block, so the working memory is that of a
+    block, not 8 bytes a row: 10^7 int8 labels take 10 MB of codes.
+
+    >>> uniq, codes = codes_of_named("folds", np.array([7, 3, 7, 5], dtype=np.int8))
+    >>> uniq.tolist(), codes.tolist(), codes.dtype.name
+    ([3, 5, 7], [2, 0, 2, 1], 'int8')
+    """
+    lean = _small_range_codes(values)
+    if lean is not None:
+        return lean
     try:
-        return codes_of(values)
+        uniq, codes = codes_of(values)
     except TypeError as exc:
         raise TypeError(f"{name} holds labels that cannot be compared with each other ({exc})") from None
+    return uniq, codes.astype(code_dtype(uniq.size), copy=False)
 
 
-def _as_indicator(value: Any, index: dict) -> np.ndarray:
+#: Rows coded at a time: the working memory of coding a column.
+_BLOCK = 1 << 20
+
+
+def code_dtype(n_codes: int) -> np.dtype:
+    """The narrowest signed integer dtype holding the codes ``0 .. n_codes - 1`` (signed: ``1 - code`` stays right)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if n_codes <= np.iinfo(dtype).max + 1:
+            return np.dtype(dtype)
+    return np.dtype(np.intp)
+
+
+def _small_range_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`~apples._kernels.counting.codes_of` of integers spanning fewer than 2**16 values, block by block
+    (None for other values)."""
+    if values.dtype.kind not in "iu" or not values.size:
+        return None
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo >= 1 << 16:
+        return None
+
+    def shifted(block: np.ndarray) -> np.ndarray:
+        if values.dtype.itemsize < 8:  # subtract in intp: int8 labels -100 and 100 are 200 apart
+            return np.subtract(block, lo, dtype=np.intp)
+        return (block - values.dtype.type(lo)).astype(np.intp)  # uint64 beyond int64: hi - lo < 2**16 cannot wrap
+
+    seen = np.zeros(hi - lo + 1, dtype=bool)
+    for i in range(0, values.size, _BLOCK):
+        seen |= np.bincount(shifted(values[i : i + _BLOCK]), minlength=hi - lo + 1) > 0
+    present = np.flatnonzero(seen)
+    dtype = code_dtype(present.size)
+    lut = np.full(hi - lo + 1, -1, dtype=dtype)
+    lut[present] = np.arange(present.size)
+    codes = np.empty(values.size, dtype=dtype)
+    for i in range(0, values.size, _BLOCK):
+        codes[i : i + _BLOCK] = lut[shifted(values[i : i + _BLOCK])]
+    # in the values' dtype, modulo its width: the sum fits it, any wrap of present alone is undone
+    return present.astype(values.dtype) + values.dtype.type(lo), codes
+
+
+def as_indicator(value: Any, index: dict) -> np.ndarray:
     """A checked multi-label argument as a bool indicator table over the label set ``index`` (label -> column)."""
     if isinstance(value, np.ndarray):
         return value
@@ -738,10 +804,12 @@ def _as_indicator(value: Any, index: dict) -> np.ndarray:
     return table
 
 
-def _label_codes(values: np.ndarray, index: dict) -> np.ndarray:
-    uniq, codes = codes_of(values)
-    lut = np.array([index[key] for key in uniq.tolist()], dtype=np.intp)
-    return lut[codes] if uniq.size else codes
+def label_codes(values: np.ndarray, index: dict) -> np.ndarray:
+    """Each value's position in the label set ``index``, in the narrowest dtype (:func:`code_dtype`)."""
+    uniq, codes = codes_of_named("labels", values)
+    dtype = code_dtype(len(index))
+    lut = np.array([index[key] for key in uniq.tolist()], dtype=dtype)
+    return lut[codes] if uniq.size else codes.astype(dtype)
 
 
 #: The kind of a parameter that takes cross-validated predictions.

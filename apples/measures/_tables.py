@@ -26,6 +26,7 @@ from apples._kernels.scoring_rules import FoldScoringSums, fold_scoring_sums
 from apples._kernels.totals import LabelTotals, label_totals, multilabel_totals
 from apples._params import ParameterValueError
 from apples.cv.predictions import CVPredictions
+from apples.cv.summary import CVSummary
 from apples.measures.record import Measure
 
 __all__: list[str] = []  # private: the engine of apples.reporting and apples.comparison
@@ -54,8 +55,23 @@ class ResultMeta(NamedTuple):
         return 1 if self.repeat_ids is None else int(self.repeat_ids.size)
 
 
-def meta_of(p: CVPredictions) -> ResultMeta:
-    """The :class:`ResultMeta` of predictions held in memory."""
+def meta_of(p: CVPredictions | CVSummary) -> ResultMeta:
+    """The :class:`ResultMeta` of predictions held in memory, or summarised from blocks."""
+    if isinstance(p, CVSummary):
+        return ResultMeta(
+            task=p.task,
+            labels=list(p.labels),
+            pos_label=p.pos_label,
+            n_rows=p.n_rows,
+            repeat_ids=p.repeat_ids,
+            fold_ids=list(p.fold_ids),
+            design=p.design_info(),
+            has_pred=p.has_pred,
+            has_score=p.has_score,
+            probabilities=p.probabilities,
+            weights=p.weights,
+            n_cases=p.n_cases,
+        )
     weights = None
     if p.sample_weight is not None:
         w = np.asarray(p.sample_weight, dtype=float)
@@ -155,8 +171,18 @@ def _severity_ratio(p: CVPredictions, w: np.ndarray | None, severity_ratio: floa
     return severity_ratio
 
 
+#: Rows counted at a time: the working memory of the totals and the scoring sums.
+BLOCK = 1 << 20
+
+
+def _added(a: LabelTotals, b: LabelTotals) -> LabelTotals:
+    """Totals of counts of two blocks of rows, added (exact)."""
+    exact = None if a.exact is None or b.exact is None else a.exact + b.exact
+    return LabelTotals(a.tp + b.tp, a.fp + b.fp, a.fn + b.fn, a.n + b.n, exact)
+
+
 def fold_tables(
-    p: CVPredictions,
+    p: CVPredictions | CVSummary,
     measures: Sequence[Measure],
     *,
     jackknife: bool = True,
@@ -169,6 +195,8 @@ def fold_tables(
     them; O(folds × cases) for average precision and H). ``severity_ratio``: the H-measure's, None for the
     class proportions of all the predictions (stated in the report). ``eps``: the log loss's clipping.
     """
+    if isinstance(p, CVSummary):
+        return _summary_tables(p, measures, severity_ratio, eps)
     families = {m.family for m in measures}
     want_counts = bool(families & {"counts", "f_measure"}) and p.pred_codes is not None
     ranking_fields = {m.kernel for m in measures if m.family == "ranking"}
@@ -185,16 +213,20 @@ def fold_tables(
         k = p.fold_ids[r].size
         truth = p.truth_codes[rows]
         w = None if w_all is None else w_all[rows]
+        blocks = [slice(i, i + BLOCK) for i in range(0, fold.size, BLOCK)]
         totals = row_totals = None
         if want_counts:
             assert p.pred_codes is not None
             pred = p.pred_codes[rows]
-            if p.task == "multilabel":
-                totals = multilabel_totals(fold, truth, pred, k)
-            else:
-                totals = label_totals(fold, truth, pred, k, q, weights=w)
-                if w is not None:
-                    row_totals = label_totals(fold, truth, pred, k, q)
+            for b in blocks:  # block by block (the memory of a block), the sums continued: the bits of one call
+                wb = None if w is None else w[b]
+                if p.task == "multilabel":
+                    part = multilabel_totals(fold[b], truth[b], pred[b], k)
+                    totals = part if totals is None else _added(totals, part)
+                else:
+                    totals = label_totals(fold[b], truth[b], pred[b], k, q, weights=wb, start=totals)
+                    if w is not None:
+                        row_totals = label_totals(fold[b], truth[b], pred[b], k, q, start=row_totals)
         ranking = None
         prediction_auc = float("nan")
         if want_ranking:
@@ -235,24 +267,91 @@ def fold_tables(
         scoring = None
         if want_scoring:
             assert p.y_score is not None
-            prob = np.asarray(p.y_score[rows])
-            scoring = fold_scoring_sums(truth, prob.astype(np.float64), fold, k, w, _eps(eps, prob))
-        if p.task == "multilabel":
-            true_counts = np.stack([np.bincount(fold, weights=truth[:, j], minlength=k) for j in range(q)], axis=1)
-        else:
-            true_counts = np.bincount(fold.astype(np.intp) * q + truth, minlength=k * q).reshape(k, q)
+            prob = p.y_score[rows]
+            clip = _eps(eps, prob)
+            for b in blocks:
+                wb = None if w is None else w[b]
+                scoring = fold_scoring_sums(truth[b], prob[b].astype(np.float64), fold[b], k, wb, clip, scoring)
+        sizes = np.zeros(k, dtype=np.int64)
+        true_counts = np.zeros((k, q), dtype=np.int64)
+        for b in blocks:
+            fb = fold[b].astype(np.intp)
+            sizes += np.bincount(fb, minlength=k)
+            if p.task == "multilabel":
+                true_counts += np.stack(
+                    [np.bincount(fb, weights=truth[b, j], minlength=k) for j in range(q)], 1
+                ).astype(np.int64)
+            else:
+                true_counts += np.bincount(fb * q + truth[b], minlength=k * q).reshape(k, q)
         out.append(
             RepeatTables(
                 fold_ids=p.fold_ids[r],
                 fold_codes=fold,
                 rows=rows,
-                sizes=np.bincount(fold, minlength=k),
-                true_counts=true_counts.astype(np.int64),
+                sizes=sizes,
+                true_counts=true_counts,
                 weights=w,
                 totals=totals,
                 row_totals=row_totals,
                 ranking=ranking,
                 scoring=scoring,
+                prediction_auc=prediction_auc,
+                severity_ratio=ratio,
+            )
+        )
+    return out
+
+
+def _summary_tables(
+    s: CVSummary, measures: Sequence[Measure], severity_ratio: float | None, eps: float | str | None
+) -> list[RepeatTables]:
+    """The fold tables of a summary (what :func:`fold_tables` computes from the rows, kept from the blocks)."""
+    families = {m.family for m in measures}
+    if "predictions" in families:
+        raise ParameterValueError(
+            "measures: a measure of the rows themselves (family 'predictions') needs the rows, and a CVSummary keeps "
+            "none: summarise with apples.CVPredictions, or use a measure of the counts (apples.measures.from_counts)",
+            param="measures",
+        )
+    want_counts = bool(families & {"counts", "f_measure"}) and s.has_pred
+    ranking_fields = {m.kernel for m in measures if m.family == "ranking"}
+    want_ranking = bool(ranking_fields) and s.has_score
+    want_scoring = "scoring" in families and s.probabilities
+    if want_scoring and eps not in s.eps:
+        raise ParameterValueError(
+            f"eps={eps!r}: this summary's log loss was summed unclipped (None), at 'auto' and at "
+            f"{[e for e in s.eps if isinstance(e, float)] or 'no other eps'}; summarise with eps= to clip otherwise",
+            param="eps",
+        )
+    ratio = None
+    if "h" in ranking_fields and s.task == "binary":
+        ratio = severity_ratio
+        if ratio is None:
+            pos, total = s.severity
+            neg = total - pos
+            ratio = pos / neg if pos > 0 and neg > 0 else 1.0
+    h_prior = None if ratio is None else (2.0, 1.0 + 1.0 / ratio)
+    out = []
+    for rep in s.repeats:
+        ranking = None
+        prediction_auc = float("nan")
+        if want_ranking:
+            assert rep.rankings is not None
+            ranking = [FoldRanking(**acc.result(h_prior)) for acc in rep.rankings]
+            if s.task == "binary":
+                prediction_auc = ranking[0].other_auc_merge
+        out.append(
+            RepeatTables(
+                fold_ids=rep.fold_ids,
+                fold_codes=np.zeros(0, dtype=np.int8),
+                rows=slice(0, 0),
+                sizes=rep.sizes,
+                true_counts=rep.true_counts,
+                weights=None,
+                totals=rep.totals if want_counts else None,
+                row_totals=rep.row_totals if want_counts else None,
+                ranking=ranking,
+                scoring=rep.scoring[eps] if want_scoring else None,
                 prediction_auc=prediction_auc,
                 severity_ratio=ratio,
             )

@@ -31,7 +31,8 @@ from apples._params import (
     Real,
     declare,
 )
-from apples.cv.predictions import CV_PREDICTIONS, CVPredictions
+from apples.cv.predictions import CVPredictions
+from apples.cv.summary import CV_RESULT, CVSummary
 from apples.measures import MEASURES, Measure
 from apples.measures._evaluate import Context, Estimate, estimate, spread
 from apples.measures._tables import RepeatTables, ResultMeta, fold_tables, meta_of, train_weights
@@ -243,7 +244,7 @@ def _per_label(p: ResultMeta, tables: list[RepeatTables]) -> list[dict[str, Any]
 
 
 @declare(
-    predictions=CV_PREDICTIONS,
+    predictions=CV_RESULT,
     measures=Nullable(_MEASURES),
     beta=_BETA,
     eps=_Eps(),
@@ -254,7 +255,7 @@ def _per_label(p: ResultMeta, tables: list[RepeatTables]) -> list[dict[str, Any]
     cv_seed=Nullable(STATED_SEED),
 )
 def report(
-    predictions: CVPredictions,
+    predictions: CVPredictions | CVSummary,
     *,
     measures: Sequence[str | Measure] | None = None,
     beta: float = 1.0,
@@ -269,13 +270,14 @@ def report(
 
     Parameters
     ----------
-    predictions : CVPredictions
+    predictions : CVPredictions or CVSummary
         The cross-validated predictions, with their folds (and repeats), task, labels and positive
         label: :func:`apples.cross_val_predictions` returns them, ``apples.CVPredictions(y_true,
         folds=..., y_pred=..., y_score=...)`` builds them from arrays. Their ``sample_weight``, repeats
         and case ids are used throughout (each value weighted; each quantity computed per repeat and
         averaged over the repeats, with the standard deviation across them; the intervals over all
-        the repeats' folds).
+        the repeats' folds). Predictions too large for memory: :class:`apples.cv.CVSummary`, read block by
+        block (the same values; a measure of the rows themselves is refused).
     measures : sequence of str or Measure, optional
         The measures to report: keys of :data:`apples.measures.MEASURES` (``"f_measure"``, ``"mcc"``,
         ``"roc_auc"``, ...) or records, your own among them (:func:`apples.measures.from_counts`,
@@ -364,6 +366,7 @@ def report(
     for m in chosen:
         ctx = Context(p.task, train, p.n_cases)
         if m.family == "predictions":
+            assert isinstance(predictions, CVPredictions)  # a summary's are refused in _choose
             y = predictions.y_pred if m.needs == "y_pred" else predictions.y_score
             ctx = ctx._replace(y_true=predictions.y_true, y=y, sample_weight=predictions.sample_weight)
         for average in _averages(m, p.task, train):
