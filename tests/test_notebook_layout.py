@@ -55,11 +55,10 @@ def test_solutions_do_not_rebind_module_aliases(path):
 #: over 800), measured on branch `course` before the notebooks' rework: median and share of long runs. The lead
 #: removes each entry when its reworked notebook lands (a notebook that meets the goal while listed fails: strict).
 PROSE_RUNS_NOT_YET_SHORT = {
-    "10": "median 484, 14 % of runs over 800",
     "11": "median 605, 31 % of runs over 800",
 }
 #: Notebooks whose exercise headings do not yet state their time "(NN min)".
-EXERCISE_TIMES_NOT_YET_STATED = {n: "no exercise heading states its time" for n in ("10", "11")}
+EXERCISE_TIMES_NOT_YET_STATED = {n: "no exercise heading states its time" for n in ("11",)}
 
 
 def _expected_to_fail(failing: dict[str, str]) -> list:
@@ -352,7 +351,6 @@ def test_a_reproducing_notebook_sets_the_paper_beside_ours(path):
 REFERENCES_NOT_IN_BIBLIOGRAPHY: dict[str, str] = {}
 #: Notebooks whose text cites a paper their References do not list (measured on branch `course`).
 TEXT_CITES_BEYOND_REFERENCES = {
-    "10": "the text cites Nadeau & Bengio 2003 and Bouckaert & Frank 2004; References list neither",
     "11": "the text cites Bouckaert & Frank 2004; References do not list it",
 }
 
@@ -714,6 +712,49 @@ def test_quiz_09_apply_levels_and_odd_ones_out():
     assert pk.odd_one_out(rows).tolist() == [None, "AUK", "H"]
     text = answer("09", 5)
     shows(text, "level 2, no error case", "AUK the odd one out", "H the odd one out")
+
+
+def test_quiz_10_apply_what_five_data_sets_can_show():
+    smallest = 2 / 2**5  # every data set favouring one model: the exact two-sided signed-rank p
+    x = np.array([0.9, 0.8, 0.7, 0.6, 0.5])
+    assert stats.wilcoxon(x, x - np.array([0.01, 0.02, 0.03, 0.04, 0.05])).pvalue == pytest.approx(smallest)
+    a = apples.comparison.attainable_p_values(4, 5)
+    assert a.wilcoxon == pytest.approx(smallest) and a.holm_all_pairs == pytest.approx(6 * smallest)
+    assert smallest > 0.05 and min(n for n in range(1, 30) if 6 * 2 / 2**n <= 0.05) == 8
+    shows(answer("10", 4), f"2/2^5 = {smallest:.4f}", f"to {6 * smallest:.3f}", "at least 8 data sets")
+
+
+def test_quiz_10_apply_a_measure_undefined_in_one_fold():
+    rng = np.random.default_rng(0)
+    n, k, r = 1000, 10, 3
+    y = np.tile(rng.integers(0, 2, n), r)
+    repeats = np.repeat(np.arange(r), n)
+    folds = np.concatenate([rng.permutation(np.arange(n) % k) for _ in range(r)])
+    pred = np.where(rng.random(r * n) < 0.8, y, 1 - y)
+    pred[(repeats == 0) & (folds == 0)] = 1  # one fold without a negative prediction
+    p = apples.CVPredictions(y, folds=folds, repeats=repeats, cases=np.tile(np.arange(n), r), y_pred=pred)
+    npv = apples.measures.from_counts("npv", lambda tp, fp, fn, tn: tn / (tn + fn))
+    rows = {v["aggregation"]: v for v in apples.report(p, measures=[npv], confidence=0.95).to_dict()["values"]}
+    assert rows["avg"]["value"] is None and rows["avg"]["reason"] == "undefined in 1 of 10 folds"
+    assert rows["avg"]["interval"]["low"] is None
+    pooled = rows["pooled"]
+    tn = np.array([np.sum((y == 0) & (pred == 0) & (repeats == j)) for j in range(r)])
+    fn = np.array([np.sum((y == 1) & (pred == 0) & (repeats == j)) for j in range(r)])
+    assert pooled["value"] == pytest.approx(np.mean(tn / (tn + fn)))  # each repeat's pooled counts, averaged
+    assert pooled["interval"]["low"] is not None
+    spread = pooled["spread"]
+    assert (spread["n"], spread["n_test"], spread["n_train"]) == (30, 100.0, 900.0)
+    corrected, naive = 1 / 30 + 100 / 900, 1 / 30
+    half = stats.t.ppf(0.975, 29) * np.sqrt(corrected * spread["variance"])
+    assert pooled["interval"]["high"] - pooled["value"] == pytest.approx(half)
+    shows(
+        answer("10", 5),
+        "undefined in 1 of 10 folds",
+        f"1/30 + 100/900 = {corrected:.4f}",
+        f"1/J = {naive:.4f}",
+        f"{corrected / naive:.2f} times the variance",
+        f"√{corrected / naive:.2f} = {np.sqrt(corrected / naive):.2f} times as wide",
+    )
 
 
 def test_quiz_11_apply_three_proportion_intervals():

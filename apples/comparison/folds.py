@@ -14,6 +14,7 @@ report uses them.
 from __future__ import annotations
 
 import html
+import math
 import string
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from apples._params import (
     Real,
     SequenceOf,
     Undefined,
+    UndefinedMetricError,
     declare,
     resolve,
 )
@@ -614,7 +616,10 @@ def compare(
             )
         chosen += [_Choice(_label_f(first, j), "", "tp_fp") for j in range(len(first.labels))]
     records = list({c.measure.key: c.measure for c in chosen}.values())
-    tables = [fold_tables(p, records) for p in models]
+    eps = next((m.options["eps"] for m in records if m.options.get("eps") is not None), None)  # log loss clipping
+    tables = [fold_tables(p, records, eps=eps) for p in models]
+    infinite_left_out: list[str] = []
+    compared: list[_Choice] = []
     pairs = list(combinations(range(len(models)), 2))
     rows: list[MeasureDifference] = []
     folds_of_rows: list[np.ndarray] = []
@@ -627,6 +632,15 @@ def compare(
                 y = p.y_pred if c.measure.needs == "y_pred" else p.y_score
                 ctx = ctx._replace(y_true=p.y_true, y=y, sample_weight=p.sample_weight)
             estimates.append(estimate(c.measure, tab, c.aggregation, c.average, ctx))
+        infinite = [names[i] for i, e in enumerate(estimates) if math.isinf(e.value)]
+        if infinite:
+            why = _infinite_words(c, infinite)
+            if measures is None:  # a default comparison: left out, and said in the notes
+                infinite_left_out.append(why)
+                continue
+            if undefined == "raise":
+                raise UndefinedMetricError(f"{why}; pass undefined='nan' to get NaN")
+        compared.append(c)
         n_train, n_test = estimates[0].n_train, estimates[0].n_test
         if n_train is None:
             raise ParameterValueError(
@@ -671,9 +685,10 @@ def compare(
                     c.aggregation,
                 )
             )
-    assert sizes is not None
+    if sizes is None:
+        raise UndefinedMetricError(f"no measure left to compare: {'; '.join(infinite_left_out)}")
     notes = [_WHY]
-    if any(c.measure.aggregation(c.aggregation).kind != "avg" for c in chosen):
+    if any(c.measure.aggregation(c.aggregation).kind != "avg" for c in compared):
         notes.append(_POOLED_WHY)
     if first.design in ("hold-out", "repeated hold-out"):
         notes.append(_HOLD_OUT)
@@ -684,11 +699,13 @@ def compare(
         )
     if left_out:
         notes.append(f"Not compared, because not every model allows them: {'; '.join(left_out)}.")
+    if infinite_left_out:
+        notes.append(f"Not compared, because infinite for some model: {'; '.join(infinite_left_out)}.")
     notes.append(_NOT_DELONG)
     return ModelComparison(
         tuple(rows),
         tuple(names),
-        tuple(":".join([c.measure.key] + ([c.average] if c.average else []) + [c.aggregation]) for c in chosen),
+        tuple(":".join([c.measure.key] + ([c.average] if c.average else []) + [c.aggregation]) for c in compared),
         confidence,
         int(max(ids.size for ids in first.fold_ids)),
         first.n_repeats,
@@ -698,6 +715,18 @@ def compare(
         tuple(notes),
         tuple(folds_of_rows),
     )
+
+
+def _infinite_words(c: _Choice, models: list[str]) -> str:
+    """Why a measure cannot be compared: it is infinite for these models (a log loss with a probability 0)."""
+    what = c.measure.key + (f" ({c.average})" if c.average else "") + f" {c.aggregation}"
+    how = (
+        " (a probability 0 for some case's true label: -log 0); compare the clipped log loss with "
+        "measures=[apples.measures.MEASURES['log_loss'].using(eps='auto')]"
+        if c.measure.family == "scoring"
+        else ""
+    )
+    return f"{what} is infinite for {', '.join(models)}{how}"
 
 
 def _paired(x: Any, y: Any) -> np.ndarray:

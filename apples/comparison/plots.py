@@ -82,6 +82,7 @@ def plot_critical_difference(
     for t in range(1, k + 1):
         ax.vlines(t, 0.0, 0.08, color="black", linewidth=1)
         ax.text(t, 0.14, str(t), ha="center", va="bottom", fontsize=9)
+    ax.text(0.9, 0.14, "average rank (1 = best)", ha="right", va="bottom", fontsize=9)  # the axis's label
     ax.hlines(0.75, 1, 1 + cd, color="black", linewidth=1.5)
     ax.text(1 + cd / 2, 0.8, escape_mathtext(f"CD = {cd:.2f}"), ha="center", va="bottom", fontsize=9)
     for pos, m in enumerate(order):

@@ -39,13 +39,18 @@ def _design(d: Mapping[str, Any]) -> str:
     elif kind == "leave-one-out":
         what = f"leave-one-out cross-validation on {d['n']:,} cases"
     elif r > 1:
-        what = f"{r} repeats of {k}-fold cross-validation on {cases:,} cases (each repeat a new partition)"
+        what = f"{r} repeats of {k}-fold cross-validation on {cases:,} cases"
     else:
         what = f"{k}-fold cross-validation on {d['n']:,} cases"
+    partition = "each repeat a new partition" if r > 1 and kind not in ("repeated hold-out", "hold-out") else ""
     strat = {True: "stratified folds", False: "folds not stratified"}.get(d.get("stratified"), "")  # type: ignore[arg-type]
     seed = f"split seed {d['cv_seed']}" if "cv_seed" in d else ""
-    extra = ", ".join(s for s in (strat, seed) if s)
+    extra = "; ".join(s for s in (partition, ", ".join(s for s in (strat, seed) if s)) if s)  # one parenthesis
     return f"We estimated the performance of the classifier by {what}" + (f" ({extra})" if extra else "") + "."
+
+
+#: Measures whose pooled value is the mean of a loss over the cases (proper scoring rules), not a measure of counts.
+_CASE_MEANS = ("log_loss", "brier_score")
 
 
 def _measure_sentence(d: Mapping[str, Any], key: str, meta: Mapping[str, Any]) -> str:
@@ -54,6 +59,8 @@ def _measure_sentence(d: Mapping[str, Any], key: str, meta: Mapping[str, Any]) -
         aggs = ", ".join(f"{a['symbol'] or a['name']}" for a in meta["aggregations"].values())
         return f"{meta['name']} ({aggs})"
     a = meta["aggregations"][agg]
+    if agg == "pooled" and key in _CASE_MEANS:
+        return f"{meta['name']} as the mean over all of each repeat's cases"
     how = {
         "tp_fp": "of the true positives, false positives and false negatives pooled over each repeat's folds",
         "pooled": "of the counts pooled over each repeat's folds",

@@ -67,3 +67,14 @@ def test_a_list_of_axes_is_not_one_axes():
         plot_critical_difference(_scores(["a", "b", "c"]), ax=list(axes))
     assert info.value.param == "ax"
     plt.close(fig)
+
+
+def test_the_rank_axis_is_labelled_left_of_rank_one():
+    """The axis of average ranks has a label (1 = best), drawn on the row of the tick numbers, left of the first."""
+    fig, ax = plt.subplots()
+    plot_critical_difference(_scores(["a", "b", "c"]), ax=ax)
+    label = next(t for t in ax.texts if t.get_text() == "average rank (1 = best)")
+    one = next(t for t in ax.texts if t.get_text() == "1")
+    assert label.get_position()[1] == one.get_position()[1] and label.get_position()[0] < 1
+    assert label.get_horizontalalignment() == "right"
+    plt.close(fig)
