@@ -133,7 +133,7 @@ def test_h_measure_with_hands_beta_2_2():  # §7 and A.1
     assert (f"{r.loss:.5f}", f"{r.max_loss:.5f}", f"{r.h:.4f}") == printed
 
 
-def test_the_grid_of_costs_lands_on_the_exact_losses():  # §7: the trapezoid rule on 100,001 costs
+def test_the_grid_of_costs_lands_on_the_exact_losses():  # A.1: the trapezoid rule on 100,001 costs
     c = np.linspace(0, 1, 100_001)
     u = 6 * c * (1 - c)
     minimum = np.minimum.reduce([2 * c / 10, np.full_like(c, 1 / 10), 3 * (1 - c) / 10])  # the hull's lines
@@ -151,12 +151,39 @@ def test_default_prior_h_matches_hands_r_package_port():  # §7
     assert apples.metrics.h_measure_prior(0.4) == (2.0, 2.5)  # Beta(2, 1 + π₁/π₀) over Hand's c = 1 - Parker's
 
 
+def test_default_prior_losses_by_quadrature():  # §7: L and L_max under Beta(2.5, 2) over Parker's c
+    """The default prior (r = π₀/π₁ = 2/3) is Beta(1 + 1/r, 2) = Beta(2.5, 2) over the cost share of a miss; L and
+    L_max by scipy's quadrature of the hull's lines and the trivial classifiers' loss, split at their kinks."""
+    from scipy import integrate, stats
+
+    u = stats.beta(2.5, 2).pdf
+    c = np.linspace(0, 1, 11)
+    assert apples.theory.h_prior_density(c, 0.4) == pytest.approx(u(c), rel=1e-12)
+
+    def minimum(x: float) -> float:  # the ten cases' minimum loss: t = 9, 7 and 4 win in turn (§6)
+        return min(2 * x, 1.0, 3 * (1 - x)) / 10
+
+    loss = integrate.quad(lambda x: minimum(x) * u(x), 0, 1, points=[1 / 2, 2 / 3], epsabs=1e-14)[0]
+    max_loss = integrate.quad(lambda x: min(0.4 * x, 0.6 * (1 - x)) * u(x), 0, 1, points=[0.6], epsabs=1e-14)[0]
+    r = apples.metrics.h_measure_details(Y, S)
+    assert (r.loss, r.max_loss) == pytest.approx((loss, max_loss), abs=1e-12)
+    assert (f"{loss:.5f}", f"{max_loss:.5f}", f"{1 - loss / max_loss:.4f}") == ("0.07487", "0.15512", "0.5174")
+    # both rise from Beta(2, 2)'s 311/4320 and 93/625 by nearly the same factor, so H barely moves (§7)
+    assert abs(loss / (311 / 4320) - max_loss / (93 / 625)) < 0.005
+
+
 def test_exercise_4_same_auc_and_h_prefers_by_the_stated_costs():
     y_a = np.array([0, 1, 1, 1, 1, 0, 0, 0, 0, 0])
     y_b = np.array([1, 1, 1, 0, 0, 0, 0, 1, 0, 0])
     assert roc_auc_score(y_a, S) == roc_auc_score(y_b, S) == pytest.approx(20 / 24)
     h = {r: (_hscore(y_a, S, severity_ratio=r), _hscore(y_b, S, severity_ratio=r)) for r in (1 / 3, 1.0, 3.0)}
     assert h[1 / 3][0] > h[1 / 3][1] and h[3.0][0] < h[3.0][1] and h[1.0][0] == pytest.approx(h[1.0][1])
+    # the tie at r = 1 (Solution 4): A's minimum loss min(4c, 1 - c)/10 is B's min(c, 4(1 - c))/10 mirrored
+    c = np.linspace(0, 1, 101)
+    loss_a, loss_b = (apples.metrics.empirical_loss(lab, S, c).min(axis=0) for lab in (y_a, y_b))
+    assert loss_a == pytest.approx(np.minimum(4 * c, 1 - c) / 10, abs=1e-15)
+    assert loss_b == pytest.approx(np.minimum(c, 4 * (1 - c)) / 10, abs=1e-15)
+    assert loss_a == pytest.approx(loss_b[::-1], abs=1e-15)
     for r, (a, b) in h.items():
         assert apples.h_measure(y_a, S, severity_ratio=r) == pytest.approx(a, abs=1e-12)
         assert apples.h_measure(y_b, S, severity_ratio=r) == pytest.approx(b, abs=1e-12)

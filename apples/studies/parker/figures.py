@@ -113,12 +113,13 @@ def plot_figure1(
     """Parker (2011) Figure 1 reproduced: (a) two ROC curves, (b) their Cohen's κ curves; returns the Figure.
 
     Panel (a): each model's ROC curve :meth:`~apples.theory.Binormal.roc` in
-    percent, AUC in the legend, with the diagonal. Panel (b): κ against the
-    false positive rate, from :func:`apples.theory.threshold_measure` at the
+    percent, AUC in the legend, with the diagonal ("chance"). Panel (b): κ
+    against the false positive rate, from :func:`apples.theory.threshold_measure` at the
     threshold of each FPR in (0, 1) (399 points), AUK
     (:func:`apples.theory.integrated_measure`, Parker §II-F) in the legend;
     as dots, :func:`apples.metrics.kappa_curve` of a sample of ``n_pos`` positives and
-    ``n_neg`` negatives drawn from each model (every 20th point).
+    ``n_neg`` negatives drawn from each model (every 20th point, in the
+    legend as "P: sample of 300 + 700").
 
     Parameters
     ----------
@@ -146,8 +147,12 @@ def plot_figure1(
         ax_kappa.plot(100 * v, kappa, color=color, label=f"{name}: AUK = {auk:.3f}")
         yy, ss = m.sample(n_pos, n_neg, seed=seed)
         fpr, kc = tf.kappa_curve(cumulative_counts(yy == 1, ss))  # apples.metrics.kappa_curve of the sample
-        ax_kappa.plot(100 * fpr[::20], kc[::20], "o", ms=3, color=color, alpha=0.6)
-    ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
+        ax_kappa.plot(
+            100 * fpr[::20], kc[::20], "o", ms=3, color=color, alpha=0.6, label=f"{name}: sample of {n_pos} + {n_neg}"
+        )
+    ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8, label="chance")
+    low, high = ax_kappa.get_ylim()
+    ax_kappa.set_ylim(low, low + 1.45 * (high - low))  # room above the κ curves for the four-line legend
     decorate(
         ax_roc,
         xlabel="false positive rate F₁ (%)",

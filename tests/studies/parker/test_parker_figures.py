@@ -130,7 +130,7 @@ def test_figure1_kappa_curves_start_at_zero():
 def test_figure1_auc_in_the_legend_is_r_over_p():
     fig = pk.plot_figure1({"P": P, "R": R})
     labels = fig.axes[0].get_legend_handles_labels()[1]
-    assert labels == [f"P: AUC = {P.auc:.3f}", f"R: AUC = {R.auc:.3f}"]
+    assert labels == [f"P: AUC = {P.auc:.3f}", f"R: AUC = {R.auc:.3f}", "chance"]
     assert R.auc > P.auc
 
 
