@@ -37,7 +37,7 @@ class IncoherenceComparison(NamedTuple):
     """Everything the explorer shows for two binormal classifiers on the same test data."""
 
     table: pd.DataFrame  #: rows AUC, AUK, AP, H; columns A, B
-    c: np.ndarray  #: grid of Parker's c, evenly spaced in log10(c/(1 - c)) over [-3, 3]
+    c: np.ndarray  #: grid of Parker's c, evenly spaced in log10(c/(1 - c)) over [-4, 4]
     densities: dict[tuple[str, str], np.ndarray]  #: (classifier "A"/"B", measure "AUC"/"AUK"/"AP") -> density on ``c``
     h_prior: np.ndarray  #: the H-measure's prior on ``c`` (the same for A and B)
 
@@ -115,9 +115,10 @@ def _comparison(a: Binormal, b: Binormal, n_grid: int) -> IncoherenceComparison:
     """:func:`incoherence_comparison` of checked models, from the kernels of Parker §III and the H prior."""
     import pandas as pd
 
-    # costs evenly spaced in log10(c/(1 - c)) = log10(c_0/c_1) from -3 to 3: the implied densities
-    # pile up near c = 0 and c = 1, where a linear grid would not resolve them
-    c = special.expit(np.log(10.0) * np.linspace(-3.0, 3.0, int(n_grid)))
+    # costs evenly spaced in log10(c/(1 - c)) = log10(c_0/c_1) from -4 to 4: the implied densities
+    # pile up near c = 0 and c = 1, where a linear grid would not resolve them (for positives N(2, 1)
+    # against N(0, 1) the AUK's density peaks near 3, so a window ending at 3 would cut it at its top)
+    c = special.expit(np.log(10.0) * np.linspace(-4.0, 4.0, int(n_grid)))
     alpha, beta = beta_prior(a.pi_pos, None, "severity")  # the R package's default prior, as h_measure's
     rows = {}
     dens = {}

@@ -98,6 +98,8 @@ def plot_loss_surface(model: Binormal, *, ax: Any = None) -> Any:
         title=f"Loss surface of eq. 4 (binormal, π₀ = {model.pi_pos:g})",
         xlim=(tt[0], tt[-1]),
     )
+    # below the axes, off the contours; a grey box, on which the white line shows
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=True, facecolor="0.6", framealpha=1.0)
     return ax
 
 
@@ -187,7 +189,7 @@ def plot_incoherence_comparison(
     The costs are drawn on the axis log10(c_0/c_1) = log10(c/(1 - c)), densities
     transformed accordingly, because the implied distributions pile up near
     c = 0 and c = 1. A distribution with less than 95% of its mass inside the
-    window [-3, 3] says so in its legend entry. A random classifier (identical
+    window [-4, 4] says so in its legend entry. A random classifier (identical
     score distributions) implies the single cost c = π_1, a point mass that
     has no density to draw.
     """
@@ -216,7 +218,7 @@ def _plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: 
     ax_c.set(
         xlabel="log₁₀(c₀/c₁), cost of a missed positive over a false positive",
         ylabel="density per unit log₁₀ ratio",
-        title="Implied distributions over the cost",
+        title="Implied cost distributions (Parker §III-B, C)",
         ylim=(0, None),
     )
     ax_roc.legend()
