@@ -323,11 +323,13 @@ def plot_error_case_shares(preferences: pd.DataFrame, *, ax: Any = None) -> Any:
 def plot_error_case_breakdown(comparisons: pd.DataFrame, *, ax: Sequence[Any] | None = None) -> Any:
     """Parker Fig. 4 re-created: error-case shares below/above the median of (a) π and (b) Δ thresholds; the Figure.
 
-    Panel (a) splits the comparisons at the median positive proportion of the
-    test data, panel (b) at the median difference in the number of unique
-    scores of the two classifiers over the number of test cases
+    Panel (a) splits the comparisons at the median positive proportion π of
+    the test data, panel (b) at the median Δ, the absolute difference in the
+    two classifiers' numbers of distinct scores (Parker's "unique
+    thresholds") over the number of test cases
     (:func:`apples.studies.parker.error_case_breakdown`); Wilson 95%
-    intervals.
+    intervals. Each legend's title defines its symbol, each entry gives the
+    side of the median and the number of error cases there.
 
     Parameters
     ----------
@@ -344,21 +346,23 @@ def plot_error_case_breakdown(comparisons: pd.DataFrame, *, ax: Sequence[Any] | 
     table_a = _error_case_breakdown(comparisons, "pos_prop", 0.95)
     table_b = _error_case_breakdown(comparisons, "threshold_diff", 0.95)
     axes = panel_axes(ax, 2, figsize=(12, 4))
-    titles = (
-        "Parker Fig. 4(a) (re-created): by positive proportion",
-        "Parker Fig. 4(b) (re-created): by difference in unique thresholds",
+    panels = (  # panel, symbol, what it splits by, legend title (what the symbol means)
+        ("a", "π", "share of positives π", "π: share of positives in the test set"),
+        ("b", "Δ", "Δ in distinct scores", "Δ: |difference in distinct scores| / test cases"),
     )
-    for panel, table, title in zip(axes, (table_a, table_b), titles, strict=True):
+    for panel, table, (letter, symbol, split, meaning) in zip(axes, (table_a, table_b), panels, strict=True):
         median = float(table["median"].iloc[0])
         for j, (group, color) in enumerate((("below median", "#1f77b4"), ("above median", "#d62728"))):
             part = table[table["group"] == group]
             if part.empty:
                 continue
             total = int(part["total"].iloc[0])
-            _share_bars(panel, part, offset=(j - 0.5) * 0.4, width=0.4, color=color,
-                        label=f"{'≤' if j == 0 else '>'} median {median:.3g} ({total:,} error cases)")  # fmt: skip
+            label = f"{symbol} {'≤' if j == 0 else '>'} median {median:.3g} ({total:,} error cases)"
+            _share_bars(panel, part, offset=(j - 0.5) * 0.4, width=0.4, color=color, label=label)
+        title = f"Parker Fig. 4({letter}) (re-created): by {split}"
         panel.set_xticks(np.arange(len(PARKER_MEASURES)), list(PARKER_MEASURES), rotation=30, ha="right")
         decorate(panel, xlabel="measure", ylabel="share of error cases (%)", title=title)
+        panel.legend(title=meaning, title_fontsize="small", fontsize="small", loc="upper left")
     return axes[0].figure
 
 

@@ -1,4 +1,4 @@
-"""The Parker (2011) figures of notebooks 07 (Figure 1) and 08: what they draw, checked against independent values."""
+"""The Parker (2011) figures of notebooks 07 (Figure 1), 08 and 09 (Figure 4): what they draw, checked."""
 
 from __future__ import annotations
 
@@ -194,3 +194,36 @@ def test_figure1_classifiers_integrated_measures_on_a_sample():
     # the text: AUC, AUK and H prefer R, AP prefers P
     assert printed["R"][0] > printed["P"][0] and printed["R"][1] > printed["P"][1] and printed["R"][3] > printed["P"][3]
     assert printed["P"][2] > printed["R"][2]
+
+
+# -- plot_error_case_breakdown (Parker Figure 4, notebook 09 §6) ------------------------------------------
+def test_figure4_names_pi_and_delta_and_fits_the_figure():
+    """Each panel's title names its split, its legend's title defines the symbol (Δ is an absolute difference
+    over the test cases), each entry gives the side of the median and its error cases, counted by hand."""
+    import pandas as pd
+
+    # max-F1 ... H; row 1 all agree, row 2 AUC alone, row 3 AUK alone, row 4 H alone
+    rows = [[1] * 7, [1, 1, 1, -1, 1, 1, 1], [1, 1, 1, 1, 1, -1, 1], [-1, -1, -1, -1, -1, -1, 1]]
+    c = pd.DataFrame(rows, columns=list(pk.PARKER_MEASURES))
+    c["pos_prop"] = [0.05, 0.1, 0.3, 0.5]  # median 0.2: rows 1, 2 (one error case) below, rows 3, 4 (two) above
+    c["threshold_diff"] = [0.0, 0.5, 0.0, 0.2]  # median 0.1: rows 1, 3 (one) below, rows 2, 4 (two) above
+    fig = pk.plot_error_case_breakdown(c)
+    ax_pi, ax_delta = fig.axes[:2]
+    assert ax_pi.get_title() == "Parker Fig. 4(a) (re-created): by share of positives π"
+    assert ax_delta.get_title() == "Parker Fig. 4(b) (re-created): by Δ in distinct scores"
+    for ax, symbol, meaning, median in (
+        (ax_pi, "π", "π: share of positives in the test set", "0.2"),
+        (ax_delta, "Δ", "Δ: |difference in distinct scores| / test cases", "0.1"),
+    ):
+        legend = ax.get_legend()
+        assert legend.get_title().get_text() == meaning
+        assert [t.get_text() for t in legend.get_texts()] == [
+            f"{symbol} ≤ median {median} (1 error cases)",
+            f"{symbol} > median {median} (2 error cases)",
+        ]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in (ax_pi, ax_delta):  # the titles stay inside the figure and clear of the other panel
+        title = ax.title.get_window_extent(renderer)
+        assert fig.bbox.x0 <= title.x0 and title.x1 <= fig.bbox.x1
+    assert ax_pi.title.get_window_extent(renderer).x1 < ax_delta.title.get_window_extent(renderer).x0
