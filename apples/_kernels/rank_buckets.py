@@ -601,15 +601,7 @@ class BucketRanking:
                 if t.pos_rest[f] > 0:
                     ap[f] = self.ap_rest[f] / t.pos_rest[f]
             out["ap_merge_without"] = ap
-            if prior is not None:
-                h = np.full(k, np.nan)
-                for f in range(k):
-                    if t.pos_rest[f] > 0 and t.neg_rest[f] > 0:
-                        mine = []
-                        for x, y, s in self.points_rest:
-                            at = s == f
-                            if at.any():
-                                mine.append((x[at], y[at], np.zeros(int(at.sum()), np.intp)))
-                        h[f] = self._h(mine, t.pos_rest[f : f + 1], t.neg_rest[f : f + 1], prior)[0]
-                out["h_merge_without"] = h
+            if prior is not None:  # every fold's rest a segment of its own: one pass, not one per fold
+                h = self._h(self.points_rest, t.pos_rest, t.neg_rest, prior)
+                out["h_merge_without"] = np.where((t.pos_rest > 0) & (t.neg_rest > 0), h, np.nan)
         return out

@@ -265,7 +265,8 @@ def _ranking(m: Measure, tab: RepeatTables, agg: Aggregation, average: str, ctx:
     value = float(np.mean(merged[ok]))
     without_rows = [getattr(r, f"{field}_merge_without") for r in rankings]
     if any(w is None for w in without_rows):
-        return _Repeat(value, np.full(tab.fold_ids.size, np.nan), False, None, "the jackknife was not computed")
+        why = tab.no_jackknife or "the jackknife was not computed"
+        return _Repeat(value, np.full(tab.fold_ids.size, np.nan), False, None, why)
     without = np.array([np.asarray(w, dtype=float) for w in without_rows])[ok]  # (labels, k)
     points, no_points = _jackknife(value, without.mean(axis=0), tab.fold_ids, m.name)
     return _Repeat(value, points, False, None, no_points)
