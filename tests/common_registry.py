@@ -2062,6 +2062,7 @@ REGISTRY.update(
             {"separation": Arg(REAL), "prior": Arg(REAL), "pos_weight": Arg(REAL, int_value=2)},
         ),
         "report_coverage_settings": Entry(lambda: {}),
+        "stored_report_coverage": Entry(lambda: {}),
         "report_coverage_study": Entry(
             lambda: {
                 "settings": _report_coverage_settings(),

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         REPORT_COVERAGE_SETTINGS,
         report_coverage_settings,
         report_coverage_study,
+        stored_report_coverage,
     )
     from apples.intervals.results import (
         ConfidenceInterval,
@@ -69,6 +70,7 @@ __all__ = [
     "report_coverage_settings",
     "report_coverage_study",
     "roc_auc_ci",
+    "stored_report_coverage",
 ]
 
 #: The module that defines each name: imported when the name is first used.
@@ -91,6 +93,7 @@ _SOURCES = {
     "REPORT_COVERAGE_SETTINGS": "apples.intervals.report_coverage",
     "report_coverage_settings": "apples.intervals.report_coverage",
     "report_coverage_study": "apples.intervals.report_coverage",
+    "stored_report_coverage": "apples.intervals.report_coverage",
     "ConfidenceInterval": "apples.intervals.results",
     "PairedComparison": "apples.intervals.results",
 }
