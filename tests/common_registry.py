@@ -1420,6 +1420,7 @@ EXEMPT: dict[str, str] = {
             "panel_axes",
             "explorer_mimebundle",
             "plot_coverage",
+            "plot_report_coverage",
             "plot_cv_f_convergence",
             "plot_bias_vs_prior",
             "plot_figure4_5",

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
         coverage_study,
         plot_coverage,
     )
+    from apples.intervals.coverage_tables import (
+        plot_report_coverage,
+        stored_report_coverage,
+    )
     from apples.intervals.cv_f import (
         cv_f_measure_ci,
     )
@@ -42,7 +46,6 @@ if TYPE_CHECKING:
         REPORT_COVERAGE_SETTINGS,
         report_coverage_settings,
         report_coverage_study,
-        stored_report_coverage,
     )
     from apples.intervals.results import (
         ConfidenceInterval,
@@ -66,6 +69,7 @@ __all__ = [
     "cv_score_ci",
     "mcnemar_test",
     "plot_coverage",
+    "plot_report_coverage",
     "proportion_ci",
     "report_coverage_settings",
     "report_coverage_study",
@@ -80,6 +84,8 @@ _SOURCES = {
     "coverage_settings": "apples.intervals.coverage",
     "coverage_study": "apples.intervals.coverage",
     "plot_coverage": "apples.intervals.coverage",
+    "plot_report_coverage": "apples.intervals.coverage_tables",
+    "stored_report_coverage": "apples.intervals.coverage_tables",
     "cv_f_measure_ci": "apples.intervals.cv_f",
     "CV_SCORE_CI_METHODS": "apples.intervals.cv_scores",
     "compare_cv_scores": "apples.intervals.cv_scores",
@@ -93,7 +99,6 @@ _SOURCES = {
     "REPORT_COVERAGE_SETTINGS": "apples.intervals.report_coverage",
     "report_coverage_settings": "apples.intervals.report_coverage",
     "report_coverage_study": "apples.intervals.report_coverage",
-    "stored_report_coverage": "apples.intervals.report_coverage",
     "ConfidenceInterval": "apples.intervals.results",
     "PairedComparison": "apples.intervals.results",
 }

@@ -72,7 +72,6 @@ __all__ = [
     "REPORT_COVERAGE_SETTINGS",
     "report_coverage_settings",
     "report_coverage_study",
-    "stored_report_coverage",
 ]
 
 #: The columns of a settings table, in order.
@@ -87,8 +86,6 @@ REPORT_COVERAGE_SETTINGS: tuple[str, ...] = (
     "pos_weight",
 )
 _ROW_KEYS = ["quantity", "average", "aggregation"]
-#: The stored result of the full grid (package data), written by benchmarks/intervals_coverage.py --write.
-STORED = ("apples.intervals", "data/report_coverage.csv.gz")
 _EVALUATED_LIMITS = (0.001, 0.999)
 
 
@@ -380,60 +377,3 @@ def report_coverage_study(
         key = _truth_key(s)
         out.append(_summary(s, truths[key], parts[i], confidence))
     return pd.concat(out, ignore_index=True)
-
-
-@exempt("takes no argument")
-def stored_report_coverage() -> pd.DataFrame:
-    """The coverage of every interval of the report over the full grid, as computed once and shipped with apples.
-
-    The table ``report_coverage_study(report_coverage_settings(), n_studies=1000, seed=0)`` returns: 72 settings
-    (:func:`report_coverage_settings`) × every value of the report, 1,000 simulated studies per setting, at 95 %
-    nominal. It takes about 25 minutes on two cores, too long for a notebook, so notebook 11 reads it from here.
-    ``benchmarks/intervals_coverage.py 1000 2 --write apples/intervals/data/report_coverage.csv.gz`` writes it;
-    ``tests/intervals/test_stored_report_coverage.py`` recomputes some of its rows with the same seeds (the
-    result does not depend on ``n_jobs``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        The columns :func:`report_coverage_study` returns, with the same types: ``prior`` a number (binary) or a
-        tuple of numbers, ``average`` empty for a binary value, the coverage columns NaN for a value no study got
-        an interval for; every float as computed (the file stores each to the last bit).
-
-    References
-    ----------
-    Nadeau, C. & Bengio, Y. (2003) §4; Bouckaert, R. R. & Frank, E. (2004) §3; Morris, T. P., White, I. R. &
-    Crowther, M. J. (2019). Statistics in Medicine 38, Table 6.
-
-    Examples
-    --------
-    >>> from apples.intervals import stored_report_coverage
-    >>> t = stored_report_coverage()
-    >>> len(t), t.groupby(list(REPORT_COVERAGE_SETTINGS)[:-1], dropna=False).ngroups, int(t["n_studies"].min())
-    (1984, 72, 1000)
-    """
-    from importlib import resources
-
-    package, name = STORED
-    with resources.files(package).joinpath(name).open("rb") as f:
-        table = pd.read_csv(
-            f, compression="gzip", dtype={"prior": str, "average": str}, keep_default_na=False,
-            na_values={c: [""] for c in _STORED_FLOATS},
-        )  # fmt: skip
-    table["prior"] = [_prior(v) for v in table["prior"]]
-    return table
-
-
-#: The stored table's float columns that may be empty (NaN): every coverage column of a value without intervals.
-_STORED_FLOATS = (
-    "design_se", "coverage", "mcse", "mean_width", "miss_low", "miss_high", "no_interval", "bias",
-    "design_coverage", "design_mcse", "design_bias",
-)  # fmt: skip
-
-
-def _prior(text: str) -> float | tuple[float, ...]:
-    """A stored prior: "0.1" -> 0.1, "(0.5, 0.3, 0.2)" -> (0.5, 0.3, 0.2)."""
-    text = text.strip()
-    if text.startswith("("):
-        return tuple(float(v) for v in text.strip("()").split(",") if v.strip())
-    return float(text)
