@@ -2063,7 +2063,10 @@ REGISTRY.update(
             {"separation": Arg(REAL), "prior": Arg(REAL), "pos_weight": Arg(REAL, int_value=2)},
         ),
         "report_coverage_settings": Entry(lambda: {}),
-        "stored_report_coverage": Entry(lambda: {}),
+        "stored_report_coverage": Entry(
+            lambda: {},
+            nan_ok="a value no study got an interval for (averaged H, always) has NaN coverage columns",
+        ),
         "report_coverage_study": Entry(
             lambda: {
                 "settings": _report_coverage_settings(),

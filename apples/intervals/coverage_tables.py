@@ -31,8 +31,9 @@ def stored_report_coverage() -> pd.DataFrame:
     """The coverage of every interval of the report over the full grid, computed once and shipped with apples.
 
     The table ``report_coverage_study(report_coverage_settings(), n_studies=1000, seed=0)`` returns
-    (:func:`apples.intervals.report_coverage_study`): 72 settings × every value of the report, 1,000 simulated studies per setting, at 95 %
-    nominal. It takes about 25 minutes on two cores, too long for a notebook, so notebook 11 reads it from here.
+    (:func:`apples.intervals.report_coverage_study`): 72 settings × every value of the report, 1,000 simulated
+    studies per setting, at 95 % nominal, under the report's rules of when to give no interval. It takes about
+    25 minutes on two cores, too long for a notebook, so notebook 11 reads it from here.
     ``benchmarks/intervals_coverage.py 1000 2 --write apples/intervals/data/report_coverage.csv.gz`` writes it;
     ``tests/intervals/test_stored_report_coverage.py`` recomputes some of its rows with the same seeds (the
     result does not depend on ``n_jobs``).
@@ -40,9 +41,9 @@ def stored_report_coverage() -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The columns :func:`apples.intervals.report_coverage_study` returns, with the same types: ``prior`` a number (binary) or a
-        tuple of numbers, ``average`` empty for a binary value, the coverage columns NaN for a value no study got
-        an interval for; every float as computed (the file stores each to the last bit).
+        The columns :func:`apples.intervals.report_coverage_study` returns, with the same types: ``prior`` a
+        number (binary) or a tuple of numbers, ``average`` empty for a binary value, the coverage columns NaN for
+        a value no study got an interval for; every float as computed (the file stores each to the last bit).
 
     References
     ----------
@@ -64,7 +65,7 @@ def stored_report_coverage() -> pd.DataFrame:
             f, compression="gzip", dtype={"prior": str, "average": str}, keep_default_na=False,
             na_values={c: [""] for c in _STORED_FLOATS},
         )  # fmt: skip
-    table["prior"] = [_prior(v) for v in table["prior"]]
+    table["prior"] = pd.Series([_prior(v) for v in table["prior"]], index=table.index, dtype=object)
     return table
 
 
@@ -100,8 +101,8 @@ def plot_report_coverage(table: pd.DataFrame, *, ax: Any = None, nominal: float 
     Parameters
     ----------
     table : pandas.DataFrame
-        :func:`apples.intervals.report_coverage_study` or :func:`stored_report_coverage` output, or a part of it (e.g. the binary
-        settings): columns ``quantity``, ``average``, ``aggregation``, ``training_sd``, ``coverage``.
+        :func:`apples.intervals.report_coverage_study` or :func:`stored_report_coverage` output, or a part of it
+        (e.g. the binary settings): columns ``quantity``, ``average``, ``aggregation``, ``training_sd``, ``coverage``.
     ax : matplotlib Axes, optional
         Where to draw; the current Axes when None.
     nominal : float, default 0.95
