@@ -1,6 +1,6 @@
 """The coverage of apples' intervals: every interval of the report (and the older study), on models with a known truth.
 
-Usage: .venv/bin/python benchmarks/intervals_coverage.py [n_studies] [n_jobs] [--legacy] [--csv PATH]
+Usage: .venv/bin/python benchmarks/intervals_coverage.py [n_studies] [n_jobs] [--legacy] [--csv PATH] [--write PATH]
 
 Runs apples.intervals.report_coverage_study over report_coverage_settings() (72 settings: the binary grid
 prior 0.1/0.5 × n 200/1000 × k 5/10 × repeats 1/3 × τ 0/0.5 × unweighted/class-weighted, and multi-class and
@@ -12,6 +12,14 @@ multi-label settings), at 95 % nominal, with n_studies per setting (default 1,00
 3. the binary coverage by prior, n and τ (the lowest over k, repeats and weights);
 4. every (value, setting) whose coverage falls below 0.90, with its MCSE, bias and miss sides;
 5. the run time. The full table goes to --csv (default build/intervals_coverage.csv).
+
+With --write PATH it also writes the table as the stored result apples ships (gzip, reproducible bytes), the one
+apples.intervals.stored_report_coverage() reads and notebook 11 shows:
+
+    .venv/bin/python benchmarks/intervals_coverage.py 1000 2 --write apples/intervals/data/report_coverage.csv.gz
+
+(seed 0, 1,000 studies per setting; about 25 minutes on 2 cores). tests/intervals/test_stored_report_coverage.py
+recomputes some of its rows with the same seeds.
 
 With --legacy it runs the older coverage_study (notebook 11's table: F bootstrap, Wilson, DeLong, fold t) instead.
 Identical results for any n_jobs.
@@ -63,7 +71,13 @@ def _fmt(x: float) -> str:
     return f"{x:.3f}"
 
 
-def main(n_studies: int, n_jobs: int, csv: Path) -> None:
+def write_stored(table: pd.DataFrame, path: Path) -> None:
+    """The table as apples ships it: CSV (floats written to round-trip exactly), gzip with no time stamp."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False, compression={"method": "gzip", "mtime": 0}, lineterminator="\n")
+
+
+def main(n_studies: int, n_jobs: int, csv: Path, write: Path | None = None) -> None:
     pd.set_option("display.width", 250)
     pd.set_option("display.max_rows", 5000)
     pd.set_option("display.max_columns", 50)
@@ -75,6 +89,8 @@ def main(n_studies: int, n_jobs: int, csv: Path) -> None:
     seconds = time.perf_counter() - t0
     csv.parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(csv, index=False)
+    if write is not None:
+        write_stored(table, write)
     t = table.copy()
     t["prior"] = t["prior"].astype(str)
 
@@ -134,8 +150,12 @@ if __name__ == "__main__":
     parser.add_argument("n_jobs", nargs="?", type=int, default=1)
     parser.add_argument("--legacy", action="store_true", help="the older coverage_study of notebook 11")
     parser.add_argument("--csv", type=Path, default=Path("build/intervals_coverage.csv"))
+    parser.add_argument(
+        "--write", type=Path, default=None, metavar="PATH",
+        help="also write the table as the stored result (e.g. apples/intervals/data/report_coverage.csv.gz)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.legacy:
         legacy(args.n_studies or 2000, args.n_jobs)
     else:
-        main(args.n_studies or 1000, args.n_jobs, args.csv)
+        main(args.n_studies or 1000, args.n_jobs, args.csv, args.write)

@@ -1458,6 +1458,7 @@ EXEMPT: dict[str, str] = {
             "panel_axes",
             "explorer_mimebundle",
             "plot_coverage",
+            "plot_report_coverage",
             "plot_cv_f_convergence",
             "plot_bias_vs_prior",
             "plot_figure4_5",
@@ -2100,6 +2101,10 @@ REGISTRY.update(
             {"separation": Arg(REAL), "prior": Arg(REAL), "pos_weight": Arg(REAL, int_value=2)},
         ),
         "report_coverage_settings": Entry(lambda: {}),
+        "stored_report_coverage": Entry(
+            lambda: {},
+            nan_ok="a value no study got an interval for (averaged H, always) has NaN coverage columns",
+        ),
         "report_coverage_study": Entry(
             lambda: {
                 "settings": _report_coverage_settings(),

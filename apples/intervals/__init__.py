@@ -20,6 +20,10 @@ if TYPE_CHECKING:
         coverage_study,
         plot_coverage,
     )
+    from apples.intervals.coverage_tables import (
+        plot_report_coverage,
+        stored_report_coverage,
+    )
     from apples.intervals.cv_f import (
         cv_f_measure_ci,
     )
@@ -65,10 +69,12 @@ __all__ = [
     "cv_score_ci",
     "mcnemar_test",
     "plot_coverage",
+    "plot_report_coverage",
     "proportion_ci",
     "report_coverage_settings",
     "report_coverage_study",
     "roc_auc_ci",
+    "stored_report_coverage",
 ]
 
 #: The module that defines each name: imported when the name is first used.
@@ -78,6 +84,8 @@ _SOURCES = {
     "coverage_settings": "apples.intervals.coverage",
     "coverage_study": "apples.intervals.coverage",
     "plot_coverage": "apples.intervals.coverage",
+    "plot_report_coverage": "apples.intervals.coverage_tables",
+    "stored_report_coverage": "apples.intervals.coverage_tables",
     "cv_f_measure_ci": "apples.intervals.cv_f",
     "CV_SCORE_CI_METHODS": "apples.intervals.cv_scores",
     "compare_cv_scores": "apples.intervals.cv_scores",

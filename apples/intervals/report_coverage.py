@@ -183,22 +183,27 @@ class _Run(NamedTuple):
     high: np.ndarray
 
 
-def report_rows(p: Any, measures: Sequence[Measure], confidence: float) -> pd.DataFrame:
-    """The values and intervals ``apples.report(p, measures=..., confidence=...)`` computes, from its engine:
-    columns quantity, average, aggregation, value, low, high (NaN where the report has none)."""
+def _report_values(p: Any, measures: Sequence[Measure], confidence: float) -> dict[tuple, tuple[float, float, float]]:
+    """(quantity, average, aggregation) -> (value, low, high) as the report computes them (NaN: no interval)."""
     tables = fold_tables(p, measures)
     repeated = p.repeats is not None
     ctx = Context(p.task, None, p.n_cases)
-    rows = []
+    out: dict[tuple, tuple[float, float, float]] = {}
     for m in measures:
         for average in [""] if p.task == "binary" or not m.averages else [a for a in m.averages if a != "lfb_train"]:
             for agg in m.aggregations:
                 e = estimate(m, tables, agg.key, average, ctx)
                 ci = interval(e.value, spread(e), confidence, m.range, repeated=repeated)
-                rows.append(
-                    (m.key, average, agg.key, e.value, math.nan if ci.low is None else ci.low,
-                     math.nan if ci.high is None else ci.high)
+                out[(m.key, average, agg.key)] = (
+                    e.value, math.nan if ci.low is None else ci.low, math.nan if ci.high is None else ci.high
                 )  # fmt: skip
+    return out
+
+
+def report_rows(p: Any, measures: Sequence[Measure], confidence: float) -> pd.DataFrame:
+    """The values and intervals ``apples.report(p, measures=..., confidence=...)`` computes, from its engine:
+    columns quantity, average, aggregation, value, low, high (NaN where the report has none)."""
+    rows = [(*key, *v) for key, v in _report_values(p, measures, confidence).items()]
     return pd.DataFrame(rows, columns=[*_ROW_KEYS, "value", "low", "high"])
 
 
@@ -210,8 +215,10 @@ def _one_study(setting: dict, truths: pd.DataFrame, confidence: float, seed: Any
     )  # fmt: skip
     p = study_predictions(study, s["n_repeats"])
     measures = [MEASURES[q] for q in dict.fromkeys(truths["quantity"])]
-    rows = report_rows(p, measures, confidence).set_index(_ROW_KEYS).reindex(truths.set_index(_ROW_KEYS).index)
-    return _Run(rows["value"].to_numpy(float), rows["low"].to_numpy(float), rows["high"].to_numpy(float))
+    values = _report_values(p, measures, confidence)
+    none = (math.nan, math.nan, math.nan)
+    rows = np.array([values.get(key, none) for key in zip(*(truths[k] for k in _ROW_KEYS), strict=True)], dtype=float)
+    return _Run(rows[:, 0].copy(), rows[:, 1].copy(), rows[:, 2].copy())
 
 
 def _study_seed(setting_seed: np.random.SeedSequence, j: int) -> np.random.SeedSequence:
