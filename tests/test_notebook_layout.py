@@ -753,12 +753,6 @@ def test_quiz_10_apply_a_measure_undefined_in_one_fold():
     )
 
 
-def test_quiz_11_apply_three_proportion_intervals():
-    ends = {m: apples.proportion_ci(45, 50, method=m) for m in ("wilson", "clopper_pearson", "agresti_coull")}
-    exact = stats.binomtest(45, 50).proportion_ci(confidence_level=0.95, method="exact")
-    assert (ends["clopper_pearson"].low, ends["clopper_pearson"].high) == pytest.approx((exact.low, exact.high))
-
-
 def test_quiz_11_apply_a_jackknife_interval():
     folds = [(40, 10, 8, 2), (40, 10, 6, 4), (40, 10, 7, 1)]  # negatives, positives, TP, FP
     tp, fp = [f[2] for f in folds], [f[3] for f in folds]
