@@ -265,3 +265,28 @@ def test_averaged_h_never_has_an_interval_and_merged_h_has_one(binary):
     ci = apples.report(binary, measures=["h_measure"]).confidence_interval(0.95).set_index("aggregation")
     assert np.isnan(ci.loc["avg", "low"]) and "biased upward" in ci.loc["avg", "reason"]
     assert ci.loc["merge", "low"] <= ci.loc["merge", "value"] <= ci.loc["merge", "high"]
+
+
+def test_many_folds_past_the_jackknife_bound_withhold_the_merged_ranking_intervals(monkeypatch):
+    """Leave-one-out over many cases: the merged rankings' jackknife (folds x cases steps) is left out past the
+    bound, the values stay (scikit-learn's), their intervals are withheld with the limit named; a count measure's
+    jackknife (one subtraction per fold) and a design of few folds are untouched."""
+    import apples.measures._tables as tables
+
+    monkeypatch.setattr(tables, "JACKKNIFE_MAX_STEPS", 1_000)
+    rng = np.random.default_rng(3)
+    n = 300
+    y = rng.integers(0, 2, n)
+    s = rng.normal(size=n) + y
+    loo = apples.CVPredictions(y, folds=np.arange(n), y_score=s, y_pred=(s > 0.5).astype(int))
+    ci = apples.report(loo, measures=["roc_auc", "average_precision", "precision"], confidence=0.95)
+    rows = ci.confidence_interval(0.95).set_index(["quantity", "aggregation"])
+    assert rows.loc[("roc_auc", "merge"), "value"] == pytest.approx(skm.roc_auc_score(y, s))
+    for quantity in ("roc_auc", "average_precision"):
+        row = rows.loc[(quantity, "merge")]
+        assert math.isnan(row["low"]) and math.isnan(row["high"])
+        assert "300 folds of 300 cases would take 90,000 steps, more than the limit of 1,000" in row["reason"]
+    assert not math.isnan(rows.loc[("precision", "pooled"), "low"])
+    ten = apples.CVPredictions(y, folds=np.arange(n) % 10, y_score=s, y_pred=(s > 0.5).astype(int))
+    merged = apples.report(ten, measures=["roc_auc"], confidence=0.95).confidence_interval(0.95)
+    assert not merged.set_index(["quantity", "aggregation"])[["low", "high"]].isna().any(axis=None)
