@@ -357,7 +357,6 @@ def _summary_tables(
     for rep in s.repeats:
         ranking = None
         prediction_auc = float("nan")
-        too_long = jackknife_too_long(k, fold.size) if want_ranking and jackknife else None
         if want_ranking:
             assert rep.rankings is not None
             ranking = [FoldRanking(**acc.result(h_prior)) for acc in rep.rankings]
@@ -377,7 +376,6 @@ def _summary_tables(
                 scoring=rep.scoring[eps] if want_scoring else None,
                 prediction_auc=prediction_auc,
                 severity_ratio=ratio,
-                no_jackknife=too_long,
             )
         )
     return out
