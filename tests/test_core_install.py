@@ -61,6 +61,7 @@ OPTIONAL: dict[str, tuple[str, Callable]] = {
     "panel_axes": (_MPL, lambda a, r: a.panel_axes(None, 2)),
     "explorer_mimebundle": (_MPL, lambda a, r: a.explorer_mimebundle(None, lambda: None)),
     "plot_critical_difference": (_MPL, lambda a, r: a.plot_critical_difference(r._SCORE_TABLE)),
+    "plot_report_coverage": (_MPL, lambda a, r: a.plot_report_coverage(a.stored_report_coverage())),
     "plot_coverage": (_MPL, lambda a, r: a.plot_coverage(a.coverage_study(**r.REGISTRY["coverage_study"].recipe()))),
     "plot_rate_vs_score": (_MPL, lambda a, r: a.plot_rate_vs_score(**r._fs_cases()())),
     "plot_figure3": (_MPL, lambda a, r: a.plot_figure3(**r._fs_cases()())),
