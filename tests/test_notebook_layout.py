@@ -780,7 +780,8 @@ def test_quiz_11_apply_a_jackknife_interval():
     shows(text, "V = 21/28 = 0.750", "13/18 = 0.7222", "15/18 = 0.8333", "14/20 = 0.700")
     shows(text, *(f"{float(p):.4f}" for p in pseudo), f"S² = {float(s2):.4f}", f"= {float(factor):.3f}")
     shows(text, f"t(0.975, 2) = {t2:.3f}", f"= {half:.3f}", f"[{float(v) - half:.3f}, 1]")
-    shows(text, f"[{wilson.low:.3f}, {wilson.high:.3f}]", f"these {sum(neg + pos for neg, pos, _, _ in folds)} cases")
+    # Wilson for a precision is about the predicted positives (TP + FP), not all the cases
+    shows(text, f"[{wilson.low:.3f}, {wilson.high:.3f}]", f"{sum(tp) + sum(fp)} predicted positives")
 
 
 def test_quiz_11_apply_naive_and_corrected_t():

@@ -18,8 +18,9 @@ Two models:
   (:class:`apples.theory.Binormal` with unit variances), stratified folds.
   ``training_sd`` τ models the training set: fold j's classifier has
   separation δ_j = δ₀ + τ(√ρ·g + √(1 − ρ)·e_j), g and e_j standard normal, with
-  ρ = n_test/n_train the overlap-driven correlation that Nadeau & Bengio
-  (2003) assume; the truth is the expected AUC of the learning algorithm,
+  ρ = n_test/n_train, which is Nadeau & Bengio's (2003) ρ/(1 − ρ): a little more
+  correlation than their ρ = n_test/n that the corrected t assumes; the truth
+  is the expected AUC of the learning algorithm,
   E[Φ(δ/√2)] = Φ(δ₀/√(2 + τ²)), which fixes δ₀. Intervals: DeLong and the
   stratified bootstrap on the pooled scores (:func:`roc_auc_ci`), and the
   naive and corrected t over the per-fold AUC (:func:`cv_score_ci`). With

@@ -8,8 +8,11 @@ training set; the training set changes the model through its *separation*
     δ_rf = δ₀ + τ (√ρ·g + √(1 − ρ)·e_rf),   g, e_rf independent N(0, 1),
 
 with g shared by the whole study (the cases every training set has in common) and
-ρ = n_test/n_train = 1/(k − 1), the correlation Nadeau & Bengio (2003, §4) assume between two
-models whose training sets overlap. Marginally δ ~ N(δ₀, τ²); τ = 0 is a fixed classifier.
+ρ = 1/(k − 1) = n_test/n_train. That is Nadeau & Bengio's (2003, §4) ρ/(1 − ρ), not their ρ = n_test/n
+= 1/k: the fold models are a little more correlated than the corrected t's factor 1/J + n_test/n_train
+assumes (1/J + 1/(k − 2) would be exact for the part of the variance that comes from training), so with
+τ > 0 its interval is built to cover a little less than it states, most with five folds (notebook 11,
+A.2). The stored coverage table rests on this ρ. Marginally δ ~ N(δ₀, τ²); τ = 0 is a fixed classifier.
 
 Each case i has a label and a latent noise z_i drawn once, so a case keeps its noise across the
 repeats while its fold model changes:
@@ -236,7 +239,7 @@ def draw_study(
     else:
         y = np.repeat(np.array([0, 1]), class_counts(prior, n, task))
         noise = rng.standard_normal(n)
-    rho = 1.0 / (k - 1)
+    rho = 1.0 / (k - 1)  # n_test/n_train: Nadeau & Bengio's ρ/(1 − ρ), not their ρ = 1/k (module docstring)
     shared = rng.standard_normal()
     delta = delta0 + training_sd * (math.sqrt(rho) * shared + math.sqrt(1.0 - rho) * rng.standard_normal((r, k)))
     if task == "multilabel":
