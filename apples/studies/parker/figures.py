@@ -112,13 +112,15 @@ def plot_figure1(
     n_neg: int = 700,
     seed: int | np.random.Generator = 5,
 ) -> Any:
-    """Parker (2011) Figure 1 reproduced: (a) two ROC curves, (b) their Cohen's κ curves; returns the Figure.
+    """Parker (2011) Figure 1 re-created on given curves: (a) two ROC curves, (b) their κ curves; returns the Figure.
 
     Panel (a): each model's ROC curve :meth:`~apples.theory.Binormal.roc` in
-    percent, AUC in the legend, with the diagonal ("chance"). Panel (b): κ
+    percent, its population AUC in the legend, with the diagonal ("chance").
+    Parker gives no data for his figure: the curves are the caller's choice. Panel (b): κ
     against the false positive rate, from :func:`apples.theory.threshold_measure` at the
     threshold of each FPR in (0, 1) (399 points), AUK
-    (:func:`apples.theory.integrated_measure`, Parker §II-F) in the legend;
+    (:func:`apples.theory.integrated_measure`, Parker §II-F) in the legend,
+    marked "(population)";
     as dots, :func:`apples.metrics.kappa_curve` of a sample of ``n_pos`` positives and
     ``n_neg`` negatives drawn from each model (every 20th point, in the
     legend as "P: sample of 300 + 700").
@@ -143,10 +145,10 @@ def plot_figure1(
     # grid is log-spaced below that to show κ leaving 0.
     v = np.union1d(np.geomspace(1e-7, 0.0025, 60), np.linspace(0, 1, 401)[:-1])
     for (name, m), color in zip(models.items(), _FIGURE1_COLORS[: len(models)], strict=True):
-        ax_roc.plot(100 * v, 100 * m.roc(v), color=color, label=f"{name}: AUC = {m.auc:.3f}")
+        ax_roc.plot(100 * v, 100 * m.roc(v), color=color, label=f"{name}: AUC = {m.auc:.3f} (population)")
         kappa = _k.threshold_measure(m.threshold_at_fpr(v), m, "kappa")
         auk = _k.integrated_measure(m, "kappa", "fpr")
-        ax_kappa.plot(100 * v, kappa, color=color, label=f"{name}: AUK = {auk:.3f}")
+        ax_kappa.plot(100 * v, kappa, color=color, label=f"{name}: AUK = {auk:.3f} (population)")
         yy, ss = m.sample(n_pos, n_neg, seed=seed)
         fpr, kc = tf.kappa_curve(cumulative_counts(yy == 1, ss))  # apples.metrics.kappa_curve of the sample
         ax_kappa.plot(
@@ -159,13 +161,13 @@ def plot_figure1(
         ax_roc,
         xlabel="false positive rate F₁ (%)",
         ylabel="true positive rate F₀ (%)",
-        title="Parker Fig. 1(a) (reproduced): two ROC curves",
+        title="Parker Fig. 1(a), our own curves: two ROC curves",
     )
     decorate(
         ax_kappa,
         xlabel="false positive rate F₁ (%)",
         ylabel="Cohen's κ",
-        title="Parker Fig. 1(b) (reproduced): their κ curves",
+        title="Parker Fig. 1(b), our own curves: their κ curves",
     )
     return ax_roc.figure
 

@@ -84,8 +84,8 @@ def test_figure1_returns_the_figure_with_two_panels():
     fig = pk.plot_figure1({"P": P, "R": R})
     assert isinstance(fig, matplotlib.figure.Figure)
     ax_roc, ax_kappa = fig.axes
-    assert ax_roc.get_title() == "Parker Fig. 1(a) (reproduced): two ROC curves"
-    assert ax_kappa.get_title() == "Parker Fig. 1(b) (reproduced): their κ curves"
+    assert ax_roc.get_title() == "Parker Fig. 1(a), our own curves: two ROC curves"
+    assert ax_kappa.get_title() == "Parker Fig. 1(b), our own curves: their κ curves"
     assert tuple(fig.get_size_inches()) == (11.0, 4.0)
 
 
@@ -94,12 +94,12 @@ def test_figure1_roc_and_kappa_curves_equal_the_model_values():
     assert pk.plot_figure1({"P": P, "R": R}, ax=axes) is fig
     v = np.union1d(np.geomspace(1e-7, 0.0025, 60), np.linspace(0, 1, 401)[:-1])
     for name, m, color in (("P", P, "#1f77b4"), ("R", R, "#d62728")):
-        roc = _line(axes[0], f"{name}: AUC = {m.auc:.3f}")
+        roc = _line(axes[0], f"{name}: AUC = {m.auc:.3f} (population)")
         np.testing.assert_allclose(roc.get_xdata(), 100 * v)
         np.testing.assert_allclose(roc.get_ydata(), 100 * m.roc(v))
         assert roc.get_color() == color
         auk = apples.theory.integrated_measure(m, "kappa")
-        kap = _line(axes[1], f"{name}: AUK = {auk:.3f}")
+        kap = _line(axes[1], f"{name}: AUK = {auk:.3f} (population)")
         # Cohen's κ from the rates at the threshold of each FPR: (accuracy - chance)/(1 - chance)
         t = m.threshold_at_fpr(v)
         F0, F1, pi0 = m.roc(v), v, m.pi_pos
@@ -130,7 +130,7 @@ def test_figure1_kappa_curves_start_at_zero():
 def test_figure1_auc_in_the_legend_is_r_over_p():
     fig = pk.plot_figure1({"P": P, "R": R})
     labels = fig.axes[0].get_legend_handles_labels()[1]
-    assert labels == [f"P: AUC = {P.auc:.3f}", f"R: AUC = {R.auc:.3f}", "chance"]
+    assert labels == [f"P: AUC = {P.auc:.3f} (population)", f"R: AUC = {R.auc:.3f} (population)", "chance"]
     assert R.auc > P.auc
 
 
