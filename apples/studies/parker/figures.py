@@ -75,7 +75,8 @@ def plot_loss_surface(model: Binormal, *, ax: Any = None) -> Any:
     Parameters
     ----------
     model : apples.theory.Binormal
-        The score model (π₀ in the title is its ``pi_pos``).
+        The score model; the title names it (positives' and negatives' normal
+        laws, π₀ its ``pi_pos``).
     ax : matplotlib Axes, optional
         Where to draw; the current Axes when None.
 
@@ -95,12 +96,20 @@ def plot_loss_surface(model: Binormal, *, ax: Any = None) -> Any:
         ax,
         xlabel="threshold t (score)",
         ylabel="c, cost share of a missed positive",
-        title=f"Loss surface of eq. 4 (binormal, π₀ = {model.pi_pos:g})",
+        title=(
+            f"Loss surface of eq. 4\npositives {_normal(model.mu_pos, model.sd_pos)}, "
+            f"negatives {_normal(model.mu_neg, model.sd_neg)}, π₀ = {model.pi_pos:g}"
+        ),
         xlim=(tt[0], tt[-1]),
     )
     # below the axes, off the contours; a grey box, on which the white line shows
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=True, facecolor="0.6", framealpha=1.0)
     return ax
+
+
+def _normal(mu: float, sd: float) -> str:
+    """A normal law as the notebooks write it: N(1.5, 1) for a unit spread, N(1.5, 1.2²) otherwise."""
+    return f"N({mu:g}, {1 if sd == 1 else f'{sd:g}²'})"
 
 
 @declare(models=_Models(), n_pos=_N_DRAWN, n_neg=_N_DRAWN, seed=SEED)
@@ -191,7 +200,8 @@ def plot_incoherence_comparison(
     The costs are drawn on the axis log10(c_0/c_1) = log10(c/(1 - c)), densities
     transformed accordingly, because the implied distributions pile up near
     c = 0 and c = 1. A distribution with less than 95% of its mass inside the
-    window [-4, 4] says so in its legend entry. A random classifier (identical
+    window [-4, 4] (cost ratios 10^-4 to 10^4) says so in its legend entry;
+    the H prior is the shaded area. A random classifier (identical
     score distributions) implies the single cost c = π_1, a point mass that
     has no density to draw.
     """
@@ -215,8 +225,13 @@ def _plot_comparison(result: IncoherenceComparison, model_a: Binormal, model_b: 
             note = f" ({100 * shown:.0f}% in view)" if shown < 0.95 else ""
             ax_c.plot(u, dens, color=colors[name], ls=styles[label], label=f"{name}, {label}{note}")
     ax_roc.plot([0, 100], [0, 100], color="grey", lw=0.8)
-    ax_c.plot(u, result.h_prior * jac, color="black", lw=2, label="H prior (A and B)")
-    ax_roc.set(xlabel="False positive rate (%)", ylabel="True positive rate (%)", title="ROC curves of A and B")
+    # the prior as a shaded area under the curves, so that A's curves stay visible where they run close to it
+    ax_c.fill_between(u, result.h_prior * jac, color="0.8", zorder=0, label="H prior (A and B)")
+    ax_roc.set(
+        xlabel="False positive rate (%)",
+        ylabel="True positive rate (%)",
+        title="ROC curves of A and B (no paper figure)",
+    )
     ax_c.set(
         xlabel="log₁₀(c₀/c₁), cost of a missed positive over a false positive",
         ylabel="density per unit log₁₀ ratio",

@@ -53,10 +53,16 @@ def test_loss_surface_draws_eq4_and_the_optimal_threshold():
     expected = (EQ.mu_pos + EQ.mu_neg) / 2 + np.log((1 - c) * (1 - EQ.pi_pos) / (c * EQ.pi_pos)) / d
     np.testing.assert_allclose(t, expected, rtol=1e-9, atol=1e-9)
     assert line.get_color() == "white"
-    assert ax.get_title() == "Loss surface of eq. 4 (binormal, π₀ = 0.3)"
+    assert ax.get_title() == "Loss surface of eq. 4\npositives N(1.5, 1), negatives N(0, 1), π₀ = 0.3"
     assert ax.get_xlim() == (-3.0, 4.5)
     assert ax.get_xlabel() == "threshold t (score)"
     assert len(ax.figure.axes) == 2  # the colour bar
+
+
+def test_loss_surface_title_names_both_normal_laws():
+    _, ax = plt.subplots()
+    pk.plot_loss_surface(Binormal(mu_pos=1.5, sd_pos=1.6, mu_neg=-0.5, sd_neg=1.0, pi_pos=0.25), ax=ax)
+    assert ax.get_title() == "Loss surface of eq. 4\npositives N(1.5, 1.6²), negatives N(-0.5, 1), π₀ = 0.25"
 
 
 def test_loss_surface_draws_on_the_current_axes_by_default():
