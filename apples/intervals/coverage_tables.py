@@ -95,8 +95,8 @@ def plot_report_coverage(table: pd.DataFrame, *, ax: Any = None, nominal: float 
     """The coverage of each value of the report, one point per setting, coloured by the training spread τ; the Axes.
 
     One row per value (measure, label average, aggregation) in the table's order, one point per setting at its
-    coverage; a value no study of any setting got an interval for is labelled "no interval" and has no point. The
-    nominal coverage is dashed, and 0.90 dotted (notebook 11).
+    coverage, each τ on a line of its own within the row; a value no study of any setting got an interval for is
+    labelled "no interval" and has no point. The nominal coverage is dashed, and 0.90 dotted (notebook 11).
 
     Parameters
     ----------
@@ -122,7 +122,7 @@ def plot_report_coverage(table: pd.DataFrame, *, ax: Any = None, nominal: float 
     taus = sorted(set(table["training_sd"]))
     for j, tau in enumerate(taus):
         at = (table["training_sd"] == tau).to_numpy() & np.isfinite(coverage)
-        offset = (j - (len(taus) - 1) / 2) * 0.25
+        offset = (j - (len(taus) - 1) / 2) * 0.4  # one τ above the other, apart on the row
         ax.plot(coverage[at], y[at] + offset, "o", ms=3, alpha=0.6, label=f"τ = {tau:g}")
     has = {key for key, c in zip(keys, coverage, strict=True) if np.isfinite(c)}
     labels = [" ".join(k for k in key if k) + ("" if key in has else " (no interval)") for key in rows]

@@ -361,8 +361,9 @@ _RECORDS = (
         recommended="avg",
         no_interval={
             "avg": (
-                "the H of a test fold is biased upward (the ROC hull of few cases is optimistic), so an interval "
-                "around the folds' mean covers the fold models' H far less often than it states (notebook 11)"
+                "the H of a test fold is biased upward (the ROC hull of few cases is optimistic; the bias column of "
+                "apples.intervals.stored_report_coverage shows it in every binary setting), so an interval around "
+                "the folds' mean covers the fold models' H far less often than it states"
             )
         },
         guidance=(

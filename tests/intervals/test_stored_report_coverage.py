@@ -52,6 +52,8 @@ def test_the_stored_table_covers_the_default_grid_with_1000_studies_at_95_percen
     # averaged H never has an interval, as the report says
     h = stored[(stored["quantity"] == "h_measure") & (stored["aggregation"] == "avg")]
     assert (h["no_interval"] == 1.0).all() and h["coverage"].isna().all()
+    # and its reason's evidence: the folds' mean H is above its truth in every binary setting
+    assert (h.loc[h["task"] == "binary", "bias"] > 0).all()
 
 
 @pytest.mark.parametrize("index", SETTINGS)
