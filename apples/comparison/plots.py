@@ -20,6 +20,10 @@ __all__ = [
 ]
 
 
+#: Vertical distance, in data units (about 0.11 inch at the default size), between two cliques' bars.
+_BAR_GAP = 0.15
+
+
 def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
     """Maximal runs (in rank order) whose range is below the CD: the groups no Nemenyi test separates."""
     order = np.argsort(ranks, kind="stable")
@@ -45,7 +49,8 @@ def plot_critical_difference(
 
     Each model sits at its average rank (1 = best, on the left); a bar of length
     ``CD = q_α √(k(k + 1)/(6N))`` (Demšar eq. 5) is drawn above the axis, and thick lines join the
-    models whose average ranks differ by less than the CD (Nemenyi's test cannot tell them apart).
+    models whose average ranks differ by less than the CD (Nemenyi's test cannot tell them apart): each such
+    group's bar runs from its first to its last model's average rank, on a row of its own.
 
     Parameters
     ----------
@@ -71,11 +76,15 @@ def plot_critical_difference(
     k, n = table.scores.shape
     ranks = average_ranks(table.scores, greater_is_better)
     _, cd = critical_difference(k, n, alpha)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7.0, 1.2 + 0.3 * k))
+    cliques = _cliques(ranks, cd)
     order = np.argsort(ranks, kind="stable")
     half = (k + 1) // 2
-    depth = 0.35 * (half + 1)
+    # Each clique's bar on a row of its own, _BAR_GAP apart, so that two bars sharing a model never read as one;
+    # the models' label lines start below the last bar.
+    bars = 0.1 + _BAR_GAP * max(len(cliques) - 1, 0)
+    depth = bars + 0.35 * (half + 1)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 0.3 + 0.75 * (depth + 1.4)))
     ax.set_xlim(0.5, k + 0.5)
     ax.set_ylim(-depth - 0.3, 1.1)
     ax.hlines(0.0, 1, k, color="black", linewidth=1)
@@ -87,7 +96,7 @@ def plot_critical_difference(
     ax.text(1 + cd / 2, 0.8, escape_mathtext(f"CD = {cd:.2f}"), ha="center", va="bottom", fontsize=9)
     for pos, m in enumerate(order):
         left = pos < half
-        y = -0.35 * ((pos + 1) if left else (k - pos))
+        y = -bars - 0.35 * ((pos + 1) if left else (k - pos))
         x_end = 0.6 if left else k + 0.4
         ax.plot([ranks[m], ranks[m], x_end], [0.0, y, y], color="black", linewidth=0.8)
         ax.text(
@@ -99,9 +108,8 @@ def plot_critical_difference(
             fontsize=9,
         )
     sorted_ranks = ranks[order]
-    for i, (a, b) in enumerate(_cliques(ranks, cd)):
-        y = -0.12 - 0.08 * i
-        ax.hlines(y, sorted_ranks[a] - 0.03, sorted_ranks[b] + 0.03, color="black", linewidth=3)
+    for i, (a, b) in enumerate(cliques):  # a bar ends at its first and last model's average rank, butt-capped
+        ax.hlines(-0.1 - _BAR_GAP * i, sorted_ranks[a], sorted_ranks[b], color="black", linewidth=3, capstyle="butt")
     ax.set_axis_off()
     ax.set_title(
         escape_mathtext(f"Critical difference diagram (Demšar 2006, Fig. 1): Nemenyi, α = {alpha:g}, N = {n}"),

@@ -367,7 +367,8 @@ _RECORDS = (
             )
         },
         guidance=(
-            "H-measure (Hand 2009): the loss under a fixed Beta(2, 1 + 1/r) prior on the cost of a false positive, "
+            "H-measure (Hand 2009): the loss under a fixed Beta(2, 1 + 1/r) prior on the cost of a false positive "
+            "(the R package hmeasure's), "
             "r the severity ratio stated in the header, normalised by the better trivial classifier; unlike AUC its "
             "cost distribution does not depend on the classifier (Parker 2011 §II-G, §V). Report H_avg, and say "
             "that the H of small test folds is biased upward (the convex hull of few cases is optimistic), so "
@@ -376,8 +377,8 @@ _RECORDS = (
         fold_undefined="one class only",
         fallback=_RANKING_FALLBACK,
         references=(
-            "Hand, D. J. (2009). Machine Learning 77(1), §§4-6; Hand, D. J. & Anagnostopoulos, C. (2014); "
-            "Parker (2011) §II-G."
+            "Hand, D. J. (2009). Machine Learning 77(1), §§4-6; Anagnostopoulos, C. & Hand, D. J. hmeasure, R package "
+            "on CRAN (the prior Beta(2, 1 + 1/r), r the severity ratio); Parker (2011) §II-G."
         ),
         options={"severity_ratio": None},
     ),

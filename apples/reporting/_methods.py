@@ -49,6 +49,10 @@ def _design(d: Mapping[str, Any]) -> str:
     return f"We estimated the performance of the classifier by {what}" + (f" ({extra})" if extra else "") + "."
 
 
+#: The measures whose aggregations over the folds Forman & Scholz (2010) compare, and where: the five F (§2.3) and
+#: AUC averaged over folds or of the merged scores (§3.2). Other measures' aggregations are not theirs to cite.
+_FS_SECTIONS = {"f_measure": "§2.3", "roc_auc": "§3.2"}
+
 #: Measures whose pooled value is the mean of a loss over the cases (proper scoring rules), not a measure of counts.
 _CASE_MEANS = ("log_loss", "brier_score")
 
@@ -68,7 +72,8 @@ def _measure_sentence(d: Mapping[str, Any], key: str, meta: Mapping[str, Any]) -
         "merge": "of every fold's scores merged",
     }.get(agg, a["name"])
     name = meta["name"] + (f" ({a['symbol']})" if a["symbol"] else "")
-    return f"{name} {how}"
+    source = f" (Forman & Scholz 2010, {_FS_SECTIONS[key]})" if key in _FS_SECTIONS else ""
+    return f"{name} {how}{source}"
 
 
 def methods_paragraph(d: Mapping[str, Any]) -> str:
@@ -85,12 +90,12 @@ def methods_paragraph(d: Mapping[str, Any]) -> str:
         "multilabel": " (multi-label, Van Asch 2013, §5)",
     }[d["task"]]
     measures = "; ".join(_measure_sentence(d, k, m) for k, m in d["measures"].items())
-    parts.append(f"We report{task}: {measures} (Forman & Scholz 2010, §2.3, §3.2).")
+    parts.append(f"We report{task}: {measures}.")
     h = d["measures"].get("h_measure", {}).get("options", {}).get("severity_ratio")
     if h is not None:
         parts.append(
-            f"The H-measure (Hand 2009) uses a Beta(2, 1 + 1/r) prior on the cost share with severity ratio "
-            f"r = {h:.4g}, the same for every fold."
+            "The H-measure (Hand 2009) uses the prior Beta(2, 1 + 1/r) on the cost share of the R package hmeasure "
+            f"(Anagnostopoulos & Hand), with severity ratio r = {h:.4g}, the same for every fold."
         )
     if "repeats" in d:
         parts.append(

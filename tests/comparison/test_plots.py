@@ -78,3 +78,25 @@ def test_the_rank_axis_is_labelled_left_of_rank_one():
     assert label.get_position()[1] == one.get_position()[1] and label.get_position()[0] < 1
     assert label.get_horizontalalignment() == "right"
     plt.close(fig)
+
+
+def test_clique_bars_end_at_their_models_ranks_and_do_not_touch():
+    """Demšar's Figure 1 joins models no Nemenyi test separates. Ranks 1, 2.25, 2.75 over 4 data sets (CD = 1.657 at
+    α = 0.05, q = 2.343 from Demšar's Table 5a): two groups, {1st, 2nd} and {2nd, 3rd}, which share the 2nd model.
+    Each bar must run exactly from its first to its last model's rank, and the two bars must sit on distinct rows
+    far enough apart (more than twice their thickness) not to read as one bar from 1 to 2.75."""
+    scores = pd.DataFrame(  # ranks per data set: a (1, 1, 1, 1), b (2, 3, 2, 2), c (3, 2, 3, 3)
+        [[0.9, 0.9, 0.9, 0.9], [0.8, 0.6, 0.8, 0.8], [0.7, 0.7, 0.7, 0.7]], index=["a", "b", "c"]
+    )
+    fig, ax = plt.subplots()
+    plot_critical_difference(scores, ax=ax)
+    fig.canvas.draw()
+    bars = [c for c in ax.collections if max(c.get_linewidths()) == 3]
+    segments = sorted((tuple(s[0]), tuple(s[1])) for c in bars for s in c.get_segments())
+    assert [(round(s[0][0], 12), round(s[1][0], 12)) for s in segments] == [(1.0, 2.25), (2.25, 2.75)]
+    y = [s[0][1] for s in segments]
+    pixels = abs(ax.transData.transform((0, y[0]))[1] - ax.transData.transform((0, y[1]))[1])
+    thickness = 3 * fig.dpi / 72  # a 3-point line in pixels
+    assert pixels > 2 * thickness
+    assert all(c.get_capstyle() == "butt" for c in bars)  # no cap drawn past a model's rank
+    plt.close(fig)

@@ -1,5 +1,7 @@
 """The methods paragraph's wording where it was wrong or clumsy: a proper scoring rule pooled over the folds is the
-mean of its loss over the cases (not "of the counts"), and the design's remarks stand in one parenthesis."""
+mean of its loss over the cases (not "of the counts"), the design's remarks stand in one parenthesis, and each
+source is cited for what it says (Forman & Scholz for the F and AUC aggregations only; H's severity-ratio prior as the
+R package hmeasure's, not Hand 2009's Beta(2, 2))."""
 
 import numpy as np
 from sklearn.datasets import load_breast_cancer
@@ -44,3 +46,20 @@ def test_the_design_remarks_stand_in_one_parenthesis():
     assert ") (" not in text.split("\n\n")[0]
     plain = apples.report(p, measures=["accuracy"]).methods_text()
     assert "on 569 cases (each repeat a new partition)." in plain
+
+
+def test_each_source_is_cited_for_what_it_says():
+    """Forman & Scholz (2010) compare the aggregations of F (§2.3) and of AUC (§3.2), never H or MCC; Hand (2009, §6)
+    proposed Beta(2, 2), while Beta(2, 1 + 1/r) with the severity ratio r is the prior of Anagnostopoulos & Hand's R
+    package hmeasure (its PyPI port's ``_generate_beta_params``: a = 2, b = 1 + 1/r)."""
+    p = _predictions()
+    text = apples.report(p, measures=["f_measure", "mcc", "roc_auc", "h_measure"]).methods_text()
+    paragraph = text.split("\n\nReferences\n")[0]
+    assert "pooled over each repeat's folds (Forman & Scholz 2010, §2.3);" in paragraph
+    assert "ROC AUC as the mean of the per-fold values (Forman & Scholz 2010, §3.2);" in paragraph
+    assert "H-measure as the mean of the per-fold values." in paragraph  # no Forman & Scholz beside H
+    assert paragraph.count("Forman & Scholz 2010") == 2
+    assert "Beta(2, 1 + 1/r) on the cost share of the R package hmeasure (Anagnostopoulos & Hand)" in paragraph
+    assert "(Hand 2009) uses a Beta(2, 1 + 1/r)" not in paragraph
+    accuracy = apples.report(p, measures=["accuracy"]).methods_text().split("\n\nReferences\n")[0]
+    assert "Forman & Scholz 2010, §" not in accuracy.split("Undefined values")[0]
