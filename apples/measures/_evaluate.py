@@ -400,7 +400,8 @@ def estimate(m: Measure, tables: Sequence[RepeatTables], aggregation: str, avera
         instead = m.recommended if m.recommended not in (None, aggregation) else None
         no_interval = (
             f"{n_undefined} of the {n_folds} fold values were 0/0 ({done}): the value is biased by the rule "
-            "(Forman & Scholz 2010 §4), and a t interval around it covers less often than it states (notebook 11)"
+            "(Forman & Scholz 2010 §4), and a t interval around it covers less often than it states "
+            "(apples.intervals.stored_report_coverage)"
             + (f"; see the {_label(m.aggregation(instead))} row" if instead is not None else "")
         )
     if no_interval is None and points.size < 2:
