@@ -105,9 +105,7 @@ def test_clique_bars_end_at_their_models_ranks_and_do_not_touch():
 def test_each_label_starts_a_gap_beyond_its_connector():
     """Ranks 1, 2.25, 2.75 over 4 data sets: "c (2.75)" on the right and "a (1.00)" on the left must not run into
     the line that leads to them; each label's near edge lies at least 2 pixels past its connector's end."""
-    scores = pd.DataFrame(
-        [[0.9, 0.9, 0.9, 0.9], [0.8, 0.6, 0.8, 0.8], [0.7, 0.7, 0.7, 0.7]], index=["a", "b", "c"]
-    )
+    scores = pd.DataFrame([[0.9, 0.9, 0.9, 0.9], [0.8, 0.6, 0.8, 0.8], [0.7, 0.7, 0.7, 0.7]], index=["a", "b", "c"])
     fig, ax = plt.subplots()
     plot_critical_difference(scores, ax=ax)
     fig.canvas.draw()
