@@ -22,6 +22,7 @@ __all__ = [
 
 #: Vertical distance, in data units (about 0.11 inch at the default size), between two cliques' bars.
 _BAR_GAP = 0.15
+_LABEL_GAP = 0.05  # between a connector line's end and its model's label, in rank units
 
 
 def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
@@ -99,8 +100,8 @@ def plot_critical_difference(
         y = -bars - 0.35 * ((pos + 1) if left else (k - pos))
         x_end = 0.6 if left else k + 0.4
         ax.plot([ranks[m], ranks[m], x_end], [0.0, y, y], color="black", linewidth=0.8)
-        ax.text(
-            x_end,
+        ax.text(  # a gap between the connector's end and the label, so the two never touch
+            x_end - _LABEL_GAP if left else x_end + _LABEL_GAP,
             y,
             escape_mathtext(f"{table.models[m]} ({ranks[m]:.2f})"),  # a model's name is drawn as written
             ha="right" if left else "left",

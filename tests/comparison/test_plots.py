@@ -100,3 +100,23 @@ def test_clique_bars_end_at_their_models_ranks_and_do_not_touch():
     assert pixels > 2 * thickness
     assert all(c.get_capstyle() == "butt" for c in bars)  # no cap drawn past a model's rank
     plt.close(fig)
+
+
+def test_each_label_starts_a_gap_beyond_its_connector():
+    """Ranks 1, 2.25, 2.75 over 4 data sets: "c (2.75)" on the right and "a (1.00)" on the left must not run into
+    the line that leads to them; each label's near edge lies at least 2 pixels past its connector's end."""
+    scores = pd.DataFrame([[0.9, 0.9, 0.9, 0.9], [0.8, 0.6, 0.8, 0.8], [0.7, 0.7, 0.7, 0.7]], index=["a", "b", "c"])
+    fig, ax = plt.subplots()
+    plot_critical_difference(scores, ax=ax)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    connectors = [line.get_xydata() for line in ax.lines]
+    for label in ("a (1.00)", "b (2.25)", "c (2.75)"):
+        text = next(t for t in ax.texts if t.get_text() == label)
+        box = text.get_window_extent(renderer)
+        y = text.get_position()[1]
+        end = next(xy[-1] for xy in connectors if xy[-1][1] == y)  # the connector ending at the label's height
+        end_px = ax.transData.transform(end)[0]
+        gap = box.x0 - end_px if text.get_ha() == "left" else end_px - box.x1
+        assert gap >= 2, (label, gap)
+    plt.close(fig)
