@@ -129,7 +129,7 @@ def plot_report_coverage(table: pd.DataFrame, *, ax: Any = None, nominal: float 
     ax.set_yticks(range(len(rows)), labels, parse_math=False)
     ax.invert_yaxis()
     ax.axvline(nominal, color="grey", lw=1, ls="--", label=f"nominal {nominal:.0%}")
-    ax.axvline(0.90, color="grey", lw=1, ls=":", label="0.90")
+    ax.axvline(0.90, color="grey", lw=1, ls=":", label="0.90 (low coverage)")
     ax.set(
         xlabel="coverage (share of a setting's studies whose interval covers the truth)",
         ylabel="value of the report (measure, aggregation)",
