@@ -360,8 +360,9 @@ def fold_model_values(
     Parameters
     ----------
     separation : float
-        δ, between −40 and 40 (its sign does not matter: the model's posterior knows it). A model with
-        |δ| below 10⁻³ is taken at 10⁻³ (at δ = 0 it predicts one class and its precision is 0/0).
+        δ, between −40 and 40 (its sign does not matter: the model's posterior knows it). A model whose
+        separation is below 10⁻³ in absolute value is taken at 10⁻³ (at δ = 0 it predicts one class and its
+        precision is 0/0).
     task : {"binary", "multiclass", "multilabel"}, default "binary"
     prior : float or sequence of float, default 0.5
         As for :func:`apples.theory.simulate_learner_cv`.
