@@ -25,6 +25,7 @@ import pandas as pd
 from apples._cli_columns import column, explain, file_line, labels_of, prediction_arguments
 from apples._cli_read import BadInputError
 from apples._params import ParameterError
+from apples.comparison._render import latex_text, markdown_text
 from apples.cv.predictions import CVPredictions
 
 __all__ = [
@@ -160,62 +161,20 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-_MARKDOWN_SPECIAL = frozenset("\\`*_[]()!|~#{}<>&")
-
-
-def _markdown_text(text: str) -> str:
-    """User text (a model name) inert in Markdown: specials backslash-escaped, HTML's ``<`` and ``&`` as entities."""
-    out = []
-    for ch in " ".join(text.split()):
-        if ch == "<":
-            out.append("&lt;")
-        elif ch == "&":
-            out.append("&amp;")
-        elif ch == ">":
-            out.append("&gt;")
-        elif ch in _MARKDOWN_SPECIAL:
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 def _markdown(meta: dict[str, Any], rows: pd.DataFrame) -> str:
-    names = ", ".join(_markdown_text(str(n)) for n in meta.get("names", []))
+    names = ", ".join(markdown_text(str(n)) for n in meta.get("names", []))
     lines = [f"**Comparison of {names}**", ""]
-    head = [_markdown_text(str(c)) for c in rows.columns]
+    head = [markdown_text(str(c)) for c in rows.columns]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "|".join("---" for _ in head) + "|")
     for record in rows.itertuples(index=False):
-        lines.append("| " + " | ".join(_markdown_text(_cell(v)) for v in record) + " |")
-    lines += ["", *(f"- {_markdown_text(str(note))}" for note in meta.get("notes", []) or [])]
+        lines.append("| " + " | ".join(markdown_text(_cell(v)) for v in record) + " |")
+    lines += ["", *(f"- {markdown_text(str(note))}" for note in meta.get("notes", []) or [])]
     return "\n".join(lines)
 
 
-_LATEX = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-    "|": r"\textbar{}",
-    "−": "-",
-}
-
-
-def _latex_text(text: str) -> str:
-    return "".join(_LATEX.get(ch, ch) for ch in " ".join(text.split()))
-
-
 def _latex(meta: dict[str, Any], rows: pd.DataFrame) -> str:
-    names = ", ".join(_latex_text(str(n)) for n in meta.get("names", []))
+    names = ", ".join(latex_text(str(n)) for n in meta.get("names", []))
     columns = [c for c in rows.columns if c != "test"]
     lines = [
         r"\begin{table}",
@@ -223,10 +182,10 @@ def _latex(meta: dict[str, Any], rows: pd.DataFrame) -> str:
         rf"\caption{{Comparison of {names}}}",
         r"\begin{tabular}{" + "l" * 3 + "r" * (len(columns) - 3) + "}",
         r"\toprule",
-        " & ".join(_latex_text(str(c)) for c in columns) + r" \\",
+        " & ".join(latex_text(str(c)) for c in columns) + r" \\",
         r"\midrule",
     ]
     for record in rows[columns].itertuples(index=False):
-        lines.append(" & ".join(_latex_text(_cell(v)) for v in record) + r" \\")
+        lines.append(" & ".join(latex_text(_cell(v)) for v in record) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines)

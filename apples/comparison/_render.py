@@ -13,6 +13,7 @@ import math
 import re
 import unicodedata
 
+from apples._escape import LATEX_SPECIAL
 from apples._kernels.rounding import half_up
 from apples._params import Kind
 
@@ -20,19 +21,7 @@ __all__: list[str] = []  # private: the subpackage re-exports nothing from here
 
 #: LaTeX's special characters in text mode and what prints each as itself.
 _LATEX = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-    "|": r"\textbar{}",
+    **LATEX_SPECIAL,
     "[": "{[}",  # a row that starts with [ after \\ or \midrule would be read as their optional argument
     "]": "{]}",
 }

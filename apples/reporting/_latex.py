@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from apples._escape import LATEX_SPECIAL
 from apples.reporting._format import (
     RECOMMENDED_MARK,
     ZERO_MARK,
@@ -29,22 +30,7 @@ __all__ = [
 ]
 
 #: LaTeX's special characters and what prints each as itself (text mode).
-_LATEX = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-    "|": r"\textbar{}",
-    ZERO_MARK: r"\textdagger{}",
-}
+_LATEX = {**LATEX_SPECIAL, ZERO_MARK: r"\textdagger{}"}
 
 
 #: The paper's symbols of the F aggregations (Forman & Scholz §2.3), escaped, and as LaTeX math.
