@@ -290,3 +290,51 @@ def test_many_folds_past_the_jackknife_bound_withhold_the_merged_ranking_interva
     ten = apples.CVPredictions(y, folds=np.arange(n) % 10, y_score=s, y_pred=(s > 0.5).astype(int))
     merged = apples.report(ten, measures=["roc_auc"], confidence=0.95).confidence_interval(0.95)
     assert not merged.set_index(["quantity", "aggregation"])[["low", "high"]].isna().any(axis=None)
+
+
+def _many_fold_studies():
+    """Predictions from cross_val_predictions with more than 100 folds per repeat: weighted binary, repeated
+    binary, multi-class and multi-label (the jackknife bound counts folds per repeat)."""
+    from sklearn.datasets import load_breast_cancer, load_iris, make_multilabel_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import KFold, LeaveOneOut, RepeatedKFold
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[:120, :4], y[:120]
+    w = np.where(y == 1, 0.5, 2.0)
+    lr = LogisticRegression(max_iter=2000)
+    Xi, yi = load_iris(return_X_y=True)
+    Xm, Ym = make_multilabel_classification(n_samples=120, n_features=6, n_classes=3, random_state=0)
+    return {
+        "weighted": apples.cross_val_predictions(lr, X, y, cv=LeaveOneOut(), sample_weight=w),
+        "repeated": apples.cross_val_predictions(lr, X, y, cv=RepeatedKFold(n_splits=110, n_repeats=2, random_state=0)),
+        "multiclass": apples.cross_val_predictions(lr, Xi, yi, cv=KFold(n_splits=105, shuffle=True, random_state=0)),
+        "multilabel": apples.cross_val_predictions(OneVsRestClassifier(lr), Xm, Ym, cv=LeaveOneOut()),
+    }
+
+
+def test_the_jackknife_bound_on_every_kind_of_predictions(monkeypatch):
+    """Past the bound, on weighted, repeated, multi-class and multi-label predictions: every merged ranking value
+    is the one computed without the bound and has no interval, with the limit named; nothing else changes."""
+    import apples.measures._tables as tables
+
+    for kind, p in _many_fold_studies().items():
+        free = apples.report(p, confidence=0.95).confidence_interval(0.95)
+        monkeypatch.setattr(tables, "JACKKNIFE_MAX_STEPS", 1_000)
+        bound = apples.report(p, confidence=0.95).confidence_interval(0.95)
+        monkeypatch.undo()
+        assert free[["quantity", "average", "aggregation"]].equals(bound[["quantity", "average", "aggregation"]])
+        np.testing.assert_array_equal(free["value"], bound["value"], err_msg=kind)
+        ranking = {k for k, m in apples.measures.MEASURES.items() if m.family == "ranking"}
+        merged = (bound["aggregation"] == "merge") & bound["quantity"].isin(ranking)
+        assert merged.any(), kind
+        assert bound.loc[merged, "low"].isna().all(), kind
+        assert bound.loc[merged, "reason"].str.contains("more than the limit of 1,000").all(), kind
+        assert free.loc[merged, "low"].notna().any(), kind  # without the bound some merged value has one
+        rest = ~merged
+        pd_equal = (
+            free.loc[rest, ["low", "high"]].fillna(-9.0).to_numpy()
+            == bound.loc[rest, ["low", "high"]].fillna(-9.0).to_numpy()
+        )
+        assert pd_equal.all(), kind
